@@ -2,6 +2,8 @@
 
 use clap::{Parser, Subcommand};
 
+use crate::bench::BenchCommand;
+use crate::db::{self, DatabaseArgs, LocalCluster};
 use crate::telemetry::LogFormat;
 
 /// remindbot: a Telegram reminder bot with its own job queue in PostgreSQL.
@@ -20,12 +22,58 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Apply the database migrations and exit.
-    Migrate,
+    Migrate {
+        /// Where the database is.
+        #[command(flatten)]
+        db: DatabaseArgs,
+    },
+    /// Manage the private PostgreSQL cluster (used when DATABASE_URL is unset).
+    Db {
+        /// Where the cluster lives.
+        #[command(flatten)]
+        db: DatabaseArgs,
+        /// What to do with it.
+        #[command(subcommand)]
+        action: DbAction,
+    },
+    /// Benchmarks; each prints one parseable line per run.
+    Bench {
+        /// Where the database server is (each run creates a fresh database on it).
+        #[command(flatten)]
+        db: DatabaseArgs,
+        /// Which benchmark.
+        #[command(subcommand)]
+        bench: BenchCommand,
+    },
+}
+
+/// What `remindbot db` does.
+#[derive(Debug, Subcommand)]
+pub enum DbAction {
+    /// Start the private cluster (initialising it on first use) and print its URL.
+    Start,
+    /// Stop the private cluster.
+    Stop,
+    /// Print the URL the other commands would use.
+    Url,
 }
 
 /// Runs the chosen subcommand to completion.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Migrate => anyhow::bail!("not implemented yet"),
+        Command::Migrate { db } => {
+            let pool = db::connect(&db.resolve_url().await?, 2).await?;
+            db::migrate(&pool).await?;
+            tracing::info!("migrations applied");
+            Ok(())
+        }
+        Command::Db { db, action } => match action {
+            DbAction::Start | DbAction::Url => {
+                println!("{}", db.resolve_url().await?);
+                Ok(())
+            }
+            DbAction::Stop => Ok(LocalCluster::new(&db.pgdata, db.pg_port).stop()?),
+        },
+        Command::Bench { db, bench } => crate::bench::run(bench, &db).await,
     }
 }

@@ -3,5 +3,11 @@
 //! The binary (`src/main.rs`) only parses the command line; everything else lives here so that the
 //! integration tests and the benchmarks drive the same code.
 
+pub mod bench;
 pub mod cli;
+pub mod db;
+pub mod queue;
 pub mod telemetry;
+
+/// The database migrations, embedded at build time; applied at start-up and by `remindbot migrate`.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();

@@ -1,0 +1,218 @@
+//! `remindbot bench claim`: the experiment of the seed lesson (§2.2). A plain table of jobs; each
+//! worker, on its own connection, loops: begin → take one pending job → work → mark it done →
+//! commit, the work inside the claiming transaction. Only the way the job is taken differs:
+//! `FOR UPDATE SKIP LOCKED`, plain `FOR UPDATE`, or no lock at all.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use sqlx::{AssertSqlSafe, Connection, PgConnection};
+
+use super::work;
+use crate::db::ScratchDatabase;
+
+/// How a worker takes a job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Strategy {
+    /// `FOR UPDATE SKIP LOCKED`: locked rows are passed over.
+    SkipLocked,
+    /// `FOR UPDATE`: workers queue up behind the first locked row.
+    ForUpdate,
+    /// A plain `SELECT`: two workers can take the same job.
+    NoLock,
+}
+
+impl Strategy {
+    fn name(self) -> &'static str {
+        match self {
+            Self::SkipLocked => "skip-locked",
+            Self::ForUpdate => "for-update",
+            Self::NoLock => "no-lock",
+        }
+    }
+
+    fn select(self) -> &'static str {
+        match self {
+            Self::SkipLocked => {
+                "select id from bench_claim where state = 'pending' order by id limit 1 \
+                 for update skip locked"
+            }
+            Self::ForUpdate => {
+                "select id from bench_claim where state = 'pending' order by id limit 1 for update"
+            }
+            Self::NoLock => {
+                "select id from bench_claim where state = 'pending' order by id limit 1"
+            }
+        }
+    }
+}
+
+/// Options of `bench claim`.
+#[derive(Debug, clap::Args)]
+pub struct ClaimArgs {
+    /// How workers take a job.
+    #[arg(long, value_enum, default_value_t = Strategy::SkipLocked)]
+    pub strategy: Strategy,
+    /// Jobs in the table.
+    #[arg(long, default_value_t = 2000)]
+    pub jobs: usize,
+    /// Workers, each on its own connection.
+    #[arg(long, default_value_t = 8)]
+    pub workers: usize,
+    /// Milliseconds of simulated work per job (fractions allowed).
+    #[arg(long, default_value_t = 2.0)]
+    pub work_ms: f64,
+    /// Runs, each on a fresh database.
+    #[arg(long, default_value_t = 1)]
+    pub runs: usize,
+}
+
+/// What one run measured.
+struct ClaimRun {
+    millis: f64,
+    executions: usize,
+    duplicates: usize,
+    per_worker: Vec<usize>,
+    work_mean_ms: f64,
+}
+
+/// Runs the experiment `args.runs` times and prints a line per run, then the medians.
+pub async fn run(args: &ClaimArgs, server_url: &str) -> anyhow::Result<()> {
+    let mut millis = Vec::new();
+    for _ in 0..args.runs {
+        let result = run_once(args, server_url).await?;
+        let per_second = args.jobs as f64 / (result.millis / 1000.0);
+        println!(
+            "bench=claim strategy={} jobs={} workers={} work_ms={} work_mean_ms={:.3} ms={:.0} \
+             jobs_per_s={:.0} executions={} duplicates={} per_worker={}",
+            args.strategy.name(),
+            args.jobs,
+            args.workers,
+            args.work_ms,
+            result.work_mean_ms,
+            result.millis,
+            per_second,
+            result.executions,
+            result.duplicates,
+            result
+                .per_worker
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+        );
+        millis.push(result.millis);
+    }
+    if args.runs > 1 {
+        let ms = super::median(&mut millis);
+        println!(
+            "summary bench=claim strategy={} runs={} median_ms={:.0} median_jobs_per_s={:.0}",
+            args.strategy.name(),
+            args.runs,
+            ms,
+            args.jobs as f64 / (ms / 1000.0)
+        );
+    }
+    Ok(())
+}
+
+async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Result<ClaimRun> {
+    let database = ScratchDatabase::create(server_url).await?;
+    let mut setup = PgConnection::connect(database.url()).await?;
+    sqlx::query(
+        "create table bench_claim (id bigint primary key, state text not null default 'pending', \
+         done_by int)",
+    )
+    .execute(&mut setup)
+    .await?;
+    sqlx::query(AssertSqlSafe(format!(
+        "insert into bench_claim (id) select generate_series(1, {})",
+        args.jobs
+    )))
+    .execute(&mut setup)
+    .await?;
+    sqlx::query("analyze bench_claim")
+        .execute(&mut setup)
+        .await?;
+    setup.close().await?;
+
+    let mut connections = Vec::with_capacity(args.workers);
+    for _ in 0..args.workers {
+        connections.push(PgConnection::connect(database.url()).await?);
+    }
+    // The seed's script stopped at twice the job count: without locks it would never end.
+    let budget = Arc::new(AtomicUsize::new(args.jobs * 2));
+    let executed = Arc::new(std::sync::Mutex::new(Vec::with_capacity(args.jobs * 2)));
+    let work_nanos = Arc::new(AtomicU64::new(0));
+    let work = Duration::from_secs_f64(args.work_ms / 1000.0);
+    let started = Instant::now();
+    let mut workers = tokio::task::JoinSet::new();
+    for (number, conn) in connections.into_iter().enumerate() {
+        let (budget, executed, work_nanos) = (budget.clone(), executed.clone(), work_nanos.clone());
+        let strategy = args.strategy;
+        workers.spawn(async move {
+            worker(
+                number,
+                conn,
+                strategy,
+                work,
+                &budget,
+                &executed,
+                &work_nanos,
+            )
+            .await
+        });
+    }
+    let mut per_worker = vec![0; args.workers];
+    while let Some(joined) = workers.join_next().await {
+        let (number, count) = joined??;
+        per_worker[number] = count;
+    }
+    let millis = started.elapsed().as_secs_f64() * 1000.0;
+    let executed = executed.lock().expect("poisoned").clone();
+    let distinct: std::collections::HashSet<i64> = executed.iter().copied().collect();
+    Ok(ClaimRun {
+        millis,
+        executions: executed.len(),
+        duplicates: executed.len() - distinct.len(),
+        work_mean_ms: work::mean_ms(work_nanos.load(Ordering::Relaxed), executed.len() as u64),
+        per_worker,
+    })
+}
+
+async fn worker(
+    number: usize,
+    mut conn: PgConnection,
+    strategy: Strategy,
+    work: Duration,
+    budget: &AtomicUsize,
+    executed: &std::sync::Mutex<Vec<i64>>,
+    work_nanos: &AtomicU64,
+) -> anyhow::Result<(usize, usize)> {
+    let mut count = 0;
+    while budget
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| b.checked_sub(1))
+        .is_ok()
+    {
+        let mut tx = conn.begin().await?;
+        let Some(id): Option<i64> = sqlx::query_scalar(strategy.select())
+            .fetch_optional(&mut *tx)
+            .await?
+        else {
+            tx.commit().await?;
+            break;
+        };
+        work::simulate(work, work_nanos).await;
+        sqlx::query("update bench_claim set state = 'done', done_by = $2 where id = $1")
+            .bind(id)
+            .bind(number as i32)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        executed.lock().expect("poisoned").push(id);
+        count += 1;
+    }
+    conn.close().await?;
+    Ok((number, count))
+}

@@ -1,0 +1,56 @@
+//! Benchmark commands (`remindbot bench …`). Each run prints one `key=value` line that a script can
+//! parse; with `--runs N` a last `summary` line gives the medians. Every run gets a fresh database.
+
+pub mod claim;
+pub mod queue;
+pub mod work;
+
+use clap::Subcommand;
+
+use crate::db::DatabaseArgs;
+
+/// The benchmarks.
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// The seed's experiment: claim strategies compared with the work inside the claiming
+    /// transaction, each worker on its own connection.
+    Claim(claim::ClaimArgs),
+    /// The real queue: batch enqueue, then a drain by the runner (lease, work outside the
+    /// transaction, fenced completion).
+    Queue(queue::QueueBenchArgs),
+}
+
+/// Runs a benchmark against the database `db` points at.
+pub async fn run(command: BenchCommand, db: &DatabaseArgs) -> anyhow::Result<()> {
+    let server_url = db.resolve_url().await?;
+    match command {
+        BenchCommand::Claim(args) => claim::run(&args, &server_url).await,
+        BenchCommand::Queue(args) => queue::run(&args, &server_url).await,
+    }
+}
+
+/// The median of `values` (the mean of the middle two for an even count); 0 for none.
+pub fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[mid]
+    } else {
+        (values[mid - 1] + values[mid]) / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&mut []), 0.0);
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+}

@@ -1,0 +1,190 @@
+//! `remindbot bench queue`: the real queue end to end. A fresh database per run; `--jobs` jobs
+//! enqueued in one batch (timed), an untimed ANALYZE so the planner sees the backlog, then a
+//! [`Runner`] drains them (timed until the last job is `done` in the database).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use super::work;
+use crate::db::ScratchDatabase;
+use crate::queue::{
+    ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
+};
+
+/// Options of `bench queue`.
+#[derive(Debug, clap::Args)]
+pub struct QueueBenchArgs {
+    /// Jobs to enqueue and drain.
+    #[arg(long, default_value_t = 2000)]
+    pub jobs: usize,
+    /// Handlers running at once.
+    #[arg(long, default_value_t = 8)]
+    pub workers: usize,
+    /// Milliseconds of simulated work per job (fractions allowed; 0 = none).
+    #[arg(long, default_value_t = 2.0)]
+    pub work_ms: f64,
+    /// Jobs per claim and per completion statement; 1 = no batching.
+    #[arg(long, default_value_t = 64)]
+    pub batch: usize,
+    /// Runs, each on a fresh database.
+    #[arg(long, default_value_t = 1)]
+    pub runs: usize,
+}
+
+/// What one run measured.
+struct QueueRun {
+    enqueue_ms: f64,
+    drain_ms: f64,
+    executions: u64,
+    duplicates: u64,
+    lost: u64,
+    work_mean_ms: f64,
+}
+
+/// Counts executions per job and simulates the work.
+struct BenchHandler {
+    executions: Vec<AtomicU32>,
+    distinct: AtomicUsize,
+    total: AtomicU64,
+    work: Duration,
+    work_nanos: AtomicU64,
+    all_ran: Notify,
+}
+
+impl JobHandler for Arc<BenchHandler> {
+    async fn handle(&self, job: ClaimedJob) -> Outcome {
+        work::simulate(self.work, &self.work_nanos).await;
+        let n = job.payload["n"].as_u64().unwrap_or(0) as usize;
+        self.total.fetch_add(1, Ordering::Relaxed);
+        if let Some(count) = self.executions.get(n)
+            && count.fetch_add(1, Ordering::Relaxed) == 0
+            && self.distinct.fetch_add(1, Ordering::Relaxed) + 1 == self.executions.len()
+        {
+            self.all_ran.notify_one();
+        }
+        Outcome::Done
+    }
+}
+
+/// Runs the benchmark `args.runs` times and prints a line per run, then the medians.
+pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> {
+    let (mut enqueue_rates, mut drain_rates) = (Vec::new(), Vec::new());
+    let work_ms = args.work_ms.max(0.0);
+    for _ in 0..args.runs {
+        let r = run_once(args, server_url).await?;
+        let enqueue_rate = args.jobs as f64 / (r.enqueue_ms / 1000.0);
+        let drain_rate = args.jobs as f64 / (r.drain_ms / 1000.0);
+        let ceiling = if r.work_mean_ms > 0.0 {
+            format!("{:.0}", args.workers as f64 * 1000.0 / r.work_mean_ms)
+        } else {
+            "none".to_owned()
+        };
+        println!(
+            "bench=queue jobs={} workers={} batch={} work_ms={} work_mean_ms={:.3} \
+             ceiling_jobs_per_s={} enqueue_ms={:.0} enqueue_jobs_per_s={:.0} drain_ms={:.0} \
+             drain_jobs_per_s={:.0} executions={} duplicates={} lost={}",
+            args.jobs,
+            args.workers,
+            args.batch,
+            work_ms,
+            r.work_mean_ms,
+            ceiling,
+            r.enqueue_ms,
+            enqueue_rate,
+            r.drain_ms,
+            drain_rate,
+            r.executions,
+            r.duplicates,
+            r.lost,
+        );
+        enqueue_rates.push(enqueue_rate);
+        drain_rates.push(drain_rate);
+    }
+    if args.runs > 1 {
+        println!(
+            "summary bench=queue jobs={} workers={} batch={} work_ms={} runs={} \
+             median_enqueue_jobs_per_s={:.0} median_drain_jobs_per_s={:.0}",
+            args.jobs,
+            args.workers,
+            args.batch,
+            work_ms,
+            args.runs,
+            super::median(&mut enqueue_rates),
+            super::median(&mut drain_rates),
+        );
+    }
+    Ok(())
+}
+
+async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<QueueRun> {
+    let database = ScratchDatabase::create(server_url).await?;
+    let pool = database.pool(args.workers as u32 + 4).await?;
+    let queue = Queue::new(pool.clone(), QueueConfig::new("bench"));
+
+    let jobs: Vec<NewJob> = (0..args.jobs)
+        .map(|n| NewJob::new(json!({ "n": n })))
+        .collect();
+    let started = Instant::now();
+    let mut tx = pool.begin().await?;
+    queue.enqueue_many(&mut tx, &jobs).await?;
+    tx.commit().await?;
+    let enqueue_ms = started.elapsed().as_secs_f64() * 1000.0;
+    sqlx::query("analyze jobs").execute(&pool).await?;
+
+    let handler = Arc::new(BenchHandler {
+        executions: (0..args.jobs).map(|_| AtomicU32::new(0)).collect(),
+        distinct: AtomicUsize::new(0),
+        total: AtomicU64::new(0),
+        work: Duration::from_secs_f64(args.work_ms.max(0.0) / 1000.0),
+        work_nanos: AtomicU64::new(0),
+        all_ran: Notify::new(),
+    });
+    let shutdown = CancellationToken::new();
+    let runner = Runner::new(
+        queue,
+        handler.clone(),
+        RunnerConfig {
+            concurrency: args.workers,
+            batch: args.batch,
+            ..RunnerConfig::default()
+        },
+        Wakeups::listen(pool.clone(), shutdown.clone()),
+    );
+    let started = Instant::now();
+    let draining = {
+        let shutdown = shutdown.clone();
+        tokio::spawn(async move { runner.run(shutdown).await })
+    };
+    if args.jobs > 0 {
+        handler.all_ran.notified().await;
+    }
+    // Graceful shutdown flushes the batched completions: the drain ends when all are recorded.
+    shutdown.cancel();
+    draining.await?;
+    let drain_ms = started.elapsed().as_secs_f64() * 1000.0;
+
+    let done: i64 = sqlx::query_scalar("select count(*) from jobs where state = 'done'")
+        .fetch_one(&pool)
+        .await?;
+    anyhow::ensure!(
+        done as usize == args.jobs,
+        "{done} of {} jobs are done in the database",
+        args.jobs
+    );
+    pool.close().await;
+    let executions = handler.total.load(Ordering::Relaxed);
+    let ran = handler.distinct.load(Ordering::Relaxed) as u64;
+    Ok(QueueRun {
+        enqueue_ms,
+        drain_ms,
+        executions,
+        duplicates: executions - ran,
+        lost: args.jobs as u64 - ran,
+        work_mean_ms: work::mean_ms(handler.work_nanos.load(Ordering::Relaxed), executions),
+    })
+}

@@ -1,0 +1,52 @@
+//! Claiming due jobs, and finding when the next one falls due.
+
+use std::time::Duration;
+
+use super::{ClaimedJob, Queue, QueueError, secs};
+
+impl Queue {
+    /// Claims up to `limit` due jobs for `worker` in one statement: counts the attempt and sets the
+    /// lease. Rows other workers hold are skipped, not waited for. The candidate set is a
+    /// MATERIALIZED CTE, so the planner cannot re-run the LIMITed subquery and over-claim.
+    /// Returns the jobs oldest-due first.
+    #[tracing::instrument(skip_all, fields(queue = %self.config.name, limit))]
+    pub async fn claim(&self, worker: &str, limit: i64) -> Result<Vec<ClaimedJob>, QueueError> {
+        let mut jobs: Vec<ClaimedJob> = sqlx::query_as(
+            "with due as materialized (
+                 select id from jobs
+                 where queue = $1 and state = 'pending' and run_at <= now()
+                 order by run_at, id
+                 limit $2
+                 for update skip locked)
+             update jobs j
+             set state = 'running', attempts = j.attempts + 1, claims = j.claims + 1,
+                 locked_until = now() + make_interval(secs => $3), locked_by = $4,
+                 updated_at = now()
+             from due where j.id = due.id
+             returning j.id, j.queue, j.payload, j.attempts as attempt, j.max_attempts,
+                       j.claims as claim, j.run_at, j.locked_until",
+        )
+        .bind(&self.config.name)
+        .bind(limit)
+        .bind(secs(self.config.lease))
+        .bind(worker)
+        .fetch_all(&self.pool)
+        .await?;
+        jobs.sort_by_key(|j| (j.run_at, j.id));
+        Ok(jobs)
+    }
+
+    /// How long until the queue's earliest pending job is due, by the database clock: zero when one
+    /// is due now, `None` when nothing is pending.
+    #[tracing::instrument(skip_all, fields(queue = %self.config.name))]
+    pub async fn next_due_in(&self) -> Result<Option<Duration>, QueueError> {
+        let seconds: Option<f64> = sqlx::query_scalar(
+            "select extract(epoch from min(run_at) - now())::float8
+             from jobs where queue = $1 and state = 'pending'",
+        )
+        .bind(&self.config.name)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(seconds.map(|s| Duration::from_secs_f64(s.max(0.0))))
+    }
+}

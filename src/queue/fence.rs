@@ -1,0 +1,207 @@
+//! The transitions out of `running`. Each is fenced on the claimed attempt
+//! (`where id = $1 and state = 'running' and claims = $2`) and checks the row count: a worker
+//! whose lease expired and whose job was reaped, re-claimed or cancelled gets
+//! [`QueueError::LeaseLost`] and changes nothing.
+
+use std::time::Duration;
+
+use sqlx::PgExecutor;
+
+use super::{ClaimedJob, JobId, Queue, QueueError, secs};
+
+/// What a retry did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetryOutcome {
+    /// The job is pending again, due after this delay.
+    Scheduled(Duration),
+    /// The attempts are used up: the job is `failed` with the error.
+    Failed,
+}
+
+impl Queue {
+    /// Marks the job `done`. Pass `&mut *tx` to record it in the same transaction as the job's own
+    /// effects.
+    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    pub async fn complete<'e>(
+        &self,
+        executor: impl PgExecutor<'e>,
+        job: &ClaimedJob,
+    ) -> Result<(), QueueError> {
+        let result = sqlx::query(
+            "update jobs set state = 'done', locked_until = null, finished_at = now(),
+                 updated_at = now()
+             where id = $1 and state = 'running' and claims = $2",
+        )
+        .bind(job.id)
+        .bind(job.claim)
+        .execute(executor)
+        .await?;
+        fenced(result.rows_affected(), job)
+    }
+
+    /// Marks many claimed jobs `done` in one statement; returns the `(id, claim)` pairs whose lease
+    /// was lost (not recorded).
+    #[tracing::instrument(skip_all, fields(jobs = claims.len()))]
+    pub async fn complete_many(
+        &self,
+        claims: &[(JobId, i32)],
+    ) -> Result<Vec<(JobId, i32)>, QueueError> {
+        let ids: Vec<JobId> = claims.iter().map(|c| c.0).collect();
+        let fences: Vec<i32> = claims.iter().map(|c| c.1).collect();
+        let done: Vec<JobId> = sqlx::query_scalar(
+            "update jobs j set state = 'done', locked_until = null, finished_at = now(),
+                 updated_at = now()
+             from unnest($1::bigint[], $2::int[]) as c(id, claim)
+             where j.id = c.id and j.state = 'running' and j.claims = c.claim
+             returning j.id",
+        )
+        .bind(ids)
+        .bind(fences)
+        .fetch_all(&self.pool)
+        .await?;
+        if done.len() == claims.len() {
+            return Ok(Vec::new());
+        }
+        let done: std::collections::HashSet<JobId> = done.into_iter().collect();
+        Ok(claims
+            .iter()
+            .filter(|c| !done.contains(&c.0))
+            .copied()
+            .collect())
+    }
+
+    /// Records a failed attempt: back to `pending` after the queue's backoff (at least `floor`, such
+    /// as Telegram's `retry_after`), or `failed` with `error` when the attempts are used up.
+    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    pub async fn retry(
+        &self,
+        job: &ClaimedJob,
+        error: &str,
+        floor: Option<Duration>,
+    ) -> Result<RetryOutcome, QueueError> {
+        if job.is_last_attempt() {
+            self.fail(&self.pool, job, error).await?;
+            return Ok(RetryOutcome::Failed);
+        }
+        let delay = self.config.backoff.delay(job.attempt, floor);
+        self.back_to_pending(job, delay, Some(error), false).await?;
+        Ok(RetryOutcome::Scheduled(delay))
+    }
+
+    /// Puts the job back to `pending` after `delay` without counting the attempt (a snooze: the job
+    /// could not run yet, such as a chat that is not ready for another message).
+    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    pub async fn reschedule(&self, job: &ClaimedJob, delay: Duration) -> Result<(), QueueError> {
+        self.back_to_pending(job, delay, None, true).await
+    }
+
+    /// Returns a claimed job that has not run to the queue at once, without counting the attempt
+    /// (graceful shutdown).
+    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    pub async fn release(&self, job: &ClaimedJob) -> Result<(), QueueError> {
+        self.back_to_pending(job, Duration::ZERO, None, true).await
+    }
+
+    /// Marks the job `failed` with `error`, for admins to see. Pass `&mut *tx` to record it with
+    /// the job's own effects.
+    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    pub async fn fail<'e>(
+        &self,
+        executor: impl PgExecutor<'e>,
+        job: &ClaimedJob,
+        error: &str,
+    ) -> Result<(), QueueError> {
+        let result = sqlx::query(
+            "update jobs set state = 'failed', locked_until = null, last_error = $3,
+                 finished_at = now(), updated_at = now()
+             where id = $1 and state = 'running' and claims = $2",
+        )
+        .bind(job.id)
+        .bind(job.claim)
+        .bind(error)
+        .execute(executor)
+        .await?;
+        fenced(result.rows_affected(), job)
+    }
+
+    /// Marks the job `cancelled` (its reason to run is gone).
+    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    pub async fn cancel<'e>(
+        &self,
+        executor: impl PgExecutor<'e>,
+        job: &ClaimedJob,
+    ) -> Result<(), QueueError> {
+        let result = sqlx::query(
+            "update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
+                 updated_at = now()
+             where id = $1 and state = 'running' and claims = $2",
+        )
+        .bind(job.id)
+        .bind(job.claim)
+        .execute(executor)
+        .await?;
+        fenced(result.rows_affected(), job)
+    }
+
+    /// Extends the lease of a long-running job by the queue's lease from now; returns the job with
+    /// its new deadline.
+    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    pub async fn extend_lease(&self, job: &ClaimedJob) -> Result<ClaimedJob, QueueError> {
+        let until = sqlx::query_scalar(
+            "update jobs set locked_until = now() + make_interval(secs => $3), updated_at = now()
+             where id = $1 and state = 'running' and claims = $2
+             returning locked_until",
+        )
+        .bind(job.id)
+        .bind(job.claim)
+        .bind(secs(self.config.lease))
+        .fetch_optional(&self.pool)
+        .await?;
+        match until {
+            Some(locked_until) => Ok(ClaimedJob {
+                locked_until,
+                ..job.clone()
+            }),
+            None => Err(lease_lost(job)),
+        }
+    }
+
+    async fn back_to_pending(
+        &self,
+        job: &ClaimedJob,
+        delay: Duration,
+        error: Option<&str>,
+        uncount_attempt: bool,
+    ) -> Result<(), QueueError> {
+        let result = sqlx::query(
+            "update jobs set state = 'pending', locked_until = null, locked_by = null,
+                 run_at = now() + make_interval(secs => $3),
+                 attempts = attempts - $4, last_error = coalesce($5, last_error),
+                 updated_at = now()
+             where id = $1 and state = 'running' and claims = $2",
+        )
+        .bind(job.id)
+        .bind(job.claim)
+        .bind(secs(delay))
+        .bind(i32::from(uncount_attempt))
+        .bind(error)
+        .execute(&self.pool)
+        .await?;
+        fenced(result.rows_affected(), job)
+    }
+}
+
+fn fenced(rows: u64, job: &ClaimedJob) -> Result<(), QueueError> {
+    if rows == 1 {
+        Ok(())
+    } else {
+        Err(lease_lost(job))
+    }
+}
+
+fn lease_lost(job: &ClaimedJob) -> QueueError {
+    QueueError::LeaseLost {
+        id: job.id,
+        claim: job.claim,
+    }
+}

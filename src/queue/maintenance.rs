@@ -1,0 +1,132 @@
+//! Work on jobs outside a claim: retention, and the changes producers and admins make to a job
+//! (cancel, move, retry a failed one), plus counts for dashboards.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use sqlx::{PgConnection, PgExecutor, PgPool};
+use tokio_util::sync::CancellationToken;
+
+use super::{JobId, NOTIFY_CHANNEL, QueueError, secs};
+
+/// Deletes `done` and `cancelled` jobs that finished more than `older_than` ago, in batches;
+/// `failed` jobs stay for admins. Returns how many were deleted.
+#[tracing::instrument(skip_all)]
+pub async fn purge_finished(pool: &PgPool, older_than: Duration) -> Result<u64, QueueError> {
+    let mut deleted = 0;
+    loop {
+        let result = sqlx::query(
+            "delete from jobs where id in (
+                 select id from jobs
+                 where state in ('done', 'cancelled')
+                   and finished_at < now() - make_interval(secs => $1)
+                 limit 5000)",
+        )
+        .bind(secs(older_than))
+        .execute(pool)
+        .await?;
+        deleted += result.rows_affected();
+        if result.rows_affected() < 5000 {
+            return Ok(deleted);
+        }
+    }
+}
+
+/// Runs [`purge_finished`] every `interval` until `shutdown`.
+pub async fn run_retention(
+    pool: PgPool,
+    keep_finished: Duration,
+    interval: Duration,
+    shutdown: CancellationToken,
+) {
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tokio::time::sleep(interval) => {}
+        }
+        match purge_finished(&pool, keep_finished).await {
+            Ok(0) => {}
+            Ok(deleted) => tracing::info!(deleted, "purged finished jobs"),
+            Err(error) => tracing::warn!(%error, "retention pass failed"),
+        }
+    }
+}
+
+/// Cancels a pending or running job (its reason to run is gone). A worker running it then finds
+/// its lease lost and records nothing. Returns whether a job was cancelled.
+#[tracing::instrument(skip_all, fields(job = id))]
+pub async fn cancel_job<'e>(executor: impl PgExecutor<'e>, id: JobId) -> Result<bool, QueueError> {
+    let result = sqlx::query(
+        "update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
+             updated_at = now()
+         where id = $1 and state in ('pending', 'running')",
+    )
+    .bind(id)
+    .execute(executor)
+    .await?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// Moves a pending job to a new due time (inside the caller's transaction) and wakes workers at
+/// commit. Returns whether the job was pending.
+#[tracing::instrument(skip_all, fields(job = id))]
+pub async fn reschedule_job(
+    conn: &mut PgConnection,
+    id: JobId,
+    run_at: DateTime<Utc>,
+) -> Result<bool, QueueError> {
+    let moved: Option<String> = sqlx::query_scalar(
+        "update jobs set run_at = $2, updated_at = now()
+         where id = $1 and state = 'pending'
+         returning queue",
+    )
+    .bind(id)
+    .bind(run_at)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(queue) = moved else {
+        return Ok(false);
+    };
+    notify(conn, &queue).await?;
+    Ok(true)
+}
+
+/// Returns a `failed` job to the queue with a fresh attempt budget, due now.
+#[tracing::instrument(skip_all, fields(job = id))]
+pub async fn retry_failed(conn: &mut PgConnection, id: JobId) -> Result<(), QueueError> {
+    let queue: Option<String> = sqlx::query_scalar(
+        "update jobs set state = 'pending', attempts = 0, run_at = now(), finished_at = null,
+             updated_at = now()
+         where id = $1 and state = 'failed'
+         returning queue",
+    )
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let queue = queue.ok_or(QueueError::NotFound(id))?;
+    notify(conn, &queue).await
+}
+
+/// The number of jobs in each state, all queues together, as `(state, count)` pairs.
+#[tracing::instrument(skip_all)]
+pub async fn state_counts<'e>(
+    executor: impl PgExecutor<'e>,
+) -> Result<Vec<(String, i64)>, QueueError> {
+    Ok(sqlx::query_as(
+        "select s.state, count(j.id)
+         from unnest(array['pending', 'running', 'done', 'failed', 'cancelled']) as s(state)
+         left join jobs j on j.state = s.state
+         group by s.state order by s.state",
+    )
+    .fetch_all(executor)
+    .await?)
+}
+
+async fn notify(conn: &mut PgConnection, queue: &str) -> Result<(), QueueError> {
+    sqlx::query("select pg_notify($1, $2)")
+        .bind(NOTIFY_CHANNEL)
+        .bind(queue)
+        .execute(conn)
+        .await?;
+    Ok(())
+}

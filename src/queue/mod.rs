@@ -1,0 +1,190 @@
+//! A durable job queue in PostgreSQL. It knows nothing about Telegram: a job is a queue name, a JSON
+//! payload and a due time.
+//!
+//! - [`Queue::enqueue`] writes a job inside the caller's transaction: the job commits or rolls back
+//!   with the caller's data, and the NOTIFY that wakes workers is delivered only at commit.
+//! - [`Queue::claim`] takes up to n due jobs in one `UPDATE … FOR UPDATE SKIP LOCKED` statement,
+//!   counts the attempt and sets a lease; no transaction stays open while a job runs.
+//! - Every transition out of `running` ([`Queue::complete`], [`Queue::retry`], [`Queue::fail`], …)
+//!   is fenced on the claim counter and checks the row count, so a worker whose lease was taken
+//!   over cannot overwrite the new owner's result ([`QueueError::LeaseLost`]).
+//! - [`reaper::reap_expired`] returns jobs whose lease expired; [`Runner`] runs handlers
+//!   concurrently, woken by NOTIFY, by the earliest due time and by a slow poll.
+//!
+//! All times come from the database clock (`now()`).
+
+pub mod backoff;
+mod claim;
+mod completer;
+mod enqueue;
+mod fence;
+pub mod maintenance;
+pub mod reaper;
+pub mod runner;
+pub mod wakeup;
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::PgPool;
+
+pub use backoff::Backoff;
+pub use fence::RetryOutcome;
+pub use runner::{JobHandler, Outcome, Runner, RunnerConfig};
+pub use wakeup::Wakeups;
+
+/// The NOTIFY channel on which enqueues announce themselves; the payload is the queue's name.
+pub const NOTIFY_CHANNEL: &str = "remindbot_jobs";
+
+/// A job's id.
+pub type JobId = i64;
+
+/// What can go wrong in the queue.
+#[derive(Debug, thiserror::Error)]
+pub enum QueueError {
+    /// The job is no longer ours: its lease expired and it was reaped, re-claimed or cancelled.
+    #[error("job {id} (claim {claim}) lost its lease; its result was not recorded")]
+    LeaseLost {
+        /// The job.
+        id: JobId,
+        /// The claim this worker held.
+        claim: i32,
+    },
+    /// The job does not exist or is not in a state that allows the operation.
+    #[error("job {0} not found in a state that allows this")]
+    NotFound(JobId),
+    /// The database failed.
+    #[error("queue database error: {0}")]
+    Sql(#[from] sqlx::Error),
+}
+
+/// A job to enqueue.
+#[derive(Clone, Debug)]
+pub struct NewJob {
+    /// The job's data, handed to the handler.
+    pub payload: Value,
+    /// When it is due; `None` means now (the database's now).
+    pub run_at: Option<DateTime<Utc>>,
+    /// Unique among the queue's pending and running jobs: a second enqueue of it is a no-op.
+    pub dedupe_key: Option<String>,
+    /// Attempts before the job is `failed`; `None` takes the queue's default.
+    pub max_attempts: Option<i32>,
+}
+
+impl NewJob {
+    /// A job due now with this payload.
+    pub fn new(payload: Value) -> Self {
+        Self {
+            payload,
+            run_at: None,
+            dedupe_key: None,
+            max_attempts: None,
+        }
+    }
+
+    /// The same job, due at `run_at`.
+    pub fn run_at(mut self, run_at: DateTime<Utc>) -> Self {
+        self.run_at = Some(run_at);
+        self
+    }
+
+    /// The same job, with a dedupe key.
+    pub fn dedupe_key(mut self, key: impl Into<String>) -> Self {
+        self.dedupe_key = Some(key.into());
+        self
+    }
+
+    /// The same job, with its own attempt budget.
+    pub fn max_attempts(mut self, max_attempts: i32) -> Self {
+        self.max_attempts = Some(max_attempts);
+        self
+    }
+}
+
+/// A job this worker has claimed: its lease runs until `locked_until`.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ClaimedJob {
+    /// The job.
+    pub id: JobId,
+    /// Its queue.
+    pub queue: String,
+    /// Its data.
+    pub payload: Value,
+    /// The attempt this claim is (1 for the first try), counted against `max_attempts`.
+    pub attempt: i32,
+    /// The attempt budget.
+    pub max_attempts: i32,
+    /// The job's claim counter as of this claim: the fence of every transition.
+    pub claim: i32,
+    /// When the job was due (before this claim).
+    pub run_at: DateTime<Utc>,
+    /// The end of the lease.
+    pub locked_until: DateTime<Utc>,
+}
+
+impl ClaimedJob {
+    /// Whether this is the job's last permitted attempt.
+    pub fn is_last_attempt(&self) -> bool {
+        self.attempt >= self.max_attempts
+    }
+}
+
+/// Settings of one queue.
+#[derive(Clone, Debug)]
+pub struct QueueConfig {
+    /// The queue's name (the `queue` column).
+    pub name: String,
+    /// How long a claim is leased before the reaper may return the job.
+    pub lease: Duration,
+    /// Retry delays.
+    pub backoff: Backoff,
+    /// Attempts before a job is `failed`, unless the job says otherwise.
+    pub max_attempts: i32,
+}
+
+impl QueueConfig {
+    /// A queue named `name` with a 60 s lease, the default backoff and 5 attempts.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            lease: Duration::from_secs(60),
+            backoff: Backoff::default(),
+            max_attempts: 5,
+        }
+    }
+}
+
+/// A handle on one queue: cheap to clone, shared by producers and workers.
+#[derive(Clone, Debug)]
+pub struct Queue {
+    pool: PgPool,
+    config: QueueConfig,
+}
+
+impl Queue {
+    /// A handle on the queue described by `config`, using `pool` for claims and results.
+    pub fn new(pool: PgPool, config: QueueConfig) -> Self {
+        Self { pool, config }
+    }
+
+    /// The queue's name.
+    pub fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    /// The queue's settings.
+    pub fn config(&self) -> &QueueConfig {
+        &self.config
+    }
+
+    /// The pool the queue claims and records results with.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
+/// Seconds as the `float8` that `make_interval(secs => …)` takes.
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}

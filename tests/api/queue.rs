@@ -1,0 +1,513 @@
+//! The queue's guarantees on real PostgreSQL: exactly-once under concurrent claims, transactional
+//! enqueue, fencing after a lease is lost, backoff, dedupe and retention.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use remindbot::queue::RetryOutcome;
+use remindbot::queue::{
+    Backoff, ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, QueueError, Runner,
+    RunnerConfig, Wakeups, maintenance, reaper,
+};
+use serde_json::json;
+use sqlx::PgPool;
+use tokio_util::sync::CancellationToken;
+
+use crate::support::{TestDb, eventually};
+
+/// Counts how often each job (by payload `n`) ran, and which runner ran it.
+#[derive(Clone, Default)]
+pub struct Recorder {
+    runs: Arc<Mutex<HashMap<u64, Vec<String>>>>,
+}
+
+impl Recorder {
+    fn total(&self) -> usize {
+        self.runs.lock().unwrap().values().map(Vec::len).sum()
+    }
+
+    fn distinct(&self) -> usize {
+        self.runs.lock().unwrap().len()
+    }
+}
+
+/// A handler that records its job and succeeds.
+struct Recording {
+    name: String,
+    recorder: Recorder,
+}
+
+impl JobHandler for Recording {
+    async fn handle(&self, job: ClaimedJob) -> Outcome {
+        let n = job.payload["n"].as_u64().expect("payload n");
+        // Yield so that concurrent runners interleave.
+        tokio::task::yield_now().await;
+        self.recorder
+            .runs
+            .lock()
+            .unwrap()
+            .entry(n)
+            .or_default()
+            .push(self.name.clone());
+        Outcome::Done
+    }
+}
+
+async fn enqueue_numbered(queue: &Queue, pool: &PgPool, count: u64) {
+    let jobs: Vec<NewJob> = (0..count).map(|n| NewJob::new(json!({ "n": n }))).collect();
+    let mut tx = pool.begin().await.unwrap();
+    let ids = queue.enqueue_many(&mut tx, &jobs).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(ids.len() as u64, count);
+}
+
+async fn count_in_state(pool: &PgPool, state: &str) -> i64 {
+    sqlx::query_scalar("select count(*) from jobs where state = $1")
+        .bind(state)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+/// Starts `runners` competing runners over one queue and waits until `jobs` distinct jobs ran.
+async fn drain_with_competing_runners(runners: usize, concurrency: usize, batch: usize) {
+    const JOBS: u64 = 2000;
+    let db = TestDb::with_connections(runners as u32 + 4).await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    enqueue_numbered(&queue, &db.pool, JOBS).await;
+    let recorder = Recorder::default();
+    let shutdown = CancellationToken::new();
+    let wakeups = Wakeups::listen(db.pool.clone(), shutdown.clone());
+    let mut tasks = tokio::task::JoinSet::new();
+    for worker in 0..runners {
+        let runner = Runner::new(
+            queue.clone(),
+            Recording {
+                name: format!("w{worker}"),
+                recorder: recorder.clone(),
+            },
+            RunnerConfig {
+                concurrency,
+                batch,
+                worker_id: format!("w{worker}"),
+                ..RunnerConfig::default()
+            },
+            wakeups.clone(),
+        );
+        let shutdown = shutdown.clone();
+        tasks.spawn(async move { runner.run(shutdown).await });
+    }
+    eventually(Duration::from_secs(60), "all jobs to run", || async {
+        recorder.distinct() == JOBS as usize
+    })
+    .await;
+    shutdown.cancel();
+    while tasks.join_next().await.is_some() {}
+
+    assert_eq!(recorder.total(), JOBS as usize, "some job ran twice");
+    assert_eq!(count_in_state(&db.pool, "done").await, JOBS as i64);
+    let workers_used = {
+        let runs = recorder.runs.lock().unwrap();
+        let mut names: Vec<&String> = runs.values().flatten().collect();
+        names.sort();
+        names.dedup();
+        names.len()
+    };
+    assert!(workers_used > 1, "the work was not shared between runners");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_workers_run_two_thousand_jobs_exactly_once() {
+    drain_with_competing_runners(8, 1, 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sixteen_workers_with_batch_claims_run_every_job_exactly_once() {
+    drain_with_competing_runners(16, 2, 16).await;
+}
+
+#[tokio::test]
+async fn a_claim_takes_no_more_than_asked_and_sets_a_lease() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    enqueue_numbered(&queue, &db.pool, 10).await;
+    let claimed = queue.claim("w", 4).await.unwrap();
+    assert_eq!(claimed.len(), 4);
+    assert!(claimed.iter().all(|j| j.attempt == 1 && j.claim == 1));
+    assert_eq!(count_in_state(&db.pool, "running").await, 4);
+    let leased: bool = sqlx::query_scalar(
+        "select bool_and(locked_until > now() + interval '50 seconds') from jobs where state = 'running'",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    assert!(leased);
+    let future =
+        NewJob::new(json!({"n": 99})).run_at(chrono::Utc::now() + chrono::Duration::hours(1));
+    queue
+        .enqueue(&mut db.pool.acquire().await.unwrap(), future)
+        .await
+        .unwrap();
+    assert_eq!(
+        queue.claim("w", 100).await.unwrap().len(),
+        6,
+        "a job due later was claimed"
+    );
+}
+
+#[tokio::test]
+async fn an_enqueue_in_a_rolled_back_transaction_leaves_no_job_and_wakes_no_worker() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    let shutdown = CancellationToken::new();
+    let wakeups = Wakeups::listen(db.pool.clone(), shutdown.clone());
+    let wake = wakeups.subscribe("work");
+    // The listener wakes every queue once when it has connected.
+    tokio::time::timeout(Duration::from_secs(5), wake.notified())
+        .await
+        .expect("the listener connected");
+
+    let mut tx = db.pool.begin().await.unwrap();
+    let id = queue
+        .enqueue(&mut tx, NewJob::new(json!({"n": 1})))
+        .await
+        .unwrap();
+    assert!(id.is_some());
+    tx.rollback().await.unwrap();
+    assert_eq!(count_in_state(&db.pool, "pending").await, 0);
+    assert!(
+        tokio::time::timeout(Duration::from_millis(500), wake.notified())
+            .await
+            .is_err(),
+        "a rolled-back enqueue woke a worker"
+    );
+
+    let mut tx = db.pool.begin().await.unwrap();
+    queue
+        .enqueue(&mut tx, NewJob::new(json!({"n": 2})))
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    tokio::time::timeout(Duration::from_secs(2), wake.notified())
+        .await
+        .expect("a committed enqueue wakes workers");
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn a_dead_workers_job_is_reaped_rerun_and_its_late_result_refused() {
+    let db = TestDb::new().await;
+    let mut config = QueueConfig::new("work");
+    config.lease = Duration::from_millis(300);
+    let queue = Queue::new(db.pool.clone(), config);
+    enqueue_numbered(&queue, &db.pool, 1).await;
+
+    let dead = queue.claim("dead", 1).await.unwrap().remove(0);
+    assert_eq!(
+        reaper::reap_expired(&db.pool, 100).await.unwrap().returned,
+        0,
+        "lease still valid"
+    );
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let reaped = reaper::reap_expired(&db.pool, 100).await.unwrap();
+    assert_eq!(reaped.returned, 1);
+    assert_eq!(count_in_state(&db.pool, "pending").await, 1);
+
+    let alive = queue.claim("alive", 1).await.unwrap().remove(0);
+    assert_eq!(alive.id, dead.id);
+    assert_eq!(alive.attempt, 2);
+    // The dead worker comes back to life too late: every transition is refused.
+    for late in [
+        queue.complete(&db.pool, &dead).await,
+        queue.fail(&db.pool, &dead, "late").await,
+        queue.cancel(&db.pool, &dead).await,
+        queue.release(&dead).await,
+    ] {
+        assert!(
+            matches!(late, Err(QueueError::LeaseLost { .. })),
+            "{late:?}"
+        );
+    }
+    assert!(matches!(
+        queue.extend_lease(&dead).await,
+        Err(QueueError::LeaseLost { .. })
+    ));
+    queue.complete(&db.pool, &alive).await.unwrap();
+    let (state, locked_by): (String, String) =
+        sqlx::query_as("select state, locked_by from jobs where id = $1")
+            .bind(alive.id)
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!((state.as_str(), locked_by.as_str()), ("done", "alive"));
+}
+
+#[tokio::test]
+async fn the_reaper_fails_a_job_whose_attempts_are_used_up() {
+    let db = TestDb::new().await;
+    let mut config = QueueConfig::new("work");
+    config.lease = Duration::from_millis(100);
+    config.max_attempts = 1;
+    let queue = Queue::new(db.pool.clone(), config);
+    enqueue_numbered(&queue, &db.pool, 1).await;
+    queue.claim("dead", 1).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let reaped = reaper::reap_expired(&db.pool, 100).await.unwrap();
+    assert_eq!((reaped.returned, reaped.failed), (0, 1));
+    let error: String = sqlx::query_scalar("select last_error from jobs where state = 'failed'")
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert!(error.contains("lease expired"), "{error}");
+}
+
+#[tokio::test]
+async fn concurrent_reapers_return_each_job_once() {
+    let db = TestDb::with_connections(12).await;
+    let mut config = QueueConfig::new("work");
+    config.lease = Duration::from_millis(50);
+    let queue = Queue::new(db.pool.clone(), config);
+    enqueue_numbered(&queue, &db.pool, 300).await;
+    assert_eq!(queue.claim("dead", 300).await.unwrap().len(), 300);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let passes = (0..6).map(|_| {
+        let pool = db.pool.clone();
+        tokio::spawn(async move { reaper::reap_expired(&pool, 40).await.unwrap() })
+    });
+    let mut returned = 0;
+    for pass in passes {
+        returned += pass.await.unwrap().returned;
+    }
+    returned += reaper::reap_expired(&db.pool, 1000).await.unwrap().returned;
+    assert_eq!(returned, 300);
+    let attempts: Vec<i32> = sqlx::query_scalar("select distinct attempts from jobs")
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(attempts, vec![1]);
+}
+
+/// The delay the last retry set, measured on the database clock.
+async fn scheduled_delay(pool: &PgPool, id: i64) -> Duration {
+    let seconds: f64 = sqlx::query_scalar(
+        "select extract(epoch from run_at - updated_at)::float8 from jobs where id = $1",
+    )
+    .bind(id)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    Duration::from_secs_f64(seconds)
+}
+
+async fn make_due(pool: &PgPool) {
+    sqlx::query("update jobs set run_at = now() where state = 'pending'")
+        .execute(pool)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn retries_follow_the_backoff_honour_the_floor_and_end_failed() {
+    let db = TestDb::new().await;
+    let mut config = QueueConfig::new("work");
+    config.backoff = Backoff {
+        base: Duration::from_millis(100),
+        cap: Duration::from_secs(10),
+        jitter: 0.5,
+    };
+    config.max_attempts = 4;
+    let queue = Queue::new(db.pool.clone(), config);
+    enqueue_numbered(&queue, &db.pool, 1).await;
+
+    // Attempts 1 and 2: 100 ms · 2^n, jittered down by at most half.
+    for (attempt, ceiling_ms) in [(1, 200u64), (2, 400)] {
+        let job = queue.claim("w", 1).await.unwrap().remove(0);
+        assert_eq!(job.attempt, attempt);
+        let outcome = queue.retry(&job, "boom", None).await.unwrap();
+        let delay = scheduled_delay(&db.pool, job.id).await;
+        let ceiling = Duration::from_millis(ceiling_ms);
+        assert!(
+            delay >= ceiling / 2 && delay <= ceiling + Duration::from_millis(1),
+            "attempt {attempt}: {delay:?}"
+        );
+        assert!(matches!(outcome, RetryOutcome::Scheduled(d) if d >= ceiling / 2 && d <= ceiling));
+        make_due(&db.pool).await;
+    }
+    // Attempt 3: the caller's floor (Telegram's retry_after) wins over a shorter backoff.
+    let job = queue.claim("w", 1).await.unwrap().remove(0);
+    queue
+        .retry(&job, "429", Some(Duration::from_secs(3600)))
+        .await
+        .unwrap();
+    let delay = scheduled_delay(&db.pool, job.id).await;
+    assert!((delay.as_secs_f64() - 3600.0).abs() < 0.01, "{delay:?}");
+    assert!(
+        queue.claim("w", 1).await.unwrap().is_empty(),
+        "a job ran before its retry time"
+    );
+    make_due(&db.pool).await;
+    // Attempt 4 is the last: the job fails with its error.
+    let job = queue.claim("w", 1).await.unwrap().remove(0);
+    assert!(job.is_last_attempt());
+    assert_eq!(
+        queue.retry(&job, "still broken", None).await.unwrap(),
+        RetryOutcome::Failed
+    );
+    let (state, attempts, error): (String, i32, String) =
+        sqlx::query_as("select state, attempts, last_error from jobs where id = $1")
+            .bind(job.id)
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        (state.as_str(), attempts, error.as_str()),
+        ("failed", 4, "still broken")
+    );
+}
+
+#[tokio::test]
+async fn a_snooze_does_not_use_up_an_attempt() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    enqueue_numbered(&queue, &db.pool, 1).await;
+    for _ in 0..3 {
+        let job = queue.claim("w", 1).await.unwrap().remove(0);
+        assert_eq!(job.attempt, 1);
+        queue.reschedule(&job, Duration::ZERO).await.unwrap();
+    }
+    let claims: i32 = sqlx::query_scalar("select claims from jobs")
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(claims, 3, "the fence counts every claim");
+}
+
+#[tokio::test]
+async fn the_same_dedupe_key_enqueued_concurrently_gives_one_job() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    for round in 0..10 {
+        let key = format!("reminder-{round}");
+        let attempts = (0..2).map(|_| {
+            let (queue, pool, key) = (queue.clone(), db.pool.clone(), key.clone());
+            tokio::spawn(async move {
+                let mut tx = pool.begin().await.unwrap();
+                let id = queue
+                    .enqueue(&mut tx, NewJob::new(json!({"n": 1})).dedupe_key(key))
+                    .await
+                    .unwrap();
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                tx.commit().await.unwrap();
+                id
+            })
+        });
+        let mut inserted = 0;
+        for attempt in attempts {
+            inserted += usize::from(attempt.await.unwrap().is_some());
+        }
+        assert_eq!(inserted, 1, "round {round}");
+    }
+    assert_eq!(count_in_state(&db.pool, "pending").await, 10);
+    // Once the job is finished the key is free again.
+    let job = queue.claim("w", 1).await.unwrap().remove(0);
+    queue.complete(&db.pool, &job).await.unwrap();
+    let key: String = sqlx::query_scalar("select dedupe_key from jobs where id = $1")
+        .bind(job.id)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    let again = queue
+        .enqueue(
+            &mut db.pool.acquire().await.unwrap(),
+            NewJob::new(json!({"n": 1})).dedupe_key(key),
+        )
+        .await
+        .unwrap();
+    assert!(again.is_some());
+}
+
+#[tokio::test]
+async fn retention_removes_old_finished_jobs_and_keeps_failed_ones() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    enqueue_numbered(&queue, &db.pool, 3).await;
+    let jobs = queue.claim("w", 3).await.unwrap();
+    queue.complete(&db.pool, &jobs[0]).await.unwrap();
+    queue.cancel(&db.pool, &jobs[1]).await.unwrap();
+    queue.fail(&db.pool, &jobs[2], "gone").await.unwrap();
+    assert_eq!(
+        maintenance::purge_finished(&db.pool, Duration::from_secs(3600))
+            .await
+            .unwrap(),
+        0
+    );
+    sqlx::query("update jobs set finished_at = now() - interval '2 hours'")
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        maintenance::purge_finished(&db.pool, Duration::from_secs(3600))
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(count_in_state(&db.pool, "failed").await, 1);
+}
+
+#[tokio::test]
+async fn admins_can_retry_a_failed_job_and_producers_cancel_or_move_pending_ones() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    enqueue_numbered(&queue, &db.pool, 2).await;
+    let jobs = queue.claim("w", 2).await.unwrap();
+    queue.fail(&db.pool, &jobs[0], "blocked").await.unwrap();
+    let mut conn = db.pool.acquire().await.unwrap();
+    maintenance::retry_failed(&mut conn, jobs[0].id)
+        .await
+        .unwrap();
+    assert!(matches!(
+        maintenance::retry_failed(&mut conn, jobs[0].id).await,
+        Err(QueueError::NotFound(_))
+    ));
+    let again = queue.claim("w", 1).await.unwrap().remove(0);
+    assert_eq!((again.id, again.attempt), (jobs[0].id, 1));
+
+    // Cancelling a running job makes its worker's result bounce.
+    assert!(
+        maintenance::cancel_job(&mut *conn, jobs[1].id)
+            .await
+            .unwrap()
+    );
+    assert!(matches!(
+        queue.complete(&db.pool, &jobs[1]).await,
+        Err(QueueError::LeaseLost { .. })
+    ));
+    assert!(
+        !maintenance::cancel_job(&mut *conn, jobs[1].id)
+            .await
+            .unwrap()
+    );
+
+    queue.release(&again).await.unwrap();
+    let later = chrono::Utc::now() + chrono::Duration::hours(2);
+    assert!(
+        maintenance::reschedule_job(&mut conn, again.id, later)
+            .await
+            .unwrap()
+    );
+    assert!(queue.claim("w", 1).await.unwrap().is_empty());
+    let counts = maintenance::state_counts(&db.pool).await.unwrap();
+    assert_eq!(
+        counts,
+        [
+            ("cancelled", 1),
+            ("done", 0),
+            ("failed", 0),
+            ("pending", 1),
+            ("running", 0)
+        ]
+        .map(|(s, n)| (s.to_owned(), n))
+        .to_vec()
+    );
+}

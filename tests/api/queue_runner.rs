@@ -1,0 +1,332 @@
+//! The runner: how fast it wakes, that it never loses a job to a lost NOTIFY, that long jobs keep
+//! their lease, and that shutdown leaves nothing `running`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use remindbot::queue::{
+    ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
+};
+use serde_json::json;
+use sqlx::PgPool;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::support::{TestDb, eventually};
+
+/// Reports each job it starts, then waits `work` and succeeds.
+struct Reporting {
+    started: mpsc::UnboundedSender<(i64, Instant)>,
+    work: Duration,
+    finished: Arc<AtomicUsize>,
+}
+
+impl JobHandler for Reporting {
+    async fn handle(&self, job: ClaimedJob) -> Outcome {
+        let _ = self.started.send((job.id, Instant::now()));
+        tokio::time::sleep(self.work).await;
+        self.finished.fetch_add(1, Ordering::SeqCst);
+        Outcome::Done
+    }
+}
+
+struct Harness {
+    db: TestDb,
+    queue: Queue,
+    started: mpsc::UnboundedReceiver<(i64, Instant)>,
+    finished: Arc<AtomicUsize>,
+    shutdown: CancellationToken,
+    running: tokio::task::JoinHandle<()>,
+}
+
+async fn start(
+    queue_config: QueueConfig,
+    runner_config: RunnerConfig,
+    listen: bool,
+    work: Duration,
+) -> Harness {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), queue_config);
+    let shutdown = CancellationToken::new();
+    let wakeups = if listen {
+        Wakeups::listen(db.pool.clone(), shutdown.clone())
+    } else {
+        Wakeups::poll_only()
+    };
+    let (tx, started) = mpsc::unbounded_channel();
+    let finished = Arc::new(AtomicUsize::new(0));
+    let handler = Reporting {
+        started: tx,
+        work,
+        finished: finished.clone(),
+    };
+    let runner = Runner::new(queue.clone(), handler, runner_config, wakeups);
+    let running = {
+        let shutdown = shutdown.clone();
+        tokio::spawn(async move { runner.run(shutdown).await })
+    };
+    Harness {
+        db,
+        queue,
+        started,
+        finished,
+        shutdown,
+        running,
+    }
+}
+
+impl Harness {
+    async fn enqueue(&self, job: NewJob) -> i64 {
+        let mut tx = self.db.pool.begin().await.unwrap();
+        let id = self.queue.enqueue(&mut tx, job).await.unwrap().unwrap();
+        tx.commit().await.unwrap();
+        id
+    }
+
+    /// Shuts the runner down and hands back the database for inspection.
+    async fn stop(self) -> TestDb {
+        self.shutdown.cancel();
+        self.running.await.unwrap();
+        self.db
+    }
+}
+
+async fn states(pool: &PgPool) -> Vec<(String, i64)> {
+    sqlx::query_as("select state, count(*) from jobs group by state order by state")
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_due_now_starts_well_under_a_second_after_commit_without_waiting_for_the_poll() {
+    let poll = RunnerConfig {
+        poll_interval: Duration::from_secs(30),
+        ..RunnerConfig::default()
+    };
+    let mut h = start(QueueConfig::new("work"), poll, true, Duration::ZERO).await;
+    // Let the runner go idle (it will now sleep up to 30 s unless woken).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut latencies = Vec::new();
+    for n in 0..5 {
+        let committed = Instant::now();
+        let id = h.enqueue(NewJob::new(json!({ "n": n }))).await;
+        let (started_id, at) = tokio::time::timeout(Duration::from_secs(5), h.started.recv())
+            .await
+            .expect("the job started")
+            .unwrap();
+        assert_eq!(started_id, id);
+        latencies.push(at - committed);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    latencies.sort();
+    assert!(
+        latencies[2] < Duration::from_millis(250),
+        "median start latency {latencies:?}"
+    );
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_due_in_three_seconds_runs_on_time_with_no_notify_at_all() {
+    let mut h = start(
+        QueueConfig::new("work"),
+        RunnerConfig::default(),
+        false,
+        Duration::ZERO,
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let due_in = chrono::Duration::seconds(3);
+    let enqueued = Instant::now();
+    h.enqueue(NewJob::new(json!({"n": 1})).run_at(chrono::Utc::now() + due_in))
+        .await;
+    let (_, at) = tokio::time::timeout(Duration::from_secs(10), h.started.recv())
+        .await
+        .expect("the job started")
+        .unwrap();
+    let waited = at - enqueued;
+    assert!(
+        waited >= Duration::from_millis(2900),
+        "ran early: {waited:?}"
+    );
+    assert!(
+        waited <= Duration::from_millis(3500),
+        "ran late: {waited:?}"
+    );
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listener_reconnect_loses_no_job() {
+    let poll = RunnerConfig {
+        poll_interval: Duration::from_secs(60),
+        ..RunnerConfig::default()
+    };
+    let mut h = start(QueueConfig::new("work"), poll, true, Duration::ZERO).await;
+    let listening = || async {
+        let n: i64 = sqlx::query_scalar(
+            "select count(*) from pg_stat_activity where datname = current_database() and query ilike 'listen%'",
+        )
+        .fetch_one(&h.db.pool)
+        .await
+        .unwrap();
+        n > 0
+    };
+    eventually(Duration::from_secs(5), "the listener to connect", listening).await;
+    for n in 0..3 {
+        // Kill the listener's connection, then enqueue while it is (probably) reconnecting.
+        sqlx::query(
+            "select pg_terminate_backend(pid) from pg_stat_activity
+             where datname = current_database() and query ilike 'listen%'",
+        )
+        .execute(&h.db.pool)
+        .await
+        .unwrap();
+        let id = h.enqueue(NewJob::new(json!({ "n": n }))).await;
+        let (started, _) = tokio::time::timeout(Duration::from_secs(10), h.started.recv())
+            .await
+            .expect("the job enqueued during the reconnect ran")
+            .unwrap();
+        assert_eq!(started, id);
+    }
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graceful_shutdown_leaves_no_job_running_and_loses_none() {
+    let config = RunnerConfig {
+        concurrency: 4,
+        batch: 8,
+        shutdown_deadline: Duration::from_millis(300),
+        ..RunnerConfig::default()
+    };
+    // Handlers take 10 s: the deadline cuts them off and their jobs go back to the queue.
+    let mut h = start(
+        QueueConfig::new("work"),
+        config,
+        true,
+        Duration::from_secs(10),
+    )
+    .await;
+    for n in 0..20 {
+        h.enqueue(NewJob::new(json!({ "n": n }))).await;
+    }
+    for _ in 0..4 {
+        tokio::time::timeout(Duration::from_secs(5), h.started.recv())
+            .await
+            .expect("handlers started")
+            .unwrap();
+    }
+    let db = h.stop().await;
+    assert_eq!(states(&db.pool).await, vec![("pending".to_owned(), 20)]);
+    let attempts: Vec<i32> = sqlx::query_scalar("select distinct attempts from jobs")
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(attempts, vec![0], "a released job used up an attempt");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graceful_shutdown_lets_running_jobs_finish_within_the_deadline() {
+    let config = RunnerConfig {
+        concurrency: 2,
+        batch: 8,
+        shutdown_deadline: Duration::from_secs(10),
+        ..RunnerConfig::default()
+    };
+    let mut h = start(
+        QueueConfig::new("work"),
+        config,
+        true,
+        Duration::from_millis(300),
+    )
+    .await;
+    for n in 0..6 {
+        h.enqueue(NewJob::new(json!({ "n": n }))).await;
+    }
+    tokio::time::timeout(Duration::from_secs(5), h.started.recv())
+        .await
+        .expect("a handler started")
+        .unwrap();
+    let finished = h.finished.clone();
+    let db = h.stop().await;
+    let done = finished.load(Ordering::SeqCst) as i64;
+    assert!(done >= 1);
+    let mut expected = vec![("done".to_owned(), done)];
+    if done < 6 {
+        expected.push(("pending".to_owned(), 6 - done));
+    }
+    assert_eq!(states(&db.pool).await, expected);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_job_keeps_its_lease_while_the_reaper_runs() {
+    let mut queue_config = QueueConfig::new("work");
+    queue_config.lease = Duration::from_millis(400);
+    let h = start(
+        queue_config,
+        RunnerConfig::default(),
+        true,
+        Duration::from_millis(1500),
+    )
+    .await;
+    let reaping = tokio::spawn(remindbot::queue::reaper::run(
+        h.db.pool.clone(),
+        Duration::from_millis(50),
+        h.shutdown.clone(),
+    ));
+    h.enqueue(NewJob::new(json!({"n": 1}))).await;
+    let finished = h.finished.clone();
+    eventually(
+        Duration::from_secs(10),
+        "the long job to finish",
+        || async { finished.load(Ordering::SeqCst) == 1 },
+    )
+    .await;
+    let pool = h.db.pool.clone();
+    eventually(Duration::from_secs(5), "the job to be done", || async {
+        states(&pool).await == vec![("done".to_owned(), 1)]
+    })
+    .await;
+    let attempts: i32 = sqlx::query_scalar("select attempts from jobs")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(attempts, 1, "the reaper took a live job");
+    h.stop().await;
+    reaping.await.unwrap();
+}
+
+#[tokio::test]
+async fn run_once_runs_the_due_jobs_synchronously() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    let mut tx = db.pool.begin().await.unwrap();
+    let jobs: Vec<NewJob> = (0..50).map(|n| NewJob::new(json!({ "n": n }))).collect();
+    queue.enqueue_many(&mut tx, &jobs).await.unwrap();
+    let later =
+        NewJob::new(json!({"n": 99})).run_at(chrono::Utc::now() + chrono::Duration::hours(1));
+    queue.enqueue(&mut tx, later).await.unwrap();
+    tx.commit().await.unwrap();
+    let (started, _rx) = mpsc::unbounded_channel();
+    let finished = Arc::new(AtomicUsize::new(0));
+    let runner = Runner::new(
+        queue,
+        Reporting {
+            started,
+            work: Duration::ZERO,
+            finished: finished.clone(),
+        },
+        RunnerConfig::default(),
+        Wakeups::poll_only(),
+    );
+    assert_eq!(runner.run_once().await.unwrap(), 50);
+    assert_eq!(finished.load(Ordering::SeqCst), 50);
+    assert_eq!(
+        states(&db.pool).await,
+        vec![("done".to_owned(), 50), ("pending".to_owned(), 1)]
+    );
+    assert_eq!(runner.run_once().await.unwrap(), 0);
+}
