@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod cli;
 pub mod db;
+pub mod domain;
 pub mod queue;
 pub mod telemetry;
 

@@ -28,7 +28,8 @@ pub struct QueueBenchArgs {
     /// Milliseconds of simulated work per job (fractions allowed; 0 = none).
     #[arg(long, default_value_t = 2.0)]
     pub work_ms: f64,
-    /// Jobs per claim and per completion statement; 1 = no batching.
+    /// Jobs per claim and per completion statement. 1 = no batching: `--workers` runners each claim
+    /// one job per statement and record its result with another, like a plain worker loop.
     #[arg(long, default_value_t = 64)]
     pub batch: usize,
     /// Runs, each on a fresh database.
@@ -145,27 +146,39 @@ async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Que
         all_ran: Notify::new(),
     });
     let shutdown = CancellationToken::new();
-    let runner = Runner::new(
-        queue,
-        handler.clone(),
-        RunnerConfig {
-            concurrency: args.workers,
-            batch: args.batch,
-            ..RunnerConfig::default()
-        },
-        Wakeups::listen(pool.clone(), shutdown.clone()),
-    );
-    let started = Instant::now();
-    let draining = {
-        let shutdown = shutdown.clone();
-        tokio::spawn(async move { runner.run(shutdown).await })
+    let wakeups = Wakeups::listen(pool.clone(), shutdown.clone());
+    // Batched: one runner with `workers` handlers sharing batch claims. Unbatched: independent
+    // single-job workers, each with its own claim loop.
+    let (runners, concurrency) = if args.batch > 1 {
+        (1, args.workers)
+    } else {
+        (args.workers, 1)
     };
+    let started = Instant::now();
+    let mut draining = tokio::task::JoinSet::new();
+    for worker in 0..runners {
+        let runner = Runner::new(
+            queue.clone(),
+            handler.clone(),
+            RunnerConfig {
+                concurrency,
+                batch: args.batch,
+                worker_id: format!("bench-{worker}"),
+                ..RunnerConfig::default()
+            },
+            wakeups.clone(),
+        );
+        let shutdown = shutdown.clone();
+        draining.spawn(async move { runner.run(shutdown).await });
+    }
     if args.jobs > 0 {
         handler.all_ran.notified().await;
     }
     // Graceful shutdown flushes the batched completions: the drain ends when all are recorded.
     shutdown.cancel();
-    draining.await?;
+    while let Some(joined) = draining.join_next().await {
+        joined?;
+    }
     let drain_ms = started.elapsed().as_secs_f64() * 1000.0;
 
     let done: i64 = sqlx::query_scalar("select count(*) from jobs where state = 'done'")

@@ -6,23 +6,24 @@ use super::{ClaimedJob, Queue, QueueError, secs};
 
 impl Queue {
     /// Claims up to `limit` due jobs for `worker` in one statement: counts the attempt and sets the
-    /// lease. Rows other workers hold are skipped, not waited for. The candidate set is a
-    /// MATERIALIZED CTE, so the planner cannot re-run the LIMITed subquery and over-claim.
+    /// lease. Rows other workers hold are skipped, not waited for. The candidates are gathered by
+    /// `= any(array(…))`, an InitPlan that runs exactly once: the planner can neither re-run the
+    /// LIMITed subquery and over-claim (as a bare `in (select … limit n)` may) nor turn the update
+    /// into a hash join over the whole table.
     /// Returns the jobs oldest-due first.
     #[tracing::instrument(skip_all, fields(queue = %self.config.name, limit))]
     pub async fn claim(&self, worker: &str, limit: i64) -> Result<Vec<ClaimedJob>, QueueError> {
         let mut jobs: Vec<ClaimedJob> = sqlx::query_as(
-            "with due as materialized (
+            "update jobs j
+             set state = 'running', attempts = j.attempts + 1, claims = j.claims + 1,
+                 locked_until = now() + make_interval(secs => $3), locked_by = $4,
+                 updated_at = now()
+             where j.id = any(array(
                  select id from jobs
                  where queue = $1 and state = 'pending' and run_at <= now()
                  order by run_at, id
                  limit $2
-                 for update skip locked)
-             update jobs j
-             set state = 'running', attempts = j.attempts + 1, claims = j.claims + 1,
-                 locked_until = now() + make_interval(secs => $3), locked_by = $4,
-                 updated_at = now()
-             from due where j.id = due.id
+                 for update skip locked))
              returning j.id, j.queue, j.payload, j.attempts as attempt, j.max_attempts,
                        j.claims as claim, j.run_at, j.locked_until",
         )

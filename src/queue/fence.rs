@@ -40,7 +40,9 @@ impl Queue {
     }
 
     /// Marks many claimed jobs `done` in one statement; returns the `(id, claim)` pairs whose lease
-    /// was lost (not recorded).
+    /// was lost (not recorded). Each row's fence is looked up by position in the arrays rather than
+    /// by joining the unnested pairs: a join lets the planner, misled by the queue's ever-changing
+    /// statistics, pick a hash join over the whole table or a quadratic nested loop.
     #[tracing::instrument(skip_all, fields(jobs = claims.len()))]
     pub async fn complete_many(
         &self,
@@ -51,8 +53,8 @@ impl Queue {
         let done: Vec<JobId> = sqlx::query_scalar(
             "update jobs j set state = 'done', locked_until = null, finished_at = now(),
                  updated_at = now()
-             from unnest($1::bigint[], $2::int[]) as c(id, claim)
-             where j.id = c.id and j.state = 'running' and j.claims = c.claim
+             where j.id = any($1) and j.state = 'running'
+               and j.claims = ($2::int[])[array_position($1, j.id)]
              returning j.id",
         )
         .bind(ids)

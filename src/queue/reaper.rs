@@ -23,20 +23,19 @@ pub struct Reaped {
 #[tracing::instrument(skip_all)]
 pub async fn reap_expired(pool: &PgPool, limit: i64) -> Result<Reaped, QueueError> {
     let states: Vec<String> = sqlx::query_scalar(
-        "with expired as materialized (
-             select id from jobs
-             where state = 'running' and locked_until < now()
-             order by locked_until
-             limit $1
-             for update skip locked)
-         update jobs j
+        "update jobs j
          set state = case when j.attempts >= j.max_attempts then 'failed' else 'pending' end,
              last_error = 'lease expired: the worker stopped answering (attempt '
                           || j.attempts || ' of ' || j.max_attempts || ')',
              finished_at = case when j.attempts >= j.max_attempts then now() end,
              locked_until = null, locked_by = null, run_at = now(), updated_at = now()
-         from expired
-         where j.id = expired.id and j.state = 'running' and j.locked_until < now()
+         where j.id = any(array(
+                 select id from jobs
+                 where state = 'running' and locked_until < now()
+                 order by locked_until
+                 limit $1
+                 for update skip locked))
+           and j.state = 'running' and j.locked_until < now()
          returning j.state",
     )
     .bind(limit)

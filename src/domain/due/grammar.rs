@@ -1,0 +1,268 @@
+//! The grammar of time phrases: each rule recognizes one phrase part (an
+//! [`Item`]) starting at a token, in any of the three languages.
+
+mod amount;
+mod calendar;
+mod clock;
+mod cursor;
+mod repeat;
+
+use chrono::{Weekday, WeekdaySet};
+
+use super::vocab::{Key, Period, Unit};
+
+pub(super) use cursor::{Cursor, Lexed};
+
+/// A duration as typed: elapsed seconds plus calendar days and months, kept
+/// apart because days and months keep the wall-clock time across DST.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct Span {
+    /// Elapsed seconds (from seconds, minutes and hours).
+    pub seconds: u64,
+    /// Calendar days (from days and weeks).
+    pub days: u64,
+    /// Calendar months.
+    pub months: u64,
+}
+
+impl Span {
+    /// Whether only calendar units were given ("in 2 days"), which may be
+    /// combined with a time of day.
+    pub fn is_calendar_only(&self) -> bool {
+        self.seconds == 0 && (self.days > 0 || self.months > 0)
+    }
+
+    fn plus(self, other: Span) -> Span {
+        Span {
+            seconds: self.seconds.saturating_add(other.seconds),
+            days: self.days.saturating_add(other.days),
+            months: self.months.saturating_add(other.months),
+        }
+    }
+
+    /// `tenths / 10` of `unit`, or `None` if that is not a whole number of
+    /// seconds, or a fraction of a calendar unit.
+    fn of(tenths: u64, unit: Unit) -> Option<Span> {
+        let whole = |n: u64| n.is_multiple_of(10).then_some(n / 10);
+        // An amount too large to count is kept as "too large" (and later
+        // rejected as too far ahead), not mistaken for a fraction.
+        let seconds = |per: u64| tenths.checked_mul(per).map_or(Some(u64::MAX), whole);
+        Some(match unit {
+            Unit::Second => Span {
+                seconds: seconds(1)?,
+                ..Span::default()
+            },
+            Unit::Minute => Span {
+                seconds: seconds(60)?,
+                ..Span::default()
+            },
+            Unit::Hour => Span {
+                seconds: seconds(3600)?,
+                ..Span::default()
+            },
+            Unit::Day => Span {
+                days: whole(tenths)?,
+                ..Span::default()
+            },
+            Unit::Week => Span {
+                days: whole(tenths)?.saturating_mul(7),
+                ..Span::default()
+            },
+            Unit::Month => Span {
+                months: whole(tenths)?,
+                ..Span::default()
+            },
+        })
+    }
+}
+
+/// A day named in the phrase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DayRef {
+    /// Yesterday: always in the past.
+    Yesterday,
+    /// Today.
+    Today,
+    /// Tomorrow.
+    Tomorrow,
+    /// The day after tomorrow.
+    DayAfterTomorrow,
+    /// A weekday; `next` skips today when it is that weekday.
+    Weekday {
+        /// Which weekday.
+        day: Weekday,
+        /// Whether "next" was said.
+        next: bool,
+    },
+    /// A calendar date as typed, not yet validated.
+    Date {
+        /// Day of month as typed (up to 99).
+        day: u32,
+        /// Month as typed (up to 99).
+        month: u32,
+        /// Full year if given (two-digit years already mean 20xx).
+        year: Option<u64>,
+    },
+}
+
+/// A clock time as typed, not yet validated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Clock {
+    /// The hour as typed (up to 99).
+    pub hour: u32,
+    /// The minute as typed (up to 99).
+    pub minute: u32,
+    /// `Some(false)` for am, `Some(true)` for pm.
+    pub meridiem: Option<bool>,
+}
+
+/// A recurrence as typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RepeatRef {
+    /// Every day.
+    Daily,
+    /// Monday to Friday.
+    Weekdays,
+    /// On these weekdays.
+    Weekly(WeekdaySet),
+    /// On this weekday of today ("every week").
+    WeeklyToday,
+    /// On this day of every month, as typed (not yet checked to be 1–31).
+    MonthlyOnDay(u32),
+    /// On today's day of the month ("every month").
+    MonthlyToday,
+}
+
+/// One part of a time phrase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Item {
+    /// "in 2 hours", "через 2 часа", "2 soatdan keyin".
+    Relative(Span),
+    /// "tomorrow", "в пятницу", "5-dekabr".
+    Day(DayRef),
+    /// "at 9", "21:00", "9 pm".
+    Time(Clock),
+    /// "in the evening", "утром", "kechqurun".
+    Period(Period),
+    /// "every monday", "каждое утро" (with the part of day it implies).
+    Repeat(RepeatRef, Option<Period>),
+    /// "30 min before", "за 30 минут", "30 daqiqa oldin".
+    Lead(Span),
+}
+
+/// What the rules may assume from the phrase parts already read.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Context {
+    /// A bare number may be an hour ("завтра 9", "ertalab 8").
+    pub bare_hour: bool,
+    /// A day is already known, so `10.11` is a time rather than a date.
+    pub has_day: bool,
+}
+
+type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
+
+/// Rules in priority order: the first that matches wins.
+const RULES: [Rule; 8] = [
+    repeat::repeat,
+    amount::lead,
+    amount::relative,
+    calendar::date,
+    calendar::day_word,
+    calendar::weekday,
+    clock::time,
+    clock::period,
+];
+
+/// The phrase part starting at token `at`, and the index just past it.
+pub(super) fn parse_item(lexed: &Lexed, at: usize, context: Context) -> Option<(Item, usize)> {
+    RULES.iter().find_map(|rule| {
+        let mut cursor = Cursor::new(lexed, at);
+        rule(&mut cursor, context).map(|item| (item, cursor.pos()))
+    })
+}
+
+/// Picks a period meaning.
+fn period_key(key: Key) -> Option<Period> {
+    match key {
+        Key::Period(p) => Some(p),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::lang::Lang;
+
+    fn item(input: &str, context: Context) -> Option<Item> {
+        let lexed = Lexed::new(input, Lang::Ru);
+        parse_item(&lexed, 0, context)
+            .filter(|(_, end)| *end == lexed.len())
+            .map(|(item, _)| item)
+    }
+
+    fn date(day: u32, month: u32) -> Option<Item> {
+        Some(Item::Day(DayRef::Date {
+            day,
+            month,
+            year: None,
+        }))
+    }
+
+    fn time(hour: u32, minute: u32) -> Option<Item> {
+        Some(Item::Time(Clock {
+            hour,
+            minute,
+            meridiem: None,
+        }))
+    }
+
+    #[test]
+    fn dotted_numbers_are_dates_or_times_by_what_they_can_be() {
+        let fresh = Context::default();
+        let after_day = Context {
+            bare_hour: true,
+            has_day: true,
+        };
+        assert_eq!(item("31.12", fresh), date(31, 12));
+        assert_eq!(item("21.00", fresh), time(21, 0));
+        assert_eq!(item("9.30", fresh), time(9, 30));
+        assert_eq!(item("10.11", fresh), date(10, 11));
+        assert_eq!(item("10.11", after_day), time(10, 11));
+        assert_eq!(item("5.3", after_day), date(5, 3));
+    }
+
+    #[test]
+    fn bare_numbers_need_a_cue_to_be_hours() {
+        let after_day = Context {
+            bare_hour: true,
+            has_day: true,
+        };
+        assert_eq!(item("9", Context::default()), None);
+        assert_eq!(item("9", after_day), time(9, 0));
+        assert_eq!(item("в 9", Context::default()), time(9, 0));
+    }
+
+    #[test]
+    fn spans_keep_elapsed_and_calendar_units_apart() {
+        let span = |input| match item(input, Context::default()) {
+            Some(Item::Relative(span)) => Some(span),
+            _ => None,
+        };
+        assert_eq!(
+            span("через 1 час 30 минут"),
+            Some(Span {
+                seconds: 5400,
+                ..Span::default()
+            })
+        );
+        assert_eq!(
+            span("in 2 weeks"),
+            Some(Span {
+                days: 14,
+                ..Span::default()
+            })
+        );
+        assert_eq!(span("in 1.5 days"), None);
+    }
+}

@@ -1,0 +1,116 @@
+//! Durations: relative times ("in 2 hours", "через полчаса",
+//! "2 soatdan keyin") and lead times ("30 min before", "за 30 минут",
+//! "30 daqiqa oldin").
+
+use super::super::vocab::{Key, Unit};
+use super::{Context, Cursor, Item, Span};
+
+/// "in AMOUNT", "через AMOUNT", "AMOUNT later", "AMOUNT keyin".
+pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    if c.eat(Key::In) {
+        return amount(c).map(Item::Relative);
+    }
+    let span = amount(c)?;
+    c.eat(Key::Later).then_some(Item::Relative(span))
+}
+
+/// `[remind [me]] AMOUNT before|earlier|in advance`, `[напомни] за AMOUNT
+/// [до]`, `AMOUNT oldin [eslat]`. Months are not a lead time.
+pub(super) fn lead(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    let asked = remind(c);
+    let span = if c.eat(Key::LeadFor) {
+        let span = amount(c)?;
+        c.eat(Key::Until);
+        span
+    } else {
+        let span = amount(c)?;
+        if !(c.eat(Key::Before) || c.eat_all(&[Key::In, Key::Advance])) {
+            return None;
+        }
+        span
+    };
+    if !asked {
+        remind(c);
+    }
+    (span.months == 0).then_some(Item::Lead(span))
+}
+
+/// "remind me", "напомни мне", "eslatib qo'y".
+fn remind(c: &mut Cursor<'_>) -> bool {
+    let asked = c.eat(Key::Remind);
+    if asked {
+        c.eat(Key::Me);
+    }
+    asked
+}
+
+/// One or more duration parts: "1 hour 30 minutes", "2h30m", "час и 10 минут".
+fn amount(c: &mut Cursor<'_>) -> Option<Span> {
+    let mut total = part(c)?;
+    while let Some(more) = c.attempt(|c| {
+        let _ = c.eat(Key::And) || c.eat_punct(',');
+        part(c)
+    }) {
+        total = total.plus(more);
+    }
+    Some(total)
+}
+
+/// "10 minutes", "an hour", "1.5 hours", "half an hour", "полчаса",
+/// "полтора часа", "bir yarim soat", or a unit alone meaning one ("через час").
+fn part(c: &mut Cursor<'_>) -> Option<Span> {
+    if c.eat(Key::HalfHour) {
+        return Span::of(5, Unit::Hour);
+    }
+    if c.eat(Key::OneAndHalf) {
+        return Span::of(15, unit(c)?);
+    }
+    if c.eat(Key::Half) {
+        c.eat(Key::Article);
+        return Span::of(5, unit(c)?);
+    }
+    let tenths = match count(c) {
+        Some(tenths) if c.eat(Key::Half) => tenths.saturating_add(5),
+        Some(tenths) => tenths,
+        None => 10,
+    };
+    Span::of(tenths, unit(c)?)
+}
+
+/// The count of a number too large to hold in tenths: still a whole number.
+const SATURATED_TENTHS: u64 = u64::MAX / 10 * 10;
+
+/// A count in tenths: `2`, `1.5`, `2,5`, `two`, `an`.
+fn count(c: &mut Cursor<'_>) -> Option<u64> {
+    if let Some(n) = c.eat_pick(|k| match k {
+        Key::Count(n) => Some(n),
+        _ => None,
+    }) {
+        return Some(u64::from(n) * 10);
+    }
+    if c.eat(Key::Article) {
+        return Some(10);
+    }
+    let (whole, _) = c.eat_number()?;
+    let tenth = c
+        .attempt(|c| {
+            if !(c.eat_adjacent_punct('.') || c.eat_adjacent_punct(',')) {
+                return None;
+            }
+            c.eat_adjacent_number().filter(|(_, digits)| *digits == 1)
+        })
+        .map_or(0, |(tenth, _)| tenth);
+    Some(
+        whole
+            .checked_mul(10)
+            .map_or(SATURATED_TENTHS, |w| w.saturating_add(tenth)),
+    )
+}
+
+/// A unit, in any case (`soat`, `soatdan`).
+fn unit(c: &mut Cursor<'_>) -> Option<Unit> {
+    c.eat_pick(|k| match k {
+        Key::Unit(u) | Key::UnitFrom(u) => Some(u),
+        _ => None,
+    })
+}

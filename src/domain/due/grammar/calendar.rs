@@ -1,0 +1,186 @@
+//! Days: day words ("tomorrow", "послезавтра", "indinga"), weekdays
+//! ("next monday", "в пятницу", "keyingi dushanba") and dates ("31.12",
+//! "2026-12-31", "5 декабря", "5-dekabr", "December 5th, 2026").
+
+use chrono::Weekday;
+
+use crate::domain::lang::Lang;
+
+use super::super::vocab::Key;
+use super::{Context, Cursor, DayRef, Item};
+
+/// `[on|на] today|tomorrow|…`, `[the] day after tomorrow`.
+pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    c.eat(Key::On);
+    let day = c
+        .eat_pick(|k| match k {
+            Key::Yesterday => Some(DayRef::Yesterday),
+            Key::Today => Some(DayRef::Today),
+            Key::Tomorrow => Some(DayRef::Tomorrow),
+            Key::DayAfterTomorrow => Some(DayRef::DayAfterTomorrow),
+            _ => None,
+        })
+        .or_else(|| {
+            c.eat(Key::The);
+            c.eat_all(&[Key::DayNoun, Key::After, Key::Tomorrow])
+                .then_some(DayRef::DayAfterTomorrow)
+        })?;
+    c.eat(Key::Da);
+    Some(Item::Day(day))
+}
+
+/// `[on|в] [next|this] WEEKDAY [kuni]`. Abbreviations (`sat`, `ср`) count
+/// only with a prefix or a number right after ("пн 10:00"), since words
+/// like "sun" and "wed" are common in task text.
+pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    let marked = c.eat(Key::On) || c.eat(Key::At);
+    let next = c.eat(Key::Next);
+    let prefixed = marked || next || c.eat(Key::This);
+    let word_pos = c.pos();
+    let day = c.eat_pick(weekday_key)?;
+    if !prefixed && is_abbreviation(c, word_pos) && !c.peek_number() {
+        return None;
+    }
+    c.eat(Key::DayNoun);
+    c.eat(Key::Da);
+    Some(Item::Day(DayRef::Weekday { day, next }))
+}
+
+/// A weekday meaning.
+pub(super) fn weekday_key(key: Key) -> Option<Weekday> {
+    match key {
+        Key::Weekday(day) => Some(day),
+        _ => None,
+    }
+}
+
+/// Whether the word at `pos` is a short weekday form (at most 5 letters
+/// and not a full name such as "среда" or "juma").
+fn is_abbreviation(c: &Cursor<'_>, pos: usize) -> bool {
+    const SHORT_FULL_NAMES: &[&str] = &["среда", "среду", "juma"];
+    c.word_at(pos)
+        .is_some_and(|w| w.chars().count() <= 5 && !SHORT_FULL_NAMES.contains(&w))
+}
+
+/// `[on] [the] DATE` in numeric or month-name form.
+pub(super) fn date(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
+    c.eat(Key::On);
+    c.eat(Key::The);
+    let day = c
+        .attempt(|c| numeric_date(c, context))
+        .or_else(|| c.attempt(day_month_name))
+        .or_else(|| c.attempt(month_name_day))?;
+    c.eat(Key::Da);
+    Some(Item::Day(day))
+}
+
+/// `2026-12-31`, `31.12`, `31.12.2026`, `31.12.26`, `31/12`, `12/31/2026`,
+/// `31-12-2026`.
+///
+/// `a.b` without a year is a time when it cannot be a date (`21.00`,
+/// `9.30`), and a date when it cannot be a time (`31.12`); when it can be
+/// both (`10.11`) it is a time if a day was already said, else a date.
+/// Slashed dates are day/month unless a part above 12 says otherwise or the
+/// user writes English, where month/day is the norm.
+fn numeric_date(c: &mut Cursor<'_>, context: Context) -> Option<DayRef> {
+    let (a, a_digits) = c.eat_number()?;
+    if a_digits == 4 {
+        return iso_date(c, a);
+    }
+    if a_digits > 2 {
+        return None;
+    }
+    let sep = ['.', '/', '-']
+        .into_iter()
+        .find(|sep| c.eat_adjacent_punct(*sep))?;
+    let (b, b_digits) = c.eat_adjacent_number().filter(|(_, d)| *d <= 2)?;
+    let year = c.attempt(|c| {
+        if !c.eat_adjacent_punct(sep) {
+            return None;
+        }
+        match c.eat_adjacent_number()? {
+            (y, 2) => Some(2000 + y),
+            (y, 4) => Some(y),
+            _ => None,
+        }
+    });
+    if year.is_some() {
+        c.eat(Key::YearWord);
+    }
+    let (day, month) = match sep {
+        '-' => {
+            year?;
+            (a, b)
+        }
+        '/' => match (a, b) {
+            (a, _) if a > 12 => (a, b),
+            (_, b) if b > 12 => (b, a),
+            _ if c.hint() == Lang::En => (b, a),
+            _ => (a, b),
+        },
+        _ => {
+            let could_be_time = b_digits == 2 && a <= 23 && b <= 59;
+            let could_be_date = b_digits == 1 || (1..=12).contains(&b) || a > 23;
+            if year.is_none() && could_be_time && (!could_be_date || context.has_day) {
+                return None;
+            }
+            (a, b)
+        }
+    };
+    Some(date_ref(day, month, year))
+}
+
+/// The rest of `YYYY-MM-DD` after the year.
+fn iso_date(c: &mut Cursor<'_>, year: u64) -> Option<DayRef> {
+    c.eat_adjacent_punct('-').then_some(())?;
+    let (month, _) = c.eat_adjacent_number().filter(|(_, d)| *d <= 2)?;
+    c.eat_adjacent_punct('-').then_some(())?;
+    let (day, _) = c.eat_adjacent_number().filter(|(_, d)| *d <= 2)?;
+    Some(date_ref(day, month, Some(year)))
+}
+
+/// `5 декабря [2026 [года]]`, `5-dekabr`, `5th of December`, `5 Dec`.
+fn day_month_name(c: &mut Cursor<'_>) -> Option<DayRef> {
+    let (day, _) = c.eat_number().filter(|(_, d)| *d <= 2)?;
+    c.eat_adjacent_punct('-');
+    c.eat(Key::OrdinalSuffix);
+    c.eat(Key::Of);
+    let month = c.eat_pick(month_key)?;
+    let year = c.attempt(|c| {
+        let (year, _) = c.eat_number().filter(|(_, d)| *d == 4)?;
+        c.eat_adjacent_punct('-');
+        c.eat(Key::YearWord);
+        Some(year)
+    });
+    Some(date_ref(day, u64::from(month), year))
+}
+
+/// "December 5", "Dec 5th, 2026", "may the 1st".
+fn month_name_day(c: &mut Cursor<'_>) -> Option<DayRef> {
+    let month = c.eat_pick(month_key)?;
+    c.eat(Key::The);
+    let (day, _) = c.eat_number().filter(|(_, d)| *d <= 2)?;
+    c.eat(Key::OrdinalSuffix);
+    let year = c.attempt(|c| {
+        c.eat_punct(',');
+        c.eat_number().filter(|(_, d)| *d == 4).map(|(y, _)| y)
+    });
+    Some(date_ref(day, u64::from(month), year))
+}
+
+fn month_key(key: Key) -> Option<u32> {
+    match key {
+        Key::Month(m) => Some(m),
+        _ => None,
+    }
+}
+
+/// A date from parts that have at most two digits, so they fit a `u32`.
+fn date_ref(day: u64, month: u64, year: Option<u64>) -> DayRef {
+    let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    DayRef::Date {
+        day: small(day),
+        month: small(month),
+        year,
+    }
+}

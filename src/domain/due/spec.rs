@@ -1,0 +1,160 @@
+//! What a time phrase says, gathered from its parts, and which parts
+//! contradict each other.
+
+use super::grammar::{Clock, DayRef, Item, RepeatRef, Span};
+use super::vocab::Period;
+
+/// The parts of one time phrase, each said at most once.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Spec {
+    /// "in 2 hours".
+    pub relative: Option<Span>,
+    /// "tomorrow", "friday", "31.12".
+    pub day: Option<DayRef>,
+    /// "9:30", "9 pm".
+    pub clock: Option<Clock>,
+    /// "evening": sets am/pm or a default time.
+    pub period: Option<Period>,
+    /// "every monday".
+    pub repeat: Option<RepeatRef>,
+    /// "30 min before".
+    pub lead: Option<Span>,
+    /// How many parts were added.
+    pub parts: usize,
+}
+
+impl Spec {
+    /// Adds a part unless it contradicts what is already there (a second
+    /// day or time, a day with "in 2 hours", a day with a recurrence, …);
+    /// returns whether it was added.
+    pub fn add(&mut self, item: Item) -> bool {
+        let elapsed = self.relative.is_some_and(|s| !s.is_calendar_only());
+        let has_meridiem = self.clock.is_some_and(|c| c.meridiem.is_some());
+        let fits = match item {
+            Item::Relative(span) => {
+                self.relative.is_none()
+                    && self.day.is_none()
+                    && self.repeat.is_none()
+                    && (span.is_calendar_only() || (self.clock.is_none() && self.period.is_none()))
+            }
+            Item::Day(_) => self.day.is_none() && self.repeat.is_none() && self.relative.is_none(),
+            Item::Time(clock) => {
+                self.clock.is_none()
+                    && !elapsed
+                    && !(clock.meridiem.is_some() && self.period.is_some())
+            }
+            Item::Period(_) => self.period.is_none() && !elapsed && !has_meridiem,
+            Item::Repeat(_, period) => {
+                self.repeat.is_none()
+                    && self.day.is_none()
+                    && self.relative.is_none()
+                    && !(period.is_some() && (self.period.is_some() || has_meridiem))
+            }
+            Item::Lead(_) => self.lead.is_none(),
+        };
+        if fits {
+            self.set(item);
+        }
+        fits
+    }
+
+    fn set(&mut self, item: Item) {
+        match item {
+            Item::Relative(span) => self.relative = Some(span),
+            Item::Day(day) => self.day = Some(day),
+            Item::Time(clock) => self.clock = Some(clock),
+            Item::Period(period) => self.period = Some(period),
+            Item::Repeat(repeat, period) => {
+                self.repeat = Some(repeat);
+                self.period = period.or(self.period);
+            }
+            Item::Lead(span) => self.lead = Some(span),
+        }
+        self.parts += 1;
+    }
+
+    /// Both phrases' parts together, or `None` if they contradict.
+    pub fn merged(&self, other: &Spec) -> Option<Spec> {
+        let mut merged = *self;
+        let items = [
+            other.relative.map(Item::Relative),
+            other.day.map(Item::Day),
+            other.repeat.map(|r| Item::Repeat(r, None)),
+            other.clock.map(Item::Time),
+            other.period.map(Item::Period),
+            other.lead.map(Item::Lead),
+        ];
+        items
+            .into_iter()
+            .flatten()
+            .all(|item| merged.add(item))
+            .then_some(merged)
+    }
+
+    /// Whether it fixes a moment: a relative time, a day, a time or a
+    /// recurrence (a part of the day or a lead time alone does not).
+    pub fn is_anchored(&self) -> bool {
+        self.relative.is_some()
+            || self.day.is_some()
+            || self.clock.is_some()
+            || self.repeat.is_some()
+    }
+
+    /// Whether it holds nothing but a lead time, which may stand apart from
+    /// the rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before").
+    pub fn is_lead_only(&self) -> bool {
+        self.lead.is_some() && self.parts == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::due::grammar::{Clock, DayRef};
+
+    const NINE: Clock = Clock {
+        hour: 9,
+        minute: 0,
+        meridiem: None,
+    };
+
+    #[test]
+    fn rejects_contradictions() {
+        let mut spec = Spec::default();
+        assert!(spec.add(Item::Day(DayRef::Tomorrow)));
+        assert!(spec.add(Item::Time(NINE)));
+        assert!(!spec.add(Item::Day(DayRef::Today)));
+        assert!(!spec.add(Item::Relative(Span {
+            seconds: 60,
+            ..Span::default()
+        })));
+        assert!(!spec.add(Item::Repeat(RepeatRef::Daily, None)));
+        assert_eq!(spec.parts, 2);
+    }
+
+    #[test]
+    fn calendar_relative_takes_a_time_but_elapsed_does_not() {
+        let mut days = Spec::default();
+        assert!(days.add(Item::Relative(Span {
+            days: 2,
+            ..Span::default()
+        })));
+        assert!(days.add(Item::Time(NINE)));
+        let mut hours = Spec::default();
+        assert!(hours.add(Item::Relative(Span {
+            seconds: 7200,
+            ..Span::default()
+        })));
+        assert!(!hours.add(Item::Time(NINE)));
+    }
+
+    #[test]
+    fn merges_compatible_phrases_only() {
+        let mut a = Spec::default();
+        a.add(Item::Day(DayRef::Tomorrow));
+        let mut b = Spec::default();
+        b.add(Item::Time(NINE));
+        assert!(a.merged(&b).is_some_and(|m| m.parts == 2));
+        assert_eq!(a.merged(&a), None);
+    }
+}

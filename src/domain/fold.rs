@@ -1,0 +1,66 @@
+//! Text folding shared by everything that matches words typed by users:
+//! case, Cyrillic `ё`, the many Uzbek apostrophes and invisible characters.
+
+/// Whether `c` is one of the apostrophes people type in Uzbek Latin words
+/// such as `o'z` and `g'alaba` (ASCII `'`, backtick, U+2018, U+2019, U+02BB, U+02BC).
+pub fn is_apostrophe(c: char) -> bool {
+    matches!(
+        c,
+        '\'' | '`' | '\u{2018}' | '\u{2019}' | '\u{02BB}' | '\u{02BC}'
+    )
+}
+
+/// Whether `c` is an invisible formatting character (zero-width spaces and
+/// joiners, bidirectional marks and isolates, BOM, soft hyphen); matching
+/// treats these like spaces so pasted text behaves like typed text.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
+/// Whether `c` separates words: Unicode whitespace or an invisible character.
+pub fn is_space(c: char) -> bool {
+    c.is_whitespace() || is_invisible(c)
+}
+
+/// Folds one character for matching: lowercase, `ё` → `е`, every apostrophe → `'`.
+/// A character can lowercase to several (`İ`), hence the iterator.
+pub fn fold_char(c: char) -> impl Iterator<Item = char> {
+    c.to_lowercase().map(|l| match l {
+        'ё' => 'е',
+        a if is_apostrophe(a) => '\'',
+        other => other,
+    })
+}
+
+/// Folds a whole string with [`fold_char`], leaving everything else as is.
+pub fn fold(s: &str) -> String {
+    s.chars().flat_map(fold_char).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_case_yo_and_apostrophes() {
+        assert_eq!(fold("ЁЛКА"), "елка");
+        assert_eq!(fold("Oʻzbek G’alaba"), "o'zbek g'alaba");
+    }
+
+    #[test]
+    fn invisible_characters_count_as_space() {
+        assert!(is_space('\u{200B}'));
+        assert!(is_space('\u{202E}'));
+        assert!(!is_space('a'));
+    }
+}

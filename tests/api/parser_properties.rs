@@ -1,0 +1,269 @@
+//! Property tests of the due-date parser and of recurrences: one-off due
+//! times are never in the past, relative times keep exact elapsed time, a
+//! daily recurrence keeps its wall time (and the DST gap policy) for a
+//! year, rule strings round-trip, and no string makes the parser panic.
+
+use chrono::{
+    DateTime, Datelike, Duration, LocalResult, NaiveDate, NaiveTime, TimeZone, Utc, Weekday,
+    WeekdaySet,
+};
+use chrono_tz::Tz;
+use remindbot::domain::due::{ParsedDue, parse_due};
+use remindbot::domain::lang::Lang;
+use remindbot::domain::recurrence::{Frequency, Recurrence};
+use remindbot::domain::timezone::to_local;
+use proptest::prelude::*;
+use proptest::sample::select;
+
+const ZONES: [Tz; 4] = [
+    Tz::Europe__Berlin,
+    Tz::America__New_York,
+    Tz::Asia__Tashkent,
+    Tz::Europe__Moscow,
+];
+
+fn zone() -> impl Strategy<Value = Tz> {
+    select(ZONES.to_vec())
+}
+
+fn lang() -> impl Strategy<Value = Lang> {
+    select(Lang::ALL.to_vec())
+}
+
+/// Any instant from 2026 to 2030, to the nanosecond.
+fn now() -> impl Strategy<Value = DateTime<Utc>> {
+    let start = Utc
+        .with_ymd_and_hms(2026, 1, 1, 0, 0, 0)
+        .unwrap()
+        .timestamp();
+    let end = Utc
+        .with_ymd_and_hms(2031, 1, 1, 0, 0, 0)
+        .unwrap()
+        .timestamp();
+    (start..end, 0u32..1_000_000_000)
+        .prop_map(|(secs, nanos)| DateTime::from_timestamp(secs, nanos).unwrap())
+}
+
+/// A relative phrase and the exact time it adds.
+fn relative_phrase() -> impl Strategy<Value = (String, Duration)> {
+    let units: [(&str, &str, &str, i64); 3] = [
+        ("seconds", "секунд", "soniyadan", 1),
+        ("minutes", "минут", "daqiqadan", 60),
+        ("hours", "часов", "soatdan", 3600),
+    ];
+    (1i64..500, select(units.to_vec()), 0usize..3).prop_map(|(n, (en, ru, uz, secs), form)| {
+        let phrase = match form {
+            0 => format!("in {n} {en}"),
+            1 => format!("через {n} {ru}"),
+            _ => format!("{n} {uz} keyin"),
+        };
+        (phrase, Duration::seconds(n * secs))
+    })
+}
+
+/// A phrase with a time of day, a day word or a weekday in some language.
+fn time_phrase() -> impl Strategy<Value = String> {
+    let days = [
+        "",
+        "tomorrow",
+        "завтра",
+        "ertaga",
+        "послезавтра",
+        "indinga",
+        "monday",
+        "в пятницу",
+        "next sunday",
+        "в следующую среду",
+        "keyingi shanba",
+        "juma kuni",
+        "on saturday",
+    ];
+    (select(days.to_vec()), 0u32..24, 0u32..60, 0usize..5).prop_map(|(day, h, m, form)| {
+        let time = match form {
+            0 => format!("{h}:{m:02}"),
+            1 => format!("at {h}"),
+            2 => format!("в {h}:{m:02}"),
+            3 => format!("soat {h} da"),
+            _ => format!(
+                "{}:{m:02} {}",
+                (h % 12) + 1,
+                if h < 12 { "am" } else { "pm" }
+            ),
+        };
+        format!("{day} {time}")
+    })
+}
+
+fn parse(input: &str, lang: Lang, now: DateTime<Utc>, tz: Tz) -> Result<ParsedDue, TestCaseError> {
+    parse_due(input, lang, now, tz)
+        .map_err(|e| TestCaseError::fail(format!("{input:?} at {now} in {tz}: {e:?}")))
+}
+
+/// Checks that occurrence `at`, for wall time `time` on local date `date`,
+/// follows the DST policy: the exact wall time if it exists (the earlier
+/// instant if it exists twice), else the first instant after the gap.
+fn check_occurrence(
+    tz: Tz,
+    date: NaiveDate,
+    time: NaiveTime,
+    at: DateTime<Utc>,
+) -> Result<(), TestCaseError> {
+    let wall = date.and_time(time);
+    match tz.from_local_datetime(&wall) {
+        LocalResult::Single(t) => prop_assert_eq!(at, t.with_timezone(&Utc)),
+        LocalResult::Ambiguous(early, _) => prop_assert_eq!(at, early.with_timezone(&Utc)),
+        LocalResult::None => {
+            prop_assert!(
+                to_local(tz, at) > wall,
+                "{} not after the gap at {}",
+                at,
+                wall
+            );
+            prop_assert!(
+                to_local(tz, at - Duration::seconds(1)) < wall,
+                "{} not the first instant after {}",
+                at,
+                wall
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn relative_due_is_exactly_now_plus_the_duration(
+        now in now(), tz in zone(), lang in lang(), (phrase, duration) in relative_phrase(),
+    ) {
+        let input = format!("{phrase} stretch");
+        let parsed = parse(&input, lang, now, tz)?;
+        prop_assert_eq!(parsed.due, now + duration);
+        prop_assert_eq!(parsed.text, "stretch");
+    }
+
+    #[test]
+    fn one_off_due_is_never_in_the_past(
+        now in now(), tz in zone(), lang in lang(), phrase in time_phrase(), before in any::<bool>(),
+    ) {
+        let input = if before { format!("{phrase} call mom") } else { format!("call mom {phrase}") };
+        let parsed = parse(&input, lang, now, tz)?;
+        prop_assert!(parsed.due > now, "{:?}: {} is not after {}", input, parsed.due, now);
+        prop_assert!(parsed.due - now <= Duration::days(15), "{:?}: {} too far from {}", input, parsed.due, now);
+        prop_assert_eq!(parsed.text, "call mom");
+        prop_assert!(parsed.recurrence.is_none());
+    }
+
+    #[test]
+    fn daily_recurrence_keeps_wall_time_for_a_year(
+        start in now(),
+        tz in zone(),
+        (h, m) in prop_oneof![
+            (0u32..24, 0u32..60),
+            // Wall times that fall into DST gaps and overlaps of these zones.
+            select(vec![(2, 0), (2, 30), (2, 59), (1, 30), (1, 0)]),
+        ],
+    ) {
+        let time = NaiveTime::from_hms_opt(h, m, 0).unwrap();
+        let daily = Recurrence::new(Frequency::Daily, time).unwrap();
+        let mut at = daily.next_after(start, tz);
+        let mut date = to_local(tz, at).date();
+        prop_assert!(at > start);
+        prop_assert!(date >= to_local(tz, start).date());
+        for _ in 0..366 {
+            check_occurrence(tz, date, time, at)?;
+            let next = daily.next_after(at, tz);
+            prop_assert!(next > at);
+            date = date.succ_opt().unwrap();
+            prop_assert_eq!(to_local(tz, next).date(), date, "skipped or repeated a day after {}", at);
+            at = next;
+        }
+    }
+
+    #[test]
+    fn parsed_daily_recurrence_keeps_its_wall_time(
+        now in now(), tz in zone(), h in 0u32..24, m in 0u32..60,
+        form in select(vec!["every day at {t} pills", "каждый день в {t} таблетки", "har kuni soat {t} da dori"]),
+    ) {
+        let input = form.replace("{t}", &format!("{h}:{m:02}"));
+        let parsed = parse(&input, Lang::En, now, tz)?;
+        let rule = parsed.recurrence.ok_or_else(|| TestCaseError::fail("no recurrence"))?;
+        prop_assert_eq!(rule.time(), NaiveTime::from_hms_opt(h, m, 0).unwrap());
+        prop_assert!(parsed.due > now);
+        let mut at = parsed.due;
+        for _ in 0..400 {
+            check_occurrence(tz, to_local(tz, at).date(), rule.time(), at)?;
+            at = rule.next_after(at, tz);
+        }
+    }
+
+    #[test]
+    fn recurrences_round_trip_through_rule_strings(
+        kind in 0usize..4,
+        days in prop::collection::vec(select(vec![
+            Weekday::Mon, Weekday::Tue, Weekday::Wed, Weekday::Thu,
+            Weekday::Fri, Weekday::Sat, Weekday::Sun,
+        ]), 1..7),
+        day_of_month in 1u32..=31,
+        (h, m, s) in (0u32..24, 0u32..60, 0u32..60),
+    ) {
+        let frequency = match kind {
+            0 => Frequency::Daily,
+            1 => Frequency::Weekdays,
+            2 => Frequency::Weekly(days.into_iter().collect::<WeekdaySet>()),
+            _ => Frequency::MonthlyOnDay(day_of_month),
+        };
+        let rule = Recurrence::new(frequency, NaiveTime::from_hms_opt(h, m, s).unwrap()).unwrap();
+        let text = rule.to_rule_string();
+        prop_assert_eq!(Recurrence::parse_rule_string(&text), Ok(rule), "{}", text);
+    }
+
+    #[test]
+    fn monthly_on_day_fires_once_a_month_on_the_clamped_day(
+        start in now(), tz in zone(), day in 1u32..=31,
+    ) {
+        let rule = Recurrence::new(Frequency::MonthlyOnDay(day), NaiveTime::from_hms_opt(9, 0, 0).unwrap()).unwrap();
+        let mut at = rule.next_after(start, tz);
+        for _ in 0..24 {
+            let date = to_local(tz, at).date();
+            let last_day = (28..=31).rev().find(|d| date.with_day(*d).is_some()).unwrap();
+            prop_assert_eq!(date.day(), day.min(last_day));
+            let next = rule.next_after(at, tz);
+            let next_date = to_local(tz, next).date();
+            prop_assert_eq!(next_date.month0(), (date.month0() + 1) % 12);
+            at = next;
+        }
+    }
+
+    #[test]
+    fn no_string_makes_the_parser_panic(
+        input in any::<String>(), now in now(), tz in zone(), lang in lang(),
+    ) {
+        if let Ok(parsed) = parse_due(&input, lang, now, tz) {
+            prop_assert!(parsed.due >= now);
+            prop_assert!(!parsed.text.is_empty());
+        }
+    }
+
+    #[test]
+    fn no_mix_of_phrase_words_makes_the_parser_panic(
+        words in prop::collection::vec(select(vec![
+            "in", "через", "keyin", "2", "30", "9", "21:00", "9.30", "31.12", "31.02", "2026", "3000",
+            "25:61", "-", ",", ".", ":", "/", "@", "at", "в", "soat", "da", "pm", "a.m.", "вечера",
+            "kechqurun", "tomorrow", "завтра", "ertaga", "сегодня", "yesterday", "monday", "next",
+            "следующую", "пятницу", "dushanba", "kuni", "every", "каждый", "har", "day", "день",
+            "weekdays", "по", "будням", "month", "oyning", "1-kuni", "числа", "1st", "the", "of",
+            "hours", "минут", "soatdan", "daqiqa", "oldin", "за", "before", "remind", "me", "half",
+            "полчаса", "полтора", "yarim", "december", "декабря", "5-dekabr", "noon", "🎉", "x", "task",
+        ]), 0..14),
+        now in now(), tz in zone(), lang in lang(),
+    ) {
+        let input = words.join(" ");
+        if let Ok(parsed) = parse_due(&input, lang, now, tz) {
+            prop_assert!(parsed.due >= now, "{:?}: {} before {}", input, parsed.due, now);
+            prop_assert!(!parsed.text.is_empty());
+            if let Some(rule) = parsed.recurrence {
+                prop_assert_eq!(rule.next_after(now, tz), parsed.due);
+            }
+        }
+    }
+}
