@@ -18,8 +18,8 @@ pub async fn simulate(duration: Duration, total: &AtomicU64) {
         tighten_timer_slack();
         std::thread::sleep(duration)
     })
-        .await
-        .expect("the sleeping thread panicked");
+    .await
+    .expect("the sleeping thread panicked");
     total.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
 }
 

@@ -8,12 +8,12 @@ use chrono::{
     WeekdaySet,
 };
 use chrono_tz::Tz;
+use proptest::prelude::*;
+use proptest::sample::select;
 use remindbot::domain::due::{ParsedDue, parse_due};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::domain::timezone::to_local;
-use proptest::prelude::*;
-use proptest::sample::select;
 
 const ZONES: [Tz; 4] = [
     Tz::Europe__Berlin,
