@@ -8,6 +8,7 @@ pub mod cli;
 pub mod db;
 pub mod domain;
 pub mod queue;
+pub mod store;
 pub mod telemetry;
 
 /// The database migrations, embedded at build time; applied at start-up and by `remindbot migrate`.

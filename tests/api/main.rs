@@ -4,4 +4,5 @@ mod parser_properties;
 mod parser_tables;
 mod queue;
 mod queue_runner;
+mod store;
 mod support;

@@ -1,0 +1,66 @@
+//! Chats: where reminders go, in which language and time zone.
+
+use sqlx::PgExecutor;
+
+use super::StoreError;
+use crate::domain::lang::Lang;
+
+/// A chat's settings.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct Chat {
+    /// Telegram's chat id (negative for groups).
+    pub chat_id: i64,
+    /// `private`, `group`, `supergroup` or `channel`.
+    pub kind: String,
+    /// `en`, `ru` or `uz`.
+    pub lang: String,
+    /// IANA zone, unset until chosen.
+    pub tz: Option<String>,
+    /// Default lead time before deadlines, in seconds.
+    pub default_lead_secs: i32,
+    /// Whether Telegram still delivers to it.
+    pub reachable: bool,
+}
+
+impl Chat {
+    /// The chat's language.
+    pub fn lang(&self) -> Lang {
+        Lang::parse(&self.lang).unwrap_or(Lang::En)
+    }
+}
+
+/// Returns the chat, creating it with `lang` when it is new. A chat that was unreachable becomes
+/// reachable again (the user wrote), and its paused tasks resume.
+#[tracing::instrument(skip_all, fields(chat_id))]
+pub async fn upsert<'e>(
+    executor: impl PgExecutor<'e>,
+    chat_id: i64,
+    kind: &str,
+    lang: Lang,
+) -> Result<Chat, StoreError> {
+    Ok(sqlx::query_as(
+        "insert into chats (chat_id, kind, lang) values ($1, $2, $3)
+         on conflict (chat_id) do update
+             set reachable = true, unreachable_reason = null,
+                 updated_at = case when chats.reachable then chats.updated_at else now() end
+         returning chat_id, kind, lang, tz, default_lead_secs, reachable",
+    )
+    .bind(chat_id)
+    .bind(kind)
+    .bind(lang.as_str())
+    .fetch_one(executor)
+    .await?)
+}
+
+/// Reads a chat.
+pub async fn find<'e>(
+    executor: impl PgExecutor<'e>,
+    chat_id: i64,
+) -> Result<Option<Chat>, StoreError> {
+    Ok(sqlx::query_as(
+        "select chat_id, kind, lang, tz, default_lead_secs, reachable from chats where chat_id = $1",
+    )
+    .bind(chat_id)
+    .fetch_optional(executor)
+    .await?)
+}

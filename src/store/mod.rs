@@ -1,0 +1,27 @@
+//! The bot's data in PostgreSQL: chats, tasks and reminder occurrences. Every change to a task that
+//! affects when it is reminded changes its reminder job in the same transaction, through the queue.
+
+pub mod chats;
+pub mod tasks;
+
+/// The queue that reminder jobs go to.
+pub const REMINDER_QUEUE: &str = "reminders";
+
+/// What can go wrong in the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database failed.
+    #[error("database error: {0}")]
+    Sql(#[from] sqlx::Error),
+    /// The queue failed.
+    #[error(transparent)]
+    Queue(#[from] crate::queue::QueueError),
+    /// A stored value no longer parses (a zone or rule written by an older version).
+    #[error("stored {what} {value:?} is invalid")]
+    Corrupt {
+        /// Which value.
+        what: &'static str,
+        /// Its text.
+        value: String,
+    },
+}

@@ -1,0 +1,261 @@
+//! Tasks and their reminder occurrences, each occurrence with one queue job.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde_json::json;
+use sqlx::PgConnection;
+
+use super::{REMINDER_QUEUE, StoreError};
+use crate::domain::recurrence::Recurrence;
+use crate::queue::{NewJob, Queue};
+
+/// The longest task text, in characters: with the message around it a reminder stays far below
+/// Telegram's 4,096.
+pub const MAX_TEXT_CHARS: usize = 1000;
+
+/// A task's text: trimmed, not empty, at most [`MAX_TEXT_CHARS`] characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskText(String);
+
+/// Why a text cannot be a task's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TaskTextError {
+    /// Nothing but white space.
+    #[error("the text is empty")]
+    Empty,
+    /// Longer than [`MAX_TEXT_CHARS`].
+    #[error("the text has {0} characters; at most {MAX_TEXT_CHARS} fit")]
+    TooLong(usize),
+}
+
+impl TaskText {
+    /// Checks and trims `text`; a text of only spaces and invisible characters is empty.
+    pub fn parse(text: &str) -> Result<Self, TaskTextError> {
+        let trimmed = text.trim_matches(crate::domain::fold::is_space);
+        let chars = trimmed.chars().count();
+        if chars == 0 {
+            Err(TaskTextError::Empty)
+        } else if chars > MAX_TEXT_CHARS {
+            Err(TaskTextError::TooLong(chars))
+        } else {
+            Ok(Self(trimmed.to_owned()))
+        }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A task to create.
+#[derive(Clone, Debug)]
+pub struct NewTask {
+    /// Where its reminders go.
+    pub chat_id: i64,
+    /// Who created it.
+    pub owner_id: i64,
+    /// What to do.
+    pub text: TaskText,
+    /// The (first) deadline.
+    pub due_at: DateTime<Utc>,
+    /// How long before the deadline to remind.
+    pub lead: chrono::Duration,
+    /// The schedule of a recurring task.
+    pub recurrence: Option<Recurrence>,
+    /// The zone its wall-clock schedule is in.
+    pub tz: Tz,
+}
+
+/// A stored task.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct Task {
+    /// Its id.
+    pub id: i64,
+    /// Where its reminders go.
+    pub chat_id: i64,
+    /// Who created it.
+    pub owner_id: i64,
+    /// What to do.
+    pub text: String,
+    /// The current deadline.
+    pub due_at: DateTime<Utc>,
+    /// Seconds before the deadline to remind.
+    pub lead_secs: i32,
+    /// The recurrence rule, for recurring tasks.
+    pub rule: Option<String>,
+    /// The zone of its schedule.
+    pub tz: String,
+    /// `open`, `paused`, `done` or `deleted`.
+    pub state: String,
+}
+
+impl Task {
+    /// The task's recurrence, if it recurs.
+    pub fn recurrence(&self) -> Result<Option<Recurrence>, StoreError> {
+        self.rule
+            .as_deref()
+            .map(|rule| {
+                Recurrence::parse_rule_string(rule).map_err(|_| StoreError::Corrupt {
+                    what: "recurrence rule",
+                    value: rule.to_owned(),
+                })
+            })
+            .transpose()
+    }
+
+    /// The task's zone.
+    pub fn zone(&self) -> Result<Tz, StoreError> {
+        self.tz.parse().map_err(|_| StoreError::Corrupt {
+            what: "time zone",
+            value: self.tz.clone(),
+        })
+    }
+
+    /// The lead time.
+    pub fn lead(&self) -> chrono::Duration {
+        chrono::Duration::seconds(i64::from(self.lead_secs))
+    }
+}
+
+const TASK_COLUMNS: &str = "id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state";
+
+/// Creates a task and its first reminder with its job, through `conn` (pass `&mut *tx`: the task
+/// and its job commit or roll back together).
+#[tracing::instrument(skip_all, fields(chat_id = new.chat_id))]
+pub async fn create(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    new: &NewTask,
+) -> Result<Task, StoreError> {
+    let task: Task = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "insert into tasks (chat_id, owner_id, text, due_at, lead_secs, rule, tz)
+         values ($1, $2, $3, $4, $5, $6, $7)
+         returning {TASK_COLUMNS}"
+    )))
+    .bind(new.chat_id)
+    .bind(new.owner_id)
+    .bind(new.text.as_str())
+    .bind(new.due_at)
+    .bind(new.lead.num_seconds() as i32)
+    .bind(new.recurrence.as_ref().map(Recurrence::to_rule_string))
+    .bind(new.tz.name())
+    .fetch_one(&mut *conn)
+    .await?;
+    schedule_occurrence(conn, queue, &task, task.due_at).await?;
+    Ok(task)
+}
+
+/// Reads a task of `chat_id`; another chat's task is not found.
+pub async fn find(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    task_id: i64,
+) -> Result<Option<Task>, StoreError> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select {TASK_COLUMNS} from tasks where id = $1 and chat_id = $2 and state <> 'deleted'"
+    )))
+    .bind(task_id)
+    .bind(chat_id)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// Adds the reminder of the occurrence due at `due_at` (firing `lead` earlier) and enqueues its job.
+/// Idempotent: an occurrence that exists already is left alone. Returns the new reminder's id.
+#[tracing::instrument(skip_all, fields(task = task.id))]
+pub async fn schedule_occurrence(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    task: &Task,
+    due_at: DateTime<Utc>,
+) -> Result<Option<i64>, StoreError> {
+    let fire_at = due_at - task.lead();
+    let reminder_id: Option<i64> = sqlx::query_scalar(
+        "insert into reminders (task_id, due_at, fire_at) values ($1, $2, $3)
+         on conflict (task_id, due_at) where kind = 'occurrence' do nothing
+         returning id",
+    )
+    .bind(task.id)
+    .bind(due_at)
+    .bind(fire_at)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(reminder_id) = reminder_id else {
+        return Ok(None);
+    };
+    attach_job(conn, queue, reminder_id, fire_at).await?;
+    Ok(Some(reminder_id))
+}
+
+/// Moves a recurring task to its next occurrence after the current deadline and schedules it.
+/// Returns the new reminder's id; `None` for a one-off task.
+#[tracing::instrument(skip_all, fields(task = task.id))]
+pub async fn schedule_next_occurrence(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    task: &Task,
+) -> Result<Option<i64>, StoreError> {
+    let Some(recurrence) = task.recurrence()? else {
+        return Ok(None);
+    };
+    let next = recurrence.next_after(task.due_at, task.zone()?);
+    let moved: Task = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "update tasks set due_at = $2, updated_at = now() where id = $1 returning {TASK_COLUMNS}"
+    )))
+    .bind(task.id)
+    .bind(next)
+    .fetch_one(&mut *conn)
+    .await?;
+    schedule_occurrence(conn, queue, &moved, next).await
+}
+
+/// Enqueues the job that delivers reminder `reminder_id` at `fire_at` and links it.
+async fn attach_job(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    reminder_id: i64,
+    fire_at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    debug_assert_eq!(queue.name(), REMINDER_QUEUE);
+    let job = NewJob::new(json!({ "reminder_id": reminder_id }))
+        .run_at(fire_at)
+        .dedupe_key(format!("reminder:{reminder_id}"));
+    let job_id = queue.enqueue(&mut *conn, job).await?;
+    sqlx::query("update reminders set job_id = $2 where id = $1")
+        .bind(reminder_id)
+        .bind(job_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_text_is_trimmed_and_bounded() {
+        assert_eq!(
+            TaskText::parse("  pay rent \n").unwrap().as_str(),
+            "pay rent"
+        );
+        assert_eq!(TaskText::parse(" \u{3000}\t"), Err(TaskTextError::Empty));
+        assert_eq!(
+            TaskText::parse("\u{200B}\u{200F} "),
+            Err(TaskTextError::Empty)
+        );
+        assert_eq!(
+            TaskText::parse(&"я".repeat(MAX_TEXT_CHARS))
+                .unwrap()
+                .as_str()
+                .chars()
+                .count(),
+            MAX_TEXT_CHARS
+        );
+        assert_eq!(
+            TaskText::parse(&"x".repeat(MAX_TEXT_CHARS + 1)),
+            Err(TaskTextError::TooLong(MAX_TEXT_CHARS + 1))
+        );
+    }
+}

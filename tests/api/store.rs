@@ -1,0 +1,112 @@
+//! Tasks and their reminder jobs change together, in one transaction.
+
+use chrono::{Duration, TimeZone, Utc};
+use chrono_tz::Tz;
+use remindbot::domain::lang::Lang;
+use remindbot::domain::recurrence::{Frequency, Recurrence};
+use remindbot::queue::{Queue, QueueConfig};
+use remindbot::store::tasks::{self, NewTask, TaskText};
+use remindbot::store::{REMINDER_QUEUE, chats};
+
+use crate::support::TestDb;
+
+fn daily_nine(chat_id: i64) -> NewTask {
+    NewTask {
+        chat_id,
+        owner_id: chat_id,
+        text: TaskText::parse("stand-up").unwrap(),
+        // 09:00 in Berlin on the day before the DST change.
+        due_at: Utc.with_ymd_and_hms(2026, 3, 28, 8, 0, 0).unwrap(),
+        lead: Duration::minutes(15),
+        recurrence: Some(
+            Recurrence::new(
+                Frequency::Daily,
+                chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+            )
+            .unwrap(),
+        ),
+        tz: Tz::Europe__Berlin,
+    }
+}
+
+async fn counts(db: &TestDb) -> (i64, i64, i64) {
+    sqlx::query_as(
+        "select (select count(*) from tasks), (select count(*) from reminders),
+                (select count(*) from jobs)",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_task_and_its_reminder_job_commit_or_roll_back_together() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    chats::upsert(&db.pool, 42, "private", Lang::Ru)
+        .await
+        .unwrap();
+
+    let mut tx = db.pool.begin().await.unwrap();
+    tasks::create(&mut tx, &queue, &daily_nine(42))
+        .await
+        .unwrap();
+    tx.rollback().await.unwrap();
+    assert_eq!(counts(&db).await, (0, 0, 0));
+
+    let mut tx = db.pool.begin().await.unwrap();
+    let task = tasks::create(&mut tx, &queue, &daily_nine(42))
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(counts(&db).await, (1, 1, 1));
+    let (fire_at, run_at): (chrono::DateTime<Utc>, chrono::DateTime<Utc>) = sqlx::query_as(
+        "select r.fire_at, j.run_at from reminders r join jobs j on j.id = r.job_id",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(fire_at, task.due_at - Duration::minutes(15));
+    assert_eq!(run_at, fire_at);
+    let mut conn = db.pool.acquire().await.unwrap();
+    assert!(
+        tasks::find(&mut conn, 43, task.id).await.unwrap().is_none(),
+        "another chat's task"
+    );
+}
+
+#[tokio::test]
+async fn the_next_occurrence_keeps_the_wall_time_across_dst_and_is_scheduled_once() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    chats::upsert(&db.pool, 7, "private", Lang::En)
+        .await
+        .unwrap();
+    let mut conn = db.pool.acquire().await.unwrap();
+    let task = tasks::create(&mut conn, &queue, &daily_nine(7))
+        .await
+        .unwrap();
+
+    let mut tx = db.pool.begin().await.unwrap();
+    assert!(
+        tasks::schedule_next_occurrence(&mut tx, &queue, &task)
+            .await
+            .unwrap()
+            .is_some()
+    );
+    tx.commit().await.unwrap();
+    let moved = tasks::find(&mut conn, 7, task.id).await.unwrap().unwrap();
+    // 09:00 CEST on 29 March is 07:00 UTC (it was 08:00 UTC the day before).
+    assert_eq!(
+        moved.due_at,
+        Utc.with_ymd_and_hms(2026, 3, 29, 7, 0, 0).unwrap()
+    );
+    // Scheduling the same occurrence again (a re-run job) adds nothing.
+    assert!(
+        tasks::schedule_occurrence(&mut conn, &queue, &moved, moved.due_at)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(counts(&db).await, (1, 2, 2));
+}
