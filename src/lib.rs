@@ -7,6 +7,7 @@ pub mod bench;
 pub mod cli;
 pub mod db;
 pub mod domain;
+pub mod i18n;
 pub mod queue;
 pub mod store;
 pub mod telemetry;

@@ -1,0 +1,8 @@
+reminder-title = Напоминание
+reminder-due = Срок: { $when }
+reminder-late = С опозданием на { $late }: бот не смог отправить вовремя.
+button-done = ✅ Готово
+button-snooze-10m = 10 мин
+button-snooze-1h = 1 час
+button-snooze-tomorrow = Завтра утром
+button-snooze-custom = Другое время…
