@@ -80,6 +80,8 @@ struct Call {
     params: Value,
     at_ms: i64,
     started: Instant,
+    /// Planned delay still to come when the call is logged.
+    extra_ms: u64,
 }
 
 /// `/bot<token>/<method>`: every Bot API request.
@@ -96,6 +98,7 @@ async fn bot_api(
         params: Value::Null,
         at_ms: shared.read(|w| w.clock.now_ms()),
         started: Instant::now(),
+        extra_ms: 0,
     };
     let Some((token, name)) = split_path(uri.path()) else {
         return finish(&shared, call, Reply::Api(Err(ApiError::not_found())));
@@ -125,6 +128,7 @@ async fn bot_api(
             }
             plan
         });
+        let guard = Unanswered { shared: &shared, call: Some(call) };
         let reply = match plan.before {
             Some(outcome) => Reply::from(outcome),
             None => {
@@ -132,11 +136,11 @@ async fn bot_api(
                 plan.after.map_or(Reply::Api(result), Reply::from)
             }
         };
+        let dropped = matches!(reply, Reply::Drop);
+        let response = guard.finish(reply, plan.delay_ms);
         if plan.delay_ms > 0 {
             tokio::time::sleep(Duration::from_millis(plan.delay_ms)).await;
         }
-        let dropped = matches!(reply, Reply::Drop);
-        let response = finish(&shared, call, reply);
         if dropped {
             connection.drop.cancel();
             std::future::pending::<()>().await;
@@ -145,6 +149,33 @@ async fn bot_api(
     }
     .instrument(span)
     .await
+}
+
+/// Logs a call whose client went away before the answer was ready (e.g. a long poll cut short)
+/// with status 499, "client closed request".
+struct Unanswered<'a> {
+    shared: &'a Shared,
+    call: Option<Call>,
+}
+
+impl Unanswered<'_> {
+    /// Logs the call as answered after `delay_ms` more milliseconds and builds the answer.
+    fn finish(mut self, reply: Reply, delay_ms: u64) -> Response {
+        let Some(mut call) = self.call.take() else {
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        };
+        call.extra_ms = delay_ms;
+        finish(self.shared, call, reply)
+    }
+}
+
+impl Drop for Unanswered<'_> {
+    fn drop(&mut self) {
+        if let Some(call) = self.call.take() {
+            let response = finish(self.shared, call, Reply::Raw { status: 499, body: String::new() });
+            drop(response);
+        }
+    }
 }
 
 /// How a call is answered.
@@ -187,7 +218,7 @@ fn finish(shared: &Shared, call: Call, reply: Reply) -> Response {
         description,
         chat_id: call.chat_id,
         params: call.params,
-        duration_ms: u64::try_from(call.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        duration_ms: u64::try_from(call.started.elapsed().as_millis()).unwrap_or(u64::MAX).saturating_add(call.extra_ms),
     };
     shared.with(|w| w.stats.record_call(record));
     response

@@ -61,7 +61,8 @@ pub struct CallRecord {
     pub at_ms: i64,
     /// Method name as the spec spells it (or as sent, when unknown).
     pub method: String,
-    /// HTTP status of the answer; 0 when the connection was dropped.
+    /// HTTP status of the answer; 0 when a fault dropped the connection, 499 when the client
+    /// went away first.
     pub status: u16,
     /// Error description, for error answers.
     pub description: Option<String>,
@@ -69,7 +70,7 @@ pub struct CallRecord {
     pub chat_id: Option<i64>,
     /// All parameters.
     pub params: Value,
-    /// Real time from arrival to answer, in milliseconds.
+    /// Real time from arrival to answer (including an injected delay), in milliseconds.
     pub duration_ms: u64,
 }
 
