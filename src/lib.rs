@@ -4,5 +4,5 @@
 //! integration tests and the benchmarks drive the same code.
 
 pub mod cli;
-pub mod telemetry;
 pub mod sim;
+pub mod telemetry;

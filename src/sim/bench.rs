@@ -28,11 +28,15 @@ pub struct SimBenchArgs {
 /// Runs the benchmark and prints
 /// `bench=sim method=sendMessage requests=N concurrency=C chats=K errors=E ms=T req_per_s=R`.
 pub async fn run(args: SimBenchArgs) -> anyhow::Result<()> {
-    let sim = Simulator::start(SimConfig::default().without_limits()).await.context("starting the simulator")?;
+    let sim = Simulator::start(SimConfig::default().without_limits())
+        .await
+        .context("starting the simulator")?;
     let chats = args.chats.max(1);
     let mut chat_ids = Vec::new();
     for i in 0..chats {
-        let user = sim.create_user(NewUser::new(&format!("Bench{i}"))).context("creating a recipient")?;
+        let user = sim
+            .create_user(NewUser::new(&format!("Bench{i}")))
+            .context("creating a recipient")?;
         chat_ids.push(user.user.id);
     }
     let chat_ids = Arc::new(chat_ids);
@@ -43,14 +47,23 @@ pub async fn run(args: SimBenchArgs) -> anyhow::Result<()> {
     let concurrency = args.concurrency.max(1);
     let mut connections = Vec::new();
     for _ in 0..concurrency {
-        connections.push(HttpConnection::connect(&authority).await.context("connecting to the simulator")?);
+        connections.push(
+            HttpConnection::connect(&authority)
+                .await
+                .context("connecting to the simulator")?,
+        );
     }
 
     let started = Instant::now();
     let mut workers = tokio::task::JoinSet::new();
     for mut connection in connections {
-        let (next, errors, chat_ids, path, total) =
-            (Arc::clone(&next), Arc::clone(&errors), Arc::clone(&chat_ids), path.clone(), args.requests);
+        let (next, errors, chat_ids, path, total) = (
+            Arc::clone(&next),
+            Arc::clone(&errors),
+            Arc::clone(&chat_ids),
+            path.clone(),
+            args.requests,
+        );
         workers.spawn(async move {
             loop {
                 let n = next.fetch_add(1, Ordering::Relaxed);
@@ -58,7 +71,8 @@ pub async fn run(args: SimBenchArgs) -> anyhow::Result<()> {
                     return Ok::<(), anyhow::Error>(());
                 }
                 let chat_id = chat_ids[usize::try_from(n).unwrap_or(0) % chat_ids.len()];
-                let body = format!(r#"{{"chat_id":{chat_id},"text":"Reminder {n}: water the plants"}}"#);
+                let body =
+                    format!(r#"{{"chat_id":{chat_id},"text":"Reminder {n}: water the plants"}}"#);
                 let (status, _) = connection.post_json(&path, &[], Bytes::from(body)).await?;
                 if !status.is_success() {
                     errors.fetch_add(1, Ordering::Relaxed);
@@ -71,7 +85,10 @@ pub async fn run(args: SimBenchArgs) -> anyhow::Result<()> {
     }
     let elapsed = started.elapsed().max(Duration::from_micros(1));
     let sent = sim.counters().messages_sent;
-    anyhow::ensure!(sent + errors.load(Ordering::Relaxed) == args.requests, "simulator counted {sent} messages");
+    anyhow::ensure!(
+        sent + errors.load(Ordering::Relaxed) == args.requests,
+        "simulator counted {sent} messages"
+    );
     println!(
         "bench=sim method=sendMessage requests={} concurrency={} chats={} errors={} ms={} req_per_s={:.0}",
         args.requests,

@@ -6,8 +6,8 @@ use anyhow::Context;
 
 use super::{BotProfile, DEFAULT_TOKEN, LimitsConfig, SimConfig, Simulator};
 
-/// Options of `remindbot sim`.
-#[derive(Debug, Clone, clap::Args)]
+/// Options of `remindbot sim`. `Debug` hides the token.
+#[derive(Clone, clap::Args)]
 pub struct SimArgs {
     /// Address to listen on.
     #[arg(long, env = "SIM_ADDR", default_value = "127.0.0.1:8081")]
@@ -27,17 +27,38 @@ pub struct SimArgs {
     pub seed: u64,
 }
 
+impl std::fmt::Debug for SimArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimArgs")
+            .field("addr", &self.addr)
+            .field("token", &"[redacted]")
+            .field("bot_username", &self.bot_username)
+            .field("no_limits", &self.no_limits)
+            .field("seed", &self.seed)
+            .finish()
+    }
+}
+
 /// Runs the simulator until Ctrl-C or SIGTERM.
 pub async fn run(args: SimArgs) -> anyhow::Result<()> {
     let config = SimConfig {
         addr: args.addr,
         token: args.token,
-        bot: BotProfile { username: args.bot_username, ..BotProfile::default() },
-        limits: if args.no_limits { LimitsConfig::off() } else { LimitsConfig::default() },
+        bot: BotProfile {
+            username: args.bot_username,
+            ..BotProfile::default()
+        },
+        limits: if args.no_limits {
+            LimitsConfig::off()
+        } else {
+            LimitsConfig::default()
+        },
         seed: args.seed,
         ..SimConfig::default()
     };
-    let sim = Simulator::start(config).await.context("starting the Bot API simulator")?;
+    let sim = Simulator::start(config)
+        .await
+        .context("starting the Bot API simulator")?;
     println!("sim url={} control={}", sim.url(), sim.control_url());
     shutdown_signal().await?;
     sim.shutdown().await;
@@ -55,6 +76,8 @@ async fn shutdown_signal() -> anyhow::Result<()> {
         }
     }
     #[cfg(not(unix))]
-    tokio::signal::ctrl_c().await.context("waiting for Ctrl-C")?;
+    tokio::signal::ctrl_c()
+        .await
+        .context("waiting for Ctrl-C")?;
     Ok(())
 }

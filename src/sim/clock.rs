@@ -39,7 +39,11 @@ impl Clock {
         let unix_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-        Self { mode, anchor_real: Instant::now(), anchor_ms: unix_ms }
+        Self {
+            mode,
+            anchor_real: Instant::now(),
+            anchor_ms: unix_ms,
+        }
     }
 
     /// Simulated Unix time in milliseconds.
@@ -47,7 +51,8 @@ impl Clock {
         match self.mode {
             ClockMode::Manual => self.anchor_ms,
             ClockMode::Real => {
-                let elapsed = i64::try_from(self.anchor_real.elapsed().as_millis()).unwrap_or(i64::MAX);
+                let elapsed =
+                    i64::try_from(self.anchor_real.elapsed().as_millis()).unwrap_or(i64::MAX);
                 self.anchor_ms.saturating_add(elapsed)
             }
         }
@@ -73,7 +78,10 @@ impl Clock {
 
     /// The current reading.
     pub(crate) fn reading(&self) -> ClockReading {
-        ClockReading { mode: self.mode, unix_ms: self.now_ms() }
+        ClockReading {
+            mode: self.mode,
+            unix_ms: self.now_ms(),
+        }
     }
 }
 

@@ -67,8 +67,8 @@ impl Default for WebhookSettings {
 }
 
 /// Everything `Simulator::start` needs. `SimConfig::default()` listens on a free loopback port with
-/// Telegram-like limits and the real clock.
-#[derive(Clone, Debug)]
+/// Telegram-like limits and the real clock. `Debug` hides the token.
+#[derive(Clone)]
 pub struct SimConfig {
     /// Where to listen; port 0 picks a free port.
     pub addr: SocketAddr,
@@ -88,6 +88,22 @@ pub struct SimConfig {
     pub call_log_capacity: usize,
     /// Webhook delivery behaviour.
     pub webhook: WebhookSettings,
+}
+
+impl std::fmt::Debug for SimConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimConfig")
+            .field("addr", &self.addr)
+            .field("token", &"[redacted]")
+            .field("bot", &self.bot)
+            .field("limits", &self.limits)
+            .field("clock", &self.clock)
+            .field("seed", &self.seed)
+            .field("callback_answer_timeout", &self.callback_answer_timeout)
+            .field("call_log_capacity", &self.call_log_capacity)
+            .field("webhook", &self.webhook)
+            .finish()
+    }
 }
 
 /// The token used when none is given.

@@ -41,12 +41,20 @@ pub(crate) fn routes() -> Router<Arc<Shared>> {
         .route("/calls", get(calls))
         .route("/counters", get(counters).delete(reset_counters))
         .route("/limits", get(limits).put(set_limits))
-        .route("/faults", get(list_faults).post(add_fault).delete(clear_faults))
+        .route(
+            "/faults",
+            get(list_faults).post(add_fault).delete(clear_faults),
+        )
         .route("/faults/{id}", delete(remove_fault))
         .route("/clock", get(clock).put(set_clock))
         .route("/clock/advance", post(advance_clock))
         .route("/updates", get(pending_updates))
-        .fallback(|| async { (StatusCode::NOT_FOUND, Json(json!({"error": "no such control route"}))) })
+        .fallback(|| async {
+            (
+                StatusCode::NOT_FOUND,
+                Json(json!({"error": "no such control route"})),
+            )
+        })
 }
 
 /// A control failure as `{"error": "..."}` with a fitting status.
@@ -61,7 +69,9 @@ impl From<SimError> for ControlError {
 impl IntoResponse for ControlError {
     fn into_response(self) -> Response {
         let status = match self.0 {
-            SimError::UnknownUser(_) | SimError::UnknownChat(_) | SimError::UnknownMessage { .. } => StatusCode::NOT_FOUND,
+            SimError::UnknownUser(_)
+            | SimError::UnknownChat(_)
+            | SimError::UnknownMessage { .. } => StatusCode::NOT_FOUND,
             SimError::NoSuchButton { .. } => StatusCode::NOT_FOUND,
             SimError::IdTaken(_) | SimError::InvalidState(_) => StatusCode::CONFLICT,
             SimError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
@@ -86,7 +96,11 @@ struct StateBody {
     state: UserState,
 }
 
-async fn set_user_state(State(s): SimState, Path(id): Path<i64>, Json(body): Json<StateBody>) -> Result<Value> {
+async fn set_user_state(
+    State(s): SimState,
+    Path(id): Path<i64>,
+    Json(body): Json<StateBody>,
+) -> Result<Value> {
     s.with(|w| w.set_user_state(id, body.state))?;
     Ok(Json(json!({})))
 }
@@ -100,14 +114,23 @@ struct MessageBody {
     reply_to_message_id: Option<i64>,
 }
 
-async fn user_says(State(s): SimState, Path(id): Path<i64>, Json(body): Json<MessageBody>) -> Result<Value> {
+async fn user_says(
+    State(s): SimState,
+    Path(id): Path<i64>,
+    Json(body): Json<MessageBody>,
+) -> Result<Value> {
     let message = s.with(|w| w.inject_message(id, id, &body.text, body.reply_to_message_id))?;
     Ok(Json(json!(message)))
 }
 
-async fn chat_message(State(s): SimState, Path(chat_id): Path<i64>, Json(body): Json<MessageBody>) -> Result<Value> {
+async fn chat_message(
+    State(s): SimState,
+    Path(chat_id): Path<i64>,
+    Json(body): Json<MessageBody>,
+) -> Result<Value> {
     let user_id = body.user_id.unwrap_or(chat_id);
-    let message = s.with(|w| w.inject_message(chat_id, user_id, &body.text, body.reply_to_message_id))?;
+    let message =
+        s.with(|w| w.inject_message(chat_id, user_id, &body.text, body.reply_to_message_id))?;
     Ok(Json(json!(message)))
 }
 
@@ -126,7 +149,11 @@ struct MembershipBody {
     by_user_id: Option<i64>,
 }
 
-async fn set_membership(State(s): SimState, Path(id): Path<i64>, Json(body): Json<MembershipBody>) -> Result<Value> {
+async fn set_membership(
+    State(s): SimState,
+    Path(id): Path<i64>,
+    Json(body): Json<MembershipBody>,
+) -> Result<Value> {
     s.with(|w| w.set_membership(id, body.membership, body.by_user_id))?;
     Ok(Json(json!({})))
 }
@@ -137,7 +164,11 @@ struct UpgradeBody {
     by_user_id: Option<i64>,
 }
 
-async fn upgrade_group(State(s): SimState, Path(id): Path<i64>, body: Option<Json<UpgradeBody>>) -> Result<Value> {
+async fn upgrade_group(
+    State(s): SimState,
+    Path(id): Path<i64>,
+    body: Option<Json<UpgradeBody>>,
+) -> Result<Value> {
     let by = body.and_then(|Json(b)| b.by_user_id);
     let new_id = s.with(|w| w.upgrade_group(id, by))?;
     Ok(Json(json!({"migrate_to_chat_id": new_id})))
@@ -151,12 +182,18 @@ struct TranscriptQuery {
     timeout_ms: u64,
 }
 
-async fn transcript(State(s): SimState, Path(id): Path<i64>, Query(q): Query<TranscriptQuery>) -> Result<Value> {
+async fn transcript(
+    State(s): SimState,
+    Path(id): Path<i64>,
+    Query(q): Query<TranscriptQuery>,
+) -> Result<Value> {
     let entries = s
-        .wait_for(Duration::from_millis(q.timeout_ms), |w| match w.transcript(id) {
-            Ok(t) if t.len() >= q.min_messages => Some(Ok(t)),
-            Ok(_) => None,
-            Err(e) => Some(Err(e)),
+        .wait_for(Duration::from_millis(q.timeout_ms), |w| {
+            match w.transcript(id) {
+                Ok(t) if t.len() >= q.min_messages => Some(Ok(t)),
+                Ok(_) => None,
+                Err(e) => Some(Err(e)),
+            }
         })
         .await??;
     Ok(Json(json!(entries)))
@@ -168,7 +205,11 @@ struct CommandsQuery {
     user_id: Option<i64>,
 }
 
-async fn commands(State(s): SimState, Path(id): Path<i64>, Query(q): Query<CommandsQuery>) -> Json<Value> {
+async fn commands(
+    State(s): SimState,
+    Path(id): Path<i64>,
+    Query(q): Query<CommandsQuery>,
+) -> Json<Value> {
     Json(json!(s.read(|w| resolve_commands(w, id, q.user_id))))
 }
 
@@ -189,7 +230,11 @@ async fn tap(State(s): SimState, Json(body): Json<TapBody>) -> Result<Value> {
 async fn callback(State(s): SimState, Path(id): Path<String>) -> Response {
     match s.read(|w| w.callback(&id)) {
         Some(status) => Json(json!(status)).into_response(),
-        None => (StatusCode::NOT_FOUND, Json(json!({"error": format!("no callback query {id}")}))).into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            Json(json!({"error": format!("no callback query {id}")})),
+        )
+            .into_response(),
     }
 }
 
@@ -238,7 +283,11 @@ async fn remove_fault(State(s): SimState, Path(id): Path<u64>) -> Response {
     if s.with(|w| w.faults.remove(id)) {
         Json(json!({})).into_response()
     } else {
-        (StatusCode::NOT_FOUND, Json(json!({"error": format!("no fault {id}")}))).into_response()
+        (
+            StatusCode::NOT_FOUND,
+            Json(json!({"error": format!("no fault {id}")})),
+        )
+            .into_response()
     }
 }
 
@@ -271,5 +320,7 @@ async fn advance_clock(State(s): SimState, Json(body): Json<AdvanceBody>) -> Jso
 }
 
 async fn pending_updates(State(s): SimState) -> Json<Value> {
-    Json(json!(s.read(|w| json!({"pending": w.updates.len(), "updates": w.updates.peek(100)}))))
+    Json(json!(s.read(
+        |w| json!({"pending": w.updates.len(), "updates": w.updates.peek(100)})
+    )))
 }

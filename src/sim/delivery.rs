@@ -29,7 +29,9 @@ pub(crate) async fn run(shared: Arc<Shared>) {
         tokio::pin!(notified);
         notified.as_mut().enable();
         let job = shared.read(|w| match (&w.webhook, w.updates.front()) {
-            (Some(hook), Some(update)) => Some((hook.url.clone(), hook.secret_token.clone(), update.clone())),
+            (Some(hook), Some(update)) => {
+                Some((hook.url.clone(), hook.secret_token.clone(), update.clone()))
+            }
             _ => None,
         });
         let Some((url, secret, update)) = job else {
@@ -39,10 +41,13 @@ pub(crate) async fn run(shared: Arc<Shared>) {
             }
         };
         let span = tracing::info_span!("sim_webhook_delivery", update_id = update.update_id);
-        let outcome = tokio::time::timeout(settings.request_timeout, deliver(&url, secret.as_deref(), &update))
-            .instrument(span)
-            .await
-            .unwrap_or_else(|_| Err("Connection timed out".to_owned()));
+        let outcome = tokio::time::timeout(
+            settings.request_timeout,
+            deliver(&url, secret.as_deref(), &update),
+        )
+        .instrument(span)
+        .await
+        .unwrap_or_else(|_| Err("Connection timed out".to_owned()));
         match outcome {
             Ok(()) => {
                 failures = 0;
@@ -69,7 +74,10 @@ pub(crate) async fn run(shared: Arc<Shared>) {
                 if give_up {
                     failures = 0;
                 } else {
-                    let pause = settings.retry_delay.saturating_mul(1 << (failures - 1).min(16)).min(MAX_PAUSE);
+                    let pause = settings
+                        .retry_delay
+                        .saturating_mul(1 << (failures - 1).min(16))
+                        .min(MAX_PAUSE);
                     tokio::select! {
                         () = tokio::time::sleep(pause) => {}
                         () = shared.shutdown.cancelled() => return,
@@ -82,8 +90,12 @@ pub(crate) async fn run(shared: Arc<Shared>) {
 
 /// One delivery attempt; the error text is what getWebhookInfo reports.
 async fn deliver(url: &str, secret: Option<&str>, update: &Update) -> Result<(), String> {
-    let uri: Uri = url.parse().map_err(|_| "Failed to resolve host: Name or service not known".to_owned())?;
-    let host = uri.host().ok_or_else(|| "Failed to resolve host: Name or service not known".to_owned())?;
+    let uri: Uri = url
+        .parse()
+        .map_err(|_| "Failed to resolve host: Name or service not known".to_owned())?;
+    let host = uri
+        .host()
+        .ok_or_else(|| "Failed to resolve host: Name or service not known".to_owned())?;
     if uri.scheme_str() == Some("https") {
         return Err("SSL error: the simulator delivers over plain HTTP only".to_owned());
     }
@@ -91,11 +103,20 @@ async fn deliver(url: &str, secret: Option<&str>, update: &Update) -> Result<(),
     let path = uri.path_and_query().map_or("/", |p| p.as_str());
     let body = Bytes::from(serde_json::to_vec(update).map_err(|e| e.to_string())?);
     let headers: Vec<(&str, &str)> = secret.map(|s| (SECRET_HEADER, s)).into_iter().collect();
-    let mut connection = HttpConnection::connect(&authority).await.map_err(|e| format!("Connection failed: {e}"))?;
-    let (status, _) = connection.post_json(path, &headers, body).await.map_err(|e| format!("Connection failed: {e}"))?;
+    let mut connection = HttpConnection::connect(&authority)
+        .await
+        .map_err(|e| format!("Connection failed: {e}"))?;
+    let (status, _) = connection
+        .post_json(path, &headers, body)
+        .await
+        .map_err(|e| format!("Connection failed: {e}"))?;
     if status.is_success() {
         Ok(())
     } else {
-        Err(format!("Wrong response from the webhook: {} {}", status.as_u16(), status.canonical_reason().unwrap_or("")))
+        Err(format!(
+            "Wrong response from the webhook: {} {}",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or("")
+        ))
     }
 }

@@ -25,7 +25,8 @@ pub mod descriptions {
     /// 403 when the bot left a basic group.
     pub const NOT_MEMBER_OF_GROUP: &str = "Forbidden: bot is not a member of the group chat";
     /// 403 when the bot left a supergroup.
-    pub const NOT_MEMBER_OF_SUPERGROUP: &str = "Forbidden: bot is not a member of the supergroup chat";
+    pub const NOT_MEMBER_OF_SUPERGROUP: &str =
+        "Forbidden: bot is not a member of the supergroup chat";
     /// 400 for a chat the simulator does not know.
     pub const CHAT_NOT_FOUND: &str = "Bad Request: chat not found";
     /// 400 for a basic group that became a supergroup (with `migrate_to_chat_id`).
@@ -70,7 +71,8 @@ pub mod descriptions {
     /// 400 for a malformed command in setMyCommands.
     pub const BOT_COMMAND_INVALID: &str = "Bad Request: BOT_COMMAND_INVALID";
     /// 400 for a command description outside 1–256 characters.
-    pub const BOT_COMMAND_DESCRIPTION_INVALID: &str = "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID";
+    pub const BOT_COMMAND_DESCRIPTION_INVALID: &str =
+        "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID";
     /// 400 for a malformed `scope`.
     pub const BAD_COMMAND_SCOPE: &str = "Bad Request: can't parse BotCommandScope JSON object";
     /// 400 for a callback answer text over 200 characters (not verified against Telegram).
@@ -78,15 +80,20 @@ pub mod descriptions {
     /// 400 for a `parse_mode` the simulator does not implement.
     pub const UNSUPPORTED_PARSE_MODE: &str = "Bad Request: unsupported parse_mode";
     /// 400 for a webhook secret with characters outside `A-Z a-z 0-9 _ -` or a bad length.
-    pub const BAD_SECRET_TOKEN: &str = "Bad Request: bad webhook: secret token contains unallowed characters";
+    pub const BAD_SECRET_TOKEN: &str =
+        "Bad Request: bad webhook: secret token contains unallowed characters";
     /// 400 for a webhook URL that is not HTTPS (strict mode only).
-    pub const WEBHOOK_NEEDS_HTTPS: &str = "Bad Request: bad webhook: HTTPS url must be provided for webhook";
+    pub const WEBHOOK_NEEDS_HTTPS: &str =
+        "Bad Request: bad webhook: HTTPS url must be provided for webhook";
     /// 400 for a webhook on a port Telegram does not call (strict mode only).
-    pub const WEBHOOK_BAD_PORT: &str = "Bad Request: bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443";
+    pub const WEBHOOK_BAD_PORT: &str =
+        "Bad Request: bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443";
     /// 400 for a webhook URL that cannot be parsed.
-    pub const WEBHOOK_BAD_URL: &str = "Bad Request: bad webhook: Failed to resolve host: Name or service not known";
+    pub const WEBHOOK_BAD_URL: &str =
+        "Bad Request: bad webhook: Failed to resolve host: Name or service not known";
     /// 400 for `max_connections` outside 1–100.
-    pub const WEBHOOK_BAD_MAX_CONNECTIONS: &str = "Bad Request: bad webhook: max_connections must be between 1 and 100";
+    pub const WEBHOOK_BAD_MAX_CONNECTIONS: &str =
+        "Bad Request: bad webhook: max_connections must be between 1 and 100";
 }
 
 /// An error answer of the Bot API, as Telegram sends it: `error_code` (also the HTTP status),
@@ -106,7 +113,11 @@ pub struct ApiError {
 impl ApiError {
     /// An answer with the given code and exact description.
     pub fn new(error_code: u16, description: impl Into<String>) -> Self {
-        Self { error_code, description: description.into(), parameters: None }
+        Self {
+            error_code,
+            description: description.into(),
+            parameters: None,
+        }
     }
 
     /// A 400 answer; `description` must already carry the "Bad Request: " prefix.
@@ -135,8 +146,10 @@ impl ApiError {
         Self {
             error_code: 429,
             description: format!("Too Many Requests: retry after {retry_after}"),
-            parameters: with_parameters
-                .then_some(ResponseParameters { retry_after: Some(retry_after), migrate_to_chat_id: None }),
+            parameters: with_parameters.then_some(ResponseParameters {
+                retry_after: Some(retry_after),
+                migrate_to_chat_id: None,
+            }),
         }
     }
 
@@ -145,7 +158,10 @@ impl ApiError {
         Self {
             error_code: 400,
             description: descriptions::GROUP_UPGRADED.to_owned(),
-            parameters: Some(ResponseParameters { retry_after: None, migrate_to_chat_id: Some(new_chat_id) }),
+            parameters: Some(ResponseParameters {
+                retry_after: None,
+                migrate_to_chat_id: Some(new_chat_id),
+            }),
         }
     }
 

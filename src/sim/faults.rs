@@ -90,7 +90,14 @@ pub struct FaultRule {
 impl FaultRule {
     /// A rule applying `action` to every request.
     pub fn new(action: FaultAction) -> Self {
-        Self { method: None, chat_id: None, skip: 0, count: None, probability: None, action }
+        Self {
+            method: None,
+            chat_id: None,
+            skip: 0,
+            count: None,
+            probability: None,
+            action,
+        }
     }
 
     /// Restricts the rule to one method.
@@ -177,14 +184,23 @@ pub(crate) struct Faults {
 impl Faults {
     /// No rules; random choices seeded with `seed`.
     pub(crate) fn new(seed: u64) -> Self {
-        Self { rules: Vec::new(), next_id: 1, rng: StdRng::seed_from_u64(seed) }
+        Self {
+            rules: Vec::new(),
+            next_id: 1,
+            rng: StdRng::seed_from_u64(seed),
+        }
     }
 
     /// Adds a rule and returns its id.
     pub(crate) fn add(&mut self, rule: FaultRule) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
-        self.rules.push(ActiveFault { id, rule, matched: 0, fired: 0 });
+        self.rules.push(ActiveFault {
+            id,
+            rule,
+            matched: 0,
+            fired: 0,
+        });
         id
     }
 
@@ -214,7 +230,10 @@ impl Faults {
         }
         for active in &mut self.rules {
             let rule = &active.rule;
-            let method_ok = rule.method.as_deref().is_none_or(|m| m.eq_ignore_ascii_case(method));
+            let method_ok = rule
+                .method
+                .as_deref()
+                .is_none_or(|m| m.eq_ignore_ascii_case(method));
             let chat_ok = rule.chat_id.is_none_or(|c| chat_id == Some(c));
             if !method_ok || !chat_ok {
                 continue;
@@ -242,20 +261,41 @@ impl Faults {
                 FaultAction::ServerError { status } => {
                     plan.before = Some(Outcome::Error(ApiError::server_error(*status)));
                 }
-                FaultAction::Drop { after_processing: false } => plan.before = Some(Outcome::Drop),
-                FaultAction::Drop { after_processing: true } => plan.after = Some(Outcome::Drop),
-                FaultAction::TooManyRequests { retry_after, with_parameters } => {
-                    plan.before = Some(Outcome::Error(ApiError::too_many_requests(*retry_after, *with_parameters)));
+                FaultAction::Drop {
+                    after_processing: false,
+                } => plan.before = Some(Outcome::Drop),
+                FaultAction::Drop {
+                    after_processing: true,
+                } => plan.after = Some(Outcome::Drop),
+                FaultAction::TooManyRequests {
+                    retry_after,
+                    with_parameters,
+                } => {
+                    plan.before = Some(Outcome::Error(ApiError::too_many_requests(
+                        *retry_after,
+                        *with_parameters,
+                    )));
                 }
-                FaultAction::ApiError { error_code, description, parameters } => {
+                FaultAction::ApiError {
+                    error_code,
+                    description,
+                    parameters,
+                } => {
                     plan.before = Some(Outcome::Error(ApiError {
                         error_code: *error_code,
                         description: description.clone(),
                         parameters: parameters.clone(),
                     }));
                 }
-                FaultAction::Raw { status, body, after_processing } => {
-                    let outcome = Outcome::Raw { status: *status, body: body.clone() };
+                FaultAction::Raw {
+                    status,
+                    body,
+                    after_processing,
+                } => {
+                    let outcome = Outcome::Raw {
+                        status: *status,
+                        body: body.clone(),
+                    };
                     if *after_processing {
                         plan.after = Some(outcome);
                     } else {
@@ -264,7 +304,8 @@ impl Faults {
                 }
             }
         }
-        self.rules.retain(|r| r.rule.count.is_none_or(|n| r.fired < n));
+        self.rules
+            .retain(|r| r.rule.count.is_none_or(|n| r.fired < n));
         plan
     }
 }
@@ -276,10 +317,20 @@ mod tests {
     #[test]
     fn skip_count_method_and_chat_select_requests() {
         let mut faults = Faults::new(1);
-        faults.add(FaultRule::new(FaultAction::ServerError { status: 502 }).method("SendMessage").chat(7).skip(1).times(2));
+        faults.add(
+            FaultRule::new(FaultAction::ServerError { status: 502 })
+                .method("SendMessage")
+                .chat(7)
+                .skip(1)
+                .times(2),
+        );
         assert_eq!(faults.plan("sendMessage", Some(7)).before, None, "skipped");
         assert_eq!(faults.plan("getMe", None).before, None, "other method");
-        assert_eq!(faults.plan("sendMessage", Some(8)).before, None, "other chat");
+        assert_eq!(
+            faults.plan("sendMessage", Some(8)).before,
+            None,
+            "other chat"
+        );
         assert!(faults.plan("sendmessage", Some(7)).before.is_some());
         assert!(faults.plan("sendMessage", Some(7)).before.is_some());
         assert_eq!(faults.plan("sendMessage", Some(7)).before, None, "used up");
@@ -290,8 +341,15 @@ mod tests {
     fn probability_is_repeatable_for_a_seed() {
         let run = || {
             let mut faults = Faults::new(42);
-            faults.add(FaultRule::new(FaultAction::Drop { after_processing: false }).probability(0.3));
-            (0..200).map(|_| faults.plan("getMe", None).before.is_some()).collect::<Vec<_>>()
+            faults.add(
+                FaultRule::new(FaultAction::Drop {
+                    after_processing: false,
+                })
+                .probability(0.3),
+            );
+            (0..200)
+                .map(|_| faults.plan("getMe", None).before.is_some())
+                .collect::<Vec<_>>()
         };
         let first = run();
         assert_eq!(first, run());
@@ -302,13 +360,27 @@ mod tests {
     #[test]
     fn delays_add_up_and_first_outcome_wins() {
         let mut faults = Faults::new(1);
-        faults.add(FaultRule::new(FaultAction::Delay { min_ms: 10, max_ms: 10 }));
-        faults.add(FaultRule::new(FaultAction::TooManyRequests { retry_after: 5, with_parameters: false }));
-        faults.add(FaultRule::new(FaultAction::Drop { after_processing: true }));
-        faults.add(FaultRule::new(FaultAction::Delay { min_ms: 5, max_ms: 5 }));
+        faults.add(FaultRule::new(FaultAction::Delay {
+            min_ms: 10,
+            max_ms: 10,
+        }));
+        faults.add(FaultRule::new(FaultAction::TooManyRequests {
+            retry_after: 5,
+            with_parameters: false,
+        }));
+        faults.add(FaultRule::new(FaultAction::Drop {
+            after_processing: true,
+        }));
+        faults.add(FaultRule::new(FaultAction::Delay {
+            min_ms: 5,
+            max_ms: 5,
+        }));
         let plan = faults.plan("sendMessage", None);
         assert_eq!(plan.delay_ms, 15);
-        assert_eq!(plan.before, Some(Outcome::Error(ApiError::too_many_requests(5, false))));
+        assert_eq!(
+            plan.before,
+            Some(Outcome::Error(ApiError::too_many_requests(5, false)))
+        );
         assert_eq!(plan.after, None);
     }
 }

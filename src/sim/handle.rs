@@ -20,7 +20,10 @@ use super::server;
 use super::state::Shared;
 use super::stats::{CallRecord, Counters};
 use super::types::{BotCommand, Message, Update};
-use super::world::{BotMembership, CallbackStatus, ChatInfo, NewGroup, NewUser, TranscriptEntry, UserInfo, UserState, World};
+use super::world::{
+    BotMembership, CallbackStatus, ChatInfo, NewGroup, NewUser, TranscriptEntry, UserInfo,
+    UserState, World,
+};
 
 /// Starts simulators.
 #[derive(Debug)]
@@ -32,18 +35,31 @@ impl Simulator {
         let bot_id = config
             .token
             .split_once(':')
-            .and_then(|(id, secret)| (!secret.is_empty()).then(|| id.parse::<i64>().ok()).flatten())
+            .and_then(|(id, secret)| {
+                (!secret.is_empty())
+                    .then(|| id.parse::<i64>().ok())
+                    .flatten()
+            })
             .filter(|id| *id > 0)
             .ok_or(SimError::BadToken)?;
         let listener = TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
         let world = World::new(&config, bot_id);
-        let shared = Arc::new(Shared::new(config.token.clone(), config.webhook.clone(), world));
+        let shared = Arc::new(Shared::new(
+            config.token.clone(),
+            config.webhook.clone(),
+            world,
+        ));
         let span = tracing::info_span!("sim", %addr);
-        let server = tokio::spawn(server::serve(listener, Arc::clone(&shared)).instrument(span.clone()));
+        let server =
+            tokio::spawn(server::serve(listener, Arc::clone(&shared)).instrument(span.clone()));
         let delivery = tokio::spawn(delivery::run(Arc::clone(&shared)).instrument(span));
         tracing::info!(%addr, "Bot API simulator listening");
-        Ok(SimHandle { shared, addr, tasks: vec![server, delivery] })
+        Ok(SimHandle {
+            shared,
+            addr,
+            tasks: vec![server, delivery],
+        })
     }
 }
 
@@ -131,8 +147,14 @@ impl SimHandle {
 
     /// Changes the bot's membership in a group (by `by_user`, else Telegram's service account);
     /// the bot gets a `my_chat_member` update.
-    pub fn set_membership(&self, chat_id: i64, membership: BotMembership, by_user: Option<i64>) -> Result<(), SimError> {
-        self.shared.with(|w| w.set_membership(chat_id, membership, by_user))
+    pub fn set_membership(
+        &self,
+        chat_id: i64,
+        membership: BotMembership,
+        by_user: Option<i64>,
+    ) -> Result<(), SimError> {
+        self.shared
+            .with(|w| w.set_membership(chat_id, membership, by_user))
     }
 
     /// Upgrades a basic group to a supergroup; returns the new chat id.
@@ -144,18 +166,33 @@ impl SimHandle {
 
     /// The user writes `text` (a message or a command such as "/start") in their private chat.
     pub fn user_says(&self, user_id: i64, text: &str) -> Result<Message, SimError> {
-        self.shared.with(|w| w.inject_message(user_id, user_id, text, None))
+        self.shared
+            .with(|w| w.inject_message(user_id, user_id, text, None))
     }
 
     /// The user writes `text` in a chat, optionally replying to a message.
-    pub fn user_says_in(&self, chat_id: i64, user_id: i64, text: &str, reply_to: Option<i64>) -> Result<Message, SimError> {
-        self.shared.with(|w| w.inject_message(chat_id, user_id, text, reply_to))
+    pub fn user_says_in(
+        &self,
+        chat_id: i64,
+        user_id: i64,
+        text: &str,
+        reply_to: Option<i64>,
+    ) -> Result<Message, SimError> {
+        self.shared
+            .with(|w| w.inject_message(chat_id, user_id, text, reply_to))
     }
 
     /// The user taps the button with this callback data (or label); returns the callback query
     /// id. In private chats `user_id` may be `None`.
-    pub fn tap(&self, chat_id: i64, message_id: i64, user_id: Option<i64>, button: &str) -> Result<String, SimError> {
-        self.shared.with(|w| w.tap(chat_id, message_id, user_id, button))
+    pub fn tap(
+        &self,
+        chat_id: i64,
+        message_id: i64,
+        user_id: Option<i64>,
+        button: &str,
+    ) -> Result<String, SimError> {
+        self.shared
+            .with(|w| w.tap(chat_id, message_id, user_id, button))
     }
 
     // ----- what the user sees -----
@@ -182,9 +219,17 @@ impl SimHandle {
     }
 
     /// Waits for the next message from the bot in the chat after `after_message_id`.
-    pub async fn wait_for_bot_message(&self, chat_id: i64, after_message_id: i64, timeout: Duration) -> Result<TranscriptEntry, SimError> {
+    pub async fn wait_for_bot_message(
+        &self,
+        chat_id: i64,
+        after_message_id: i64,
+        timeout: Duration,
+    ) -> Result<TranscriptEntry, SimError> {
         let transcript = self
-            .wait_for_transcript(chat_id, timeout, |t| t.iter().any(|e| e.from_bot && e.message_id > after_message_id))
+            .wait_for_transcript(chat_id, timeout, |t| {
+                t.iter()
+                    .any(|e| e.from_bot && e.message_id > after_message_id)
+            })
             .await?;
         transcript
             .into_iter()
@@ -198,9 +243,15 @@ impl SimHandle {
     }
 
     /// Waits until the callback query is answered.
-    pub async fn wait_for_answer(&self, callback_query_id: &str, timeout: Duration) -> Result<CallbackStatus, SimError> {
+    pub async fn wait_for_answer(
+        &self,
+        callback_query_id: &str,
+        timeout: Duration,
+    ) -> Result<CallbackStatus, SimError> {
         self.shared
-            .wait_for(timeout, |w| w.callback(callback_query_id).filter(|c| c.answer.is_some()))
+            .wait_for(timeout, |w| {
+                w.callback(callback_query_id).filter(|c| c.answer.is_some())
+            })
             .await
     }
 
@@ -217,7 +268,9 @@ impl SimHandle {
     /// Waits until at least `n` getUpdates calls have arrived (e.g. "the bot is polling").
     pub async fn wait_for_polls_started(&self, n: u64, timeout: Duration) -> Result<u64, SimError> {
         self.shared
-            .wait_for(timeout, |w| (w.updates.poll_generation >= n).then_some(w.updates.poll_generation))
+            .wait_for(timeout, |w| {
+                (w.updates.poll_generation >= n).then_some(w.updates.poll_generation)
+            })
             .await
     }
 
@@ -234,7 +287,11 @@ impl SimHandle {
     }
 
     /// Waits until the call log satisfies `check`.
-    pub async fn wait_for_calls(&self, timeout: Duration, mut check: impl FnMut(&[CallRecord]) -> bool) -> Result<Vec<CallRecord>, SimError> {
+    pub async fn wait_for_calls(
+        &self,
+        timeout: Duration,
+        mut check: impl FnMut(&[CallRecord]) -> bool,
+    ) -> Result<Vec<CallRecord>, SimError> {
         self.shared
             .wait_for(timeout, |w| {
                 let calls = w.stats.calls(0);

@@ -30,7 +30,9 @@ pub enum HtmlError {
         offset: usize,
     },
     /// An attribute name not followed by `=`.
-    #[error("Expected equal sign in declaration of an attribute of the tag \"{tag}\" at byte offset {offset}")]
+    #[error(
+        "Expected equal sign in declaration of an attribute of the tag \"{tag}\" at byte offset {offset}"
+    )]
     ExpectedEqualSign {
         /// The tag.
         tag: String,
@@ -68,7 +70,9 @@ pub enum HtmlError {
         offset: usize,
     },
     /// An end tag that does not close the innermost open tag.
-    #[error("Unmatched end tag at byte offset {offset}, expected \"</{expected}>\", found \"</{found}>\"")]
+    #[error(
+        "Unmatched end tag at byte offset {offset}, expected \"</{expected}>\", found \"</{found}>\""
+    )]
     UnmatchedEndTag {
         /// Byte offset of the `</`.
         offset: usize,
@@ -93,7 +97,21 @@ pub enum HtmlError {
 }
 
 const TAGS: &[&str] = &[
-    "a", "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "tg-spoiler", "span", "tg-emoji", "code", "pre",
+    "a",
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "tg-spoiler",
+    "span",
+    "tg-emoji",
+    "code",
+    "pre",
     "blockquote",
 ];
 
@@ -117,7 +135,8 @@ pub fn parse(input: &str) -> Result<(String, Vec<MessageEntity>), HtmlError> {
     while i < bytes.len() {
         match bytes[i] {
             b'&' => {
-                let (c, len) = decode_entity(&input[i..]).ok_or(HtmlError::UnescapedAmpersand { offset: i })?;
+                let (c, len) = decode_entity(&input[i..])
+                    .ok_or(HtmlError::UnescapedAmpersand { offset: i })?;
                 text.push(c);
                 pos += c.len_utf16();
                 i += len;
@@ -160,10 +179,17 @@ fn decode_entity(s: &str) -> Option<(char, usize)> {
         _ => {
             let digits = name.strip_prefix('#')?;
             let code = match digits.strip_prefix(['x', 'X']) {
-                Some(hex) if !hex.is_empty() && hex.len() <= 8 && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                Some(hex)
+                    if !hex.is_empty()
+                        && hex.len() <= 8
+                        && hex.bytes().all(|b| b.is_ascii_hexdigit()) =>
+                {
                     u32::from_str_radix(hex, 16).ok()?
                 }
-                None if !digits.is_empty() && digits.len() <= 10 && digits.bytes().all(|b| b.is_ascii_digit()) => {
+                None if !digits.is_empty()
+                    && digits.len() <= 10
+                    && digits.bytes().all(|b| b.is_ascii_digit()) =>
+                {
                     digits.parse().ok()?
                 }
                 _ => return None,
@@ -191,7 +217,14 @@ fn start_tag(input: &str, begin: usize, pos: usize) -> Result<(Open, usize), Htm
     if !TAGS.contains(&tag.as_str()) {
         return Err(HtmlError::UnsupportedStartTag { tag, offset: begin });
     }
-    let mut open = Open { tag, start: pos, url: None, language: None, emoji_id: None, expandable: false };
+    let mut open = Open {
+        tag,
+        start: pos,
+        url: None,
+        language: None,
+        emoji_id: None,
+        expandable: false,
+    };
     let mut class = None;
     loop {
         while i < bytes.len() && is_space(bytes[i]) {
@@ -208,7 +241,10 @@ fn start_tag(input: &str, begin: usize, pos: usize) -> Result<(Open, usize), Htm
         }
         let name = input[name_start..i].to_ascii_lowercase();
         if name.is_empty() {
-            return Err(HtmlError::EmptyAttributeName { tag: open.tag, offset: begin });
+            return Err(HtmlError::EmptyAttributeName {
+                tag: open.tag,
+                offset: begin,
+            });
         }
         while i < bytes.len() && is_space(bytes[i]) {
             i += 1;
@@ -218,7 +254,10 @@ fn start_tag(input: &str, begin: usize, pos: usize) -> Result<(Open, usize), Htm
                 open.expandable = true;
                 continue;
             }
-            return Err(HtmlError::ExpectedEqualSign { tag: open.tag, offset: begin });
+            return Err(HtmlError::ExpectedEqualSign {
+                tag: open.tag,
+                offset: begin,
+            });
         }
         i += 1;
         while i < bytes.len() && is_space(bytes[i]) {
@@ -231,8 +270,8 @@ fn start_tag(input: &str, begin: usize, pos: usize) -> Result<(Open, usize), Htm
                 let mut value = String::new();
                 while i < bytes.len() && bytes[i] != quote {
                     if bytes[i] == b'&' {
-                        let (c, len) =
-                            decode_entity(&input[i..]).ok_or(HtmlError::UnescapedAmpersand { offset: i })?;
+                        let (c, len) = decode_entity(&input[i..])
+                            .ok_or(HtmlError::UnescapedAmpersand { offset: i })?;
                         value.push(c);
                         i += len;
                     } else {
@@ -249,13 +288,17 @@ fn start_tag(input: &str, begin: usize, pos: usize) -> Result<(Open, usize), Htm
             }
             Some(_) => {
                 let token_start = i;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'.' | b'-')) {
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'.' | b'-'))
+                {
                     i += 1;
                 }
                 match bytes.get(i) {
                     None => return Err(HtmlError::UnclosedStartTag { offset: begin }),
                     Some(&b) if !is_space(b) && b != b'>' => {
-                        return Err(HtmlError::BadNameToken { offset: token_start });
+                        return Err(HtmlError::BadNameToken {
+                            offset: token_start,
+                        });
                     }
                     Some(_) => input[token_start..i].to_ascii_lowercase(),
                 }
@@ -273,7 +316,10 @@ fn start_tag(input: &str, begin: usize, pos: usize) -> Result<(Open, usize), Htm
         return Err(HtmlError::SpanWithoutSpoilerClass { offset: begin });
     }
     if open.tag == "tg-emoji"
-        && !open.emoji_id.as_deref().is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+        && !open
+            .emoji_id
+            .as_deref()
+            .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
     {
         return Err(HtmlError::MissingEmojiId { offset: begin });
     }
@@ -296,15 +342,27 @@ fn end_tag(input: &str, begin: usize, stack: &mut Vec<Open>) -> Result<(Open, us
     if bytes.get(i) != Some(&b'>') {
         return Err(HtmlError::UnclosedEndTag { offset: begin });
     }
-    let open = stack.pop().ok_or(HtmlError::UnexpectedEndTag { offset: begin })?;
+    let open = stack
+        .pop()
+        .ok_or(HtmlError::UnexpectedEndTag { offset: begin })?;
     if !name.is_empty() && name != open.tag {
-        return Err(HtmlError::UnmatchedEndTag { offset: begin, expected: open.tag, found: name });
+        return Err(HtmlError::UnmatchedEndTag {
+            offset: begin,
+            expected: open.tag,
+            found: name,
+        });
     }
     Ok((open, i + 1))
 }
 
 /// Turns a closed tag into its entity (none when empty).
-fn close(open: Open, text: &str, pos: usize, stack: &mut [Open], entities: &mut Vec<MessageEntity>) {
+fn close(
+    open: Open,
+    text: &str,
+    pos: usize,
+    stack: &mut [Open],
+    entities: &mut Vec<MessageEntity>,
+) {
     let length = pos - open.start;
     if open.tag == "code"
         && let Some(parent) = stack.last_mut()

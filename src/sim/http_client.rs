@@ -36,7 +36,8 @@ impl HttpConnection {
     pub async fn connect(authority: &str) -> Result<Self, ClientError> {
         let stream = TcpStream::connect(authority).await?;
         stream.set_nodelay(true)?;
-        let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+        let (sender, connection) =
+            hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
         let span = tracing::debug_span!("sim_client_connection", peer = authority);
         tokio::spawn(
             async move {
@@ -46,7 +47,10 @@ impl HttpConnection {
             }
             .instrument(span),
         );
-        Ok(Self { sender, authority: authority.to_owned() })
+        Ok(Self {
+            sender,
+            authority: authority.to_owned(),
+        })
     }
 
     /// POSTs a JSON body to `path` with extra `headers`; returns the status and the whole body.
@@ -57,11 +61,16 @@ impl HttpConnection {
         body: Bytes,
     ) -> Result<(StatusCode, Bytes), ClientError> {
         self.sender.ready().await?;
-        let mut request = Request::post(path).header(HOST, &self.authority).header(CONTENT_TYPE, "application/json");
+        let mut request = Request::post(path)
+            .header(HOST, &self.authority)
+            .header(CONTENT_TYPE, "application/json");
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        let response = self.sender.send_request(request.body(Full::new(body))?).await?;
+        let response = self
+            .sender
+            .send_request(request.body(Full::new(body))?)
+            .await?;
         let status = response.status();
         let body = response.into_body().collect().await?.to_bytes();
         Ok((status, body))

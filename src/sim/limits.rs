@@ -20,12 +20,20 @@ pub struct Rate {
 impl Rate {
     /// `count` per second, bursts of `burst`.
     pub const fn per_second(count: u32, burst: u32) -> Self {
-        Self { count, period_ms: 1000, burst }
+        Self {
+            count,
+            period_ms: 1000,
+            burst,
+        }
     }
 
     /// `count` per minute, bursts of `burst`.
     pub const fn per_minute(count: u32, burst: u32) -> Self {
-        Self { count, period_ms: 60_000, burst }
+        Self {
+            count,
+            period_ms: 60_000,
+            burst,
+        }
     }
 
     /// Tokens regained per millisecond.
@@ -70,7 +78,10 @@ impl Default for LimitsConfig {
         Self {
             enabled: true,
             per_chat: Rate::per_second(1, 3),
-            per_group: Window { max: 20, period_ms: 60_000 },
+            per_group: Window {
+                max: 20,
+                period_ms: 60_000,
+            },
             global: Rate::per_second(30, 30),
             paid_broadcast: Rate::per_second(1000, 1000),
             omit_parameters: false,
@@ -82,7 +93,10 @@ impl Default for LimitsConfig {
 impl LimitsConfig {
     /// No flood control at all.
     pub fn off() -> Self {
-        Self { enabled: false, ..Self::default() }
+        Self {
+            enabled: false,
+            ..Self::default()
+        }
     }
 }
 
@@ -114,7 +128,10 @@ struct Bucket {
 
 impl Bucket {
     fn full(rate: Rate, now_ms: i64) -> Self {
-        Self { tokens: f64::from(rate.burst.max(1)), at_ms: now_ms }
+        Self {
+            tokens: f64::from(rate.burst.max(1)),
+            at_ms: now_ms,
+        }
     }
 
     fn refill(&mut self, rate: Rate, now_ms: i64) {
@@ -125,7 +142,11 @@ impl Bucket {
 
     /// Milliseconds until one token is available (0 when one is).
     fn wait_ms(&self, rate: Rate) -> f64 {
-        if self.tokens >= 1.0 - 1e-9 { 0.0 } else { (1.0 - self.tokens) / rate.per_ms() }
+        if self.tokens >= 1.0 - 1e-9 {
+            0.0
+        } else {
+            (1.0 - self.tokens) / rate.per_ms()
+        }
     }
 }
 
@@ -142,7 +163,13 @@ pub(crate) struct Limiter {
 impl Limiter {
     /// Buckets for `config`, all full.
     pub(crate) fn new(config: LimitsConfig) -> Self {
-        Self { config, chats: HashMap::new(), groups: HashMap::new(), global: None, paid: None }
+        Self {
+            config,
+            chats: HashMap::new(),
+            groups: HashMap::new(),
+            global: None,
+            paid: None,
+        }
     }
 
     /// The current settings.
@@ -157,12 +184,24 @@ impl Limiter {
 
     /// Takes one message for `chat_id` at `now_ms`, or says which limit refuses it. Nothing is
     /// taken from any bucket when one refuses.
-    pub(crate) fn admit(&mut self, chat_id: i64, is_group: bool, paid: bool, now_ms: i64) -> Result<(), Throttled> {
+    pub(crate) fn admit(
+        &mut self,
+        chat_id: i64,
+        is_group: bool,
+        paid: bool,
+        now_ms: i64,
+    ) -> Result<(), Throttled> {
         if !self.config.enabled {
             return Ok(());
         }
         let c = self.config.clone();
-        let chat = Self::bucket(self.chats.entry(chat_id).or_insert_with(|| Bucket::full(c.per_chat, now_ms)), c.per_chat, now_ms);
+        let chat = Self::bucket(
+            self.chats
+                .entry(chat_id)
+                .or_insert_with(|| Bucket::full(c.per_chat, now_ms)),
+            c.per_chat,
+            now_ms,
+        );
         let mut waits = vec![(LimitKind::Chat, chat.wait_ms(c.per_chat))];
         if is_group {
             let period = i64::try_from(c.per_group.period_ms).unwrap_or(i64::MAX);
@@ -178,8 +217,16 @@ impl Limiter {
             waits.push((LimitKind::Group, wait));
         }
         let global_rate = if paid { c.paid_broadcast } else { c.global };
-        let slot = if paid { &mut self.paid } else { &mut self.global };
-        let global = Self::bucket(slot.get_or_insert_with(|| Bucket::full(global_rate, now_ms)), global_rate, now_ms);
+        let slot = if paid {
+            &mut self.paid
+        } else {
+            &mut self.global
+        };
+        let global = Self::bucket(
+            slot.get_or_insert_with(|| Bucket::full(global_rate, now_ms)),
+            global_rate,
+            now_ms,
+        );
         waits.push((LimitKind::Global, global.wait_ms(global_rate)));
 
         let (kind, wait) = waits
@@ -187,8 +234,13 @@ impl Limiter {
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .unwrap_or((LimitKind::Global, 0.0));
         if wait > 0.0 {
-            let computed = u32::try_from((wait / 1000.0).ceil() as u64).unwrap_or(u32::MAX).max(1);
-            return Err(Throttled { kind, retry_after: c.retry_after_override.unwrap_or(computed) });
+            let computed = u32::try_from((wait / 1000.0).ceil() as u64)
+                .unwrap_or(u32::MAX)
+                .max(1);
+            return Err(Throttled {
+                kind,
+                retry_after: c.retry_after_override.unwrap_or(computed),
+            });
         }
         if let Some(bucket) = self.chats.get_mut(&chat_id) {
             bucket.tokens -= 1.0;
@@ -196,7 +248,11 @@ impl Limiter {
         if is_group {
             self.groups.entry(chat_id).or_default().push_back(now_ms);
         }
-        let slot = if paid { &mut self.paid } else { &mut self.global };
+        let slot = if paid {
+            &mut self.paid
+        } else {
+            &mut self.global
+        };
         if let Some(bucket) = slot {
             bucket.tokens -= 1.0;
         }
@@ -228,29 +284,55 @@ mod tests {
             assert_eq!(limiter.admit(1, false, false, 0), Ok(()));
         }
         let refused = limiter.admit(1, false, false, 0).unwrap_err();
-        assert_eq!(refused, Throttled { kind: LimitKind::Chat, retry_after: 1 });
-        assert_eq!(limiter.admit(1, false, false, 999).unwrap_err().kind, LimitKind::Chat);
+        assert_eq!(
+            refused,
+            Throttled {
+                kind: LimitKind::Chat,
+                retry_after: 1
+            }
+        );
+        assert_eq!(
+            limiter.admit(1, false, false, 999).unwrap_err().kind,
+            LimitKind::Chat
+        );
         assert_eq!(limiter.admit(1, false, false, 1000), Ok(()));
-        assert_eq!(limiter.admit(2, false, false, 1000), Ok(()), "other chats have their own bucket");
+        assert_eq!(
+            limiter.admit(2, false, false, 1000),
+            Ok(()),
+            "other chats have their own bucket"
+        );
     }
 
     #[test]
     fn group_limit_is_per_minute() {
         let mut limiter = Limiter::new(LimitsConfig::default());
         for i in 0..20 {
-            assert_eq!(limiter.admit(-5, true, false, i * 1000), Ok(()), "message {i}");
+            assert_eq!(
+                limiter.admit(-5, true, false, i * 1000),
+                Ok(()),
+                "message {i}"
+            );
         }
         let refused = limiter.admit(-5, true, false, 20_000).unwrap_err();
         assert_eq!(refused.kind, LimitKind::Group);
-        assert_eq!(refused.retry_after, 40, "the first message leaves the window at 60 s");
+        assert_eq!(
+            refused.retry_after, 40,
+            "the first message leaves the window at 60 s"
+        );
         assert_eq!(limiter.admit(-5, true, false, 60_000), Ok(()));
     }
 
     #[test]
     fn override_and_off() {
-        let mut limiter = Limiter::new(LimitsConfig { retry_after_override: Some(3600), ..chat_only(Rate::per_second(1, 1)) });
+        let mut limiter = Limiter::new(LimitsConfig {
+            retry_after_override: Some(3600),
+            ..chat_only(Rate::per_second(1, 1))
+        });
         limiter.admit(1, false, false, 0).unwrap();
-        assert_eq!(limiter.admit(1, false, false, 0).unwrap_err().retry_after, 3600);
+        assert_eq!(
+            limiter.admit(1, false, false, 0).unwrap_err().retry_after,
+            3600
+        );
         let mut off = Limiter::new(LimitsConfig::off());
         assert!((0..1000).all(|_| off.admit(1, false, false, 0).is_ok()));
     }
@@ -265,7 +347,10 @@ mod tests {
         };
         let mut limiter = Limiter::new(config);
         assert!((0..2).all(|i| limiter.admit(i, false, false, 0).is_ok()));
-        assert_eq!(limiter.admit(9, false, false, 0).unwrap_err().kind, LimitKind::Global);
+        assert_eq!(
+            limiter.admit(9, false, false, 0).unwrap_err().kind,
+            LimitKind::Global
+        );
         assert!((0..5).all(|i| limiter.admit(i, false, true, 0).is_ok()));
         assert!(limiter.admit(9, false, true, 0).is_err());
     }

@@ -3,6 +3,8 @@
 //! flood control, recipients in every state, fault injection, and a control API (`/__sim`) for
 //! tests, the sandbox and benchmarks. See `src/sim/README.md`.
 
+#![warn(missing_docs)]
+
 pub mod bench;
 pub mod cli;
 
@@ -39,6 +41,6 @@ pub use methods::implemented as implemented_methods;
 pub use stats::{CallRecord, Counters, ThrottleCounters};
 pub use text::{MAX_TEXT_LEN, utf16_len};
 pub use world::{
-    BotMembership, ButtonView, CallbackAnswer, CallbackStatus, ChatInfo, NewGroup, NewUser, TranscriptEntry, UserInfo,
-    UserState,
+    BotMembership, ButtonView, CallbackAnswer, CallbackStatus, ChatInfo, NewGroup, NewUser,
+    TranscriptEntry, UserInfo, UserState,
 };

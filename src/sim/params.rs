@@ -13,7 +13,11 @@ pub(crate) struct Params(Map<String, Value>);
 
 impl Params {
     /// Parses the query string and the body according to its content type.
-    pub(crate) fn parse(query: Option<&str>, content_type: Option<&str>, body: &[u8]) -> Result<Self, ApiError> {
+    pub(crate) fn parse(
+        query: Option<&str>,
+        content_type: Option<&str>,
+        body: &[u8],
+    ) -> Result<Self, ApiError> {
         let mut map = Map::new();
         if let Some(query) = query {
             for (k, v) in form_urlencoded::parse(query.as_bytes()) {
@@ -28,7 +32,11 @@ impl Params {
         if content_type.starts_with("application/json") {
             match serde_json::from_slice::<Value>(body) {
                 Ok(Value::Object(obj)) => map.extend(obj),
-                _ => return Err(ApiError::bad_request("Bad Request: can't parse JSON object")),
+                _ => {
+                    return Err(ApiError::bad_request(
+                        "Bad Request: can't parse JSON object",
+                    ));
+                }
             }
         } else if content_type.starts_with("multipart/form-data") {
             let boundary = raw_type
@@ -86,7 +94,10 @@ impl Params {
     }
 
     /// A nested JSON parameter, given as JSON or as JSON text. `Ok(None)` when absent.
-    pub(crate) fn json<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, serde_json::Error> {
+    pub(crate) fn json<T: DeserializeOwned>(
+        &self,
+        key: &str,
+    ) -> Result<Option<T>, serde_json::Error> {
         match self.0.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) if s.is_empty() => Ok(None),
@@ -123,7 +134,9 @@ fn multipart(body: &[u8], boundary: &str) -> Map<String, Value> {
             break;
         }
         let part = part.strip_prefix("\r\n").unwrap_or(part);
-        let Some((head, value)) = part.split_once("\r\n\r\n") else { continue };
+        let Some((head, value)) = part.split_once("\r\n\r\n") else {
+            continue;
+        };
         let disposition = head
             .lines()
             .find(|l| l.to_ascii_lowercase().starts_with("content-disposition"))
@@ -131,11 +144,16 @@ fn multipart(body: &[u8], boundary: &str) -> Map<String, Value> {
         let attr = |name: &str| {
             disposition
                 .split(';')
-                .find_map(|p| p.trim().strip_prefix(name).and_then(|v| v.strip_prefix('=')))
+                .find_map(|p| {
+                    p.trim()
+                        .strip_prefix(name)
+                        .and_then(|v| v.strip_prefix('='))
+                })
                 .map(|v| v.trim_matches('"').to_owned())
         };
         let Some(name) = attr("name") else { continue };
-        let value = attr("filename").unwrap_or_else(|| value.strip_suffix("\r\n").unwrap_or(value).to_owned());
+        let value = attr("filename")
+            .unwrap_or_else(|| value.strip_suffix("\r\n").unwrap_or(value).to_owned());
         map.insert(name, Value::String(value));
     }
     map
@@ -147,22 +165,42 @@ mod tests {
 
     #[test]
     fn json_form_query_and_multipart_agree() {
-        let json = Params::parse(None, Some("application/json"), br#"{"chat_id":5,"reply_markup":{"a":1}}"#).unwrap();
-        let form = Params::parse(None, Some("application/x-www-form-urlencoded"), b"chat_id=5&reply_markup=%7B%22a%22%3A1%7D").unwrap();
-        let query = Params::parse(Some("chat_id=5&reply_markup=%7B%22a%22%3A1%7D"), None, b"").unwrap();
+        let json = Params::parse(
+            None,
+            Some("application/json"),
+            br#"{"chat_id":5,"reply_markup":{"a":1}}"#,
+        )
+        .unwrap();
+        let form = Params::parse(
+            None,
+            Some("application/x-www-form-urlencoded"),
+            b"chat_id=5&reply_markup=%7B%22a%22%3A1%7D",
+        )
+        .unwrap();
+        let query =
+            Params::parse(Some("chat_id=5&reply_markup=%7B%22a%22%3A1%7D"), None, b"").unwrap();
         let body = b"--XyZ\r\nContent-Disposition: form-data; name=\"chat_id\"\r\n\r\n5\r\n--XyZ\r\nContent-Disposition: form-data; name=\"reply_markup\"\r\n\r\n{\"a\":1}\r\n--XyZ--\r\n";
         let multi = Params::parse(None, Some("multipart/form-data; boundary=XyZ"), body).unwrap();
         for p in [json, form, query, multi] {
             assert_eq!(p.chat_id(), Ok(5));
-            assert_eq!(p.json::<Value>("reply_markup").unwrap(), Some(serde_json::json!({"a": 1})));
+            assert_eq!(
+                p.json::<Value>("reply_markup").unwrap(),
+                Some(serde_json::json!({"a": 1}))
+            );
         }
     }
 
     #[test]
     fn chat_id_errors() {
         let empty = Params::default();
-        assert_eq!(empty.chat_id().unwrap_err().description, descriptions::CHAT_ID_EMPTY);
+        assert_eq!(
+            empty.chat_id().unwrap_err().description,
+            descriptions::CHAT_ID_EMPTY
+        );
         let name = Params::parse(Some("chat_id=%40someone"), None, b"").unwrap();
-        assert_eq!(name.chat_id().unwrap_err().description, descriptions::CHAT_NOT_FOUND);
+        assert_eq!(
+            name.chat_id().unwrap_err().description,
+            descriptions::CHAT_NOT_FOUND
+        );
     }
 }

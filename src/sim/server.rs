@@ -46,7 +46,11 @@ pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
         };
         match accepted {
             Ok((stream, _)) => {
-                tokio::spawn(serve_connection(stream, router.clone(), shared.shutdown.clone()));
+                tokio::spawn(serve_connection(
+                    stream,
+                    router.clone(),
+                    shared.shutdown.clone(),
+                ));
             }
             Err(error) => tracing::warn!(%error, "accept failed"),
         }
@@ -63,7 +67,8 @@ async fn serve_connection(stream: TcpStream, router: Router, shutdown: Cancellat
         request.extensions_mut().insert(connection.clone());
         router.clone().oneshot(request)
     });
-    let serving = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+    let serving =
+        hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
     tokio::select! {
         result = serving => if let Err(error) = result {
             tracing::debug!(%error, "connection ended with an error");
@@ -118,7 +123,11 @@ async fn bot_api(
     };
     call.chat_id = params.chat_hint();
     call.params = params.to_value();
-    let span = tracing::info_span!("sim_request", method = method.name(), chat_id = call.chat_id);
+    let span = tracing::info_span!(
+        "sim_request",
+        method = method.name(),
+        chat_id = call.chat_id
+    );
     async move {
         let plan = shared.with(|w| {
             let plan = w.faults.plan(method.name(), call.chat_id);
@@ -128,7 +137,10 @@ async fn bot_api(
             }
             plan
         });
-        let guard = Unanswered { shared: &shared, call: Some(call) };
+        let guard = Unanswered {
+            shared: &shared,
+            call: Some(call),
+        };
         let reply = match plan.before {
             Some(outcome) => Reply::from(outcome),
             None => {
@@ -172,7 +184,14 @@ impl Unanswered<'_> {
 impl Drop for Unanswered<'_> {
     fn drop(&mut self) {
         if let Some(call) = self.call.take() {
-            let response = finish(self.shared, call, Reply::Raw { status: 499, body: String::new() });
+            let response = finish(
+                self.shared,
+                call,
+                Reply::Raw {
+                    status: 499,
+                    body: String::new(),
+                },
+            );
             drop(response);
         }
     }
@@ -198,16 +217,16 @@ impl From<Outcome> for Reply {
 /// Logs the call and builds the HTTP answer.
 fn finish(shared: &Shared, call: Call, reply: Reply) -> Response {
     let (status, description, response) = match reply {
-        Reply::Api(Ok(success)) => (200, None, json_response(200, &SuccessBody::from(&success))),
+        Reply::Api(Ok(success)) => (200, None, success_response(&success)),
         Reply::Api(Err(error)) => {
             let response = json_response(error.error_code, &ErrorBody::from(&error));
             (error.error_code, Some(error.description), response)
         }
-        Reply::Raw { status, body } => {
-            let mut response = (status_code(status), body).into_response();
-            response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-            (status, None, response)
-        }
+        Reply::Raw { status, body } => (
+            status,
+            None,
+            with_json_type((status_code(status), body).into_response()),
+        ),
         Reply::Drop => (0, None, StatusCode::INTERNAL_SERVER_ERROR.into_response()),
     };
     let record = CallRecord {
@@ -218,25 +237,25 @@ fn finish(shared: &Shared, call: Call, reply: Reply) -> Response {
         description,
         chat_id: call.chat_id,
         params: call.params,
-        duration_ms: u64::try_from(call.started.elapsed().as_millis()).unwrap_or(u64::MAX).saturating_add(call.extra_ms),
+        duration_ms: u64::try_from(call.started.elapsed().as_millis())
+            .unwrap_or(u64::MAX)
+            .saturating_add(call.extra_ms),
     };
     shared.with(|w| w.stats.record_call(record));
     response
 }
 
 /// `{"ok":true,"result":…}`, plus `description` where Telegram adds one.
-#[derive(Serialize)]
-struct SuccessBody<'a> {
-    ok: bool,
-    result: &'a Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<&'a str>,
-}
-
-impl<'a> From<&'a Success> for SuccessBody<'a> {
-    fn from(success: &'a Success) -> Self {
-        Self { ok: true, result: &success.result, description: success.description }
+fn success_response(success: &Success) -> Response {
+    let mut body = String::with_capacity(success.result.len() + 64);
+    body.push_str(r#"{"ok":true,"result":"#);
+    body.push_str(&success.result);
+    if let Some(description) = success.description {
+        body.push_str(r#","description":"#);
+        body.push_str(&Value::String(description.to_owned()).to_string());
     }
+    body.push('}');
+    with_json_type((StatusCode::OK, body).into_response())
 }
 
 /// `{"ok":false,"error_code":N,"description":"…"[,"parameters":{…}]}`, in Telegram's field order.
@@ -254,9 +273,16 @@ impl<'a> From<&'a ApiError> for ErrorBody<'a> {
 }
 
 fn json_response(status: u16, body: &impl Serialize) -> Response {
-    let bytes = serde_json::to_vec(body).unwrap_or_else(|_| br#"{"ok":false,"error_code":500,"description":"Internal Server Error"}"#.to_vec());
-    let mut response = (status_code(status), Body::from(bytes)).into_response();
-    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    let bytes = serde_json::to_vec(body).unwrap_or_else(|_| {
+        br#"{"ok":false,"error_code":500,"description":"Internal Server Error"}"#.to_vec()
+    });
+    with_json_type((status_code(status), Body::from(bytes)).into_response())
+}
+
+fn with_json_type(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
 }
 
@@ -277,7 +303,10 @@ mod tests {
 
     #[test]
     fn paths() {
-        assert_eq!(split_path("/bot1:A/SendMessage"), Some(("1:A", "SendMessage")));
+        assert_eq!(
+            split_path("/bot1:A/SendMessage"),
+            Some(("1:A", "SendMessage"))
+        );
         assert_eq!(split_path("/bot1:A/"), None);
         assert_eq!(split_path("/bot1:A/x/y"), None);
         assert_eq!(split_path("/foo"), None);

@@ -12,7 +12,6 @@ use super::error::SimError;
 use super::world::World;
 
 /// Everything the simulator's tasks share.
-#[derive(Debug)]
 pub(crate) struct Shared {
     /// The only accepted bot token.
     pub token: String,
@@ -24,10 +23,24 @@ pub(crate) struct Shared {
     changes: watch::Sender<u64>,
 }
 
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("token", &"[redacted]")
+            .finish_non_exhaustive()
+    }
+}
+
 impl Shared {
     /// Wraps a world.
     pub(crate) fn new(token: String, webhook: WebhookSettings, world: World) -> Self {
-        Self { token, webhook, shutdown: CancellationToken::new(), world: Mutex::new(world), changes: watch::Sender::new(0) }
+        Self {
+            token,
+            webhook,
+            shutdown: CancellationToken::new(),
+            world: Mutex::new(world),
+            changes: watch::Sender::new(0),
+        }
     }
 
     /// Runs `f` on the world and then signals a change.
@@ -43,7 +56,11 @@ impl Shared {
     }
 
     /// Waits until `check` returns `Some`, re-checking after every change, for at most `timeout`.
-    pub(crate) async fn wait_for<T>(&self, timeout: Duration, mut check: impl FnMut(&World) -> Option<T>) -> Result<T, SimError> {
+    pub(crate) async fn wait_for<T>(
+        &self,
+        timeout: Duration,
+        mut check: impl FnMut(&World) -> Option<T>,
+    ) -> Result<T, SimError> {
         let mut changes = self.changes.subscribe();
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
@@ -53,7 +70,9 @@ impl Shared {
             }
             match tokio::time::timeout_at(deadline, changes.changed()).await {
                 Ok(Ok(())) => {}
-                Ok(Err(_)) | Err(_) => return self.read(&mut check).ok_or(SimError::Timeout(timeout)),
+                Ok(Err(_)) | Err(_) => {
+                    return self.read(&mut check).ok_or(SimError::Timeout(timeout));
+                }
             }
         }
     }

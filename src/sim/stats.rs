@@ -120,11 +120,17 @@ impl Stats {
     pub(crate) fn message_sent(&mut self, chat_id: i64, is_group: bool, now_ms: i64) {
         let c = &mut self.counters;
         c.messages_sent += 1;
-        c.max_global_rate_per_s = c.max_global_rate_per_s.max(self.global.record(now_ms, 1000));
+        c.max_global_rate_per_s = c
+            .max_global_rate_per_s
+            .max(self.global.record(now_ms, 1000));
         let chat = self.chats.entry(chat_id).or_default().record(now_ms, 1000);
         c.max_chat_rate_per_s = c.max_chat_rate_per_s.max(chat);
         if is_group {
-            let group = self.groups.entry(chat_id).or_default().record(now_ms, 60_000);
+            let group = self
+                .groups
+                .entry(chat_id)
+                .or_default()
+                .record(now_ms, 60_000);
             c.max_group_rate_per_min = c.max_group_rate_per_min.max(group);
         }
     }
@@ -143,7 +149,9 @@ impl Stats {
     pub(crate) fn record_call(&mut self, mut record: CallRecord) {
         let c = &mut self.counters;
         c.requests += 1;
-        *c.requests_by_method.entry(record.method.clone()).or_default() += 1;
+        *c.requests_by_method
+            .entry(record.method.clone())
+            .or_default() += 1;
         if record.status == 0 {
             c.dropped_connections += 1;
         } else if record.status != 200 {
@@ -184,7 +192,13 @@ mod tests {
             stats.message_sent(1, false, t);
         }
         stats.message_sent(2, false, 1160);
-        assert_eq!(stats.counters.max_chat_rate_per_s, 3, "0,100,200 or 200,1100,1150");
-        assert_eq!(stats.counters.max_global_rate_per_s, 4, "200,1100,1150,1160");
+        assert_eq!(
+            stats.counters.max_chat_rate_per_s, 3,
+            "0,100,200 or 200,1100,1150"
+        );
+        assert_eq!(
+            stats.counters.max_global_rate_per_s, 4,
+            "200,1100,1150,1160"
+        );
     }
 }

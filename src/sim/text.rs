@@ -35,8 +35,10 @@ pub(crate) fn finalize(text: &str, entities: Vec<MessageEntity>) -> (String, Vec
         .into_iter()
         .filter(|d| {
             !out.iter().any(|e| {
-                matches!(e.kind.as_str(), "code" | "pre" | "text_link" | "url" | "bot_command")
-                    && d.offset < e.offset + e.length
+                matches!(
+                    e.kind.as_str(),
+                    "code" | "pre" | "text_link" | "url" | "bot_command"
+                ) && d.offset < e.offset + e.length
                     && e.offset < d.offset + d.length
             })
         })
@@ -62,19 +64,30 @@ pub(crate) fn detect(text: &str) -> Vec<MessageEntity> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        let boundary = i == 0 || !(is_word(chars[i - 1]) || matches!(chars[i - 1], '/' | '@' | '#'));
+        let boundary =
+            i == 0 || !(is_word(chars[i - 1]) || matches!(chars[i - 1], '/' | '@' | '#'));
         if !boundary {
             i += 1;
             continue;
         }
-        let word_end = |from: usize| (from..chars.len()).find(|&j| !is_word(chars[j])).unwrap_or(chars.len());
+        let word_end = |from: usize| {
+            (from..chars.len())
+                .find(|&j| !is_word(chars[j]))
+                .unwrap_or(chars.len())
+        };
         let (kind, end) = match chars[i] {
             '/' => {
                 let name_end = word_end(i + 1);
-                let name_ok = name_end > i + 1 && name_end - i - 1 <= 32 && chars[i + 1..name_end].iter().all(char::is_ascii);
+                let name_ok = name_end > i + 1
+                    && name_end - i - 1 <= 32
+                    && chars[i + 1..name_end].iter().all(char::is_ascii);
                 let end = if name_ok && chars.get(name_end) == Some(&'@') {
                     let bot_end = word_end(name_end + 1);
-                    if bot_end - name_end - 1 >= 3 { bot_end } else { name_end }
+                    if bot_end - name_end > 3 {
+                        bot_end
+                    } else {
+                        name_end
+                    }
                 } else {
                     name_end
                 };
@@ -90,13 +103,29 @@ pub(crate) fn detect(text: &str) -> Vec<MessageEntity> {
                 ((end > i + 1 && has_letter).then_some("hashtag"), end)
             }
             'h' | 'H' => {
-                let rest: String = chars[i..chars.len().min(i + 8)].iter().collect::<String>().to_ascii_lowercase();
-                let scheme = if rest.starts_with("https://") { 8 } else if rest.starts_with("http://") { 7 } else { 0 };
+                let rest: String = chars[i..chars.len().min(i + 8)]
+                    .iter()
+                    .collect::<String>()
+                    .to_ascii_lowercase();
+                let scheme = if rest.starts_with("https://") {
+                    8
+                } else if rest.starts_with("http://") {
+                    7
+                } else {
+                    0
+                };
                 if scheme == 0 {
                     (None, i + 1)
                 } else {
-                    let mut end = (i + scheme..chars.len()).find(|&j| chars[j].is_whitespace()).unwrap_or(chars.len());
-                    while end > i + scheme && matches!(chars[end - 1], '.' | ',' | ';' | ':' | '!' | '?' | ')' | '\'' | '"') {
+                    let mut end = (i + scheme..chars.len())
+                        .find(|&j| chars[j].is_whitespace())
+                        .unwrap_or(chars.len());
+                    while end > i + scheme
+                        && matches!(
+                            chars[end - 1],
+                            '.' | ',' | ';' | ':' | '!' | '?' | ')' | '\'' | '"'
+                        )
+                    {
                         end -= 1;
                     }
                     ((end > i + scheme).then_some("url"), end)
@@ -106,7 +135,11 @@ pub(crate) fn detect(text: &str) -> Vec<MessageEntity> {
         };
         match kind {
             Some(kind) => {
-                found.push(MessageEntity::new(kind, offsets[i], offsets[end] - offsets[i]));
+                found.push(MessageEntity::new(
+                    kind,
+                    offsets[i],
+                    offsets[end] - offsets[i],
+                ));
                 i = end;
             }
             None => i = end.max(i + 1),
@@ -120,15 +153,27 @@ mod tests {
     use super::*;
 
     fn kinds(text: &str) -> Vec<(String, usize, usize)> {
-        detect(text).into_iter().map(|e| (e.kind, e.offset, e.length)).collect()
+        detect(text)
+            .into_iter()
+            .map(|e| (e.kind, e.offset, e.length))
+            .collect()
     }
 
     #[test]
     fn detects_commands_mentions_hashtags_and_urls() {
         assert_eq!(kinds("/start"), vec![("bot_command".into(), 0, 6)]);
-        assert_eq!(kinds("/remind@remindbot_sim_bot in 5m"), vec![("bot_command".into(), 0, 25)]);
-        assert_eq!(kinds("see https://example.com/a?b=1."), vec![("url".into(), 4, 25)]);
-        assert_eq!(kinds("hi @someone #todo"), vec![("mention".into(), 3, 8), ("hashtag".into(), 12, 5)]);
+        assert_eq!(
+            kinds("/remind@remindbot_sim_bot in 5m"),
+            vec![("bot_command".into(), 0, 25)]
+        );
+        assert_eq!(
+            kinds("see https://example.com/a?b=1."),
+            vec![("url".into(), 4, 25)]
+        );
+        assert_eq!(
+            kinds("hi @someone #todo"),
+            vec![("mention".into(), 3, 8), ("hashtag".into(), 12, 5)]
+        );
         assert_eq!(kinds("a/b x@yy #1"), vec![]);
     }
 
@@ -139,7 +184,13 @@ mod tests {
 
     #[test]
     fn finalize_trims_and_shifts_entities() {
-        let (text, entities) = finalize("  hi there  ", vec![MessageEntity::new("bold", 2, 2), MessageEntity::new("italic", 0, 2)]);
+        let (text, entities) = finalize(
+            "  hi there  ",
+            vec![
+                MessageEntity::new("bold", 2, 2),
+                MessageEntity::new("italic", 0, 2),
+            ],
+        );
         assert_eq!(text, "hi there");
         assert_eq!(entities, vec![MessageEntity::new("bold", 0, 2)]);
     }

@@ -69,26 +69,26 @@ pub enum ChatType {
     Channel,
 }
 
-/// `Chat`: the short chat object embedded in messages.
+/// `Chat`: the short chat object embedded in messages (fields in Telegram's order).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chat {
     /// Unique identifier: users positive, groups negative, supergroups `-100…`.
     pub id: i64,
-    /// The chat's kind.
-    #[serde(rename = "type")]
-    pub kind: ChatType,
     /// Title of groups.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    /// Username of private chats (and public supergroups).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub username: Option<String>,
     /// First name of the other party in a private chat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the other party in a private chat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
+    /// Username of private chats (and public supergroups).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// The chat's kind.
+    #[serde(rename = "type")]
+    pub kind: ChatType,
 }
 
 /// `MessageEntity`: a formatted or detected span; `offset` and `length` in UTF-16 code units.
@@ -154,7 +154,7 @@ pub struct InlineKeyboardMarkup {
     pub inline_keyboard: Vec<Vec<InlineKeyboardButton>>,
 }
 
-/// `Message`: the fields the simulator produces.
+/// `Message`: the fields the simulator produces, in Telegram's order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
     /// Identifier, increasing within the chat.
@@ -162,16 +162,16 @@ pub struct Message {
     /// Sender; the bot for messages the bot sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<User>,
-    /// Unix time it was sent.
-    pub date: i64,
     /// The chat it belongs to.
     pub chat: Chat,
-    /// The message it replies to (without its own `reply_to_message`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reply_to_message: Option<Box<Message>>,
+    /// Unix time it was sent.
+    pub date: i64,
     /// Unix time of the last edit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit_date: Option<i64>,
+    /// The message it replies to (without its own `reply_to_message`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_to_message: Option<Box<Message>>,
     /// Text, 0–4096 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,

@@ -101,7 +101,11 @@ impl UpdateQueue {
 
     /// Removes the oldest update if it has this id (after a webhook delivery).
     pub(crate) fn pop_if(&mut self, update_id: i64) {
-        if self.pending.front().is_some_and(|u| u.update_id == update_id) {
+        if self
+            .pending
+            .front()
+            .is_some_and(|u| u.update_id == update_id)
+        {
             self.pending.pop_front();
         }
     }
@@ -123,19 +127,42 @@ mod tests {
     use crate::sim::types::{CallbackQuery, User};
 
     fn tap() -> UpdateKind {
-        let from = User { id: 1, is_bot: false, first_name: "A".into(), last_name: None, username: None, language_code: None };
-        UpdateKind::CallbackQuery(CallbackQuery { id: "1".into(), from, message: None, chat_instance: "1".into(), data: None })
+        let from = User {
+            id: 1,
+            is_bot: false,
+            first_name: "A".into(),
+            last_name: None,
+            username: None,
+            language_code: None,
+        };
+        UpdateKind::CallbackQuery(CallbackQuery {
+            id: "1".into(),
+            from,
+            message: None,
+            chat_instance: "1".into(),
+            data: None,
+        })
     }
 
     #[test]
     fn offsets_confirm_and_negative_offsets_keep_the_tail() {
         let mut queue = UpdateQueue::new();
         let ids: Vec<i64> = (0..5).filter_map(|_| queue.push(tap())).collect();
-        assert_eq!(ids, (FIRST_UPDATE_ID..FIRST_UPDATE_ID + 5).collect::<Vec<_>>());
+        assert_eq!(
+            ids,
+            (FIRST_UPDATE_ID..FIRST_UPDATE_ID + 5).collect::<Vec<_>>()
+        );
         queue.confirm(ids[2]);
         assert_eq!(queue.peek(100)[0].update_id, ids[2]);
         queue.confirm(-1);
-        assert_eq!(queue.peek(100).iter().map(|u| u.update_id).collect::<Vec<_>>(), vec![ids[4]]);
+        assert_eq!(
+            queue
+                .peek(100)
+                .iter()
+                .map(|u| u.update_id)
+                .collect::<Vec<_>>(),
+            vec![ids[4]]
+        );
     }
 
     #[test]

@@ -14,8 +14,8 @@ use super::limits::Limiter;
 use super::stats::Stats;
 use super::text;
 use super::types::{
-    BotCommand, BotUser, CallbackQuery, Chat, ChatMember, ChatMemberUpdated, ChatType, InlineKeyboardMarkup, Message,
-    MessageEntity, UpdateKind, User,
+    BotCommand, BotUser, CallbackQuery, Chat, ChatMember, ChatMemberUpdated, ChatType,
+    InlineKeyboardMarkup, Message, MessageEntity, UpdateKind, User,
 };
 use super::updates::UpdateQueue;
 
@@ -69,7 +69,10 @@ pub struct NewUser {
 impl NewUser {
     /// A started user with this first name.
     pub fn new(first_name: &str) -> Self {
-        Self { first_name: first_name.to_owned(), ..Self::default() }
+        Self {
+            first_name: first_name.to_owned(),
+            ..Self::default()
+        }
     }
 
     /// Sets the id.
@@ -116,7 +119,10 @@ pub struct NewGroup {
 impl NewGroup {
     /// A basic group with this title.
     pub fn new(title: &str) -> Self {
-        Self { title: title.to_owned(), ..Self::default() }
+        Self {
+            title: title.to_owned(),
+            ..Self::default()
+        }
     }
 
     /// Makes it a supergroup.
@@ -256,7 +262,13 @@ struct ChatRecord {
 
 impl ChatRecord {
     fn new(chat: Chat) -> Self {
-        Self { chat, membership: BotMembership::Member, migrated_to: None, messages: BTreeMap::new(), next_message_id: 1 }
+        Self {
+            chat,
+            membership: BotMembership::Member,
+            migrated_to: None,
+            messages: BTreeMap::new(),
+            next_message_id: 1,
+        }
     }
 
     fn is_group(&self) -> bool {
@@ -264,7 +276,11 @@ impl ChatRecord {
     }
 
     fn info(&self) -> ChatInfo {
-        ChatInfo { chat: self.chat.clone(), membership: self.membership, migrated_to: self.migrated_to }
+        ChatInfo {
+            chat: self.chat.clone(),
+            membership: self.membership,
+            migrated_to: self.migrated_to,
+        }
     }
 }
 
@@ -321,7 +337,8 @@ impl World {
             updates: UpdateQueue::new(),
             webhook: None,
             commands: BTreeMap::new(),
-            callback_timeout_ms: i64::try_from(config.callback_answer_timeout.as_millis()).unwrap_or(i64::MAX),
+            callback_timeout_ms: i64::try_from(config.callback_answer_timeout.as_millis())
+                .unwrap_or(i64::MAX),
             users: HashMap::new(),
             chats: HashMap::new(),
             callbacks: HashMap::new(),
@@ -347,7 +364,11 @@ impl World {
         if id <= 0 || self.chats.contains_key(&id) || id == self.bot.user.id {
             return Err(SimError::IdTaken(id));
         }
-        let first_name = if new.first_name.is_empty() { format!("User{id}") } else { new.first_name };
+        let first_name = if new.first_name.is_empty() {
+            format!("User{id}")
+        } else {
+            new.first_name
+        };
         let user = User {
             id,
             is_bot: false,
@@ -365,7 +386,10 @@ impl World {
             last_name: user.last_name.clone(),
         };
         self.chats.insert(id, ChatRecord::new(chat));
-        let info = UserInfo { user, state: new.state };
+        let info = UserInfo {
+            user,
+            state: new.state,
+        };
         self.users.insert(id, info.clone());
         Ok(info)
     }
@@ -377,7 +401,11 @@ impl World {
             None => loop {
                 let n = self.next_group_id;
                 self.next_group_id += 1;
-                let id = if new.supergroup { -1_000_000_000_000 - n } else { -n };
+                let id = if new.supergroup {
+                    -1_000_000_000_000 - n
+                } else {
+                    -n
+                };
                 if !self.chats.contains_key(&id) {
                     break id;
                 }
@@ -388,8 +416,16 @@ impl World {
         }
         let chat = Chat {
             id,
-            kind: if new.supergroup { ChatType::Supergroup } else { ChatType::Group },
-            title: Some(if new.title.is_empty() { format!("Group {}", -id) } else { new.title }),
+            kind: if new.supergroup {
+                ChatType::Supergroup
+            } else {
+                ChatType::Group
+            },
+            title: Some(if new.title.is_empty() {
+                format!("Group {}", -id)
+            } else {
+                new.title
+            }),
             username: None,
             first_name: None,
             last_name: None,
@@ -416,8 +452,15 @@ impl World {
 
     /// Changes a user's state. Blocking sends the bot a `my_chat_member` update (member → kicked),
     /// unblocking one the other way round.
-    pub(crate) fn set_user_state(&mut self, user_id: i64, state: UserState) -> Result<(), SimError> {
-        let info = self.users.get_mut(&user_id).ok_or(SimError::UnknownUser(user_id))?;
+    pub(crate) fn set_user_state(
+        &mut self,
+        user_id: i64,
+        state: UserState,
+    ) -> Result<(), SimError> {
+        let info = self
+            .users
+            .get_mut(&user_id)
+            .ok_or(SimError::UnknownUser(user_id))?;
         let old = std::mem::replace(&mut info.state, state);
         let user = info.user.clone();
         let (from, to) = match (old, state) {
@@ -431,11 +474,21 @@ impl World {
     }
 
     /// Changes the bot's membership in a group, sending it a `my_chat_member` update.
-    pub(crate) fn set_membership(&mut self, chat_id: i64, membership: BotMembership, by: Option<i64>) -> Result<(), SimError> {
+    pub(crate) fn set_membership(
+        &mut self,
+        chat_id: i64,
+        membership: BotMembership,
+        by: Option<i64>,
+    ) -> Result<(), SimError> {
         let by = self.actor(by)?;
-        let record = self.chats.get_mut(&chat_id).ok_or(SimError::UnknownChat(chat_id))?;
+        let record = self
+            .chats
+            .get_mut(&chat_id)
+            .ok_or(SimError::UnknownChat(chat_id))?;
         if !record.is_group() {
-            return Err(SimError::InvalidState("private chats have no membership; set the user's state".into()));
+            return Err(SimError::InvalidState(
+                "private chats have no membership; set the user's state".into(),
+            ));
         }
         let old = std::mem::replace(&mut record.membership, membership);
         let chat = record.chat.clone();
@@ -454,22 +507,35 @@ impl World {
     /// and both chats get the service message. Returns the new id.
     pub(crate) fn upgrade_group(&mut self, chat_id: i64, by: Option<i64>) -> Result<i64, SimError> {
         let by = self.actor(by)?;
-        let record = self.chats.get(&chat_id).ok_or(SimError::UnknownChat(chat_id))?;
+        let record = self
+            .chats
+            .get(&chat_id)
+            .ok_or(SimError::UnknownChat(chat_id))?;
         if record.chat.kind != ChatType::Group || record.migrated_to.is_some() {
-            return Err(SimError::InvalidState(format!("chat {chat_id} is not a basic group")));
+            return Err(SimError::InvalidState(format!(
+                "chat {chat_id} is not a basic group"
+            )));
         }
         let new_id = -1_000_000_000_000 - chat_id.abs();
         if self.chats.contains_key(&new_id) {
             return Err(SimError::IdTaken(new_id));
         }
         let title = record.chat.title.clone().unwrap_or_default();
-        self.create_group(NewGroup { id: Some(new_id), title, supergroup: true })?;
+        self.create_group(NewGroup {
+            id: Some(new_id),
+            title,
+            supergroup: true,
+        })?;
         if let Some(old) = self.chats.get_mut(&chat_id) {
             old.migrated_to = Some(new_id);
         }
         let now = self.clock.unix();
         for (chat, to, from) in [(chat_id, Some(new_id), None), (new_id, None, Some(chat_id))] {
-            let message = StoredMessage { migrate_to: to, migrate_from: from, ..self.new_message(chat, Sender::User(by.id), now) };
+            let message = StoredMessage {
+                migrate_to: to,
+                migrate_from: from,
+                ..self.new_message(chat, Sender::User(by.id), now)
+            };
             let rendered = self.store(chat, message);
             self.updates.push(UpdateKind::Message(rendered));
         }
@@ -484,31 +550,47 @@ impl World {
         text: &str,
         reply_to: Option<i64>,
     ) -> Result<Message, SimError> {
-        let info = self.users.get(&user_id).ok_or(SimError::UnknownUser(user_id))?;
+        let info = self
+            .users
+            .get(&user_id)
+            .ok_or(SimError::UnknownUser(user_id))?;
         match info.state {
             UserState::Blocked => {
-                return Err(SimError::InvalidState(format!("user {user_id} blocked the bot; unblock them first")));
+                return Err(SimError::InvalidState(format!(
+                    "user {user_id} blocked the bot; unblock them first"
+                )));
             }
             UserState::Deactivated => {
-                return Err(SimError::InvalidState(format!("user {user_id} is deactivated")));
+                return Err(SimError::InvalidState(format!(
+                    "user {user_id} is deactivated"
+                )));
             }
             UserState::Started | UserState::NeverStarted => {}
         }
         let record = self.chat(chat_id)?;
         if record.is_group() {
             if let Some(new_id) = record.migrated_to {
-                return Err(SimError::InvalidState(format!("group {chat_id} became supergroup {new_id}")));
+                return Err(SimError::InvalidState(format!(
+                    "group {chat_id} became supergroup {new_id}"
+                )));
             }
             if record.membership != BotMembership::Member {
-                return Err(SimError::InvalidState(format!("the bot is not a member of {chat_id}")));
+                return Err(SimError::InvalidState(format!(
+                    "the bot is not a member of {chat_id}"
+                )));
             }
         } else if chat_id != user_id {
-            return Err(SimError::InvalidState(format!("chat {chat_id} is another user's private chat")));
+            return Err(SimError::InvalidState(format!(
+                "chat {chat_id} is another user's private chat"
+            )));
         }
         if let Some(r) = reply_to
             && !record.messages.contains_key(&r)
         {
-            return Err(SimError::UnknownMessage { chat_id, message_id: r });
+            return Err(SimError::UnknownMessage {
+                chat_id,
+                message_id: r,
+            });
         }
         let (text, entities) = text::finalize(text, Vec::new());
         if text.is_empty() {
@@ -520,8 +602,12 @@ impl World {
             info.state = UserState::Started;
         }
         let now = self.clock.unix();
-        let message =
-            StoredMessage { text: Some(text), entities, reply_to, ..self.new_message(chat_id, Sender::User(user_id), now) };
+        let message = StoredMessage {
+            text: Some(text),
+            entities,
+            reply_to,
+            ..self.new_message(chat_id, Sender::User(user_id), now)
+        };
         let rendered = self.store(chat_id, message);
         self.stats.counters.updates_created += 1;
         self.updates.push(UpdateKind::Message(rendered.clone()));
@@ -530,24 +616,49 @@ impl World {
 
     /// A user taps the inline button whose callback data (or label) is `button`; the bot gets a
     /// `callback_query` update. Returns the query id.
-    pub(crate) fn tap(&mut self, chat_id: i64, message_id: i64, user_id: Option<i64>, button: &str) -> Result<String, SimError> {
+    pub(crate) fn tap(
+        &mut self,
+        chat_id: i64,
+        message_id: i64,
+        user_id: Option<i64>,
+        button: &str,
+    ) -> Result<String, SimError> {
         let record = self.chat(chat_id)?;
-        let stored = record.messages.get(&message_id).ok_or(SimError::UnknownMessage { chat_id, message_id })?;
+        let stored = record
+            .messages
+            .get(&message_id)
+            .ok_or(SimError::UnknownMessage {
+                chat_id,
+                message_id,
+            })?;
         let data = stored
             .markup
             .iter()
             .flat_map(|m| m.inline_keyboard.iter().flatten())
             .filter(|b| b.callback_data.as_deref() == Some(button) || b.text == button)
             .find_map(|b| b.callback_data.clone())
-            .ok_or_else(|| SimError::NoSuchButton { message_id, button: button.to_owned() })?;
+            .ok_or_else(|| SimError::NoSuchButton {
+                message_id,
+                button: button.to_owned(),
+            })?;
         let user_id = match user_id {
             Some(id) => id,
             None if !record.is_group() => chat_id,
-            None => return Err(SimError::InvalidState("say which user taps in a group".into())),
+            None => {
+                return Err(SimError::InvalidState(
+                    "say which user taps in a group".into(),
+                ));
+            }
         };
-        let user = self.users.get(&user_id).ok_or(SimError::UnknownUser(user_id))?;
+        let user = self
+            .users
+            .get(&user_id)
+            .ok_or(SimError::UnknownUser(user_id))?;
         if matches!(user.state, UserState::Blocked | UserState::Deactivated) {
-            return Err(SimError::InvalidState(format!("user {user_id} cannot tap: {:?}", user.state)));
+            return Err(SimError::InvalidState(format!(
+                "user {user_id} cannot tap: {:?}",
+                user.state
+            )));
         }
         let from = user.user.clone();
         let message = self.render(record, stored, false);
@@ -556,7 +667,15 @@ impl World {
         let created_ms = self.clock.now_ms();
         self.callbacks.insert(
             id.clone(),
-            CallbackStatus { id: id.clone(), chat_id, message_id, user_id, data: data.clone(), created_ms, answer: None },
+            CallbackStatus {
+                id: id.clone(),
+                chat_id,
+                message_id,
+                user_id,
+                data: data.clone(),
+                created_ms,
+                answer: None,
+            },
         );
         self.stats.counters.updates_created += 1;
         self.updates.push(UpdateKind::CallbackQuery(CallbackQuery {
@@ -596,7 +715,11 @@ impl World {
                     .flat_map(|k| &k.inline_keyboard)
                     .map(|row| {
                         row.iter()
-                            .map(|b| ButtonView { text: b.text.clone(), callback_data: b.callback_data.clone(), url: b.url.clone() })
+                            .map(|b| ButtonView {
+                                text: b.text.clone(),
+                                callback_data: b.callback_data.clone(),
+                                url: b.url.clone(),
+                            })
                             .collect()
                     })
                     .collect(),
@@ -614,13 +737,20 @@ impl World {
 
     /// Checks that the bot may act in the chat; the error is what Telegram answers.
     pub(crate) fn reachable(&self, chat_id: i64) -> Result<(), ApiError> {
-        let record = self.chats.get(&chat_id).ok_or_else(|| ApiError::bad_request(descriptions::CHAT_NOT_FOUND))?;
+        let record = self
+            .chats
+            .get(&chat_id)
+            .ok_or_else(|| ApiError::bad_request(descriptions::CHAT_NOT_FOUND))?;
         if !record.is_group() {
             return match self.users.get(&chat_id).map(|u| u.state) {
                 Some(UserState::Started) | None => Ok(()),
-                Some(UserState::NeverStarted) => Err(ApiError::forbidden(descriptions::CANT_INITIATE)),
+                Some(UserState::NeverStarted) => {
+                    Err(ApiError::forbidden(descriptions::CANT_INITIATE))
+                }
                 Some(UserState::Blocked) => Err(ApiError::forbidden(descriptions::BOT_BLOCKED)),
-                Some(UserState::Deactivated) => Err(ApiError::forbidden(descriptions::USER_DEACTIVATED)),
+                Some(UserState::Deactivated) => {
+                    Err(ApiError::forbidden(descriptions::USER_DEACTIVATED))
+                }
             };
         }
         if let Some(new_id) = record.migrated_to {
@@ -629,10 +759,18 @@ impl World {
         let supergroup = record.chat.kind == ChatType::Supergroup;
         match (record.membership, supergroup) {
             (BotMembership::Member, _) => Ok(()),
-            (BotMembership::Kicked, false) => Err(ApiError::forbidden(descriptions::KICKED_FROM_GROUP)),
-            (BotMembership::Kicked, true) => Err(ApiError::forbidden(descriptions::KICKED_FROM_SUPERGROUP)),
-            (BotMembership::Left, false) => Err(ApiError::forbidden(descriptions::NOT_MEMBER_OF_GROUP)),
-            (BotMembership::Left, true) => Err(ApiError::forbidden(descriptions::NOT_MEMBER_OF_SUPERGROUP)),
+            (BotMembership::Kicked, false) => {
+                Err(ApiError::forbidden(descriptions::KICKED_FROM_GROUP))
+            }
+            (BotMembership::Kicked, true) => {
+                Err(ApiError::forbidden(descriptions::KICKED_FROM_SUPERGROUP))
+            }
+            (BotMembership::Left, false) => {
+                Err(ApiError::forbidden(descriptions::NOT_MEMBER_OF_GROUP))
+            }
+            (BotMembership::Left, true) => {
+                Err(ApiError::forbidden(descriptions::NOT_MEMBER_OF_SUPERGROUP))
+            }
         }
     }
 
@@ -643,7 +781,9 @@ impl World {
 
     /// True when the chat has this message.
     pub(crate) fn has_message(&self, chat_id: i64, message_id: i64) -> bool {
-        self.chats.get(&chat_id).is_some_and(|c| c.messages.contains_key(&message_id))
+        self.chats
+            .get(&chat_id)
+            .is_some_and(|c| c.messages.contains_key(&message_id))
     }
 
     /// Stores a message from the bot and returns it as the Bot API shows it.
@@ -656,8 +796,13 @@ impl World {
         reply_to: Option<i64>,
     ) -> Message {
         let now = self.clock.unix();
-        let message =
-            StoredMessage { text: Some(text), entities, markup, reply_to, ..self.new_message(chat_id, Sender::Bot, now) };
+        let message = StoredMessage {
+            text: Some(text),
+            entities,
+            markup,
+            reply_to,
+            ..self.new_message(chat_id, Sender::Bot, now)
+        };
         self.store(chat_id, message)
     }
 
@@ -670,7 +815,10 @@ impl World {
         markup: Option<InlineKeyboardMarkup>,
     ) -> Result<Message, ApiError> {
         let now = self.clock.unix();
-        let record = self.chats.get_mut(&chat_id).ok_or_else(|| ApiError::bad_request(descriptions::CHAT_NOT_FOUND))?;
+        let record = self
+            .chats
+            .get_mut(&chat_id)
+            .ok_or_else(|| ApiError::bad_request(descriptions::CHAT_NOT_FOUND))?;
         let stored = record
             .messages
             .get_mut(&message_id)
@@ -678,7 +826,9 @@ impl World {
         if stored.sender != Sender::Bot || stored.text.is_none() {
             return Err(ApiError::bad_request(descriptions::MESSAGE_CANT_BE_EDITED));
         }
-        let same_text = text.as_ref().is_none_or(|(t, e)| stored.text.as_ref() == Some(t) && &stored.entities == e);
+        let same_text = text
+            .as_ref()
+            .is_none_or(|(t, e)| stored.text.as_ref() == Some(t) && &stored.entities == e);
         if same_text && stored.markup == markup {
             return Err(ApiError::bad_request(descriptions::MESSAGE_NOT_MODIFIED));
         }
@@ -695,17 +845,24 @@ impl World {
     /// Deletes a message, enforcing Telegram's delete rules.
     pub(crate) fn bot_deletes(&mut self, chat_id: i64, message_id: i64) -> Result<(), ApiError> {
         let now_ms = self.clock.now_ms();
-        let record = self.chats.get_mut(&chat_id).ok_or_else(|| ApiError::bad_request(descriptions::CHAT_NOT_FOUND))?;
+        let record = self
+            .chats
+            .get_mut(&chat_id)
+            .ok_or_else(|| ApiError::bad_request(descriptions::CHAT_NOT_FOUND))?;
         let group = record.is_group();
         let stored = record
             .messages
             .get(&message_id)
             .ok_or_else(|| ApiError::bad_request(descriptions::MESSAGE_TO_DELETE_NOT_FOUND))?;
         if group && stored.sender != Sender::Bot {
-            return Err(ApiError::bad_request("Bad Request: message can't be deleted"));
+            return Err(ApiError::bad_request(
+                "Bad Request: message can't be deleted",
+            ));
         }
         if now_ms - stored.date * 1000 > DELETE_WINDOW_MS {
-            return Err(ApiError::bad_request("Bad Request: message can't be deleted for everyone"));
+            return Err(ApiError::bad_request(
+                "Bad Request: message can't be deleted for everyone",
+            ));
         }
         record.messages.remove(&message_id);
         Ok(())
@@ -726,25 +883,38 @@ impl World {
         if status.answer.is_some() || now - status.created_ms > timeout {
             return Err(too_old());
         }
-        status.answer = Some(CallbackAnswer { text, show_alert, url, answered_at_ms: now });
+        status.answer = Some(CallbackAnswer {
+            text,
+            show_alert,
+            url,
+            answered_at_ms: now,
+        });
         Ok(())
     }
 
     /// The user's language code, for command menus.
     pub(crate) fn language_of(&self, user_id: i64) -> Option<String> {
-        self.users.get(&user_id).and_then(|u| u.user.language_code.clone())
+        self.users
+            .get(&user_id)
+            .and_then(|u| u.user.language_code.clone())
     }
 
     // ----- helpers -----
 
     fn chat(&self, chat_id: i64) -> Result<&ChatRecord, SimError> {
-        self.chats.get(&chat_id).ok_or(SimError::UnknownChat(chat_id))
+        self.chats
+            .get(&chat_id)
+            .ok_or(SimError::UnknownChat(chat_id))
     }
 
     /// The user who performs an admin action: the given one, or Telegram's service account.
     fn actor(&self, by: Option<i64>) -> Result<User, SimError> {
         match by {
-            Some(id) => self.users.get(&id).map(|u| u.user.clone()).ok_or(SimError::UnknownUser(id)),
+            Some(id) => self
+                .users
+                .get(&id)
+                .map(|u| u.user.clone())
+                .ok_or(SimError::UnknownUser(id)),
             None => Ok(User {
                 id: SERVICE_USER_ID,
                 is_bot: false,
@@ -796,7 +966,11 @@ impl World {
 
     fn store(&mut self, chat_id: i64, message: StoredMessage) -> Message {
         let id = message.id;
-        self.chats.get_mut(&chat_id).expect("messages are stored in existing chats").messages.insert(id, message);
+        self.chats
+            .get_mut(&chat_id)
+            .expect("messages are stored in existing chats")
+            .messages
+            .insert(id, message);
         let record = &self.chats[&chat_id];
         self.render(record, &record.messages[&id], false)
     }
@@ -804,7 +978,11 @@ impl World {
     fn render(&self, chat: &ChatRecord, m: &StoredMessage, nested: bool) -> Message {
         let from = match m.sender {
             Sender::Bot => Some(self.bot.user.clone()),
-            Sender::User(id) => self.users.get(&id).map(|u| u.user.clone()).or_else(|| self.actor(None).ok()),
+            Sender::User(id) => self
+                .users
+                .get(&id)
+                .map(|u| u.user.clone())
+                .or_else(|| self.actor(None).ok()),
         };
         Message {
             message_id: m.id,
@@ -814,7 +992,9 @@ impl World {
             reply_to_message: if nested {
                 None
             } else {
-                m.reply_to.and_then(|r| chat.messages.get(&r)).map(|r| Box::new(self.render(chat, r, true)))
+                m.reply_to
+                    .and_then(|r| chat.messages.get(&r))
+                    .map(|r| Box::new(self.render(chat, r, true)))
             },
             edit_date: m.edit_date,
             text: m.text.clone(),

@@ -32,7 +32,10 @@ pub fn bot(sim: &SimHandle) -> Bot {
 
 /// A started user; returns their id (= their private chat's id).
 pub fn user(sim: &SimHandle, name: &str) -> i64 {
-    sim.create_user(NewUser::new(name)).expect("user is created").user.id
+    sim.create_user(NewUser::new(name))
+        .expect("user is created")
+        .user
+        .id
 }
 
 /// A raw HTTP answer: status and JSON body (and the body text, for byte comparisons).
@@ -60,13 +63,25 @@ async fn raw(response: reqwest::Response) -> Raw {
 /// POSTs a JSON body to `/bot<token>/<method>`.
 pub async fn call(sim: &SimHandle, method: &str, body: Value) -> Raw {
     let url = format!("{}/{method}", sim.api_url());
-    raw(reqwest::Client::new().post(url).json(&body).send().await.expect("request is sent")).await
+    raw(reqwest::Client::new()
+        .post(url)
+        .json(&body)
+        .send()
+        .await
+        .expect("request is sent"))
+    .await
 }
 
 /// POSTs a form-encoded body to `/bot<token>/<method>`.
 pub async fn call_form(sim: &SimHandle, method: &str, form: &[(&str, &str)]) -> Raw {
     let url = format!("{}/{method}", sim.api_url());
-    raw(reqwest::Client::new().post(url).form(form).send().await.expect("request is sent")).await
+    raw(reqwest::Client::new()
+        .post(url)
+        .form(form)
+        .send()
+        .await
+        .expect("request is sent"))
+    .await
 }
 
 /// GETs `url` (query parameters included).
@@ -75,7 +90,12 @@ pub async fn get(url: &str) -> Raw {
 }
 
 /// Sends a control request (`/__sim/<path>`) with an optional JSON body.
-pub async fn control(sim: &SimHandle, method: reqwest::Method, path: &str, body: Option<Value>) -> Raw {
+pub async fn control(
+    sim: &SimHandle,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+) -> Raw {
     let url = format!("{}/{path}", sim.control_url());
     let mut request = reqwest::Client::new().request(method, url);
     if let Some(body) = body {

@@ -28,10 +28,18 @@ pub(super) fn send_message(world: &mut World, params: &Params) -> Result<Message
     }
     let is_group = world.is_group(chat_id);
     let now_ms = world.clock.now_ms();
-    if let Err(refused) = world.limiter.admit(chat_id, is_group, params.flag("allow_paid_broadcast"), now_ms) {
+    if let Err(refused) = world.limiter.admit(
+        chat_id,
+        is_group,
+        params.flag("allow_paid_broadcast"),
+        now_ms,
+    ) {
         world.stats.throttled(refused.kind);
         let with_parameters = !world.limiter.config().omit_parameters;
-        return Err(ApiError::too_many_requests(refused.retry_after, with_parameters));
+        return Err(ApiError::too_many_requests(
+            refused.retry_after,
+            with_parameters,
+        ));
     }
     let reply_to = reply_to.filter(|r| world.has_message(chat_id, *r));
     let message = world.bot_sends(chat_id, text, entities, markup, reply_to);
@@ -49,7 +57,10 @@ pub(super) fn edit_message_text(world: &mut World, params: &Params) -> Result<Me
 }
 
 /// editMessageReplyMarkup.
-pub(super) fn edit_message_reply_markup(world: &mut World, params: &Params) -> Result<Message, ApiError> {
+pub(super) fn edit_message_reply_markup(
+    world: &mut World,
+    params: &Params,
+) -> Result<Message, ApiError> {
     let (chat_id, message_id) = target(params)?;
     let markup = reply_markup(params, true)?;
     world.reachable(chat_id)?;
@@ -81,7 +92,10 @@ fn target(params: &Params) -> Result<(i64, i64), ApiError> {
 }
 
 /// The text after entity parsing, trimmed, with its entities; checks 1–4096 characters.
-fn formatted_text(params: &Params, too_long: &str) -> Result<(String, Vec<MessageEntity>), ApiError> {
+fn formatted_text(
+    params: &Params,
+    too_long: &str,
+) -> Result<(String, Vec<MessageEntity>), ApiError> {
     let raw = params.str("text").unwrap_or_default();
     let (parsed, entities) = if params.has("entities") {
         let entities = params
@@ -90,7 +104,12 @@ fn formatted_text(params: &Params, too_long: &str) -> Result<(String, Vec<Messag
             .unwrap_or_default();
         (raw, entities)
     } else {
-        match params.str("parse_mode").unwrap_or_default().to_ascii_lowercase().as_str() {
+        match params
+            .str("parse_mode")
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+            .as_str()
+        {
             "" => (raw, Vec::new()),
             "html" => html::parse(&raw).map_err(ApiError::cant_parse_entities)?,
             _ => return Err(ApiError::bad_request(descriptions::UNSUPPORTED_PARSE_MODE)),
@@ -108,14 +127,23 @@ fn formatted_text(params: &Params, too_long: &str) -> Result<(String, Vec<Messag
 
 /// The inline keyboard of `reply_markup`, validated. Reply keyboards, keyboard removal and
 /// force-reply are accepted on sends (they attach no inline keyboard) and refused on edits.
-fn reply_markup(params: &Params, inline_only: bool) -> Result<Option<InlineKeyboardMarkup>, ApiError> {
+fn reply_markup(
+    params: &Params,
+    inline_only: bool,
+) -> Result<Option<InlineKeyboardMarkup>, ApiError> {
     let bad = || ApiError::bad_request(descriptions::BAD_REPLY_MARKUP);
     let Some(value) = params.json::<Value>("reply_markup").map_err(|_| bad())? else {
         return Ok(None);
     };
     if value.get("inline_keyboard").is_none() {
-        let other = ["keyboard", "remove_keyboard", "force_reply"].iter().any(|k| value.get(k).is_some());
-        return if other && !inline_only { Ok(None) } else { Err(bad()) };
+        let other = ["keyboard", "remove_keyboard", "force_reply"]
+            .iter()
+            .any(|k| value.get(k).is_some());
+        return if other && !inline_only {
+            Ok(None)
+        } else {
+            Err(bad())
+        };
     }
     let mut markup: InlineKeyboardMarkup = serde_json::from_value(value).map_err(|_| bad())?;
     for button in markup.inline_keyboard.iter().flatten() {
@@ -125,7 +153,9 @@ fn reply_markup(params: &Params, inline_only: bool) -> Result<Option<InlineKeybo
             return Err(ApiError::bad_request(descriptions::BUTTON_DATA_INVALID));
         }
         if let Some(url) = &button.url
-            && !["http://", "https://", "tg://"].iter().any(|p| url.to_ascii_lowercase().starts_with(p))
+            && !["http://", "https://", "tg://"]
+                .iter()
+                .any(|p| url.to_ascii_lowercase().starts_with(p))
         {
             return Err(ApiError::bad_request(descriptions::BUTTON_URL_INVALID));
         }
@@ -154,6 +184,9 @@ fn allows_missing_reply(params: &Params) -> bool {
             .json::<Value>("reply_parameters")
             .ok()
             .flatten()
-            .and_then(|r| r.get("allow_sending_without_reply").and_then(Value::as_bool))
+            .and_then(|r| {
+                r.get("allow_sending_without_reply")
+                    .and_then(Value::as_bool)
+            })
             .unwrap_or(false)
 }

@@ -5,8 +5,6 @@ mod messages;
 mod polling;
 mod webhook;
 
-use serde_json::Value;
-
 use super::config::WebhookSettings;
 use super::error::ApiError;
 use super::params::Params;
@@ -55,43 +53,72 @@ pub fn implemented() -> impl Iterator<Item = &'static str> {
 impl Method {
     /// The method called `name`, ignoring case as Telegram does.
     pub(crate) fn lookup(name: &str) -> Option<Self> {
-        METHODS.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)).map(|(m, _)| *m)
+        METHODS
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(name))
+            .map(|(m, _)| *m)
     }
 
     /// The name as the spec spells it.
     pub(crate) fn name(self) -> &'static str {
-        METHODS.iter().find(|(m, _)| *m == self).map_or("", |(_, n)| n)
+        METHODS
+            .iter()
+            .find(|(m, _)| *m == self)
+            .map_or("", |(_, n)| n)
     }
 }
 
-/// A successful result, with the optional `description` Telegram adds for some methods.
+/// A successful result as JSON text (serialised from the spec-shaped structs, so fields keep
+/// Telegram's order), with the optional `description` Telegram adds for some methods.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Success {
-    pub result: Value,
+    pub result: String,
     pub description: Option<&'static str>,
 }
 
 impl Success {
     fn of(result: impl serde::Serialize) -> Result<Self, ApiError> {
-        let result = serde_json::to_value(result).map_err(|_| ApiError::server_error(500))?;
-        Ok(Self { result, description: None })
+        let result = serde_json::to_string(&result).map_err(|_| ApiError::server_error(500))?;
+        Ok(Self {
+            result,
+            description: None,
+        })
+    }
+
+    /// `true` with a description, as setWebhook and deleteWebhook answer.
+    fn done(description: &'static str) -> Self {
+        Self {
+            result: "true".to_owned(),
+            description: Some(description),
+        }
     }
 }
 
 /// Runs one call. Only getUpdates waits; everything else runs under the world lock at once.
-pub(crate) async fn call(shared: &Shared, method: Method, params: &Params) -> Result<Success, ApiError> {
+pub(crate) async fn call(
+    shared: &Shared,
+    method: Method,
+    params: &Params,
+) -> Result<Success, ApiError> {
     if method == Method::GetUpdates {
         return polling::get_updates(shared, params).await;
     }
     shared.with(|world| call_now(world, &shared.webhook, method, params))
 }
 
-fn call_now(world: &mut World, webhook: &WebhookSettings, method: Method, params: &Params) -> Result<Success, ApiError> {
+fn call_now(
+    world: &mut World,
+    webhook: &WebhookSettings,
+    method: Method,
+    params: &Params,
+) -> Result<Success, ApiError> {
     match method {
         Method::GetMe => Success::of(&world.bot),
         Method::SendMessage => Success::of(messages::send_message(world, params)?),
         Method::EditMessageText => Success::of(messages::edit_message_text(world, params)?),
-        Method::EditMessageReplyMarkup => Success::of(messages::edit_message_reply_markup(world, params)?),
+        Method::EditMessageReplyMarkup => {
+            Success::of(messages::edit_message_reply_markup(world, params)?)
+        }
         Method::DeleteMessage => Success::of(messages::delete_message(world, params)?),
         Method::AnswerCallbackQuery => Success::of(bot::answer_callback_query(world, params)?),
         Method::SetMyCommands => Success::of(bot::set_my_commands(world, params)?),

@@ -12,7 +12,12 @@ use crate::sim::state::Shared;
 /// queued. A newer getUpdates overtakes a waiting one, which then answers 409.
 pub(super) async fn get_updates(shared: &Shared, params: &Params) -> Result<Success, ApiError> {
     let offset = params.int("offset").ok().flatten().unwrap_or(0);
-    let limit = params.int("limit").ok().flatten().unwrap_or(100).clamp(1, 100);
+    let limit = params
+        .int("limit")
+        .ok()
+        .flatten()
+        .unwrap_or(100)
+        .clamp(1, 100);
     let limit = usize::try_from(limit).unwrap_or(100);
     let timeout = params.int("timeout").ok().flatten().unwrap_or(0).max(0);
     let allowed = params.json::<Vec<String>>("allowed_updates").ok().flatten();
@@ -36,7 +41,10 @@ pub(super) async fn get_updates(shared: &Shared, params: &Params) -> Result<Succ
         notified.as_mut().enable();
         let batch = shared.read(|world| {
             if world.updates.poll_generation != generation {
-                return Err(ApiError::new(409, descriptions::TERMINATED_BY_OTHER_GET_UPDATES));
+                return Err(ApiError::new(
+                    409,
+                    descriptions::TERMINATED_BY_OTHER_GET_UPDATES,
+                ));
             }
             if world.webhook.is_some() {
                 return Err(ApiError::new(409, descriptions::WEBHOOK_ACTIVE));

@@ -10,12 +10,18 @@ use crate::sim::types::WebhookInfo;
 use crate::sim::world::{Webhook, World};
 
 /// setWebhook: an empty `url` removes the webhook.
-pub(super) fn set_webhook(world: &mut World, settings: &WebhookSettings, params: &Params) -> Result<Success, ApiError> {
+pub(super) fn set_webhook(
+    world: &mut World,
+    settings: &WebhookSettings,
+    params: &Params,
+) -> Result<Success, ApiError> {
     let url = params.str("url").unwrap_or_default();
     if url.is_empty() {
         return delete_webhook(world, params);
     }
-    let uri: Uri = url.parse().map_err(|_| ApiError::bad_request(descriptions::WEBHOOK_BAD_URL))?;
+    let uri: Uri = url
+        .parse()
+        .map_err(|_| ApiError::bad_request(descriptions::WEBHOOK_BAD_URL))?;
     let scheme = uri.scheme_str().unwrap_or("");
     if uri.host().is_none() || !matches!(scheme, "http" | "https") {
         return Err(ApiError::bad_request(descriptions::WEBHOOK_BAD_URL));
@@ -30,13 +36,18 @@ pub(super) fn set_webhook(world: &mut World, settings: &WebhookSettings, params:
     }
     let secret_token = params.str("secret_token").filter(|s| !s.is_empty());
     if let Some(secret) = &secret_token
-        && (secret.len() > 256 || !secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
+        && (secret.len() > 256
+            || !secret
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
     {
         return Err(ApiError::bad_request(descriptions::BAD_SECRET_TOKEN));
     }
     let max_connections = params.int("max_connections").ok().flatten().unwrap_or(40);
     if !(1..=100).contains(&max_connections) {
-        return Err(ApiError::bad_request(descriptions::WEBHOOK_BAD_MAX_CONNECTIONS));
+        return Err(ApiError::bad_request(
+            descriptions::WEBHOOK_BAD_MAX_CONNECTIONS,
+        ));
     }
     if let Ok(Some(allowed)) = params.json::<Vec<String>>("allowed_updates") {
         world.updates.set_allowed(allowed);
@@ -44,7 +55,10 @@ pub(super) fn set_webhook(world: &mut World, settings: &WebhookSettings, params:
     if params.flag("drop_pending_updates") {
         world.updates.clear();
     }
-    let unchanged = world.webhook.as_ref().is_some_and(|w| w.url == url && w.secret_token == secret_token);
+    let unchanged = world
+        .webhook
+        .as_ref()
+        .is_some_and(|w| w.url == url && w.secret_token == secret_token);
     world.webhook = Some(Webhook {
         url,
         secret_token,
@@ -53,10 +67,11 @@ pub(super) fn set_webhook(world: &mut World, settings: &WebhookSettings, params:
         last_error_message: None,
     });
     world.updates.wake();
-    Ok(Success {
-        result: true.into(),
-        description: Some(if unchanged { "Webhook is already set" } else { "Webhook was set" }),
-    })
+    Ok(Success::done(if unchanged {
+        "Webhook is already set"
+    } else {
+        "Webhook was set"
+    }))
 }
 
 /// deleteWebhook: removes the webhook, optionally dropping pending updates.
@@ -66,10 +81,11 @@ pub(super) fn delete_webhook(world: &mut World, params: &Params) -> Result<Succe
     }
     let existed = world.webhook.take().is_some();
     world.updates.wake();
-    Ok(Success {
-        result: true.into(),
-        description: Some(if existed { "Webhook was deleted" } else { "Webhook is already deleted" }),
-    })
+    Ok(Success::done(if existed {
+        "Webhook was deleted"
+    } else {
+        "Webhook is already deleted"
+    }))
 }
 
 /// getWebhookInfo.
