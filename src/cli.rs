@@ -36,6 +36,8 @@ pub enum Command {
         #[command(subcommand)]
         action: DbAction,
     },
+    /// Run the Telegram Bot API simulator (for tests, the sandbox and other programs).
+    Sim(crate::sim::cli::SimArgs),
     /// Benchmarks; each prints one parseable line per run.
     Bench {
         /// Where the database server is (each run creates a fresh database on it).
@@ -74,6 +76,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             DbAction::Stop => Ok(LocalCluster::new(&db.pgdata, db.pg_port).stop()?),
         },
+        Command::Sim(args) => crate::sim::cli::run(args).await,
         Command::Bench { db, bench } => crate::bench::run(bench, &db).await,
     }
 }

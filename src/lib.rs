@@ -9,6 +9,7 @@ pub mod db;
 pub mod domain;
 pub mod i18n;
 pub mod queue;
+pub mod sim;
 pub mod store;
 pub mod telemetry;
 

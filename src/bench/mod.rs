@@ -18,14 +18,16 @@ pub enum BenchCommand {
     /// The real queue: batch enqueue, then a drain by the runner (lease, work outside the
     /// transaction, fenced completion).
     Queue(queue::QueueBenchArgs),
+    /// The Bot API simulator's own speed: sendMessage requests per second with limits off.
+    Sim(crate::sim::bench::SimBenchArgs),
 }
 
 /// Runs a benchmark against the database `db` points at.
 pub async fn run(command: BenchCommand, db: &DatabaseArgs) -> anyhow::Result<()> {
-    let server_url = db.resolve_url().await?;
     match command {
-        BenchCommand::Claim(args) => claim::run(&args, &server_url).await,
-        BenchCommand::Queue(args) => queue::run(&args, &server_url).await,
+        BenchCommand::Claim(args) => claim::run(&args, &db.resolve_url().await?).await,
+        BenchCommand::Queue(args) => queue::run(&args, &db.resolve_url().await?).await,
+        BenchCommand::Sim(args) => crate::sim::bench::run(args).await,
     }
 }
 

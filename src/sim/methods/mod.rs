@@ -1,0 +1,134 @@
+//! The Bot API methods the simulator implements, looked up case-insensitively.
+
+mod bot;
+mod messages;
+mod polling;
+mod webhook;
+
+use super::config::WebhookSettings;
+use super::error::ApiError;
+use super::params::Params;
+use super::state::Shared;
+use super::world::World;
+
+/// An implemented method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Method {
+    GetMe,
+    GetUpdates,
+    SendMessage,
+    EditMessageText,
+    EditMessageReplyMarkup,
+    DeleteMessage,
+    AnswerCallbackQuery,
+    SetMyCommands,
+    GetMyCommands,
+    DeleteMyCommands,
+    SetWebhook,
+    DeleteWebhook,
+    GetWebhookInfo,
+}
+
+const METHODS: &[(Method, &str)] = &[
+    (Method::GetMe, "getMe"),
+    (Method::GetUpdates, "getUpdates"),
+    (Method::SendMessage, "sendMessage"),
+    (Method::EditMessageText, "editMessageText"),
+    (Method::EditMessageReplyMarkup, "editMessageReplyMarkup"),
+    (Method::DeleteMessage, "deleteMessage"),
+    (Method::AnswerCallbackQuery, "answerCallbackQuery"),
+    (Method::SetMyCommands, "setMyCommands"),
+    (Method::GetMyCommands, "getMyCommands"),
+    (Method::DeleteMyCommands, "deleteMyCommands"),
+    (Method::SetWebhook, "setWebhook"),
+    (Method::DeleteWebhook, "deleteWebhook"),
+    (Method::GetWebhookInfo, "getWebhookInfo"),
+];
+
+/// Names of the implemented methods, as the spec spells them.
+pub fn implemented() -> impl Iterator<Item = &'static str> {
+    METHODS.iter().map(|(_, name)| *name)
+}
+
+impl Method {
+    /// The method called `name`, ignoring case as Telegram does.
+    pub(crate) fn lookup(name: &str) -> Option<Self> {
+        METHODS
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(name))
+            .map(|(m, _)| *m)
+    }
+
+    /// The name as the spec spells it.
+    pub(crate) fn name(self) -> &'static str {
+        METHODS
+            .iter()
+            .find(|(m, _)| *m == self)
+            .map_or("", |(_, n)| n)
+    }
+}
+
+/// A successful result as JSON text (serialised from the spec-shaped structs, so fields keep
+/// Telegram's order), with the optional `description` Telegram adds for some methods.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Success {
+    pub result: String,
+    pub description: Option<&'static str>,
+}
+
+impl Success {
+    fn of(result: impl serde::Serialize) -> Result<Self, ApiError> {
+        let result = serde_json::to_string(&result).map_err(|_| ApiError::server_error(500))?;
+        Ok(Self {
+            result,
+            description: None,
+        })
+    }
+
+    /// `true` with a description, as setWebhook and deleteWebhook answer.
+    fn done(description: &'static str) -> Self {
+        Self {
+            result: "true".to_owned(),
+            description: Some(description),
+        }
+    }
+}
+
+/// Runs one call. Only getUpdates waits; everything else runs under the world lock at once.
+pub(crate) async fn call(
+    shared: &Shared,
+    method: Method,
+    params: &Params,
+) -> Result<Success, ApiError> {
+    if method == Method::GetUpdates {
+        return polling::get_updates(shared, params).await;
+    }
+    shared.with(|world| call_now(world, &shared.webhook, method, params))
+}
+
+fn call_now(
+    world: &mut World,
+    webhook: &WebhookSettings,
+    method: Method,
+    params: &Params,
+) -> Result<Success, ApiError> {
+    match method {
+        Method::GetMe => Success::of(&world.bot),
+        Method::SendMessage => Success::of(messages::send_message(world, params)?),
+        Method::EditMessageText => Success::of(messages::edit_message_text(world, params)?),
+        Method::EditMessageReplyMarkup => {
+            Success::of(messages::edit_message_reply_markup(world, params)?)
+        }
+        Method::DeleteMessage => Success::of(messages::delete_message(world, params)?),
+        Method::AnswerCallbackQuery => Success::of(bot::answer_callback_query(world, params)?),
+        Method::SetMyCommands => Success::of(bot::set_my_commands(world, params)?),
+        Method::GetMyCommands => Success::of(bot::get_my_commands(world, params)?),
+        Method::DeleteMyCommands => Success::of(bot::delete_my_commands(world, params)?),
+        Method::SetWebhook => webhook::set_webhook(world, webhook, params),
+        Method::DeleteWebhook => webhook::delete_webhook(world, params),
+        Method::GetWebhookInfo => Success::of(webhook::get_webhook_info(world)),
+        Method::GetUpdates => unreachable!("getUpdates waits, so `call` runs it outside the lock"),
+    }
+}
+
+pub(crate) use bot::resolve_commands;

@@ -1,0 +1,302 @@
+//! JSON shapes of the Bot API objects the simulator sends and receives, written from the spec
+//! (https://core.telegram.org/bots/api), not from teloxide. Optional fields are omitted when empty,
+//! as Telegram does.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// `ResponseParameters`: extra data of an error answer.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResponseParameters {
+    /// The group was upgraded; this is the new supergroup id (up to 52 bits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub migrate_to_chat_id: Option<i64>,
+    /// Seconds to wait before repeating the request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u32>,
+}
+
+/// `User`: a Telegram user or bot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct User {
+    /// Unique identifier.
+    pub id: i64,
+    /// True for bots.
+    pub is_bot: bool,
+    /// First name.
+    pub first_name: String,
+    /// Last name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    /// Username, without `@`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// IETF language tag of the user's language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language_code: Option<String>,
+}
+
+/// The `getMe` result: the bot's `User` with the fields only `getMe` returns. teloxide's
+/// dispatcher refuses to start unless all of them are present.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotUser {
+    /// The bot as a user.
+    #[serde(flatten)]
+    pub user: User,
+    /// The bot can be invited to groups.
+    pub can_join_groups: bool,
+    /// Privacy mode is off.
+    pub can_read_all_group_messages: bool,
+    /// The bot supports inline queries.
+    pub supports_inline_queries: bool,
+    /// The bot can be connected to a Business account.
+    pub can_connect_to_business: bool,
+    /// The bot has a main Web App.
+    pub has_main_web_app: bool,
+}
+
+/// `Chat.type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatType {
+    /// One user and the bot.
+    Private,
+    /// A basic group.
+    Group,
+    /// A supergroup.
+    Supergroup,
+    /// A channel.
+    Channel,
+}
+
+/// `Chat`: the short chat object embedded in messages (fields in Telegram's order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chat {
+    /// Unique identifier: users positive, groups negative, supergroups `-100…`.
+    pub id: i64,
+    /// Title of groups.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// First name of the other party in a private chat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_name: Option<String>,
+    /// Last name of the other party in a private chat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    /// Username of private chats (and public supergroups).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// The chat's kind.
+    #[serde(rename = "type")]
+    pub kind: ChatType,
+}
+
+/// `MessageEntity`: a formatted or detected span; `offset` and `length` in UTF-16 code units.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageEntity {
+    /// `bold`, `italic`, `text_link`, `bot_command`, …
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Start, in UTF-16 code units.
+    pub offset: usize,
+    /// Length, in UTF-16 code units.
+    pub length: usize,
+    /// Target of a `text_link`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Mentioned user of a `text_mention`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<User>,
+    /// Programming language of a `pre`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Emoji id of a `custom_emoji`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_emoji_id: Option<String>,
+}
+
+impl MessageEntity {
+    /// An entity of `kind` over `offset..offset + length` (UTF-16 units) with no extra fields.
+    pub fn new(kind: &str, offset: usize, length: usize) -> Self {
+        Self {
+            kind: kind.to_owned(),
+            offset,
+            length,
+            url: None,
+            user: None,
+            language: None,
+            custom_emoji_id: None,
+        }
+    }
+}
+
+/// `InlineKeyboardButton`. `url` and `callback_data` are modelled; every other action field
+/// (web_app, login_url, switch_inline_query, …) is kept as given in `other`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InlineKeyboardButton {
+    /// Label.
+    pub text: String,
+    /// URL opened by the button.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Data sent back in a callback query, 1–64 bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub callback_data: Option<String>,
+    /// Other action fields, passed through unchanged.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// `InlineKeyboardMarkup`: rows of buttons under a message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InlineKeyboardMarkup {
+    /// Rows of buttons.
+    pub inline_keyboard: Vec<Vec<InlineKeyboardButton>>,
+}
+
+/// `Message`: the fields the simulator produces, in Telegram's order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// Identifier, increasing within the chat.
+    pub message_id: i64,
+    /// Sender; the bot for messages the bot sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<User>,
+    /// The chat it belongs to.
+    pub chat: Chat,
+    /// Unix time it was sent.
+    pub date: i64,
+    /// Unix time of the last edit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit_date: Option<i64>,
+    /// The message it replies to (without its own `reply_to_message`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_to_message: Option<Box<Message>>,
+    /// Text, 0–4096 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Entities of the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entities: Option<Vec<MessageEntity>>,
+    /// Inline keyboard attached to the message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_markup: Option<InlineKeyboardMarkup>,
+    /// Service message: the group moved to this supergroup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub migrate_to_chat_id: Option<i64>,
+    /// Service message: the supergroup was created from this group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub migrate_from_chat_id: Option<i64>,
+}
+
+/// `CallbackQuery`: a tap on an inline button.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallbackQuery {
+    /// Identifier to pass to answerCallbackQuery.
+    pub id: String,
+    /// Who tapped.
+    pub from: User,
+    /// The message the button belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<Message>,
+    /// Stable identifier of the chat the message is in.
+    pub chat_instance: String,
+    /// The button's `callback_data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
+}
+
+/// `ChatMember` in the statuses the simulator emits (`member`, `kicked`, `left`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMember {
+    /// `member`, `kicked` or `left`.
+    pub status: String,
+    /// The member.
+    pub user: User,
+    /// For `kicked`: when the ban ends, 0 = forever.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_date: Option<i64>,
+}
+
+/// `ChatMemberUpdated`: the bot's (or a member's) status changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMemberUpdated {
+    /// Where.
+    pub chat: Chat,
+    /// Who made the change.
+    pub from: User,
+    /// When.
+    pub date: i64,
+    /// Status before.
+    pub old_chat_member: ChatMember,
+    /// Status after.
+    pub new_chat_member: ChatMember,
+}
+
+/// The payload of an `Update`; serialises as the one field Telegram sets.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UpdateKind {
+    /// A new incoming message.
+    Message(Message),
+    /// A new version of an incoming message.
+    EditedMessage(Message),
+    /// A button tap.
+    CallbackQuery(CallbackQuery),
+    /// The bot's own membership changed (blocked, unblocked, kicked).
+    MyChatMember(ChatMemberUpdated),
+}
+
+impl UpdateKind {
+    /// The field name, as used in `allowed_updates`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Message(_) => "message",
+            Self::EditedMessage(_) => "edited_message",
+            Self::CallbackQuery(_) => "callback_query",
+            Self::MyChatMember(_) => "my_chat_member",
+        }
+    }
+}
+
+/// `Update`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Update {
+    /// Sequential identifier.
+    pub update_id: i64,
+    /// The payload.
+    #[serde(flatten)]
+    pub kind: UpdateKind,
+}
+
+/// `BotCommand`: one entry of the bot's command menu.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotCommand {
+    /// 1–32 characters: lowercase letters, digits, underscores.
+    pub command: String,
+    /// 1–256 characters.
+    pub description: String,
+}
+
+/// `WebhookInfo`: the result of getWebhookInfo.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WebhookInfo {
+    /// Webhook URL, empty when none is set.
+    pub url: String,
+    /// Always false: the simulator takes no certificates.
+    pub has_custom_certificate: bool,
+    /// Updates waiting for delivery.
+    pub pending_update_count: usize,
+    /// Unix time of the last failed delivery.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_error_date: Option<i64>,
+    /// Why the last delivery failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_error_message: Option<String>,
+    /// Maximum simultaneous connections.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_connections: Option<u32>,
+    /// Update types the webhook receives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_updates: Option<Vec<String>>,
+}
