@@ -1,0 +1,159 @@
+//! The data carried by inline buttons: compact, at most 64 bytes (Telegram's limit), never any
+//! user text. Reminders (sent by the delivery worker) and chat messages (sent by the bot) share it,
+//! and the bot decodes every tap with [`Action::decode`].
+
+use std::fmt;
+
+/// Snooze choices offered under a reminder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Snooze {
+    /// 10 minutes from now.
+    TenMinutes,
+    /// An hour from now.
+    OneHour,
+    /// Tomorrow at the start of the user's morning.
+    TomorrowMorning,
+    /// Ask the user when.
+    Custom,
+}
+
+/// What a button asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Mark the task done.
+    Done { task_id: i64 },
+    /// Snooze the task's reminder.
+    Snooze { task_id: i64, choice: Snooze },
+    /// Change the task (its text or time).
+    Edit { task_id: i64 },
+    /// Delete the task.
+    Delete { task_id: i64 },
+    /// Undo the task's creation.
+    Undo { task_id: i64 },
+    /// Show a page of the task list.
+    ListPage { page: u32 },
+    /// Admin: return a failed job to the queue.
+    AdminRetry { job_id: i64 },
+    /// Admin: cancel a failed job.
+    AdminCancel { job_id: i64 },
+}
+
+impl Snooze {
+    fn code(self) -> &'static str {
+        match self {
+            Self::TenMinutes => "10m",
+            Self::OneHour => "1h",
+            Self::TomorrowMorning => "tm",
+            Self::Custom => "c",
+        }
+    }
+
+    fn from_code(code: &str) -> Option<Self> {
+        Some(match code {
+            "10m" => Self::TenMinutes,
+            "1h" => Self::OneHour,
+            "tm" => Self::TomorrowMorning,
+            "c" => Self::Custom,
+            _ => return None,
+        })
+    }
+}
+
+impl Action {
+    /// The button data for this action.
+    pub fn encode(&self) -> String {
+        self.to_string()
+    }
+
+    /// Reads button data; anything malformed or unknown (an old or forged button) is `None`.
+    pub fn decode(data: &str) -> Option<Self> {
+        let mut parts = data.split(':');
+        let kind = parts.next()?;
+        let id = |part: Option<&str>| part.and_then(|p| p.parse::<i64>().ok()).filter(|n| *n > 0);
+        let action = match kind {
+            "d" => Self::Done {
+                task_id: id(parts.next())?,
+            },
+            "s" => Self::Snooze {
+                task_id: id(parts.next())?,
+                choice: Snooze::from_code(parts.next()?)?,
+            },
+            "e" => Self::Edit {
+                task_id: id(parts.next())?,
+            },
+            "x" => Self::Delete {
+                task_id: id(parts.next())?,
+            },
+            "u" => Self::Undo {
+                task_id: id(parts.next())?,
+            },
+            "p" => Self::ListPage {
+                page: parts.next()?.parse().ok()?,
+            },
+            "ar" => Self::AdminRetry {
+                job_id: id(parts.next())?,
+            },
+            "ac" => Self::AdminCancel {
+                job_id: id(parts.next())?,
+            },
+            _ => return None,
+        };
+        parts.next().is_none().then_some(action)
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Done { task_id } => write!(f, "d:{task_id}"),
+            Self::Snooze { task_id, choice } => write!(f, "s:{task_id}:{}", choice.code()),
+            Self::Edit { task_id } => write!(f, "e:{task_id}"),
+            Self::Delete { task_id } => write!(f, "x:{task_id}"),
+            Self::Undo { task_id } => write!(f, "u:{task_id}"),
+            Self::ListPage { page } => write!(f, "p:{page}"),
+            Self::AdminRetry { job_id } => write!(f, "ar:{job_id}"),
+            Self::AdminCancel { job_id } => write!(f, "ac:{job_id}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_round_trips_within_64_bytes() {
+        let max = i64::MAX;
+        let actions = [
+            Action::Done { task_id: max },
+            Action::Snooze {
+                task_id: max,
+                choice: Snooze::TomorrowMorning,
+            },
+            Action::Snooze {
+                task_id: 1,
+                choice: Snooze::Custom,
+            },
+            Action::Edit { task_id: max },
+            Action::Delete { task_id: max },
+            Action::Undo { task_id: max },
+            Action::ListPage { page: u32::MAX },
+            Action::AdminRetry { job_id: max },
+            Action::AdminCancel { job_id: max },
+        ];
+        for action in actions {
+            let data = action.encode();
+            assert!(data.len() <= 64, "{data}");
+            assert_eq!(Action::decode(&data), Some(action));
+        }
+    }
+
+    #[test]
+    fn forged_or_stale_data_is_rejected() {
+        for data in [
+            "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1",
+        ] {
+            assert_eq!(Action::decode(data), None, "{data}");
+        }
+    }
+}
