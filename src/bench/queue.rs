@@ -124,7 +124,8 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
 
 async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<QueueRun> {
     let database = ScratchDatabase::create(server_url).await?;
-    let pool = database.pool(args.workers as u32 + 4).await?;
+    // Each worker may hold one connection to claim and one to record a result.
+    let pool = database.pool(2 * args.workers as u32 + 2).await?;
     let queue = Queue::new(pool.clone(), QueueConfig::new("bench"));
 
     let jobs: Vec<NewJob> = (0..args.jobs)
