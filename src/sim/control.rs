@@ -1,6 +1,6 @@
 //! The control API under `/__sim`: JSON routes for other programs to set up users and groups,
 //! act as users, and read transcripts, calls and counters. The typed `SimHandle` offers the same
-//! operations in-process. Documented in `src/sim/README.md`.
+//! operations in-process. Documented in the README (section "The Bot API simulator").
 
 use std::sync::Arc;
 use std::time::Duration;
