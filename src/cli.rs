@@ -36,6 +36,15 @@ pub enum Command {
         #[command(subcommand)]
         action: DbAction,
     },
+    /// Failed reminders, retry, cancel and queue stats (`--json` for scripts).
+    Admin {
+        /// Where the database is.
+        #[command(flatten)]
+        db: DatabaseArgs,
+        /// What to do.
+        #[command(subcommand)]
+        command: crate::admin::cli::AdminCommand,
+    },
     /// Run the Telegram Bot API simulator (for tests, the sandbox and other programs).
     Sim(crate::sim::cli::SimArgs),
     /// Benchmarks; each prints one parseable line per run.
@@ -76,6 +85,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             DbAction::Stop => Ok(LocalCluster::new(&db.pgdata, db.pg_port).stop()?),
         },
+        Command::Admin { db, command } => {
+            let pool = db::connect(&db.resolve_url().await?, 2).await?;
+            db::migrate(&pool).await?;
+            crate::admin::cli::run(command, &pool).await
+        }
         Command::Sim(args) => crate::sim::cli::run(args).await,
         Command::Bench { db, bench } => crate::bench::run(bench, &db).await,
     }

@@ -3,6 +3,7 @@
 //! The binary (`src/main.rs`) only parses the command line; everything else lives here so that the
 //! integration tests and the benchmarks drive the same code.
 
+pub mod admin;
 pub mod bench;
 pub mod callback;
 pub mod cli;

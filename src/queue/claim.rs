@@ -17,7 +17,7 @@ impl Queue {
             "update jobs j
              set state = 'running', attempts = j.attempts + 1, claims = j.claims + 1,
                  locked_until = now() + make_interval(secs => $3), locked_by = $4,
-                 updated_at = now()
+                 claimed_at = now(), updated_at = now()
              where j.id = any(array(
                  select id from jobs
                  where queue = $1 and state = 'pending' and run_at <= now()

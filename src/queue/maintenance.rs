@@ -52,14 +52,15 @@ pub async fn run_retention(
     }
 }
 
-/// Cancels a pending or running job (its reason to run is gone). A worker running it then finds
-/// its lease lost and records nothing. Returns whether a job was cancelled.
+/// Cancels a job that has not finished successfully: pending, running or failed (its reason to
+/// run is gone, or an admin gave up on it). A worker running it then finds its lease lost and
+/// records nothing. Returns whether a job was cancelled.
 #[tracing::instrument(skip_all, fields(job = id))]
 pub async fn cancel_job<'e>(executor: impl PgExecutor<'e>, id: JobId) -> Result<bool, QueueError> {
     let result = sqlx::query(
         "update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
              updated_at = now()
-         where id = $1 and state in ('pending', 'running')",
+         where id = $1 and state in ('pending', 'running', 'failed')",
     )
     .bind(id)
     .execute(executor)
@@ -91,7 +92,8 @@ pub async fn reschedule_job(
     Ok(true)
 }
 
-/// Returns a `failed` job to the queue with a fresh attempt budget, due now.
+/// Returns a `failed` job to the queue with a fresh attempt budget, due now, and wakes workers at
+/// commit.
 #[tracing::instrument(skip_all, fields(job = id))]
 pub async fn retry_failed(conn: &mut PgConnection, id: JobId) -> Result<(), QueueError> {
     let queue: Option<String> = sqlx::query_scalar(
@@ -129,4 +131,57 @@ async fn notify(conn: &mut PgConnection, queue: &str) -> Result<(), QueueError> 
         .execute(conn)
         .await?;
     Ok(())
+}
+
+/// Returns every `failed` job of `queue` to the queue (see [`retry_failed`]); returns their ids.
+#[tracing::instrument(skip_all, fields(queue))]
+pub async fn retry_all_failed(
+    conn: &mut PgConnection,
+    queue: &str,
+) -> Result<Vec<JobId>, QueueError> {
+    let ids: Vec<JobId> = sqlx::query_scalar(
+        "update jobs set state = 'pending', attempts = 0, run_at = now(), finished_at = null,
+             updated_at = now()
+         where queue = $1 and state = 'failed'
+         returning id",
+    )
+    .bind(queue)
+    .fetch_all(&mut *conn)
+    .await?;
+    if !ids.is_empty() {
+        notify(conn, queue).await?;
+    }
+    Ok(ids)
+}
+
+/// One finished attempt of a job that failed at least once.
+#[derive(Clone, Debug, serde::Serialize, sqlx::FromRow)]
+pub struct Attempt {
+    /// Which attempt (1 for the first try).
+    pub attempt: i32,
+    /// The worker that ran it.
+    pub worker: Option<String>,
+    /// When it was claimed.
+    pub started_at: Option<DateTime<Utc>>,
+    /// When its result was recorded.
+    pub finished_at: DateTime<Utc>,
+    /// `retry`, `failed`, `done` or `cancelled`.
+    pub outcome: String,
+    /// The error, for retries and failures.
+    pub error: Option<String>,
+}
+
+/// The recorded attempts of a job, oldest first (the newest 20 are kept).
+#[tracing::instrument(skip_all, fields(job = id))]
+pub async fn attempts<'e>(
+    executor: impl PgExecutor<'e>,
+    id: JobId,
+) -> Result<Vec<Attempt>, QueueError> {
+    Ok(sqlx::query_as(
+        "select attempt, worker, started_at, finished_at, outcome, error
+         from job_attempts where job_id = $1 order by id",
+    )
+    .bind(id)
+    .fetch_all(executor)
+    .await?)
 }

@@ -1,5 +1,6 @@
 //! The one integration-test binary: one module per area, sharing `support`.
 
+mod admin;
 mod parser_properties;
 mod parser_tables;
 mod queue;

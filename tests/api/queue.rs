@@ -511,3 +511,67 @@ async fn admins_can_retry_a_failed_job_and_producers_cancel_or_move_pending_ones
         .to_vec()
     );
 }
+
+#[tokio::test]
+async fn the_attempts_of_a_failing_job_are_kept_with_their_errors_and_bounded() {
+    let db = TestDb::new().await;
+    let mut config = QueueConfig::new("work");
+    config.max_attempts = 30;
+    let queue = Queue::new(db.pool.clone(), config);
+    enqueue_numbered(&queue, &db.pool, 2).await;
+
+    // A job that succeeds at once leaves no history; a snooze is not an attempt.
+    let quick = queue.claim("w", 1).await.unwrap().remove(0);
+    queue.complete(&db.pool, &quick).await.unwrap();
+    assert!(
+        maintenance::attempts(&db.pool, quick.id)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    let job = queue.claim("w", 1).await.unwrap().remove(0);
+    queue.reschedule(&job, Duration::ZERO).await.unwrap();
+    for n in 1..=24 {
+        let job = queue.claim("worker-a", 1).await.unwrap().remove(0);
+        assert_eq!(job.attempt, n);
+        queue
+            .retry(&job, &format!("error {n}"), None)
+            .await
+            .unwrap();
+        make_due(&db.pool).await;
+    }
+    let job = queue.claim("worker-b", 1).await.unwrap().remove(0);
+    queue.fail(&db.pool, &job, "gave up").await.unwrap();
+    let mut conn = db.pool.acquire().await.unwrap();
+    maintenance::retry_failed(&mut conn, job.id).await.unwrap();
+    let job = queue.claim("worker-c", 1).await.unwrap().remove(0);
+    queue.complete(&db.pool, &job).await.unwrap();
+
+    let history = maintenance::attempts(&db.pool, job.id).await.unwrap();
+    assert_eq!(history.len(), 20, "bounded to the newest 20");
+    let last = &history[19];
+    assert_eq!(
+        (last.outcome.as_str(), last.worker.as_deref()),
+        ("done", Some("worker-c"))
+    );
+    let failed = &history[18];
+    assert_eq!(
+        (
+            failed.outcome.as_str(),
+            failed.attempt,
+            failed.error.as_deref()
+        ),
+        ("failed", 25, Some("gave up"))
+    );
+    let retry = &history[17];
+    assert_eq!(
+        (retry.outcome.as_str(), retry.error.as_deref()),
+        ("retry", Some("error 24"))
+    );
+    assert!(
+        history
+            .iter()
+            .all(|a| a.started_at.is_some_and(|s| s <= a.finished_at))
+    );
+}

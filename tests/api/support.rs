@@ -41,7 +41,7 @@ pub struct TestDb {
     /// A pool on the database.
     pub pool: PgPool,
     /// Dropping it drops the database.
-    _database: ScratchDatabase,
+    database: ScratchDatabase,
 }
 
 impl TestDb {
@@ -59,10 +59,12 @@ impl TestDb {
             .pool(max_connections)
             .await
             .expect("a pool on the scratch database");
-        Self {
-            pool,
-            _database: database,
-        }
+        Self { pool, database }
+    }
+
+    /// The database's URL, for a child process.
+    pub fn url(&self) -> &str {
+        self.database.url()
     }
 }
 

@@ -1,0 +1,84 @@
+//! The queue's health at a glance: jobs per state, the oldest due job, and the last hour's
+//! deliveries, failures, 429s and lateness.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::PgPool;
+
+use super::AdminError;
+use crate::queue::maintenance;
+
+/// A snapshot of the queue and of the last hour.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    /// Jobs per state, all queues.
+    pub states: Vec<(String, i64)>,
+    /// The pending job that has waited longest since it fell due.
+    pub oldest_due: Option<OldestDue>,
+    /// Reminders sent in the last hour.
+    pub sent_last_hour: i64,
+    /// Jobs that failed for good in the last hour.
+    pub failed_last_hour: i64,
+    /// Attempts retried in the last hour.
+    pub retried_last_hour: i64,
+    /// Attempts answered 429 by Telegram in the last hour.
+    pub too_many_requests_last_hour: i64,
+    /// Median delay from a reminder's fire time to its sending, last hour, in seconds.
+    pub lateness_p50_secs: Option<f64>,
+    /// 99th percentile of that delay, in seconds.
+    pub lateness_p99_secs: Option<f64>,
+}
+
+/// The oldest job that is due and still waits.
+#[derive(Clone, Debug, PartialEq, Serialize, sqlx::FromRow)]
+pub struct OldestDue {
+    /// The job.
+    pub job_id: i64,
+    /// When it fell due.
+    pub run_at: DateTime<Utc>,
+    /// How long it has waited since, in seconds.
+    pub waiting_secs: f64,
+}
+
+/// Reads the stats.
+#[tracing::instrument(skip_all)]
+pub async fn read(pool: &PgPool) -> Result<Stats, AdminError> {
+    let states = maintenance::state_counts(pool).await?;
+    let oldest_due = sqlx::query_as(
+        "select id as job_id, run_at, extract(epoch from now() - run_at)::float8 as waiting_secs
+         from jobs where state = 'pending' and run_at <= now()
+         order by run_at, id limit 1",
+    )
+    .fetch_optional(pool)
+    .await?;
+    let (sent, p50, p99): (i64, Option<f64>, Option<f64>) = sqlx::query_as(
+        "select count(*),
+                percentile_cont(0.5) within group (order by extract(epoch from sent_at - fire_at)),
+                percentile_cont(0.99) within group (order by extract(epoch from sent_at - fire_at))
+         from reminders where sent and sent_at > now() - interval '1 hour'",
+    )
+    .fetch_one(pool)
+    .await?;
+    let (failed, retried, too_many): (i64, i64, i64) = sqlx::query_as(
+        "select
+             (select count(*) from jobs
+              where state = 'failed' and finished_at > now() - interval '1 hour'),
+             (select count(*) from job_attempts
+              where outcome = 'retry' and finished_at > now() - interval '1 hour'),
+             (select count(*) from job_attempts
+              where finished_at > now() - interval '1 hour'
+                and (error ilike '%too many requests%' or error ilike '%retry after%'))",
+    )
+    .fetch_one(pool)
+    .await?;
+    Ok(Stats {
+        states,
+        oldest_due,
+        sent_last_hour: sent,
+        failed_last_hour: failed,
+        retried_last_hour: retried,
+        too_many_requests_last_hour: too_many,
+        lateness_p50_secs: p50,
+        lateness_p99_secs: p99,
+    })
+}
