@@ -37,6 +37,8 @@ create table tasks (
     updated_at  timestamptz not null default now()
 );
 create index tasks_open_by_chat on tasks (chat_id, due_at) where state in ('open', 'paused');
+-- Moving a migrated group's tasks (the cascade) and admin look-ups by chat.
+create index tasks_by_chat on tasks (chat_id);
 
 -- One reminder occurrence: when it fires, its queue job, and whether it went out. `sent` is written
 -- in the transaction that completes the job, so a re-run job skips a reminder already sent.

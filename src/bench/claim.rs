@@ -145,7 +145,7 @@ async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Result<ClaimRun
     let budget = Arc::new(AtomicUsize::new(args.jobs * 2));
     let executed = Arc::new(std::sync::Mutex::new(Vec::with_capacity(args.jobs * 2)));
     let work_nanos = Arc::new(AtomicU64::new(0));
-    let work = Duration::from_secs_f64(args.work_ms / 1000.0);
+    let work = Duration::from_secs_f64(args.work_ms.max(0.0) / 1000.0);
     let started = Instant::now();
     let mut workers = tokio::task::JoinSet::new();
     for (number, conn) in connections.into_iter().enumerate() {

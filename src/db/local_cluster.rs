@@ -87,97 +87,107 @@ impl LocalCluster {
     }
 
     /// Initialises the cluster if needed, starts it if it is not running, creates the application
-    /// database, and returns its URL.
+    /// database, and returns its URL. A cluster of this folder that already runs is used on the
+    /// port it runs on.
     #[tracing::instrument(skip_all, fields(dir = %self.dir.display(), port = self.port))]
     pub async fn ensure_running(&self) -> Result<String, ClusterError> {
         let this = self.clone();
-        tokio::task::spawn_blocking(move || this.ensure_running_blocking())
+        let running = tokio::task::spawn_blocking(move || this.ensure_running_blocking())
             .await
             .expect("cluster start-up task panicked")?;
-        let url = self.url(APP_DATABASE);
-        self.create_app_database().await?;
-        Ok(url)
+        running.create_app_database().await?;
+        Ok(running.url(APP_DATABASE))
     }
 
     /// Stops the cluster if it runs (fast shutdown).
     pub fn stop(&self) -> Result<(), ClusterError> {
-        let runner = Runner::detect()?;
-        let dir = self.cluster_dir(&runner)?;
-        let data = dir.join("data");
-        if !data.join("PG_VERSION").exists() || !self.is_running(&runner, &data)? {
-            return Ok(());
-        }
-        runner.run(
-            "pg_ctl",
-            &["-D", &path_str(&data), "-m", "fast", "-w", "stop"],
-        )?;
-        Ok(())
-    }
-
-    /// The URL of `database` in this cluster.
-    pub fn url(&self, database: &str) -> String {
-        format!("postgres://{SUPERUSER}@127.0.0.1:{}/{database}", self.port)
-    }
-
-    fn ensure_running_blocking(&self) -> Result<(), ClusterError> {
-        let runner = Runner::detect()?;
-        let dir = self.cluster_dir(&runner)?;
+        let as_postgres = must_run_as_postgres()?;
+        let dir = self.cluster_dir(as_postgres)?;
         let _lock = lock_folder(&dir)?;
         let data = dir.join("data");
         if !data.join("PG_VERSION").exists() {
-            self.initialise(&runner, &dir, &data)?;
+            return Ok(());
         }
-        if !self.is_running(&runner, &data)? {
-            if std::net::TcpListener::bind(("127.0.0.1", self.port)).is_err() {
-                return Err(ClusterError::PortTaken(self.port));
-            }
-            let log = dir.join("server.log");
+        let runner = Runner::find(&data, as_postgres)?;
+        if runner.is_running(&data)? {
             runner.run(
                 "pg_ctl",
-                &[
-                    "-D",
-                    &path_str(&data),
-                    "-l",
-                    &path_str(&log),
-                    "-w",
-                    "-t",
-                    "60",
-                    "-o",
-                    &format!("-p {}", self.port),
-                    "start",
-                ],
+                &["-D", &path_str(&data), "-m", "fast", "-w", "stop"],
             )?;
-            tracing::info!(port = self.port, dir = %dir.display(), "started the private PostgreSQL cluster");
         }
         Ok(())
     }
 
+    fn ensure_running_blocking(&self) -> Result<Running, ClusterError> {
+        let as_postgres = must_run_as_postgres()?;
+        let dir = self.cluster_dir(as_postgres)?;
+        let _lock = lock_folder(&dir)?;
+        let data = dir.join("data");
+        let runner = Runner::find(&data, as_postgres)?;
+        if !data.join("PG_VERSION").exists() {
+            self.initialise(&runner, &dir, &data)?;
+        }
+        let log = dir.join("server.log");
+        if runner.is_running(&data)? {
+            let port = running_port(&data).unwrap_or(self.port);
+            if port != self.port {
+                tracing::info!(
+                    port,
+                    "the private cluster already runs on another port; using it"
+                );
+            }
+            return Ok(Running { port, log });
+        }
+        if std::net::TcpListener::bind(("127.0.0.1", self.port)).is_err() {
+            return Err(ClusterError::PortTaken(self.port));
+        }
+        runner.run(
+            "pg_ctl",
+            &[
+                "-D",
+                &path_str(&data),
+                "-l",
+                &path_str(&log),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                &format!("-p {}", self.port),
+                "start",
+            ],
+        )?;
+        tracing::info!(port = self.port, dir = %dir.display(), "started the private PostgreSQL cluster");
+        Ok(Running {
+            port: self.port,
+            log,
+        })
+    }
+
     /// The folder the cluster lives in. Under root it must be reachable by the `postgres` user;
-    /// when the chosen folder sits below one it cannot enter (such as /root), a folder under
-    /// /var/tmp named after the chosen one is used instead.
-    fn cluster_dir(&self, runner: &Runner) -> Result<PathBuf, ClusterError> {
+    /// when the chosen folder sits below one it cannot enter (such as /root), a private folder
+    /// under /var/tmp named after the chosen one is used instead.
+    fn cluster_dir(&self, as_postgres: bool) -> Result<PathBuf, ClusterError> {
         fs::create_dir_all(&self.dir).map_err(io("create", &self.dir))?;
         let dir = fs::canonicalize(&self.dir).map_err(io("resolve", &self.dir))?;
-        let Runner::AsPostgres { .. } = runner else {
+        if !as_postgres {
             return Ok(dir);
-        };
-        let dir = if runner.postgres_can_enter(&dir) {
-            dir
-        } else {
-            let fallback = PathBuf::from(format!(
-                "/var/tmp/remindbot-pgdata-{:016x}",
-                super::fnv1a(dir.as_os_str().as_encoded_bytes())
-            ));
-            tracing::info!(
-                chosen = %dir.display(),
-                used = %fallback.display(),
-                "the postgres user cannot enter the data folder; using a folder under /var/tmp"
-            );
-            fs::create_dir_all(&fallback).map_err(io("create", &fallback))?;
-            fallback
-        };
-        runner.run_as_root("chown", &["postgres:", &path_str(&dir)])?;
-        Ok(dir)
+        }
+        if postgres_can_enter(&dir) {
+            chown_to_postgres(&dir)?;
+            return Ok(dir);
+        }
+        let fallback = PathBuf::from(format!(
+            "/var/tmp/remindbot-pgdata-{:016x}",
+            super::fnv1a(dir.as_os_str().as_encoded_bytes())
+        ));
+        tracing::info!(
+            chosen = %dir.display(),
+            used = %fallback.display(),
+            "the postgres user cannot enter the data folder; using a folder under /var/tmp"
+        );
+        create_private_folder(&fallback)?;
+        chown_to_postgres(&fallback)?;
+        Ok(fallback)
     }
 
     fn initialise(&self, runner: &Runner, dir: &Path, data: &Path) -> Result<(), ClusterError> {
@@ -205,19 +215,28 @@ impl LocalCluster {
             .append(true)
             .open(&conf)
             .map_err(io("open", &conf))?;
-        file.write_all(
-            b"\n# remindbot private cluster\nlisten_addresses = '127.0.0.1'\n\
-              unix_socket_directories = ''\nmax_connections = 300\n",
-        )
-        .map_err(io("write", &conf))?;
+        let settings = format!(
+            "\n# remindbot private cluster\nport = {}\nlisten_addresses = '127.0.0.1'\n\
+             unix_socket_directories = ''\nmax_connections = 300\n",
+            self.port
+        );
+        file.write_all(settings.as_bytes())
+            .map_err(io("write", &conf))?;
         fs::rename(&staging, data).map_err(io("rename", &staging))?;
         tracing::info!(data = %data.display(), "initialised a private PostgreSQL cluster");
         Ok(())
     }
+}
 
-    fn is_running(&self, runner: &Runner, data: &Path) -> Result<bool, ClusterError> {
-        let output = runner.output("pg_ctl", &["-D", &path_str(data), "status"])?;
-        Ok(output.status.success())
+/// A running cluster: its port, and the log to point at when it misbehaves.
+struct Running {
+    port: u16,
+    log: PathBuf,
+}
+
+impl Running {
+    fn url(&self, database: &str) -> String {
+        format!("postgres://{SUPERUSER}@127.0.0.1:{}/{database}", self.port)
     }
 
     async fn create_app_database(&self) -> Result<(), ClusterError> {
@@ -235,9 +254,11 @@ impl LocalCluster {
                     .await
                     .map_err(|source| self.not_ready(source))?;
                     if !exists {
-                        let created = sqlx::query("create database remindbot")
-                            .execute(&mut conn)
-                            .await;
+                        let created = sqlx::query(sqlx::AssertSqlSafe(format!(
+                            "create database {APP_DATABASE}"
+                        )))
+                        .execute(&mut conn)
+                        .await;
                         // A concurrent caller may have created it first.
                         if let Err(e) = created
                             && !is_duplicate_database(&e)
@@ -257,10 +278,21 @@ impl LocalCluster {
     fn not_ready(&self, source: sqlx::Error) -> ClusterError {
         ClusterError::NotReady {
             port: self.port,
-            log: self.dir.join("server.log").display().to_string(),
+            log: self.log.display().to_string(),
             source,
         }
     }
+}
+
+/// The port a running cluster listens on, from line 4 of its `postmaster.pid`.
+fn running_port(data: &Path) -> Option<u16> {
+    fs::read_to_string(data.join("postmaster.pid"))
+        .ok()?
+        .lines()
+        .nth(3)?
+        .trim()
+        .parse()
+        .ok()
 }
 
 fn is_duplicate_database(e: &sqlx::Error) -> bool {
@@ -269,39 +301,30 @@ fn is_duplicate_database(e: &sqlx::Error) -> bool {
         .is_some_and(|code| code == "42P04")
 }
 
-/// How server commands are run: directly, or as the `postgres` user when we are root.
-enum Runner {
-    Direct { bin: PathBuf },
-    AsPostgres { bin: PathBuf },
+/// Runs the server binaries: directly, or as the `postgres` user when we are root.
+struct Runner {
+    bin: PathBuf,
+    as_postgres: bool,
 }
 
 impl Runner {
-    fn detect() -> Result<Self, ClusterError> {
-        let bin = find_server_binaries().ok_or(ClusterError::NotInstalled)?;
-        if !is_root() {
-            return Ok(Self::Direct { bin });
-        }
-        let has_user = Command::new("id")
-            .args(["-u", "postgres"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if has_user {
-            Ok(Self::AsPostgres { bin })
-        } else {
-            Err(ClusterError::NoPostgresUser)
-        }
+    /// The binaries for the cluster in `data`: those of its major version when it exists.
+    fn find(data: &Path, as_postgres: bool) -> Result<Self, ClusterError> {
+        let version = fs::read_to_string(data.join("PG_VERSION")).ok();
+        let bin = find_server_binaries(version.as_deref().map(str::trim))
+            .ok_or(ClusterError::NotInstalled)?;
+        Ok(Self { bin, as_postgres })
     }
 
     fn command(&self, program: &str) -> Command {
-        match self {
-            Self::Direct { bin } => Command::new(bin.join(program)),
-            Self::AsPostgres { bin } => {
-                let mut command = Command::new("runuser");
-                command
-                    .args(["-u", "postgres", "--"])
-                    .arg(bin.join(program));
-                command
-            }
+        if self.as_postgres {
+            let mut command = Command::new("runuser");
+            command
+                .args(["-u", "postgres", "--"])
+                .arg(self.bin.join(program));
+            command
+        } else {
+            Command::new(self.bin.join(program))
         }
     }
 
@@ -319,24 +342,71 @@ impl Runner {
         check(program, args, self.output(program, args)?)
     }
 
-    fn run_as_root(&self, program: &str, args: &[&str]) -> Result<(), ClusterError> {
-        let output =
-            Command::new(program)
-                .args(args)
-                .output()
-                .map_err(|e| ClusterError::Command {
-                    command: program.to_owned(),
-                    output: e.to_string(),
-                })?;
-        check(program, args, output)
+    fn is_running(&self, data: &Path) -> Result<bool, ClusterError> {
+        let output = self.output("pg_ctl", &["-D", &path_str(data), "status"])?;
+        Ok(output.status.success())
     }
+}
 
-    fn postgres_can_enter(&self, dir: &Path) -> bool {
-        Command::new("runuser")
-            .args(["-u", "postgres", "--", "test", "-x"])
-            .arg(dir.parent().unwrap_or(dir))
-            .status()
-            .is_ok_and(|s| s.success())
+/// Whether server commands must run as the `postgres` user (we are root, which initdb refuses).
+fn must_run_as_postgres() -> Result<bool, ClusterError> {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root {
+        return Ok(false);
+    }
+    postgres_uid()
+        .map(|_| true)
+        .ok_or(ClusterError::NoPostgresUser)
+}
+
+fn postgres_uid() -> Option<u32> {
+    let output = Command::new("id").args(["-u", "postgres"]).output().ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    String::from_utf8_lossy(&output.stdout).trim().parse().ok()
+}
+
+fn postgres_can_enter(dir: &Path) -> bool {
+    Command::new("runuser")
+        .args(["-u", "postgres", "--", "test", "-x"])
+        .arg(dir.parent().unwrap_or(dir))
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Hands `dir` to the `postgres` user, without following a symbolic link.
+fn chown_to_postgres(dir: &Path) -> Result<(), ClusterError> {
+    let args = ["-h", "postgres:", &path_str(dir)];
+    let output = Command::new("chown")
+        .args(args)
+        .output()
+        .map_err(|e| ClusterError::Command {
+            command: "chown".to_owned(),
+            output: e.to_string(),
+        })?;
+    check("chown", &args, output)
+}
+
+/// Creates a folder only we can use; an existing one must be a real folder owned by root or
+/// `postgres` (not a link or a folder another user planted).
+fn create_private_folder(dir: &Path) -> Result<(), ClusterError> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(io("create", dir)(e)),
+    }
+    let meta = fs::symlink_metadata(dir).map_err(io("inspect", dir))?;
+    let trusted_owner = meta.uid() == 0 || Some(meta.uid()) == postgres_uid();
+    if meta.is_dir() && trusted_owner && meta.mode() & 0o077 == 0 {
+        Ok(())
+    } else {
+        Err(io("use", dir)(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "exists but is not a private folder of root or postgres; remove it",
+        )))
     }
 }
 
@@ -356,10 +426,10 @@ fn check(program: &str, args: &[&str], output: Output) -> Result<(), ClusterErro
     })
 }
 
-/// Finds the folder holding `initdb` and `pg_ctl`: `$PG_BIN`, then `$PATH`, then the newest
-/// `/usr/lib/postgresql/<version>/bin` (Debian keeps the server binaries off `$PATH`), then the
-/// usual source and Homebrew prefixes.
-fn find_server_binaries() -> Option<PathBuf> {
+/// Finds the folder holding `initdb` and `pg_ctl`: `$PG_BIN`, then `/usr/lib/postgresql/<version>/bin`
+/// of an existing cluster's version, then `$PATH`, then the newest `/usr/lib/postgresql/*/bin`
+/// (Debian keeps the server binaries off `$PATH`), then the usual source and Homebrew prefixes.
+fn find_server_binaries(version: Option<&str>) -> Option<PathBuf> {
     let has_tools = |dir: &Path| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file();
     let from_env = std::env::var_os("PG_BIN").map(PathBuf::from);
     let on_path = std::env::var_os("PATH")
@@ -382,19 +452,14 @@ fn find_server_binaries() -> Option<PathBuf> {
     ]
     .into_iter()
     .map(PathBuf::from);
+    let same_version = version.map(|v| PathBuf::from(format!("/usr/lib/postgresql/{v}/bin")));
     from_env
         .into_iter()
+        .chain(same_version)
         .chain(on_path)
         .chain(debian.into_iter().map(|(_, dir)| dir))
         .chain(others)
         .find(|dir| has_tools(dir))
-}
-
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
 
 /// Takes an exclusive lock on `dir/.lock`, held until the returned file is dropped.

@@ -2,11 +2,12 @@
 //!
 //! The first call in a server migrates a template database named after the migrations' checksums;
 //! every scratch database is then a cheap `CREATE DATABASE … TEMPLATE` copy of it. Concurrent
-//! processes serialise the template's creation on an advisory lock. A scratch database is dropped
-//! when its handle is dropped, even when a test panics; leftovers of killed runs older than an hour
-//! are dropped by the next run.
+//! processes serialise the template's creation on an advisory lock taken in the `postgres`
+//! database (advisory locks are per database). A scratch database is dropped when its handle is
+//! dropped, even when a test panics; once per process, leftovers of killed runs older than an hour
+//! and templates of other migrations older than a day are dropped.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use sqlx::postgres::PgConnectOptions;
@@ -16,8 +17,13 @@ use super::{DbError, connect};
 
 /// Prefix of every scratch database's name.
 const PREFIX: &str = "remindbot_scratch_";
+/// Prefix of every template's name.
+const TEMPLATE_PREFIX: &str = "remindbot_template_";
 /// Scratch databases older than this are taken for leftovers of killed runs.
 const LEFTOVER_AGE_SECS: u64 = 3600;
+/// Templates of other migrations older than this are dropped (other checkouts may still use
+/// younger ones).
+const OLD_TEMPLATE_AGE_SECS: u64 = 24 * 3600;
 
 /// A database that exists for as long as this handle does.
 #[derive(Debug)]
@@ -33,7 +39,11 @@ impl ScratchDatabase {
     #[tracing::instrument(skip_all)]
     pub async fn create(server_url: &str) -> Result<Self, DbError> {
         let server: PgConnectOptions = server_url.parse()?;
-        let mut admin = server.connect().await?;
+        let mut admin = connect_maintenance(&server).await?;
+        static CLEANED: AtomicBool = AtomicBool::new(false);
+        if !CLEANED.swap(true, Ordering::Relaxed) {
+            drop_leftovers(&mut admin).await?;
+        }
         let template = ensure_template(&mut admin, &server).await?;
         let name = new_name();
         sqlx::query(AssertSqlSafe(format!(
@@ -44,11 +54,6 @@ impl ScratchDatabase {
         admin.close().await?;
         let url = with_database(server_url, &name);
         Ok(Self { name, server, url })
-    }
-
-    /// The database's name.
-    pub fn name(&self) -> &str {
-        &self.name
     }
 
     /// A URL for this database.
@@ -71,15 +76,19 @@ impl Drop for ScratchDatabase {
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
-                .ok()?;
+                .map_err(|e| DbError::Sql(sqlx::Error::Io(e)))?;
             runtime.block_on(async move {
-                let mut admin = server.connect().await.ok()?;
-                drop_database(&mut admin, &name).await.ok()
+                let mut admin = server.connect().await?;
+                drop_database(&mut admin, &name).await
             })
         })
         .join();
-        if !matches!(dropped, Ok(Some(()))) {
-            tracing::warn!("a scratch database could not be dropped; the next run will");
+        match dropped {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "a scratch database could not be dropped; a later run will")
+            }
+            Err(_) => tracing::warn!("dropping a scratch database panicked; a later run will"),
         }
     }
 }
@@ -89,7 +98,7 @@ async fn ensure_template(
     admin: &mut PgConnection,
     server: &PgConnectOptions,
 ) -> Result<String, DbError> {
-    let template = format!("remindbot_template_{:016x}", migrations_fingerprint());
+    let template = format!("{TEMPLATE_PREFIX}{:016x}", migrations_fingerprint());
     if database_exists(admin, &template).await? {
         return Ok(template);
     }
@@ -113,7 +122,6 @@ async fn create_template(
     if database_exists(admin, template).await? {
         return Ok(());
     }
-    drop_leftovers(admin).await?;
     // Migrate under a temporary name, then rename: a half-made template is never used.
     let building = format!("{template}_building");
     drop_database(admin, &building).await?;
@@ -128,32 +136,56 @@ async fn create_template(
     )))
     .execute(&mut *admin)
     .await?;
+    // The creation time, so that other checkouts drop it only once it is old.
+    sqlx::query(AssertSqlSafe(format!(
+        "comment on database {template} is 'created {}'",
+        unix_now()
+    )))
+    .execute(&mut *admin)
+    .await?;
     Ok(())
 }
 
-/// Drops scratch databases of killed runs and templates of older migrations.
+/// Drops scratch databases of killed runs and old templates of other migrations.
 async fn drop_leftovers(admin: &mut PgConnection) -> Result<(), DbError> {
-    let names: Vec<String> = sqlx::query_scalar(
-        "select datname from pg_database \
+    let databases: Vec<(String, Option<String>)> = sqlx::query_as(
+        "select datname, shobj_description(oid, 'pg_database') from pg_database \
          where datname like 'remindbot\\_scratch\\_%' or datname like 'remindbot\\_template\\_%'",
     )
     .fetch_all(&mut *admin)
     .await?;
     let now = unix_now();
-    for name in names {
-        let stale = match name.strip_prefix(PREFIX) {
-            Some(rest) => rest
-                .split('_')
-                .next()
-                .and_then(|secs| secs.parse::<u64>().ok())
-                .is_some_and(|created| now.saturating_sub(created) > LEFTOVER_AGE_SECS),
-            None => true,
+    let current = format!("{TEMPLATE_PREFIX}{:016x}", migrations_fingerprint());
+    let older_than = |created: Option<u64>, age: u64| {
+        created.is_some_and(|created| now.saturating_sub(created) > age)
+    };
+    for (name, comment) in databases {
+        let stale = if let Some(rest) = name.strip_prefix(PREFIX) {
+            let created = rest.split('_').next().and_then(|s| s.parse().ok());
+            older_than(created, LEFTOVER_AGE_SECS)
+        } else if name.starts_with(&current) {
+            false
+        } else {
+            let created = comment
+                .as_deref()
+                .and_then(|c| c.strip_prefix("created "))
+                .and_then(|s| s.parse().ok());
+            older_than(created, OLD_TEMPLATE_AGE_SECS)
         };
         if stale {
             drop_database(admin, &name).await?;
         }
     }
     Ok(())
+}
+
+/// A connection for creating and dropping databases: to the `postgres` database when the role
+/// may use it (so the template lock is one lock server-wide), else to the given one.
+async fn connect_maintenance(server: &PgConnectOptions) -> Result<PgConnection, DbError> {
+    match server.clone().database("postgres").connect().await {
+        Ok(conn) => Ok(conn),
+        Err(_) => Ok(server.connect().await?),
+    }
 }
 
 async fn database_exists(admin: &mut PgConnection, name: &str) -> Result<bool, DbError> {

@@ -1,22 +1,36 @@
 //! Batched completion: finished jobs are marked `done` many per statement, off the handlers' path.
 
+use std::sync::{Arc, Mutex};
+
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 
-use super::{JobId, Queue};
+use super::{JobId, Queue, QueueError};
 
 /// Collects `(job, claim)` pairs and marks them done in batches of up to `max_batch`.
 pub(crate) struct Completer {
     sender: mpsc::UnboundedSender<(JobId, i32)>,
     task: JoinHandle<()>,
+    first_error: Arc<Mutex<Option<QueueError>>>,
 }
 
 impl Completer {
     /// Starts the batching task.
     pub(crate) fn start(queue: Queue, max_batch: usize) -> Self {
         let (sender, receiver) = mpsc::unbounded_channel();
-        let task = tokio::spawn(flush_loop(queue, receiver, max_batch.max(1)));
-        Self { sender, task }
+        let first_error = Arc::new(Mutex::new(None));
+        let task = tokio::spawn(flush_loop(
+            queue,
+            receiver,
+            max_batch.max(1),
+            first_error.clone(),
+        ));
+        Self {
+            sender,
+            task,
+            first_error,
+        }
     }
 
     /// A handle that job tasks use to hand in completions.
@@ -24,11 +38,26 @@ impl Completer {
         self.sender.clone()
     }
 
-    /// Flushes everything handed in so far and stops (after all senders are dropped).
-    pub(crate) async fn finish(self) {
+    /// Flushes everything handed in so far (once every sender is dropped) and stops, giving up at
+    /// `deadline` if one is set. Returns the first completion that could not be recorded.
+    pub(crate) async fn finish(self, deadline: Option<Instant>) -> Result<(), QueueError> {
         drop(self.sender);
-        if let Err(error) = self.task.await {
-            tracing::error!(%error, "the completion task failed");
+        let mut task = self.task;
+        let flushed = match deadline {
+            Some(deadline) => tokio::time::timeout_at(deadline, &mut task).await.ok(),
+            None => Some((&mut task).await),
+        };
+        match flushed {
+            Some(Err(error)) => tracing::error!(%error, "the completion task failed"),
+            Some(Ok(())) => {}
+            None => {
+                task.abort();
+                tracing::warn!("completions were still being flushed at the deadline");
+            }
+        }
+        match self.first_error.lock().expect("poisoned").take() {
+            Some(error) => Err(error),
+            None => Ok(()),
         }
     }
 }
@@ -37,8 +66,12 @@ async fn flush_loop(
     queue: Queue,
     mut receiver: mpsc::UnboundedReceiver<(JobId, i32)>,
     max_batch: usize,
+    first_error: Arc<Mutex<Option<QueueError>>>,
 ) {
     let mut batch = Vec::with_capacity(max_batch);
+    let remember = |error: QueueError| {
+        first_error.lock().expect("poisoned").get_or_insert(error);
+    };
     while receiver.recv_many(&mut batch, max_batch).await > 0 {
         let mut delay = std::time::Duration::from_millis(50);
         loop {
@@ -50,6 +83,7 @@ async fn flush_loop(
                             claim,
                             "lease lost before completion; not recorded"
                         );
+                        remember(QueueError::LeaseLost { id, claim });
                     }
                     break;
                 }
@@ -62,6 +96,7 @@ async fn flush_loop(
                 }
                 Err(error) => {
                     tracing::error!(%error, jobs = batch.len(), "completing jobs failed; the reaper will return them");
+                    remember(error);
                     break;
                 }
             }

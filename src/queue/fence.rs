@@ -48,8 +48,13 @@ impl Queue {
         &self,
         claims: &[(JobId, i32)],
     ) -> Result<Vec<(JobId, i32)>, QueueError> {
-        let ids: Vec<JobId> = claims.iter().map(|c| c.0).collect();
-        let fences: Vec<i32> = claims.iter().map(|c| c.1).collect();
+        // A job can appear once per statement: of two claims of one job only the newer can hold.
+        let mut newest: std::collections::HashMap<JobId, i32> = std::collections::HashMap::new();
+        for &(id, claim) in claims {
+            let entry = newest.entry(id).or_insert(claim);
+            *entry = (*entry).max(claim);
+        }
+        let (ids, fences): (Vec<JobId>, Vec<i32>) = newest.iter().map(|(id, c)| (*id, *c)).unzip();
         let done: Vec<JobId> = sqlx::query_scalar(
             "update jobs j set state = 'done', locked_until = null, finished_at = now(),
                  updated_at = now()
@@ -67,7 +72,7 @@ impl Queue {
         let done: std::collections::HashSet<JobId> = done.into_iter().collect();
         Ok(claims
             .iter()
-            .filter(|c| !done.contains(&c.0))
+            .filter(|(id, claim)| !done.contains(id) || newest[id] != *claim)
             .copied()
             .collect())
     }
@@ -101,7 +106,39 @@ impl Queue {
     /// (graceful shutdown).
     #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
     pub async fn release(&self, job: &ClaimedJob) -> Result<(), QueueError> {
-        self.back_to_pending(job, Duration::ZERO, None, true).await
+        self.release_many(std::slice::from_ref(job))
+            .await
+            .and_then(|lost| match lost.first() {
+                Some(_) => Err(lease_lost(job)),
+                None => Ok(()),
+            })
+    }
+
+    /// Returns claimed jobs that have not run to the queue at once in one statement, without
+    /// counting their attempts, and wakes workers; returns those whose lease was already lost.
+    #[tracing::instrument(skip_all, fields(jobs = jobs.len()))]
+    pub async fn release_many(&self, jobs: &[ClaimedJob]) -> Result<Vec<JobId>, QueueError> {
+        let ids: Vec<JobId> = jobs.iter().map(|j| j.id).collect();
+        let fences: Vec<i32> = jobs.iter().map(|j| j.claim).collect();
+        let released: Vec<JobId> = sqlx::query_scalar(
+            "with released as (
+                 update jobs j set state = 'pending', locked_until = null, locked_by = null,
+                     run_at = now(), attempts = j.attempts - 1, updated_at = now()
+                 where j.id = any($1) and j.state = 'running'
+                   and j.claims = ($2::int[])[array_position($1, j.id)]
+                 returning j.id, j.queue)
+             select id from released, lateral (select pg_notify($3, released.queue)) n",
+        )
+        .bind(&ids)
+        .bind(fences)
+        .bind(super::NOTIFY_CHANNEL)
+        .fetch_all(&self.pool)
+        .await?;
+        let released: std::collections::HashSet<JobId> = released.into_iter().collect();
+        Ok(ids
+            .into_iter()
+            .filter(|id| !released.contains(id))
+            .collect())
     }
 
     /// Marks the job `failed` with `error`, for admins to see. Pass `&mut *tx` to record it with

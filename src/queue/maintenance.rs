@@ -16,11 +16,11 @@ pub async fn purge_finished(pool: &PgPool, older_than: Duration) -> Result<u64, 
     let mut deleted = 0;
     loop {
         let result = sqlx::query(
-            "delete from jobs where id in (
+            "delete from jobs where id = any(array(
                  select id from jobs
                  where state in ('done', 'cancelled')
                    and finished_at < now() - make_interval(secs => $1)
-                 limit 5000)",
+                 limit 5000))",
         )
         .bind(secs(older_than))
         .execute(pool)
@@ -93,14 +93,17 @@ pub async fn reschedule_job(
 }
 
 /// Returns a `failed` job to the queue with a fresh attempt budget, due now, and wakes workers at
-/// commit.
+/// commit. A job whose dedupe key a live job holds meanwhile stays failed ([`QueueError::NotFound`]).
 #[tracing::instrument(skip_all, fields(job = id))]
 pub async fn retry_failed(conn: &mut PgConnection, id: JobId) -> Result<(), QueueError> {
     let queue: Option<String> = sqlx::query_scalar(
-        "update jobs set state = 'pending', attempts = 0, run_at = now(), finished_at = null,
+        "update jobs j set state = 'pending', attempts = 0, run_at = now(), finished_at = null,
              updated_at = now()
-         where id = $1 and state = 'failed'
-         returning queue",
+         where j.id = $1 and j.state = 'failed' and not exists (
+             select 1 from jobs live
+             where live.queue = j.queue and live.dedupe_key = j.dedupe_key
+               and live.state in ('pending', 'running'))
+         returning j.queue",
     )
     .bind(id)
     .fetch_optional(&mut *conn)
@@ -133,17 +136,21 @@ async fn notify(conn: &mut PgConnection, queue: &str) -> Result<(), QueueError> 
     Ok(())
 }
 
-/// Returns every `failed` job of `queue` to the queue (see [`retry_failed`]); returns their ids.
+/// Returns every `failed` job of `queue` to the queue (see [`retry_failed`]; those whose dedupe
+/// key a live job holds are skipped); returns their ids.
 #[tracing::instrument(skip_all, fields(queue))]
 pub async fn retry_all_failed(
     conn: &mut PgConnection,
     queue: &str,
 ) -> Result<Vec<JobId>, QueueError> {
     let ids: Vec<JobId> = sqlx::query_scalar(
-        "update jobs set state = 'pending', attempts = 0, run_at = now(), finished_at = null,
+        "update jobs j set state = 'pending', attempts = 0, run_at = now(), finished_at = null,
              updated_at = now()
-         where queue = $1 and state = 'failed'
-         returning id",
+         where j.queue = $1 and j.state = 'failed' and not exists (
+             select 1 from jobs live
+             where live.queue = j.queue and live.dedupe_key = j.dedupe_key
+               and live.state in ('pending', 'running'))
+         returning j.id",
     )
     .bind(queue)
     .fetch_all(&mut *conn)

@@ -17,13 +17,14 @@ pub struct Reaped {
     pub failed: u64,
 }
 
-/// Returns up to `limit` jobs of any queue whose lease expired. Safe when several processes run
-/// it at once: rows are taken with SKIP LOCKED and re-checked by the UPDATE, so a job that its
-/// worker completed in the meantime is left alone.
+/// Returns up to `limit` jobs of any queue whose lease expired, and wakes the workers of their
+/// queues. Safe when several processes run it at once: rows are taken with SKIP LOCKED and
+/// re-checked by the UPDATE, so a job that its worker completed in the meantime is left alone.
 #[tracing::instrument(skip_all)]
 pub async fn reap_expired(pool: &PgPool, limit: i64) -> Result<Reaped, QueueError> {
-    let states: Vec<String> = sqlx::query_scalar(
-        "update jobs j
+    let reaped: Vec<(String, String)> = sqlx::query_as(
+        "with reaped as (
+         update jobs j
          set state = case when j.attempts >= j.max_attempts then 'failed' else 'pending' end,
              last_error = 'lease expired: the worker stopped answering (attempt '
                           || j.attempts || ' of ' || j.max_attempts || ')',
@@ -36,14 +37,19 @@ pub async fn reap_expired(pool: &PgPool, limit: i64) -> Result<Reaped, QueueErro
                  limit $1
                  for update skip locked))
            and j.state = 'running' and j.locked_until < now()
-         returning j.state",
+         returning j.state, j.queue),
+         woken as (
+             select pg_notify($2, queue) from (select distinct queue from reaped
+                                               where state = 'pending') q)
+         select state, queue from reaped, (select count(*) from woken) w",
     )
     .bind(limit)
+    .bind(super::NOTIFY_CHANNEL)
     .fetch_all(pool)
     .await?;
-    let failed = states.iter().filter(|s| *s == "failed").count() as u64;
+    let failed = reaped.iter().filter(|(state, _)| state == "failed").count() as u64;
     let reaped = Reaped {
-        returned: states.len() as u64 - failed,
+        returned: reaped.len() as u64 - failed,
         failed,
     };
     if reaped != Reaped::default() {

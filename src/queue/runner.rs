@@ -3,11 +3,13 @@
 //! Its loop `select!`s over shutdown, the queue's NOTIFY signal, a finished job and a timer set to
 //! the earliest due job (capped by the poll interval, the safety net). Jobs are claimed in batches
 //! into a small local buffer so handlers never wait for a claim round trip, and successes are marked
-//! `done` in batches. Leases of long jobs are extended while they run. On shutdown it stops
-//! claiming, returns buffered jobs to the queue, lets running handlers finish until the deadline,
-//! then aborts and returns the rest: nothing is left `running`.
+//! `done` in batches. A job's lease is extended every half lease from its claim, and once more
+//! before it leaves the buffer if it waited there; a job whose lease was lost is dropped without
+//! recording anything. A handler runs in a task of its own: a panic becomes a retry. On shutdown the
+//! runner stops claiming, returns buffered jobs to the queue, lets running handlers finish until the
+//! deadline, then aborts and returns the rest: nothing is left `running`.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,9 +18,10 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::AbortOnDropHandle;
 
 use super::completer::Completer;
-use super::{ClaimedJob, JobId, Queue, QueueError, Wakeups};
+use super::{ClaimedJob, JobId, Queue, QueueError, RetryOutcome, Wakeups};
 
 /// What a handler decided about its job.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,8 +50,9 @@ pub enum Outcome {
 
 /// The work done for each job of a queue.
 pub trait JobHandler: Send + Sync + 'static {
-    /// Runs `job` and says what became of it. Runs outside any database transaction; the job's
-    /// lease is extended while it runs.
+    /// Runs `job` and says what became of it. Runs outside any database transaction, in a task of
+    /// its own; the job's lease is extended while it runs, and the task is aborted if the lease is
+    /// lost anyway.
     fn handle(&self, job: ClaimedJob) -> impl Future<Output = Outcome> + Send;
 }
 
@@ -89,16 +93,44 @@ pub struct Runner<H> {
     wakeups: Wakeups,
 }
 
-/// The shortest wait when due jobs exist that another worker holds.
+/// The first wait when due jobs exist that other workers hold; it doubles while that lasts.
 const COOLDOWN: Duration = Duration::from_millis(20);
 
-/// Jobs whose handlers are running, so that shutdown can return them if it must abort.
-type InFlight = Arc<Mutex<HashMap<JobId, ClaimedJob>>>;
+/// A claimed job and when (locally) it was claimed: its lease runs from then.
+#[derive(Clone, Debug)]
+struct Claimed {
+    job: ClaimedJob,
+    at: Instant,
+}
 
-/// What a job task reports when its job is recorded.
+/// Jobs whose handlers run, by `(id, claim)`, so that shutdown can return them if it must abort.
+type InFlight = Arc<Mutex<HashMap<(JobId, i32), ClaimedJob>>>;
+
+/// What a job task reports when it ends.
 struct Finished {
     /// The job is pending again, due after this delay.
     due_again_in: Option<Duration>,
+}
+
+/// Everything a job task needs besides its job.
+struct JobContext<H> {
+    queue: Queue,
+    handler: Arc<H>,
+    in_flight: InFlight,
+    completions: Option<mpsc::UnboundedSender<(JobId, i32)>>,
+    finished: mpsc::UnboundedSender<Finished>,
+}
+
+impl<H> Clone for JobContext<H> {
+    fn clone(&self) -> Self {
+        Self {
+            queue: self.queue.clone(),
+            handler: self.handler.clone(),
+            in_flight: self.in_flight.clone(),
+            completions: self.completions.clone(),
+            finished: self.finished.clone(),
+        }
+    }
 }
 
 impl<H: JobHandler> Runner<H> {
@@ -120,31 +152,21 @@ impl<H: JobHandler> Runner<H> {
         let prefetch = if batch > 1 { batch } else { 0 };
         let wake = self.wakeups.subscribe(self.queue.name());
         let slots = Arc::new(Semaphore::new(concurrency));
-        let in_flight = InFlight::default();
         let completer = (batch > 1).then(|| Completer::start(self.queue.clone(), batch));
         let (finished_tx, mut finished_rx) = mpsc::unbounded_channel::<Finished>();
+        let context = self.context(completer.as_ref(), finished_tx);
         let mut tasks = JoinSet::new();
-        let mut buffer: VecDeque<ClaimedJob> = VecDeque::new();
+        let mut buffer: VecDeque<Claimed> = VecDeque::new();
         let mut drained = false;
         let mut wake_at: Option<Instant> = None;
+        let mut cooldown = COOLDOWN;
 
         while !shutdown.is_cancelled() {
-            while let Some(job) = buffer.front() {
-                let Ok(permit) = slots.clone().try_acquire_owned() else {
-                    break;
-                };
-                let job = job.clone();
-                buffer.pop_front();
-                self.spawn_job(
-                    &mut tasks,
-                    job,
-                    permit,
-                    &in_flight,
-                    completer.as_ref(),
-                    &finished_tx,
-                );
+            self.dispatch(&mut buffer, &slots, &mut tasks, &context)
+                .await;
+            while let Some(joined) = tasks.try_join_next() {
+                log_join_error(joined);
             }
-            while tasks.try_join_next().is_some() {}
 
             let busy = concurrency - slots.available_permits();
             let room = (concurrency + prefetch).saturating_sub(busy + buffer.len());
@@ -153,9 +175,10 @@ impl<H: JobHandler> Runner<H> {
                 match self.queue.claim(&self.config.worker_id, want as i64).await {
                     Ok(jobs) => {
                         drained = jobs.len() < want;
-                        let claimed_any = !jobs.is_empty();
-                        buffer.extend(jobs);
-                        if claimed_any {
+                        if !jobs.is_empty() {
+                            cooldown = COOLDOWN;
+                            let at = Instant::now();
+                            buffer.extend(jobs.into_iter().map(|job| Claimed { job, at }));
                             continue;
                         }
                     }
@@ -168,7 +191,11 @@ impl<H: JobHandler> Runner<H> {
             }
 
             if drained && wake_at.is_none() {
-                wake_at = Some(Instant::now() + self.time_to_next_due().await);
+                let wait = self.time_to_next_due(cooldown).await;
+                if wait <= cooldown {
+                    cooldown = (cooldown * 2).min(self.config.poll_interval);
+                }
+                wake_at = Some(Instant::now() + wait);
             }
             let sleep_until = wake_at.unwrap_or_else(|| Instant::now() + self.config.poll_interval);
             tokio::select! {
@@ -182,98 +209,133 @@ impl<H: JobHandler> Runner<H> {
                         *at = (*at).min(Instant::now() + delay);
                     }
                 }
-                _ = tokio::time::sleep_until(sleep_until), if drained => {
+                _ = tokio::time::sleep_until(sleep_until) => {
                     drained = false;
                     wake_at = None;
                 }
             }
         }
 
-        self.shut_down(buffer, tasks, in_flight, completer).await;
+        self.shut_down(buffer, tasks, context, completer).await;
     }
 
-    /// Runs every job that is due now, and those that fall due meanwhile, then returns how many
-    /// ran. For tests and tools: no listener, no timers, results flushed before it returns.
+    /// Runs the jobs that are due, and those that fall due meanwhile, until a claim finds none or
+    /// only jobs it already ran (a job that snoozes runs once), then returns how many ran. For
+    /// tests and tools: no listener, no timers, results flushed before it returns; the first
+    /// result that could not be recorded is returned as the error.
     #[tracing::instrument(skip_all, fields(queue = %self.queue.name()))]
     pub async fn run_once(&self) -> Result<usize, QueueError> {
-        let concurrency = self.config.concurrency.max(1);
         let batch = self.config.batch.max(1);
-        let slots = Arc::new(Semaphore::new(concurrency));
-        let in_flight = InFlight::default();
         let completer = (batch > 1).then(|| Completer::start(self.queue.clone(), batch));
         let (finished_tx, _finished_rx) = mpsc::unbounded_channel();
-        let mut tasks = JoinSet::new();
-        let mut total = 0;
+        let context = self.context(completer.as_ref(), finished_tx);
+        let ran = self.run_due_jobs(&context).await;
+        drop(context);
+        let flushed = match completer {
+            Some(completer) => completer.finish(None).await,
+            None => Ok(()),
+        };
+        let ran = ran?;
+        flushed?;
+        Ok(ran)
+    }
+
+    async fn run_due_jobs(&self, context: &JobContext<H>) -> Result<usize, QueueError> {
+        let concurrency = self.config.concurrency.max(1);
+        let slots = Arc::new(Semaphore::new(concurrency));
+        let mut seen = HashSet::new();
+        let mut first_error = None;
         loop {
-            let jobs = self
-                .queue
-                .claim(&self.config.worker_id, batch.max(concurrency) as i64)
-                .await?;
-            if jobs.is_empty() {
+            let limit = self.config.batch.max(concurrency) as i64;
+            let jobs = self.queue.claim(&self.config.worker_id, limit).await?;
+            let (fresh, repeats): (Vec<_>, Vec<_>) =
+                jobs.into_iter().partition(|job| seen.insert(job.id));
+            if !repeats.is_empty() {
+                self.queue.release_many(&repeats).await?;
+            }
+            if fresh.is_empty() {
                 break;
             }
-            total += jobs.len();
-            for job in jobs {
+            let mut tasks = JoinSet::new();
+            for job in fresh {
                 let permit = slots
                     .clone()
                     .acquire_owned()
                     .await
                     .expect("the semaphore is never closed");
-                self.spawn_job(
-                    &mut tasks,
+                let claimed = Claimed {
                     job,
-                    permit,
-                    &in_flight,
-                    completer.as_ref(),
-                    &finished_tx,
-                );
+                    at: Instant::now(),
+                };
+                tasks.spawn(run_job(context.clone(), claimed, permit));
             }
-            while tasks.join_next().await.is_some() {}
+            while let Some(joined) = tasks.join_next().await {
+                if let Ok(Err(error)) = joined {
+                    first_error.get_or_insert(error);
+                }
+            }
         }
-        if let Some(completer) = completer {
-            completer.finish().await;
+        match first_error {
+            Some(error) => Err(error),
+            None => Ok(seen.len()),
         }
-        Ok(total)
     }
 
-    fn spawn_job(
+    fn context(
         &self,
-        tasks: &mut JoinSet<()>,
-        job: ClaimedJob,
-        permit: OwnedSemaphorePermit,
-        in_flight: &InFlight,
         completer: Option<&Completer>,
-        finished: &mpsc::UnboundedSender<Finished>,
-    ) {
-        in_flight
-            .lock()
-            .expect("in-flight map poisoned")
-            .insert(job.id, job.clone());
-        let queue = self.queue.clone();
-        let handler = self.handler.clone();
-        let in_flight = in_flight.clone();
-        let completions = completer.map(Completer::sender);
-        let finished = finished.clone();
-        tasks.spawn(async move {
-            let id = job.id;
-            let outcome = run_with_heartbeat(&queue, handler.as_ref(), job.clone()).await;
-            let due_again_in = record(&queue, &job, outcome, completions.as_ref()).await;
-            in_flight
-                .lock()
-                .expect("in-flight map poisoned")
-                .remove(&id);
-            drop(permit);
-            // The loop may be gone (run_once); nobody needs the report then.
-            let _ = finished.send(Finished { due_again_in });
-        });
+        finished: mpsc::UnboundedSender<Finished>,
+    ) -> JobContext<H> {
+        JobContext {
+            queue: self.queue.clone(),
+            handler: self.handler.clone(),
+            in_flight: InFlight::default(),
+            completions: completer.map(Completer::sender),
+            finished,
+        }
     }
 
-    /// How long to sleep before looking at the queue again: until its earliest due job, at least
-    /// a short cooldown, at most the poll interval.
-    async fn time_to_next_due(&self) -> Duration {
+    /// Starts buffered jobs on free slots. A job that waited in the buffer for a third of its lease
+    /// has the lease extended first; one whose lease is already lost is dropped.
+    async fn dispatch(
+        &self,
+        buffer: &mut VecDeque<Claimed>,
+        slots: &Arc<Semaphore>,
+        tasks: &mut JoinSet<Result<(), QueueError>>,
+        context: &JobContext<H>,
+    ) {
+        let stale_after = self.queue.config().lease / 3;
+        while !buffer.is_empty() {
+            let Ok(permit) = slots.clone().try_acquire_owned() else {
+                return;
+            };
+            let Some(mut claimed) = buffer.pop_front() else {
+                return;
+            };
+            if claimed.at.elapsed() >= stale_after {
+                match self.queue.extend_lease(&claimed.job).await {
+                    Ok(job) => {
+                        claimed = Claimed {
+                            job,
+                            at: Instant::now(),
+                        }
+                    }
+                    Err(error) => {
+                        tracing::warn!(job = claimed.job.id, %error, "a buffered job lost its lease; dropped");
+                        continue;
+                    }
+                }
+            }
+            tasks.spawn(run_job(context.clone(), claimed, permit));
+        }
+    }
+
+    /// How long to sleep before looking at the queue again: until its earliest due job, at most
+    /// the poll interval, and at least `cooldown` when due jobs exist that others hold.
+    async fn time_to_next_due(&self, cooldown: Duration) -> Duration {
         let poll = self.config.poll_interval;
         match self.queue.next_due_in().await {
-            Ok(Some(due)) => due.clamp(COOLDOWN, poll.max(COOLDOWN)),
+            Ok(Some(due)) => due.clamp(cooldown.min(poll), poll),
             Ok(None) => poll,
             Err(error) => {
                 tracing::warn!(%error, "reading the next due time failed");
@@ -284,56 +346,129 @@ impl<H: JobHandler> Runner<H> {
 
     async fn shut_down(
         &self,
-        buffer: VecDeque<ClaimedJob>,
-        mut tasks: JoinSet<()>,
-        in_flight: InFlight,
+        buffer: VecDeque<Claimed>,
+        mut tasks: JoinSet<Result<(), QueueError>>,
+        context: JobContext<H>,
         completer: Option<Completer>,
     ) {
-        for job in buffer {
-            release(&self.queue, &job).await;
-        }
-        let deadline = tokio::time::sleep(self.config.shutdown_deadline);
-        tokio::pin!(deadline);
+        let deadline = Instant::now() + self.config.shutdown_deadline;
+        let buffered: Vec<ClaimedJob> = buffer.into_iter().map(|c| c.job).collect();
+        release_all(&self.queue, &buffered).await;
         loop {
             tokio::select! {
-                next = tasks.join_next() => if next.is_none() { break },
-                _ = &mut deadline => {
+                next = tasks.join_next() => match next {
+                    Some(joined) => log_join_error(joined),
+                    None => break,
+                },
+                _ = tokio::time::sleep_until(deadline) => {
                     tracing::warn!(jobs = tasks.len(), "shutdown deadline passed; aborting running jobs");
                     tasks.shutdown().await;
                     break;
                 }
             }
         }
-        let unfinished: Vec<ClaimedJob> = in_flight
+        let unfinished: Vec<ClaimedJob> = context
+            .in_flight
             .lock()
             .expect("in-flight map poisoned")
             .drain()
             .map(|(_, job)| job)
             .collect();
-        for job in unfinished {
-            release(&self.queue, &job).await;
-        }
-        if let Some(completer) = completer {
-            completer.finish().await;
+        release_all(&self.queue, &unfinished).await;
+        drop(context);
+        if let Some(completer) = completer
+            && let Err(error) = completer.finish(Some(deadline)).await
+        {
+            tracing::warn!(%error, "some completions were not recorded; the reaper will return them");
         }
     }
 }
 
-/// Runs the handler, extending the job's lease every half lease while it runs.
-async fn run_with_heartbeat<H: JobHandler>(queue: &Queue, handler: &H, job: ClaimedJob) -> Outcome {
+/// Runs one job: the handler (with heartbeats), then records its outcome. The job stays in the
+/// in-flight map until its outcome is recorded, so an aborted task's job can be returned.
+async fn run_job<H: JobHandler>(
+    context: JobContext<H>,
+    claimed: Claimed,
+    permit: OwnedSemaphorePermit,
+) -> Result<(), QueueError> {
+    let job = claimed.job.clone();
+    let key = (job.id, job.claim);
+    context
+        .in_flight
+        .lock()
+        .expect("in-flight map poisoned")
+        .insert(key, job.clone());
+    let outcome = run_with_heartbeat(&context.queue, &context.handler, claimed).await;
+    let recorded = match outcome {
+        Some(outcome) => record(&context.queue, &job, outcome, context.completions.as_ref()).await,
+        None => Ok(None),
+    };
+    context
+        .in_flight
+        .lock()
+        .expect("in-flight map poisoned")
+        .remove(&key);
+    drop(permit);
+    let due_again_in = recorded.as_ref().ok().copied().flatten();
+    // The loop may be gone (run_once); nobody needs the report then.
+    let _ = context.finished.send(Finished { due_again_in });
+    recorded.map(|_| ())
+}
+
+/// Runs the handler in a task of its own, extending the job's lease every half lease from its
+/// claim. Returns `None` when the lease was lost (the handler is aborted; the job is no longer
+/// ours), and a retry when the handler panicked.
+async fn run_with_heartbeat<H: JobHandler>(
+    queue: &Queue,
+    handler: &Arc<H>,
+    claimed: Claimed,
+) -> Option<Outcome> {
     let beat = queue.config().lease / 2;
-    let mut lease_holder = job.clone();
-    let work = handler.handle(job);
-    tokio::pin!(work);
+    let mut next_beat = claimed.at + beat;
+    let mut holder = claimed.job.clone();
+    let handler = handler.clone();
+    let job = claimed.job;
+    let mut work = AbortOnDropHandle::new(tokio::spawn(async move { handler.handle(job).await }));
     loop {
         tokio::select! {
-            outcome = &mut work => return outcome,
-            _ = tokio::time::sleep(beat) => match queue.extend_lease(&lease_holder).await {
-                Ok(extended) => lease_holder = extended,
-                Err(error) => tracing::warn!(%error, "extending a lease failed"),
+            joined = &mut work => {
+                return Some(match joined {
+                    Ok(outcome) => outcome,
+                    Err(error) => {
+                        let message = panic_message(error);
+                        tracing::error!(job = holder.id, %message, "a job handler panicked");
+                        Outcome::Retry { error: format!("the handler panicked: {message}"), floor: None }
+                    }
+                });
+            }
+            _ = tokio::time::sleep_until(next_beat) => match queue.extend_lease(&holder).await {
+                Ok(extended) => {
+                    holder = extended;
+                    next_beat = Instant::now() + beat;
+                }
+                Err(QueueError::LeaseLost { .. }) => {
+                    tracing::warn!(job = holder.id, "the job's lease was lost while it ran; abandoned");
+                    return None;
+                }
+                Err(error) => {
+                    tracing::warn!(job = holder.id, %error, "extending a lease failed; trying again");
+                    next_beat = Instant::now() + beat / 4;
+                }
             },
         }
     }
+}
+
+fn panic_message(error: tokio::task::JoinError) -> String {
+    if !error.is_panic() {
+        return error.to_string();
+    }
+    let payload = error.into_panic();
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned())
 }
 
 /// Records `outcome`; returns the delay after which the job is due again, if it is.
@@ -342,7 +477,7 @@ async fn record(
     job: &ClaimedJob,
     outcome: Outcome,
     completions: Option<&mpsc::UnboundedSender<(JobId, i32)>>,
-) -> Option<Duration> {
+) -> Result<Option<Duration>, QueueError> {
     let result = match outcome {
         Outcome::Done => match completions {
             Some(sender) if sender.send((job.id, job.claim)).is_ok() => Ok(None),
@@ -353,8 +488,8 @@ async fn record(
                 .retry(job, &error, floor)
                 .await
                 .map(|outcome| match outcome {
-                    super::RetryOutcome::Scheduled(delay) => Some(delay),
-                    super::RetryOutcome::Failed => None,
+                    RetryOutcome::Scheduled(delay) => Some(delay),
+                    RetryOutcome::Failed => None,
                 })
         }
         Outcome::Fail { error } => queue.fail(queue.pool(), job, &error).await.map(|()| None),
@@ -362,14 +497,25 @@ async fn record(
         Outcome::Snooze(delay) => queue.reschedule(job, delay).await.map(|()| Some(delay)),
         Outcome::Recorded => Ok(None),
     };
-    result.unwrap_or_else(|error| {
+    if let Err(error) = &result {
         tracing::warn!(job = job.id, %error, "recording a job's result failed");
-        None
-    })
+    }
+    result
 }
 
-async fn release(queue: &Queue, job: &ClaimedJob) {
-    if let Err(error) = queue.release(job).await {
-        tracing::warn!(job = job.id, %error, "returning a job to the queue failed; its lease will expire");
+async fn release_all(queue: &Queue, jobs: &[ClaimedJob]) {
+    if jobs.is_empty() {
+        return;
+    }
+    if let Err(error) = queue.release_many(jobs).await {
+        tracing::warn!(jobs = jobs.len(), %error, "returning jobs to the queue failed; their leases will expire");
+    }
+}
+
+fn log_join_error(joined: Result<Result<(), QueueError>, tokio::task::JoinError>) {
+    if let Err(error) = joined
+        && error.is_panic()
+    {
+        tracing::error!(%error, "a job task panicked");
     }
 }

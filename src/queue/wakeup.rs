@@ -5,7 +5,7 @@
 //! costs latency, never a job.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use sqlx::PgPool;
@@ -18,7 +18,7 @@ use super::NOTIFY_CHANNEL;
 /// Per-queue wake-up signals, fed by a listener task (or by nothing, in poll-only mode).
 #[derive(Clone, Debug, Default)]
 pub struct Wakeups {
-    queues: Arc<Mutex<HashMap<String, Arc<Notify>>>>,
+    queues: Arc<Mutex<HashMap<String, Vec<Weak<Notify>>>>>,
 }
 
 impl Wakeups {
@@ -27,39 +27,51 @@ impl Wakeups {
         Self::default()
     }
 
-    /// Starts the listener task on a connection of `pool`; it stops when `shutdown` is cancelled.
+    /// Starts the listener task; it holds one connection of `pool` for as long as it listens (size
+    /// the pool for it) and stops when `shutdown` is cancelled.
     pub fn listen(pool: PgPool, shutdown: CancellationToken) -> Self {
         let wakeups = Self::default();
         tokio::spawn(wakeups.clone().listen_loop(pool, shutdown));
         wakeups
     }
 
-    /// The signal of `queue`; a NOTIFY for it stores a permit, so none is missed between waits.
+    /// A new signal for one subscriber of `queue` (each runner its own): a NOTIFY for the queue
+    /// stores a permit in every live one, so none is missed between waits.
     pub fn subscribe(&self, queue: &str) -> Arc<Notify> {
+        let notify = Arc::new(Notify::new());
         let mut queues = self.queues.lock().expect("wake-up map poisoned");
-        queues.entry(queue.to_owned()).or_default().clone()
+        queues
+            .entry(queue.to_owned())
+            .or_default()
+            .push(Arc::downgrade(&notify));
+        notify
     }
 
     fn wake(&self, queue: &str) {
-        let queues = self.queues.lock().expect("wake-up map poisoned");
-        if let Some(notify) = queues.get(queue) {
-            notify.notify_one();
+        let mut queues = self.queues.lock().expect("wake-up map poisoned");
+        if let Some(subscribers) = queues.get_mut(queue) {
+            notify_live(subscribers);
         }
     }
 
     fn wake_all(&self) {
-        let queues = self.queues.lock().expect("wake-up map poisoned");
-        for notify in queues.values() {
-            notify.notify_one();
+        let mut queues = self.queues.lock().expect("wake-up map poisoned");
+        for subscribers in queues.values_mut() {
+            notify_live(subscribers);
         }
     }
 
     async fn listen_loop(self, pool: PgPool, shutdown: CancellationToken) {
-        let mut retry_delay = Duration::from_millis(100);
+        const FIRST_RETRY: Duration = Duration::from_millis(100);
+        let mut retry_delay = FIRST_RETRY;
         while !shutdown.is_cancelled() {
+            let started = tokio::time::Instant::now();
             match self.listen_until_error(&pool, &shutdown).await {
                 Ok(()) => return,
                 Err(error) => {
+                    if started.elapsed() > Duration::from_secs(10) {
+                        retry_delay = FIRST_RETRY;
+                    }
                     tracing::warn!(%error, "queue listener lost its connection; reconnecting");
                     self.wake_all();
                 }
@@ -94,4 +106,15 @@ impl Wakeups {
             }
         }
     }
+}
+
+/// Wakes every live subscriber and forgets the dropped ones.
+fn notify_live(subscribers: &mut Vec<Weak<Notify>>) {
+    subscribers.retain(|weak| match weak.upgrade() {
+        Some(notify) => {
+            notify.notify_one();
+            true
+        }
+        None => false,
+    });
 }

@@ -29,8 +29,8 @@ impl Chat {
     }
 }
 
-/// Returns the chat, creating it with `lang` when it is new. A chat that was unreachable becomes
-/// reachable again (the user wrote), and its paused tasks resume.
+/// Returns the chat, creating it with `lang` when it is new. A chat that was unreachable is marked
+/// reachable again (the user wrote); resuming its paused tasks is the caller's next step.
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn upsert<'e>(
     executor: impl PgExecutor<'e>,

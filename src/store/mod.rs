@@ -16,6 +16,9 @@ pub enum StoreError {
     /// The queue failed.
     #[error(transparent)]
     Queue(#[from] crate::queue::QueueError),
+    /// A lead time that is negative or longer than the store holds (about 68 years).
+    #[error("the lead time is negative or too long")]
+    InvalidLead,
     /// A stored value no longer parses (a zone or rule written by an older version).
     #[error("stored {what} {value:?} is invalid")]
     Corrupt {

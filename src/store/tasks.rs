@@ -137,7 +137,7 @@ pub async fn create(
     .bind(new.owner_id)
     .bind(new.text.as_str())
     .bind(new.due_at)
-    .bind(new.lead.num_seconds() as i32)
+    .bind(lead_secs(new.lead)?)
     .bind(new.recurrence.as_ref().map(Recurrence::to_rule_string))
     .bind(new.tz.name())
     .fetch_one(&mut *conn)
@@ -188,8 +188,9 @@ pub async fn schedule_occurrence(
     Ok(Some(reminder_id))
 }
 
-/// Moves a recurring task to its next occurrence after the current deadline and schedules it.
-/// Returns the new reminder's id; `None` for a one-off task.
+/// Moves an open recurring task from the deadline `task` holds to the next occurrence and
+/// schedules it. Returns the new reminder's id; `None` for a one-off task, or when the task is no
+/// longer open or was already moved (a re-run job holding a stale copy skips no occurrence).
 #[tracing::instrument(skip_all, fields(task = task.id))]
 pub async fn schedule_next_occurrence(
     conn: &mut PgConnection,
@@ -200,14 +201,28 @@ pub async fn schedule_next_occurrence(
         return Ok(None);
     };
     let next = recurrence.next_after(task.due_at, task.zone()?);
-    let moved: Task = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "update tasks set due_at = $2, updated_at = now() where id = $1 returning {TASK_COLUMNS}"
+    let moved: Option<Task> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "update tasks set due_at = $2, updated_at = now()
+         where id = $1 and due_at = $3 and state = 'open'
+         returning {TASK_COLUMNS}"
     )))
     .bind(task.id)
     .bind(next)
-    .fetch_one(&mut *conn)
+    .bind(task.due_at)
+    .fetch_optional(&mut *conn)
     .await?;
-    schedule_occurrence(conn, queue, &moved, next).await
+    match moved {
+        Some(moved) => schedule_occurrence(conn, queue, &moved, next).await,
+        None => Ok(None),
+    }
+}
+
+/// A lead time in whole seconds, as stored; negative or absurdly long leads are refused.
+fn lead_secs(lead: chrono::Duration) -> Result<i32, StoreError> {
+    i32::try_from(lead.num_seconds())
+        .ok()
+        .filter(|secs| *secs >= 0)
+        .ok_or(StoreError::InvalidLead)
 }
 
 /// Enqueues the job that delivers reminder `reminder_id` at `fire_at` and links it.

@@ -62,6 +62,16 @@ async fn enqueue_numbered(queue: &Queue, pool: &PgPool, count: u64) {
     assert_eq!(ids.len() as u64, count);
 }
 
+/// Makes every running job's lease expire, as if its worker had died a while ago.
+async fn expire_leases(pool: &PgPool) {
+    sqlx::query(
+        "update jobs set locked_until = now() - interval '1 second' where state = 'running'",
+    )
+    .execute(pool)
+    .await
+    .unwrap();
+}
+
 async fn count_in_state(pool: &PgPool, state: &str) -> i64 {
     sqlx::query_scalar("select count(*) from jobs where state = $1")
         .bind(state)
@@ -247,12 +257,11 @@ async fn a_dead_workers_job_is_reaped_rerun_and_its_late_result_refused() {
 async fn the_reaper_fails_a_job_whose_attempts_are_used_up() {
     let db = TestDb::new().await;
     let mut config = QueueConfig::new("work");
-    config.lease = Duration::from_millis(100);
     config.max_attempts = 1;
     let queue = Queue::new(db.pool.clone(), config);
     enqueue_numbered(&queue, &db.pool, 1).await;
     queue.claim("dead", 1).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    expire_leases(&db.pool).await;
     let reaped = reaper::reap_expired(&db.pool, 100).await.unwrap();
     assert_eq!((reaped.returned, reaped.failed), (0, 1));
     let error: String = sqlx::query_scalar("select last_error from jobs where state = 'failed'")
@@ -265,12 +274,10 @@ async fn the_reaper_fails_a_job_whose_attempts_are_used_up() {
 #[tokio::test]
 async fn concurrent_reapers_return_each_job_once() {
     let db = TestDb::with_connections(12).await;
-    let mut config = QueueConfig::new("work");
-    config.lease = Duration::from_millis(50);
-    let queue = Queue::new(db.pool.clone(), config);
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
     enqueue_numbered(&queue, &db.pool, 300).await;
     assert_eq!(queue.claim("dead", 300).await.unwrap().len(), 300);
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    expire_leases(&db.pool).await;
     let passes = (0..6).map(|_| {
         let pool = db.pool.clone();
         tokio::spawn(async move { reaper::reap_expired(&pool, 40).await.unwrap() })

@@ -264,17 +264,17 @@ async fn graceful_shutdown_lets_running_jobs_finish_within_the_deadline() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_long_job_keeps_its_lease_while_the_reaper_runs() {
     let mut queue_config = QueueConfig::new("work");
-    queue_config.lease = Duration::from_millis(400);
+    queue_config.lease = Duration::from_millis(1200);
     let h = start(
         queue_config,
         RunnerConfig::default(),
         true,
-        Duration::from_millis(1500),
+        Duration::from_millis(3000),
     )
     .await;
     let reaping = tokio::spawn(remindbot::queue::reaper::run(
         h.db.pool.clone(),
-        Duration::from_millis(50),
+        Duration::from_millis(100),
         h.shutdown.clone(),
     ));
     h.enqueue(NewJob::new(json!({"n": 1}))).await;
@@ -329,4 +329,137 @@ async fn run_once_runs_the_due_jobs_synchronously() {
         vec![("done".to_owned(), 50), ("pending".to_owned(), 1)]
     );
     assert_eq!(runner.run_once().await.unwrap(), 0);
+}
+
+/// Panics on the job with payload `n == 1`, succeeds on the others.
+struct PanicsOnOne;
+
+impl JobHandler for PanicsOnOne {
+    async fn handle(&self, job: ClaimedJob) -> Outcome {
+        assert_ne!(job.payload["n"], 1, "boom");
+        Outcome::Done
+    }
+}
+
+#[tokio::test]
+async fn a_panicking_handler_costs_its_job_an_attempt_not_the_runner() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    let mut tx = db.pool.begin().await.unwrap();
+    let jobs: Vec<NewJob> = (0..3).map(|n| NewJob::new(json!({ "n": n }))).collect();
+    queue.enqueue_many(&mut tx, &jobs).await.unwrap();
+    tx.commit().await.unwrap();
+    let runner = Runner::new(
+        queue,
+        PanicsOnOne,
+        RunnerConfig::default(),
+        Wakeups::poll_only(),
+    );
+    assert_eq!(runner.run_once().await.unwrap(), 3);
+    let (state, error): (String, String) =
+        sqlx::query_as("select state, last_error from jobs where payload->>'n' = '1'")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!(state, "pending");
+    assert!(
+        error.contains("the handler panicked") && error.contains("boom"),
+        "{error}"
+    );
+    assert_eq!(
+        states(&db.pool).await,
+        vec![("done".to_owned(), 2), ("pending".to_owned(), 1)]
+    );
+}
+
+/// Snoozes every job for no time at all.
+struct SnoozesAtOnce;
+
+impl JobHandler for SnoozesAtOnce {
+    async fn handle(&self, _job: ClaimedJob) -> Outcome {
+        Outcome::Snooze(Duration::ZERO)
+    }
+}
+
+#[tokio::test]
+async fn run_once_runs_a_job_that_snoozes_once_and_returns() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    let mut conn = db.pool.acquire().await.unwrap();
+    queue
+        .enqueue(&mut conn, NewJob::new(json!({"n": 1})))
+        .await
+        .unwrap();
+    let runner = Runner::new(
+        queue,
+        SnoozesAtOnce,
+        RunnerConfig::default(),
+        Wakeups::poll_only(),
+    );
+    assert_eq!(runner.run_once().await.unwrap(), 1);
+    assert_eq!(states(&db.pool).await, vec![("pending".to_owned(), 1)]);
+}
+
+/// Waits until the job is cancelled under it, then claims success.
+struct OutlivesItsLease {
+    started: mpsc::UnboundedSender<i64>,
+    finished: Arc<AtomicUsize>,
+}
+
+impl JobHandler for OutlivesItsLease {
+    async fn handle(&self, job: ClaimedJob) -> Outcome {
+        let _ = self.started.send(job.id);
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        self.finished.fetch_add(1, Ordering::SeqCst);
+        Outcome::Done
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_handler_whose_lease_is_lost_is_stopped_and_records_nothing() {
+    let db = TestDb::new().await;
+    let mut config = QueueConfig::new("work");
+    config.lease = Duration::from_millis(600);
+    let queue = Queue::new(db.pool.clone(), config);
+    let (started, mut started_rx) = mpsc::unbounded_channel();
+    let finished = Arc::new(AtomicUsize::new(0));
+    let handler = OutlivesItsLease {
+        started,
+        finished: finished.clone(),
+    };
+    let shutdown = CancellationToken::new();
+    let runner = Runner::new(
+        queue.clone(),
+        handler,
+        RunnerConfig::default(),
+        Wakeups::listen(db.pool.clone(), shutdown.clone()),
+    );
+    let running = {
+        let shutdown = shutdown.clone();
+        tokio::spawn(async move { runner.run(shutdown).await })
+    };
+    let mut conn = db.pool.acquire().await.unwrap();
+    queue
+        .enqueue(&mut conn, NewJob::new(json!({"n": 1})))
+        .await
+        .unwrap();
+    let id = tokio::time::timeout(Duration::from_secs(5), started_rx.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    // An admin cancels the job while it runs: the next heartbeat finds the lease gone.
+    assert!(
+        remindbot::queue::maintenance::cancel_job(&mut *conn, id)
+            .await
+            .unwrap()
+    );
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert_eq!(
+        finished.load(Ordering::SeqCst),
+        0,
+        "the handler ran on without its lease"
+    );
+    assert_eq!(states(&db.pool).await, vec![("cancelled".to_owned(), 1)]);
+    shutdown.cancel();
+    running.await.unwrap();
 }
