@@ -5,7 +5,9 @@
 pub mod actions;
 pub mod cli;
 pub mod failed;
+pub mod session;
 pub mod stats;
+pub mod web;
 
 /// What can go wrong in an admin view or action.
 #[derive(Debug, thiserror::Error)]

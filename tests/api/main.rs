@@ -1,6 +1,7 @@
 //! The one integration-test binary: one module per area, sharing `support`.
 
 mod admin;
+mod admin_web;
 mod parser_properties;
 mod parser_tables;
 mod queue;
