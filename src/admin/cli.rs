@@ -43,6 +43,15 @@ pub enum AdminCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the admin web page alone (`remindbot run` serves it on its HTTP side-car too).
+    Serve {
+        /// Where to listen.
+        #[arg(long, env = "HTTP_ADDR", default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// The token admins sign in with; the page is off without it.
+        #[arg(long, env = "ADMIN_TOKEN", hide_env_values = true)]
+        admin_token: Option<String>,
+    },
 }
 
 /// Runs an admin subcommand against `pool`, printing to standard output.
@@ -93,6 +102,20 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
             report(result)?;
         }
         AdminCommand::Cancel { id } => report(actions::cancel(pool, &actor, id).await?)?,
+        AdminCommand::Serve { addr, admin_token } => {
+            anyhow::ensure!(
+                admin_token.as_deref().is_some_and(|t| !t.is_empty()),
+                "set ADMIN_TOKEN (or --admin-token): the admin page is off without it"
+            );
+            let app = super::web::router(pool.clone(), admin_token.as_deref());
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            println!("admin page at http://{}/admin", listener.local_addr()?);
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    tokio::signal::ctrl_c().await.ok();
+                })
+                .await?;
+        }
         AdminCommand::Stats { json } => {
             let stats = stats::read(pool).await?;
             if json {
