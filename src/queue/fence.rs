@@ -27,16 +27,7 @@ impl Queue {
         executor: impl PgExecutor<'e>,
         job: &ClaimedJob,
     ) -> Result<(), QueueError> {
-        let result = sqlx::query(
-            "update jobs set state = 'done', locked_until = null, finished_at = now(),
-                 updated_at = now()
-             where id = $1 and state = 'running' and claims = $2",
-        )
-        .bind(job.id)
-        .bind(job.claim)
-        .execute(executor)
-        .await?;
-        fenced(result.rows_affected(), job)
+        self.finish(executor, job, "done").await
     }
 
     /// Marks many claimed jobs `done` in one statement; returns the `(id, claim)` pairs whose lease
@@ -170,16 +161,7 @@ impl Queue {
         executor: impl PgExecutor<'e>,
         job: &ClaimedJob,
     ) -> Result<(), QueueError> {
-        let result = sqlx::query(
-            "update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
-                 updated_at = now()
-             where id = $1 and state = 'running' and claims = $2",
-        )
-        .bind(job.id)
-        .bind(job.claim)
-        .execute(executor)
-        .await?;
-        fenced(result.rows_affected(), job)
+        self.finish(executor, job, "cancelled").await
     }
 
     /// Extends the lease of a long-running job by the queue's lease from now; returns the job with
@@ -203,6 +185,26 @@ impl Queue {
             }),
             None => Err(lease_lost(job)),
         }
+    }
+
+    /// Moves the job from `running` to the final `state` (`done` or `cancelled`).
+    async fn finish<'e>(
+        &self,
+        executor: impl PgExecutor<'e>,
+        job: &ClaimedJob,
+        state: &'static str,
+    ) -> Result<(), QueueError> {
+        let result = sqlx::query(
+            "update jobs set state = $3, locked_until = null, finished_at = now(),
+                 updated_at = now()
+             where id = $1 and state = 'running' and claims = $2",
+        )
+        .bind(job.id)
+        .bind(job.claim)
+        .bind(state)
+        .execute(executor)
+        .await?;
+        fenced(result.rows_affected(), job)
     }
 
     async fn back_to_pending(

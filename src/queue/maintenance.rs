@@ -96,20 +96,53 @@ pub async fn reschedule_job(
 /// commit. A job whose dedupe key a live job holds meanwhile stays failed ([`QueueError::NotFound`]).
 #[tracing::instrument(skip_all, fields(job = id))]
 pub async fn retry_failed(conn: &mut PgConnection, id: JobId) -> Result<(), QueueError> {
-    let queue: Option<String> = sqlx::query_scalar(
+    let revived = revive_failed(conn, Some(id), None).await?;
+    if revived.is_empty() {
+        return Err(QueueError::NotFound(id));
+    }
+    Ok(())
+}
+
+/// Returns every `failed` job of `queue` to the queue (see [`retry_failed`]; those whose dedupe
+/// key a live job holds are skipped); returns their ids.
+#[tracing::instrument(skip_all, fields(queue))]
+pub async fn retry_all_failed(
+    conn: &mut PgConnection,
+    queue: &str,
+) -> Result<Vec<JobId>, QueueError> {
+    revive_failed(conn, None, Some(queue)).await
+}
+
+/// Moves the failed jobs matching `id` and `queue` (`None` matches any) back to `pending` with a
+/// fresh attempt budget, skipping those whose dedupe key a live job holds, and wakes their queues.
+async fn revive_failed(
+    conn: &mut PgConnection,
+    id: Option<JobId>,
+    queue: Option<&str>,
+) -> Result<Vec<JobId>, QueueError> {
+    let revived: Vec<(JobId, String)> = sqlx::query_as(
         "update jobs j set state = 'pending', attempts = 0, run_at = now(), finished_at = null,
              updated_at = now()
-         where j.id = $1 and j.state = 'failed' and not exists (
-             select 1 from jobs live
-             where live.queue = j.queue and live.dedupe_key = j.dedupe_key
-               and live.state in ('pending', 'running'))
-         returning j.queue",
+         where j.state = 'failed'
+           and ($1::bigint is null or j.id = $1)
+           and ($2::text is null or j.queue = $2)
+           and not exists (
+               select 1 from jobs live
+               where live.queue = j.queue and live.dedupe_key = j.dedupe_key
+                 and live.state in ('pending', 'running'))
+         returning j.id, j.queue",
     )
     .bind(id)
-    .fetch_optional(&mut *conn)
+    .bind(queue)
+    .fetch_all(&mut *conn)
     .await?;
-    let queue = queue.ok_or(QueueError::NotFound(id))?;
-    notify(conn, &queue).await
+    let mut queues: Vec<&str> = revived.iter().map(|(_, q)| q.as_str()).collect();
+    queues.sort_unstable();
+    queues.dedup();
+    for queue in queues {
+        notify(conn, queue).await?;
+    }
+    Ok(revived.into_iter().map(|(id, _)| id).collect())
 }
 
 /// The number of jobs in each state, all queues together, as `(state, count)` pairs.
@@ -134,31 +167,6 @@ async fn notify(conn: &mut PgConnection, queue: &str) -> Result<(), QueueError> 
         .execute(conn)
         .await?;
     Ok(())
-}
-
-/// Returns every `failed` job of `queue` to the queue (see [`retry_failed`]; those whose dedupe
-/// key a live job holds are skipped); returns their ids.
-#[tracing::instrument(skip_all, fields(queue))]
-pub async fn retry_all_failed(
-    conn: &mut PgConnection,
-    queue: &str,
-) -> Result<Vec<JobId>, QueueError> {
-    let ids: Vec<JobId> = sqlx::query_scalar(
-        "update jobs j set state = 'pending', attempts = 0, run_at = now(), finished_at = null,
-             updated_at = now()
-         where j.queue = $1 and j.state = 'failed' and not exists (
-             select 1 from jobs live
-             where live.queue = j.queue and live.dedupe_key = j.dedupe_key
-               and live.state in ('pending', 'running'))
-         returning j.id",
-    )
-    .bind(queue)
-    .fetch_all(&mut *conn)
-    .await?;
-    if !ids.is_empty() {
-        notify(conn, queue).await?;
-    }
-    Ok(ids)
 }
 
 /// One finished attempt of a job that failed at least once.
