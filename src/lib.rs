@@ -4,6 +4,7 @@
 //! integration tests and the benchmarks drive the same code.
 
 pub mod bench;
+pub mod bot;
 pub mod callback;
 pub mod cli;
 pub mod db;

@@ -1,5 +1,8 @@
 //! The one integration-test binary: one module per area, sharing `support`.
 
+mod bot_chat;
+mod bot_e2e;
+mod bot_support;
 mod parser_properties;
 mod parser_tables;
 mod queue;

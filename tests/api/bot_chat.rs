@@ -1,0 +1,175 @@
+//! The chat beyond the task round trip: groups, lead times, abuse limits, the command menus and
+//! questions that survive a restart.
+
+use std::num::NonZeroU32;
+
+use remindbot::bot::BotSettings;
+use remindbot::domain::lang::Lang;
+use remindbot::i18n::{Arg, Tr};
+
+use crate::bot_support::{TestApp, buttons, text};
+
+const BOT: &str = "remindbot_sim_bot";
+
+#[tokio::test]
+async fn bot_groups_answer_commands_addressed_to_the_bot_and_get_the_reminders() {
+    let app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let ann = app.user("Ann", "en");
+    let group = app.group("Team");
+
+    let start = app.say_in(group, ann, &format!("/start@{BOT}")).await;
+    assert!(text(&start).contains(&tr.t("tz-ask")), "{start:?}");
+    app.tap_reply(group, start.message_id, ann, "z:2").await;
+
+    // Chatter and commands for other bots get no answer: the next reply is the card.
+    app.sim
+        .user_says_in(group, ann, "hello everyone", None)
+        .unwrap();
+    app.sim
+        .user_says_in(group, ann, "/list@other_bot", None)
+        .unwrap();
+    let card = app
+        .say_in(group, ann, &format!("/add@{BOT} standup tomorrow 10:00"))
+        .await;
+    assert!(text(&card).contains("standup"), "{card:?}");
+    let chat_of_task: i64 = sqlx::query_scalar("select chat_id from tasks")
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(chat_of_task, group, "reminders go to the group");
+    assert_eq!(app.pending_jobs().await.len(), 1);
+
+    // A member asked "when?" answers with plain text in the group.
+    let ask = app.say_in(group, ann, "/add retro").await;
+    assert!(text(&ask).contains(&tr.t("ask-when")), "{ask:?}");
+    let card = app.say_in(group, ann, "friday 16:00").await;
+    assert!(text(&card).contains("retro"), "{card:?}");
+    assert_eq!(app.pending_jobs().await.len(), 2);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bot_lead_times_come_from_the_task_or_the_default_setting() {
+    let app = TestApp::start().await;
+    let tr = Tr::new(Lang::Uz);
+    let ann = app.user("Ann", "uz");
+    app.say(ann, "/tz +5").await;
+
+    let card = app.say(ann, "uchrashuv ertaga 10:00 30 daqiqa oldin").await;
+    let remind = tr.t_with("task-remind", &[("when", Arg::Text(""))]);
+    assert!(text(&card).contains(remind.trim()), "{card:?}");
+    let job = &app.pending_jobs().await[0];
+    let due: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("select due_at from tasks")
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(due - job.run_at, chrono::Duration::minutes(30));
+
+    let set = app.say(ann, "/settings 2 soat").await;
+    assert!(text(&set).contains("2 soat"), "{set:?}");
+    app.say(ann, "sport ertaga 18:00").await;
+    let jobs = app.pending_jobs().await;
+    let due: chrono::DateTime<chrono::Utc> =
+        sqlx::query_scalar("select due_at from tasks where text = 'sport'")
+            .fetch_one(&app.db.pool)
+            .await
+            .unwrap();
+    assert!(
+        jobs.iter()
+            .any(|j| due - j.run_at == chrono::Duration::hours(2))
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bot_limits_stop_floods_and_too_many_tasks_with_a_clear_message() {
+    let app = TestApp::with_settings(BotSettings {
+        user_updates_per_minute: NonZeroU32::new(5).unwrap(),
+        max_open_tasks: 2,
+    })
+    .await;
+    let tr = Tr::new(Lang::Ru);
+    let ann = app.user("Ann", "ru");
+    app.say(ann, "/tz Москва").await;
+    app.say(ann, "хлеб завтра в 9").await;
+    app.say(ann, "молоко завтра в 10").await;
+    let refused = app.say(ann, "сыр завтра в 11").await;
+    assert_eq!(
+        text(&refused),
+        tr.t_with("too-many-tasks", &[("max", Arg::Number(2))])
+    );
+    assert_eq!(app.pending_jobs().await.len(), 2);
+
+    let list = app.say(ann, "/list").await;
+    assert!(
+        text(&list).contains("молоко"),
+        "the fifth update is still allowed"
+    );
+    let slowed = app.say(ann, "/list").await;
+    assert_eq!(text(&slowed), tr.t("rate-limited"));
+    app.sim.user_says(ann, "/list").unwrap();
+    let sent = app.sim.user_says(ann, "/help").unwrap();
+    assert!(
+        app.sim
+            .wait_for_bot_message(ann, sent.message_id, std::time::Duration::from_millis(300))
+            .await
+            .is_err(),
+        "over the limit the bot stays silent after one warning"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bot_publishes_the_command_menu_in_each_language() {
+    let app = TestApp::start().await;
+    for (code, lang) in [
+        ("en", Lang::En),
+        ("ru", Lang::Ru),
+        ("uz", Lang::Uz),
+        ("de", Lang::En),
+    ] {
+        let user = app.user("Ann", code);
+        let menu = app.sim.commands_for(user, Some(user));
+        let list = menu
+            .iter()
+            .find(|c| c.command == "list")
+            .expect("a /list entry");
+        assert_eq!(list.description, Tr::new(lang).t("cmd-list"), "{code}");
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bot_questions_survive_a_restart_and_language_changes_apply() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "de");
+    app.say(ann, "/tz Europe/Berlin").await;
+    let ask = app.say(ann, "water the plants").await;
+    assert!(
+        text(&ask).contains(&Tr::new(Lang::En).t("ask-when")),
+        "{ask:?}"
+    );
+    let pending: i64 = sqlx::query_scalar("select count(*) from conversations")
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(pending, 1, "the question is kept in the database");
+
+    let choose = app.say(ann, "/lang").await;
+    assert_eq!(buttons(&choose), ["l:0", "l:1", "l:2"]);
+    let (_, set) = app.tap_reply(ann, choose.message_id, ann, "l:1").await;
+    assert_eq!(text(&set), Tr::new(Lang::Ru).t("lang-set"));
+    let ask = app.say(ann, "полить цветы").await;
+    assert!(
+        text(&ask).contains(&Tr::new(Lang::Ru).t("ask-when")),
+        "{ask:?}"
+    );
+    let card = app.say(ann, "завтра в 8").await;
+    assert!(text(&card).contains("полить цветы"), "{card:?}");
+    assert!(
+        text(&card).contains(&Tr::new(Lang::Ru).t("task-saved")),
+        "{card:?}"
+    );
+    app.stop().await;
+}
