@@ -1,5 +1,6 @@
 //! The one integration-test binary: one module per area, sharing `support`.
 
+mod bot_bad_input;
 mod bot_chat;
 mod bot_e2e;
 mod bot_support;
