@@ -1,10 +1,14 @@
 //! The question the bot is waiting for a user to answer in a chat, kept in PostgreSQL
 //! (`conversations`) so that a restart loses nothing. Each user has at most one open question per
-//! chat; a new question replaces the old one.
+//! chat; a new question replaces the old one, and a question left unanswered for
+//! [`ANSWER_WITHIN`] lapses (a message that late is a new task, not an answer).
 
 use sqlx::PgExecutor;
 
 use crate::store::StoreError;
+
+/// How long an open question waits for its answer.
+pub const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// What the bot asked and is waiting for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +93,7 @@ pub async fn ask<'e>(
     Ok(())
 }
 
-/// The open question of `user_id` in `chat_id`, if any.
+/// The open question of `user_id` in `chat_id`, if any and not lapsed.
 #[tracing::instrument(skip_all, fields(chat_id, user_id))]
 pub async fn pending<'e>(
     executor: impl PgExecutor<'e>,
@@ -97,10 +101,13 @@ pub async fn pending<'e>(
     user_id: i64,
 ) -> Result<Option<Pending>, StoreError> {
     let row: Option<Row> = sqlx::query_as(
-        "select kind, task_id, text from conversations where chat_id = $1 and user_id = $2",
+        "select kind, task_id, text from conversations
+         where chat_id = $1 and user_id = $2
+           and created_at > now() - make_interval(secs => $3)",
     )
     .bind(chat_id)
     .bind(user_id)
+    .bind(ANSWER_WITHIN.as_secs_f64())
     .fetch_optional(executor)
     .await?;
     Ok(row.and_then(Pending::from_row))

@@ -231,6 +231,7 @@ async fn attach_job(
 }
 
 /// A chat's open tasks, soonest first: `limit` of them after skipping `offset`.
+#[tracing::instrument(skip_all)]
 pub async fn list_open(
     conn: &mut PgConnection,
     chat_id: i64,
@@ -249,6 +250,7 @@ pub async fn list_open(
 }
 
 /// How many open tasks a chat has.
+#[tracing::instrument(skip_all)]
 pub async fn count_open(conn: &mut PgConnection, chat_id: i64) -> Result<i64, StoreError> {
     Ok(
         sqlx::query_scalar("select count(*) from tasks where chat_id = $1 and state = 'open'")
@@ -259,6 +261,7 @@ pub async fn count_open(conn: &mut PgConnection, chat_id: i64) -> Result<i64, St
 }
 
 /// How many open tasks a user created, in all chats (the abuse limit counts these).
+#[tracing::instrument(skip_all)]
 pub async fn count_open_by_owner(
     conn: &mut PgConnection,
     owner_id: i64,

@@ -142,7 +142,7 @@ async fn bot_publishes_the_command_menu_in_each_language() {
 
 #[tokio::test]
 async fn bot_questions_survive_a_restart_and_language_changes_apply() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     let ann = app.user("Ann", "de");
     app.say(ann, "/tz Europe/Berlin").await;
     let ask = app.say(ann, "water the plants").await;
@@ -155,6 +155,9 @@ async fn bot_questions_survive_a_restart_and_language_changes_apply() {
         .await
         .unwrap();
     assert_eq!(pending, 1, "the question is kept in the database");
+    app.restart().await;
+    let card = app.say(ann, "tomorrow 7:00").await;
+    assert!(text(&card).contains("water the plants"), "{card:?}");
 
     let choose = app.say(ann, "/lang").await;
     assert_eq!(buttons(&choose), ["l:0", "l:1", "l:2"]);
@@ -171,5 +174,22 @@ async fn bot_questions_survive_a_restart_and_language_changes_apply() {
         text(&card).contains(&Tr::new(Lang::Ru).t("task-saved")),
         "{card:?}"
     );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bot_a_task_sent_before_the_zone_waits_for_it() {
+    let app = TestApp::start().await;
+    let tr = Tr::new(Lang::Ru);
+    let ann = app.user("Ann", "ru");
+    let ask = app.say(ann, "позвонить маме завтра в 18:00").await;
+    assert!(text(&ask).contains(&tr.t("tz-ask")), "{ask:?}");
+    assert!(app.pending_jobs().await.is_empty());
+    let before = app.last_message_id(ann);
+    app.tap(ann, ask.message_id, ann, "z:2").await;
+    let replies = app.replies_after(ann, before, 2).await;
+    assert!(text(&replies[0]).contains("Europe/Moscow"), "{replies:?}");
+    assert!(text(&replies[1]).contains("позвонить маме"), "{replies:?}");
+    assert_eq!(app.pending_jobs().await.len(), 1);
     app.stop().await;
 }

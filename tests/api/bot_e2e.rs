@@ -2,7 +2,7 @@
 //! creates a task by free text, lists, snoozes, edits, finishes and deletes it, and the jobs table
 //! follows each step; another user can neither see nor touch it.
 
-use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
+use chrono::{DateTime, Datelike, Days, NaiveDate, NaiveTime, Utc};
 use chrono_tz::Tz;
 use remindbot::domain::lang::Lang;
 use remindbot::domain::timezone::{resolve_local, to_local};
@@ -51,8 +51,6 @@ fn next_new_years_eve() -> DateTime<Utc> {
         .find(|t| *t > now)
         .unwrap()
 }
-
-use chrono::Datelike;
 
 /// Asserts that `actual` is the string `key` with some time as its `when`.
 fn assert_shaped(tr: Tr, key: &str, actual: &str) {

@@ -40,6 +40,7 @@ pub struct TestApp {
     pub db: TestDb,
     /// The simulator.
     pub sim: SimHandle,
+    deps: BotDeps,
     shutdown: CancellationToken,
     task: JoinHandle<()>,
 }
@@ -62,16 +63,34 @@ impl TestApp {
             settings,
         };
         let shutdown = CancellationToken::new();
-        let task = tokio::spawn(bot::run(self_bot(&sim), deps, shutdown.clone()).map_result());
+        let task = spawn_bot(&sim, deps.clone(), shutdown.clone());
         sim.wait_for_polls_started(1, WAIT)
             .await
             .expect("the bot polls");
         Self {
             db,
             sim,
+            deps,
             shutdown,
             task,
         }
+    }
+
+    /// Stops the bot and starts a new one on the same database and simulator.
+    pub async fn restart(&mut self) {
+        self.shutdown.cancel();
+        let old = std::mem::replace(&mut self.task, tokio::spawn(async {}));
+        tokio::time::timeout(WAIT, old)
+            .await
+            .expect("the bot stops")
+            .expect("the bot task ends cleanly");
+        let polls = self.sim.polls_started();
+        self.shutdown = CancellationToken::new();
+        self.task = spawn_bot(&self.sim, self.deps.clone(), self.shutdown.clone());
+        self.sim
+            .wait_for_polls_started(polls + 1, WAIT)
+            .await
+            .expect("the new bot polls");
     }
 
     /// A teloxide bot with the same token, for tests that forge what the bot could send.
@@ -237,14 +256,9 @@ fn self_bot(sim: &SimHandle) -> Bot {
     Bot::new(sim.token()).set_api_url(sim.url().parse().expect("simulator URL parses"))
 }
 
-trait MapResult {
-    async fn map_result(self);
-}
-
-impl<F: std::future::Future<Output = Result<(), bot::BotError>>> MapResult for F {
-    async fn map_result(self) {
-        self.await.expect("the bot runs");
-    }
+fn spawn_bot(sim: &SimHandle, deps: BotDeps, shutdown: CancellationToken) -> JoinHandle<()> {
+    let bot = self_bot(sim);
+    tokio::spawn(async move { bot::run(bot, deps, shutdown).await.expect("the bot runs") })
 }
 
 /// The text of a message.

@@ -194,7 +194,7 @@ pub(super) async fn answer_snooze(
     }
 }
 
-/// Snoozes the task until `fire_at` and says until when. Returns whether the task was found.
+/// Snoozes the task until `fire_at` and says until when (or that the task is not found).
 pub(super) async fn snooze(
     ctx: &Ctx,
     turn: &Turn,
