@@ -38,6 +38,9 @@ pub struct Reply {
     pub text: String,
     /// Buttons under it.
     pub keyboard: Option<InlineKeyboardMarkup>,
+    /// A question whose answer is typed: in groups the user's client opens a reply to it, so
+    /// that a bot in privacy mode receives the answer.
+    pub expects_answer: bool,
 }
 
 impl Reply {
@@ -46,6 +49,15 @@ impl Reply {
         Self {
             text,
             keyboard: None,
+            expects_answer: false,
+        }
+    }
+
+    /// A question whose answer is typed (see [`Reply::expects_answer`]).
+    pub fn question(text: String) -> Self {
+        Self {
+            expects_answer: true,
+            ..Self::text(text)
         }
     }
 

@@ -40,10 +40,18 @@ async fn bot_groups_answer_commands_addressed_to_the_bot_and_get_the_reminders()
     assert_eq!(chat_of_task, group, "reminders go to the group");
     assert_eq!(app.pending_jobs().await.len(), 1);
 
-    // A member asked "when?" answers with plain text in the group.
+    // A member asked "when?" replies to the question (the bot asks for a reply, as a bot in
+    // privacy mode sees only replies to it).
     let ask = app.say_in(group, ann, "/add retro").await;
     assert!(text(&ask).contains(&tr.t("ask-when")), "{ask:?}");
-    let card = app.say_in(group, ann, "friday 16:00").await;
+    let answer = app
+        .sim
+        .user_says_in(group, ann, "friday 16:00", Some(ask.message_id))
+        .unwrap();
+    let card = app
+        .replies_after(group, answer.message_id, 1)
+        .await
+        .remove(0);
     assert!(text(&card).contains("retro"), "{card:?}");
     assert_eq!(app.pending_jobs().await.len(), 2);
     app.stop().await;

@@ -49,7 +49,7 @@ async fn ask_when(ctx: &Ctx, turn: &Turn, task: TaskText) -> Result<(), BotError
         Some(task.as_str()),
         &turn.tr.t("when-example"),
     )?;
-    ctx.send(turn.chat_id, Reply::text(text)).await
+    ctx.send(turn.chat_id, Reply::question(text)).await
 }
 
 /// Creates the parsed task with its first reminder job, within the user's open-task limit.

@@ -162,6 +162,6 @@ async fn edit(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Toast, BotError> {
         Some(&render::shorten(&task.text, 200)),
         &turn.tr.t("when-example"),
     )?;
-    ctx.send(turn.chat_id, Reply::text(text)).await?;
+    ctx.send(turn.chat_id, Reply::question(text)).await?;
     Ok(Toast::Silent)
 }

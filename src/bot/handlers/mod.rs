@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use chrono_tz::Tz;
 use teloxide::prelude::*;
-use teloxide::types::{CallbackQuery, ParseMode};
+use teloxide::types::{CallbackQuery, ForceReply, ParseMode};
 
 use super::commands::{self, Command, Input};
 use super::conversation::{self, Pending};
@@ -55,6 +55,9 @@ impl Ctx {
             .parse_mode(ParseMode::Html);
         match reply.keyboard {
             Some(keyboard) => request.reply_markup(keyboard).await?,
+            None if reply.expects_answer && !ChatId(chat_id).is_user() => {
+                request.reply_markup(ForceReply::new()).await?
+            }
             None => request.await?,
         };
         Ok(())
