@@ -201,3 +201,32 @@ async fn bot_a_task_sent_before_the_zone_waits_for_it() {
     assert_eq!(app.pending_jobs().await.len(), 1);
     app.stop().await;
 }
+
+#[tokio::test]
+async fn bot_a_recurring_task_given_a_new_time_keeps_repeating() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Europe/Berlin").await;
+    let card = app.say(ann, "every day 8:00 stretch").await;
+    let id = buttons(&card)[0].trim_start_matches("u:").to_owned();
+    let first = app.pending_jobs().await;
+    let (_, ask) = app
+        .tap_reply(ann, card.message_id, ann, &format!("e:{id}"))
+        .await;
+    assert!(text(&ask).contains(&Tr::new(Lang::En).t("ask-edit")));
+    let changed = app.say(ann, "10:30").await;
+    assert!(text(&changed).contains("🔁"), "{changed:?}");
+    assert!(text(&changed).contains("10:30"), "{changed:?}");
+    let rule: String = sqlx::query_scalar("select rule from tasks")
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    assert!(
+        rule.starts_with("FREQ=DAILY") && rule.contains("BYHOUR=10;BYMINUTE=30"),
+        "{rule}"
+    );
+    let jobs = app.pending_jobs().await;
+    assert_eq!(jobs.len(), 1);
+    assert_ne!(jobs[0].id, first[0].id, "the old job is replaced");
+    app.stop().await;
+}

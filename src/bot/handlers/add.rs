@@ -10,6 +10,8 @@ use crate::bot::BotError;
 use crate::bot::conversation::{self, Pending};
 use crate::bot::render::{self, Reply};
 use crate::domain::due::{DueError, ParsedDue, parse_due};
+use crate::domain::recurrence::Recurrence;
+use crate::domain::timezone::to_local;
 use crate::i18n::Arg;
 use crate::store::tasks::{self, NewTask, TaskChange, TaskText, TaskTextError};
 
@@ -111,7 +113,22 @@ pub(super) async fn answer_when(
     }
 }
 
-/// The answer to "new time?": a time (the text stays) or a new text with its time.
+/// A recurring task given only a new time keeps repeating on the same days at the new time of
+/// day; returns its first occurrence after `now` and the new rule.
+fn keep_repeating(
+    old: Recurrence,
+    new_due: DateTime<Utc>,
+    zone: Tz,
+    now: DateTime<Utc>,
+) -> (DateTime<Utc>, Option<Recurrence>) {
+    match Recurrence::new(old.frequency(), to_local(zone, new_due).time()) {
+        Ok(rule) => (rule.next_after(now, zone), Some(rule)),
+        Err(_) => (new_due, None),
+    }
+}
+
+/// The answer to "new time?": a time (the text stays; a recurring task keeps repeating at the
+/// new time of day) or a new text with its time (the task becomes what that text says).
 pub(super) async fn answer_edit(
     ctx: &Ctx,
     turn: &Turn,
@@ -146,11 +163,15 @@ pub(super) async fn answer_edit(
         Ok(text) => text,
         Err(error) => return text_problem(ctx, turn, error).await,
     };
+    let (due_at, recurrence) = match (parsed.recurrence, task.recurrence()?) {
+        (None, Some(old)) if text.is_none() => keep_repeating(old, parsed.due, zone, now),
+        (recurrence, _) => (parsed.due, recurrence),
+    };
     let change = TaskChange {
         text,
-        due_at: parsed.due,
+        due_at,
         lead: parsed.lead.unwrap_or_else(|| task.lead()),
-        recurrence: parsed.recurrence,
+        recurrence,
     };
     let changed =
         tasks::reschedule(&mut tx, &ctx.deps.queue, turn.chat_id, task_id, &change).await?;
