@@ -320,7 +320,21 @@ pub fn confirm_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
     ]])
 }
 
-/// Under a list page: per task Done, Snooze, Edit and Delete, then the page buttons.
+/// The label of the button that shows (and reloads) list page `page` of `pages`: `2/5`.
+fn page_indicator(page: u32, pages: i64) -> String {
+    format!("{}/{pages}", i64::from(page) + 1)
+}
+
+/// Whether `label` is the indicator of page `page` (so the list message shows that page).
+pub fn is_page_indicator(label: &str, page: u32) -> bool {
+    label
+        .split_once('/')
+        .and_then(|(shown, _)| shown.parse::<i64>().ok())
+        .is_some_and(|shown| shown == i64::from(page) + 1)
+}
+
+/// Under a list page: per task Done, Snooze, Edit and Delete, then back, the page indicator
+/// (which reloads the page) and next.
 pub fn list_keyboard(tr: Tr, tasks: &[Task], page: u32, total: i64) -> InlineKeyboardMarkup {
     let mut rows: Vec<Vec<InlineKeyboardButton>> = tasks
         .iter()
@@ -347,7 +361,14 @@ pub fn list_keyboard(tr: Tr, tasks: &[Task], page: u32, total: i64) -> InlineKey
             Action::ListPage { page: page - 1 },
         ));
     }
-    if i64::from(page) + 1 < page_count(total) {
+    let pages = page_count(total);
+    if pages > 1 {
+        paging.push(button(
+            page_indicator(page, pages),
+            Action::ListPage { page },
+        ));
+    }
+    if i64::from(page) + 1 < pages {
         paging.push(button(
             tr.t("button-next"),
             Action::ListPage { page: page + 1 },

@@ -230,3 +230,50 @@ async fn bot_a_recurring_task_given_a_new_time_keeps_repeating() {
     assert_ne!(jobs[0].id, first[0].id, "the old job is replaced");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn bot_the_list_pages_and_shows_changes_in_place() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Asia/Tashkent").await;
+    for day in 1..=7 {
+        app.say(ann, &format!("task {day} in {day} days")).await;
+    }
+    let list = app.say(ann, "/list").await;
+    assert!(
+        text(&list).contains("task 1") && !text(&list).contains("task 6"),
+        "{list:?}"
+    );
+    assert!(buttons(&list).contains(&"p:1".to_owned()), "{list:?}");
+
+    app.tap(ann, list.message_id, ann, "p:1").await;
+    let page = |app: &TestApp| {
+        app.sim
+            .transcript(ann)
+            .unwrap()
+            .into_iter()
+            .find(|e| e.message_id == list.message_id)
+            .unwrap()
+    };
+    let second = page(&app);
+    assert!(
+        text(&second).contains("task 6") && text(&second).contains("task 7"),
+        "{second:?}"
+    );
+    let id = buttons(&second)
+        .iter()
+        .find_map(|d| d.strip_prefix("d:").map(str::to_owned))
+        .unwrap();
+
+    let (_, done) = app
+        .tap_reply(ann, list.message_id, ann, &format!("d:{id}"))
+        .await;
+    assert!(text(&done).contains("task 6"), "{done:?}");
+    let refreshed = page(&app);
+    assert!(
+        !text(&refreshed).contains("task 6") && text(&refreshed).contains("task 7"),
+        "the page shows the change: {refreshed:?}"
+    );
+    assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+    app.stop().await;
+}

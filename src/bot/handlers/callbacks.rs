@@ -3,7 +3,9 @@
 //! stale data, changes nothing.
 
 use chrono::{Days, Duration, Utc};
-use teloxide::types::CallbackQuery;
+use teloxide::types::{
+    CallbackQuery, InlineKeyboardButton, InlineKeyboardButtonKind, Message, MessageId,
+};
 
 use super::{Ctx, Turn, add, begin, list, start};
 use crate::bot::BotError;
@@ -48,14 +50,18 @@ pub(crate) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         return Ok(Toast::Key("stale-button"));
     };
     let turn = begin(ctx, message.chat(), &query.from).await?;
+    let list_page = message.regular_message().and_then(list_page_of);
     Ok(match action {
         Action::Done { task_id } => {
-            found(list::finish(ctx, &turn, task_id).await?, "callback-done")
+            let done = list::finish(ctx, &turn, task_id).await?;
+            refresh_list(ctx, &turn, message.id(), list_page).await?;
+            found(done, "callback-done")
         }
-        Action::Delete { task_id } => found(
-            list::delete(ctx, &turn, task_id, "deleted").await?,
-            "callback-deleted",
-        ),
+        Action::Delete { task_id } => {
+            let deleted = list::delete(ctx, &turn, task_id, "deleted").await?;
+            refresh_list(ctx, &turn, message.id(), list_page).await?;
+            found(deleted, "callback-deleted")
+        }
         Action::Undo { task_id } => found(
             list::delete(ctx, &turn, task_id, "undone").await?,
             "callback-deleted",
@@ -95,6 +101,58 @@ pub(crate) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         // Admin buttons are answered by the admin views, not the chat.
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
+}
+
+/// The page a list message shows (one with rows of Done, Snooze, Edit and Delete), read from its
+/// page indicator button (labelled `2/5`, see [`render::list_keyboard`]); page 0 for a one-page
+/// list; `None` for any other message.
+fn list_page_of(message: &Message) -> Option<u32> {
+    let rows = &message.reply_markup()?.inline_keyboard;
+    let actions = |row: &[InlineKeyboardButton]| -> Vec<(String, Action)> {
+        row.iter()
+            .filter_map(|button| match &button.kind {
+                InlineKeyboardButtonKind::CallbackData(data) => {
+                    Action::decode(data).map(|action| (button.text.clone(), action))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let is_task_row = |row: &[InlineKeyboardButton]| {
+        matches!(
+            actions(row).as_slice(),
+            [
+                (_, Action::Done { .. }),
+                (_, Action::Snooze { .. }),
+                (_, Action::Edit { .. }),
+                (_, Action::Delete { .. })
+            ]
+        )
+    };
+    if !rows.iter().any(|row| is_task_row(row)) {
+        return None;
+    }
+    let current =
+        rows.iter()
+            .flat_map(|row| actions(row))
+            .find_map(|(label, action)| match action {
+                Action::ListPage { page } if render::is_page_indicator(&label, page) => Some(page),
+                _ => None,
+            });
+    Some(current.unwrap_or(0))
+}
+
+/// After a change made from a list, shows the list's page again with the change applied.
+async fn refresh_list(
+    ctx: &Ctx,
+    turn: &Turn,
+    message_id: MessageId,
+    page: Option<u32>,
+) -> Result<(), BotError> {
+    match page {
+        Some(page) => list::show(ctx, turn, page, Some(message_id)).await,
+        None => Ok(()),
+    }
 }
 
 async fn snooze(ctx: &Ctx, turn: &Turn, task_id: i64, choice: Snooze) -> Result<Toast, BotError> {
