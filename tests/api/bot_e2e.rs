@@ -219,9 +219,20 @@ async fn full_round(script: Script) {
     let card = app.say(ann, script.create).await;
     let uid = task_id(&buttons(&card), "u:");
     assert_eq!(app.pending_jobs().await.len(), 1);
-    app.tap_reply(ann, card.message_id, ann, &format!("u:{uid}"))
+    let (_, undone) = app
+        .tap_reply(ann, card.message_id, ann, &format!("u:{uid}"))
         .await;
+    assert!(text(&undone).contains(script.task), "{undone:?}");
     assert!(app.pending_jobs().await.is_empty());
+    let card = app.sim.transcript(ann).unwrap();
+    let card = card
+        .iter()
+        .find(|e| e.message_id == undone.message_id - 1)
+        .unwrap();
+    assert!(
+        card.buttons.is_empty(),
+        "the undone card loses its buttons: {card:?}"
+    );
 
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
     app.stop().await;

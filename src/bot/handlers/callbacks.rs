@@ -3,6 +3,7 @@
 //! stale data, changes nothing.
 
 use chrono::{Days, Duration, Utc};
+use teloxide::prelude::*;
 use teloxide::types::{
     CallbackQuery, InlineKeyboardButton, InlineKeyboardButtonKind, Message, MessageId,
 };
@@ -62,10 +63,13 @@ pub(crate) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
             refresh_list(ctx, &turn, message.id(), list_page).await?;
             found(deleted, "callback-deleted")
         }
-        Action::Undo { task_id } => found(
-            list::delete(ctx, &turn, task_id, "undone").await?,
-            "callback-deleted",
-        ),
+        Action::Undo { task_id } => {
+            let undone = list::delete(ctx, &turn, task_id, "undone").await?;
+            if undone {
+                remove_buttons(ctx, &turn, message.id()).await;
+            }
+            found(undone, "callback-deleted")
+        }
         Action::Snooze { task_id, choice } => snooze(ctx, &turn, task_id, choice).await?,
         Action::Edit { task_id } => edit(ctx, &turn, task_id).await?,
         Action::ListPage { page } => {
@@ -140,6 +144,18 @@ fn list_page_of(message: &Message) -> Option<u32> {
                 _ => None,
             });
     Some(current.unwrap_or(0))
+}
+
+/// Takes the buttons off a task card whose task is gone; a failure only leaves stale buttons,
+/// which answer "not found".
+async fn remove_buttons(ctx: &Ctx, turn: &Turn, message_id: MessageId) {
+    let removed = ctx
+        .bot
+        .edit_message_reply_markup(ChatId(turn.chat_id), message_id)
+        .await;
+    if let Err(error) = removed {
+        tracing::warn!(%error, "could not remove the buttons of an undone task");
+    }
 }
 
 /// After a change made from a list, shows the list's page again with the change applied.
