@@ -28,18 +28,29 @@ use tokio_util::sync::CancellationToken;
 use crate::queue::Queue;
 use crate::store::StoreError;
 
-/// The abuse limits and defaults of the chat, configurable by the operator.
-#[derive(Clone, Debug)]
+/// The abuse limits of the chat, configurable by the operator; flatten it into the `run`
+/// command's arguments (`#[command(flatten)]`) to get the flags and environment variables.
+#[derive(Clone, Debug, clap::Args)]
 pub struct BotSettings {
-    /// Messages and taps one user may send per minute before the bot says "wait"
-    /// (suggested env `BOT_USER_RATE_PER_MIN`).
+    /// Messages and button taps one user may send per minute; past that the bot says "wait" once
+    /// and ignores the rest until the rate recovers.
+    #[arg(
+        long = "bot-user-rate-per-min",
+        env = "BOT_USER_RATE_PER_MIN",
+        default_value = "30"
+    )]
     pub user_updates_per_minute: NonZeroU32,
-    /// Open tasks one user may have (suggested env `BOT_MAX_OPEN_TASKS`).
+    /// Open tasks one user may have; one more is refused with a message.
+    #[arg(
+        long = "bot-max-open-tasks",
+        env = "BOT_MAX_OPEN_TASKS",
+        default_value_t = 200
+    )]
     pub max_open_tasks: i64,
 }
 
 impl Default for BotSettings {
-    /// 30 updates per minute, 200 open tasks.
+    /// 30 updates per minute, 200 open tasks (the flags' defaults).
     fn default() -> Self {
         Self {
             user_updates_per_minute: NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN),
@@ -123,4 +134,30 @@ fn schema() -> UpdateHandler<BotError> {
     dptree::entry()
         .branch(Update::filter_message().endpoint(handlers::on_message))
         .branch(Update::filter_callback_query().endpoint(handlers::on_callback))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::BotSettings;
+
+    #[derive(Parser)]
+    struct Args {
+        #[command(flatten)]
+        bot: BotSettings,
+    }
+
+    #[test]
+    fn flag_defaults_equal_the_default_settings() {
+        let parsed = Args::parse_from(["remindbot"]).bot;
+        let default = BotSettings::default();
+        assert_eq!(
+            parsed.user_updates_per_minute,
+            default.user_updates_per_minute
+        );
+        assert_eq!(parsed.max_open_tasks, default.max_open_tasks);
+        let custom = Args::parse_from(["remindbot", "--bot-max-open-tasks", "5"]).bot;
+        assert_eq!(custom.max_open_tasks, 5);
+    }
 }
