@@ -97,6 +97,7 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
     let ctx = Arc::new(handlers::Ctx {
         bot: bot.clone(),
         username: me.username.clone().unwrap_or_default(),
+        bot_id: me.id,
         deps,
         limits: limits.clone(),
     });

@@ -26,6 +26,7 @@ use crate::store::chats::{self, Chat};
 pub(crate) struct Ctx {
     pub bot: Bot,
     pub username: String,
+    pub bot_id: teloxide::types::UserId,
     pub deps: BotDeps,
     pub limits: UserLimits,
 }
@@ -126,8 +127,16 @@ async fn report_failure(ctx: &Ctx, chat_id: i64, lang: Lang, error: &BotError) {
     }
 }
 
+/// Whether the message replies to one of this bot's messages.
+fn replies_to_bot(ctx: &Ctx, msg: &Message) -> bool {
+    msg.reply_to_message()
+        .and_then(|replied| replied.from.as_ref())
+        .is_some_and(|author| author.id == ctx.bot_id)
+}
+
 /// Handles a message: a command for this bot, or text (a task or the answer to a question).
-/// In groups, text is read only when the bot asked its sender something.
+/// In groups, text is read only when it replies to the bot and the bot asked its sender
+/// something: other chatter is not for the bot.
 #[tracing::instrument(skip_all, fields(chat_id = msg.chat.id.0))]
 pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotError> {
     let (Some(text), Some(user)) = (msg.text(), msg.from.as_ref()) else {
@@ -139,6 +148,7 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     let input = commands::parse(text, &ctx.username);
     let pending = match input {
         Input::OtherBot => return Ok(()),
+        Input::Text if !msg.chat.is_private() && !replies_to_bot(&ctx, &msg) => return Ok(()),
         Input::Text => {
             let pending =
                 conversation::pending(&ctx.deps.pool, msg.chat.id.0, user_id(user)).await?;
