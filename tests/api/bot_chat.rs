@@ -277,3 +277,25 @@ async fn bot_the_list_pages_and_shows_changes_in_place() {
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
     app.stop().await;
 }
+
+#[tokio::test]
+async fn bot_the_longest_texts_still_fit_telegram() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "ru");
+    app.say(ann, "/tz Asia/Tashkent").await;
+    let longest = format!("{} & <i>", "😀".repeat(990));
+    for hour in 10..15 {
+        let card = app.say(ann, &format!("{longest} завтра в {hour}:00")).await;
+        assert!(text(&card).contains(&longest), "{card:?}");
+    }
+    let list = app.say(ann, "/list").await;
+    assert!(text(&list).contains('…'), "{list:?}");
+    let id = buttons(&list)[0].trim_start_matches("d:").to_owned();
+    let (_, done) = app
+        .tap_reply(ann, list.message_id, ann, &format!("d:{id}"))
+        .await;
+    assert!(text(&done).chars().count() < 300, "{done:?}");
+    assert_eq!(app.pending_jobs().await.len(), 4);
+    assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+    app.stop().await;
+}
