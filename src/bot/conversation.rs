@@ -68,7 +68,7 @@ impl Pending {
 }
 
 /// Records the question `pending` for `user_id` in `chat_id`, replacing any earlier one.
-#[tracing::instrument(skip_all, fields(chat_id, user_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, user_id = user_id))]
 pub async fn ask<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: i64,
@@ -94,7 +94,7 @@ pub async fn ask<'e>(
 }
 
 /// The open question of `user_id` in `chat_id`, if any and not lapsed.
-#[tracing::instrument(skip_all, fields(chat_id, user_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, user_id = user_id))]
 pub async fn pending<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: i64,
@@ -114,7 +114,7 @@ pub async fn pending<'e>(
 }
 
 /// Closes the open question of `user_id` in `chat_id` (answered or abandoned).
-#[tracing::instrument(skip_all, fields(chat_id, user_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, user_id = user_id))]
 pub async fn close<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: i64,

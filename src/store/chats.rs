@@ -66,7 +66,7 @@ pub async fn find<'e>(
 }
 
 /// Sets the chat's language.
-#[tracing::instrument(skip_all, fields(chat_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
 pub async fn set_lang<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: i64,
@@ -81,7 +81,7 @@ pub async fn set_lang<'e>(
 }
 
 /// Sets the chat's IANA time zone (new tasks use it; existing ones keep theirs).
-#[tracing::instrument(skip_all, fields(chat_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
 pub async fn set_tz<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: i64,
@@ -96,7 +96,7 @@ pub async fn set_tz<'e>(
 }
 
 /// Sets how long before a deadline the chat's new tasks are reminded by default.
-#[tracing::instrument(skip_all, fields(chat_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
 pub async fn set_default_lead<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: i64,

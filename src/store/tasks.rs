@@ -312,7 +312,7 @@ async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Result<(), Stor
 /// task closes only the current occurrence: its pending reminders are cancelled and the next
 /// occurrence is scheduled. Returns the task as it is now; `None` when `chat_id` has no such open
 /// task.
-#[tracing::instrument(skip_all, fields(chat_id, task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
 pub async fn finish(
     conn: &mut PgConnection,
     queue: &Queue,
@@ -340,7 +340,7 @@ pub async fn finish(
 
 /// Deletes the task and cancels its pending reminders. Returns the deleted task; `None` when
 /// `chat_id` has no such open task.
-#[tracing::instrument(skip_all, fields(chat_id, task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
 pub async fn delete(
     conn: &mut PgConnection,
     chat_id: i64,
@@ -373,7 +373,7 @@ pub struct TaskChange {
 /// Changes a task's text and schedule: its pending reminders (snoozes included) are cancelled and
 /// the new first occurrence is scheduled. Returns the changed task; `None` when `chat_id` has no
 /// such open task.
-#[tracing::instrument(skip_all, fields(chat_id, task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
 pub async fn reschedule(
     conn: &mut PgConnection,
     queue: &Queue,
@@ -404,7 +404,7 @@ pub async fn reschedule(
 /// Snoozes a task: an extra reminder (kind `snooze`) fires at `fire_at` with its own job. The
 /// task's deadline, rule and scheduled occurrences stay as they are; an earlier snooze not yet
 /// sent is replaced. Returns the task; `None` when `chat_id` has no such open task.
-#[tracing::instrument(skip_all, fields(chat_id, task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
 pub async fn snooze(
     conn: &mut PgConnection,
     queue: &Queue,

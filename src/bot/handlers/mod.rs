@@ -48,7 +48,7 @@ impl Turn {
 
 impl Ctx {
     /// Sends `reply` to the chat.
-    #[tracing::instrument(skip_all, fields(chat_id))]
+    #[tracing::instrument(skip_all, fields(chat_id = chat_id))]
     pub async fn send(&self, chat_id: i64, reply: Reply) -> Result<(), BotError> {
         let request = self
             .bot
