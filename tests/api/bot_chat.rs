@@ -76,6 +76,11 @@ async fn bot_lead_times_come_from_the_task_or_the_default_setting() {
 
     let set = app.say(ann, "/settings 2 soat").await;
     assert!(text(&set).contains("2 soat"), "{set:?}");
+    let shown = app.say(ann, "/settings").await;
+    assert!(
+        text(&shown).contains("2 soat") && text(&shown).contains(&tr.t("settings-usage")),
+        "{shown:?}"
+    );
     app.say(ann, "sport ertaga 18:00").await;
     let jobs = app.pending_jobs().await;
     let due: chrono::DateTime<chrono::Utc> =
