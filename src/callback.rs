@@ -36,6 +36,10 @@ pub enum Action {
     AdminRetry { job_id: i64 },
     /// Admin: cancel a failed job.
     AdminCancel { job_id: i64 },
+    /// Choose the time zone at this index of the bot's list of common zones.
+    Zone { index: u8 },
+    /// Choose the language at this index of [`Lang::ALL`](crate::domain::lang::Lang::ALL).
+    Language { index: u8 },
 }
 
 impl Snooze {
@@ -96,6 +100,12 @@ impl Action {
             "ac" => Self::AdminCancel {
                 job_id: id(parts.next())?,
             },
+            "z" => Self::Zone {
+                index: parts.next()?.parse().ok()?,
+            },
+            "l" => Self::Language {
+                index: parts.next()?.parse().ok()?,
+            },
             _ => return None,
         };
         parts.next().is_none().then_some(action)
@@ -113,6 +123,8 @@ impl fmt::Display for Action {
             Self::ListPage { page } => write!(f, "p:{page}"),
             Self::AdminRetry { job_id } => write!(f, "ar:{job_id}"),
             Self::AdminCancel { job_id } => write!(f, "ac:{job_id}"),
+            Self::Zone { index } => write!(f, "z:{index}"),
+            Self::Language { index } => write!(f, "l:{index}"),
         }
     }
 }
@@ -140,6 +152,8 @@ mod tests {
             Action::ListPage { page: u32::MAX },
             Action::AdminRetry { job_id: max },
             Action::AdminCancel { job_id: max },
+            Action::Zone { index: u8::MAX },
+            Action::Language { index: 2 },
         ];
         for action in actions {
             let data = action.encode();
@@ -151,7 +165,8 @@ mod tests {
     #[test]
     fn forged_or_stale_data_is_rejected() {
         for data in [
-            "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1",
+            "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1", "z:256",
+            "l:",
         ] {
             assert_eq!(Action::decode(data), None, "{data}");
         }

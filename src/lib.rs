@@ -5,6 +5,7 @@
 
 pub mod admin;
 pub mod bench;
+pub mod bot;
 pub mod callback;
 pub mod cli;
 pub mod db;

@@ -64,3 +64,48 @@ pub async fn find<'e>(
     .fetch_optional(executor)
     .await?)
 }
+
+/// Sets the chat's language.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
+pub async fn set_lang<'e>(
+    executor: impl PgExecutor<'e>,
+    chat_id: i64,
+    lang: Lang,
+) -> Result<(), StoreError> {
+    sqlx::query("update chats set lang = $2, updated_at = now() where chat_id = $1")
+        .bind(chat_id)
+        .bind(lang.as_str())
+        .execute(executor)
+        .await?;
+    Ok(())
+}
+
+/// Sets the chat's IANA time zone (new tasks use it; existing ones keep theirs).
+#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
+pub async fn set_tz<'e>(
+    executor: impl PgExecutor<'e>,
+    chat_id: i64,
+    tz: chrono_tz::Tz,
+) -> Result<(), StoreError> {
+    sqlx::query("update chats set tz = $2, updated_at = now() where chat_id = $1")
+        .bind(chat_id)
+        .bind(tz.name())
+        .execute(executor)
+        .await?;
+    Ok(())
+}
+
+/// Sets how long before a deadline the chat's new tasks are reminded by default.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
+pub async fn set_default_lead<'e>(
+    executor: impl PgExecutor<'e>,
+    chat_id: i64,
+    lead_secs: i32,
+) -> Result<(), StoreError> {
+    sqlx::query("update chats set default_lead_secs = $2, updated_at = now() where chat_id = $1")
+        .bind(chat_id)
+        .bind(lead_secs)
+        .execute(executor)
+        .await?;
+    Ok(())
+}

@@ -245,6 +245,214 @@ async fn attach_job(
     Ok(())
 }
 
+/// A chat's open tasks, soonest first: `limit` of them after skipping `offset`.
+#[tracing::instrument(skip_all)]
+pub async fn list_open(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Task>, StoreError> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select {TASK_COLUMNS} from tasks where chat_id = $1 and state = 'open'
+         order by due_at, id limit $2 offset $3"
+    )))
+    .bind(chat_id)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// How many open tasks a chat has.
+#[tracing::instrument(skip_all)]
+pub async fn count_open(conn: &mut PgConnection, chat_id: i64) -> Result<i64, StoreError> {
+    Ok(
+        sqlx::query_scalar("select count(*) from tasks where chat_id = $1 and state = 'open'")
+            .bind(chat_id)
+            .fetch_one(conn)
+            .await?,
+    )
+}
+
+/// How many open tasks a user created, in all chats (the abuse limit counts these).
+#[tracing::instrument(skip_all)]
+pub async fn count_open_by_owner(
+    conn: &mut PgConnection,
+    owner_id: i64,
+) -> Result<i64, StoreError> {
+    Ok(
+        sqlx::query_scalar("select count(*) from tasks where owner_id = $1 and state = 'open'")
+            .bind(owner_id)
+            .fetch_one(conn)
+            .await?,
+    )
+}
+
+/// Reads an open task of `chat_id` and locks it for the rest of the transaction.
+async fn lock_open(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    task_id: i64,
+) -> Result<Option<Task>, StoreError> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select {TASK_COLUMNS} from tasks where id = $1 and chat_id = $2 and state = 'open'
+         for update"
+    )))
+    .bind(task_id)
+    .bind(chat_id)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// Cancels the jobs of the task's reminders not sent yet and removes those reminders (a reminder
+/// being sent right now loses its lease and records nothing).
+async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Result<(), StoreError> {
+    let job_ids: Vec<i64> = sqlx::query_scalar::<_, Option<i64>>(
+        "delete from reminders where task_id = $1 and not sent returning job_id",
+    )
+    .bind(task_id)
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .flatten()
+    .collect();
+    for job_id in job_ids {
+        crate::queue::maintenance::cancel_job(&mut *conn, job_id).await?;
+    }
+    Ok(())
+}
+
+/// Marks the task done. A one-off task closes and its pending reminders are cancelled; a recurring
+/// task closes only the current occurrence: its pending reminders are cancelled and the next
+/// occurrence is scheduled. Returns the task as it is now; `None` when `chat_id` has no such open
+/// task.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+pub async fn finish(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    chat_id: i64,
+    task_id: i64,
+) -> Result<Option<Task>, StoreError> {
+    let Some(task) = lock_open(conn, chat_id, task_id).await? else {
+        return Ok(None);
+    };
+    cancel_unsent(conn, task.id).await?;
+    if task.rule.is_some() {
+        schedule_next_occurrence(conn, queue, &task).await?;
+        return find(conn, chat_id, task_id).await;
+    }
+    Ok(Some(
+        sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "update tasks set state = 'done', updated_at = now() where id = $1
+             returning {TASK_COLUMNS}"
+        )))
+        .bind(task.id)
+        .fetch_one(conn)
+        .await?,
+    ))
+}
+
+/// Deletes the task and cancels its pending reminders. Returns the deleted task; `None` when
+/// `chat_id` has no such open task.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+pub async fn delete(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    task_id: i64,
+) -> Result<Option<Task>, StoreError> {
+    let Some(task) = lock_open(conn, chat_id, task_id).await? else {
+        return Ok(None);
+    };
+    cancel_unsent(conn, task.id).await?;
+    sqlx::query("update tasks set state = 'deleted', updated_at = now() where id = $1")
+        .bind(task.id)
+        .execute(conn)
+        .await?;
+    Ok(Some(task))
+}
+
+/// A task's new text and schedule.
+#[derive(Clone, Debug)]
+pub struct TaskChange {
+    /// The new text; `None` keeps the old one.
+    pub text: Option<TaskText>,
+    /// The new (first) deadline.
+    pub due_at: DateTime<Utc>,
+    /// The new lead time.
+    pub lead: chrono::Duration,
+    /// The new recurrence; `None` makes the task one-off.
+    pub recurrence: Option<Recurrence>,
+}
+
+/// Changes a task's text and schedule: its pending reminders (snoozes included) are cancelled and
+/// the new first occurrence is scheduled. Returns the changed task; `None` when `chat_id` has no
+/// such open task.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+pub async fn reschedule(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    chat_id: i64,
+    task_id: i64,
+    change: &TaskChange,
+) -> Result<Option<Task>, StoreError> {
+    let Some(task) = lock_open(conn, chat_id, task_id).await? else {
+        return Ok(None);
+    };
+    cancel_unsent(conn, task.id).await?;
+    let changed: Task = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "update tasks set text = coalesce($2, text), due_at = $3, lead_secs = $4, rule = $5,
+             updated_at = now()
+         where id = $1 returning {TASK_COLUMNS}"
+    )))
+    .bind(task.id)
+    .bind(change.text.as_ref().map(TaskText::as_str))
+    .bind(change.due_at)
+    .bind(change.lead.num_seconds() as i32)
+    .bind(change.recurrence.as_ref().map(Recurrence::to_rule_string))
+    .fetch_one(&mut *conn)
+    .await?;
+    schedule_occurrence(conn, queue, &changed, changed.due_at).await?;
+    Ok(Some(changed))
+}
+
+/// Snoozes a task: an extra reminder (kind `snooze`) fires at `fire_at` with its own job. The
+/// task's deadline, rule and scheduled occurrences stay as they are; an earlier snooze not yet
+/// sent is replaced. Returns the task; `None` when `chat_id` has no such open task.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+pub async fn snooze(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    chat_id: i64,
+    task_id: i64,
+    fire_at: DateTime<Utc>,
+) -> Result<Option<Task>, StoreError> {
+    let Some(task) = lock_open(conn, chat_id, task_id).await? else {
+        return Ok(None);
+    };
+    let old_jobs: Vec<Option<i64>> = sqlx::query_scalar(
+        "delete from reminders where task_id = $1 and kind = 'snooze' and not sent
+         returning job_id",
+    )
+    .bind(task.id)
+    .fetch_all(&mut *conn)
+    .await?;
+    for job_id in old_jobs.into_iter().flatten() {
+        crate::queue::maintenance::cancel_job(&mut *conn, job_id).await?;
+    }
+    let reminder_id: i64 = sqlx::query_scalar(
+        "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, 'snooze')
+         returning id",
+    )
+    .bind(task.id)
+    .bind(task.due_at)
+    .bind(fire_at)
+    .fetch_one(&mut *conn)
+    .await?;
+    attach_job(conn, queue, reminder_id, fire_at).await?;
+    Ok(Some(task))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,12 @@
 
 mod admin;
 mod admin_web;
+mod bot_bad_input;
+mod bot_chat;
+mod bot_e2e;
+mod bot_snapshots;
+mod bot_store;
+mod bot_support;
 mod parser_properties;
 mod parser_tables;
 mod queue;

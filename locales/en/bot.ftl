@@ -1,0 +1,104 @@
+cmd-start = Start and choose your time zone
+cmd-add = Add a task: /add text time
+cmd-list = Your upcoming tasks
+cmd-done = Finish a task: /done number
+cmd-delete = Delete a task: /delete number
+cmd-settings = Default reminder lead time
+cmd-lang = Change the language
+cmd-tz = Change the time zone
+cmd-help = What I can do
+start-welcome = Hi! I remind you of your tasks. Just write what and when.
+tz-ask = Which time zone are you in? Tap a button, or type a city, an IANA name or a UTC offset.
+tz-example = Tashkent
+tz-set = Time zone: { $tz }. Your local time now: { $now }.
+tz-unknown = I don't know this time zone. Type a city, an IANA name or a UTC offset.
+tz-offset-range = No place on Earth uses this UTC offset; offsets go from -12 to +14.
+lang-ask = Choose a language:
+lang-set = I will speak English now.
+lang-unknown = I don't know this language. I speak English, Russian and Uzbek.
+help-title = How to use me
+help-add = Write a task with its time, before or after the text:
+help-lead = Remind ahead of the deadline:
+help-repeat = Recurring tasks:
+help-commands = /list shows your tasks; /done 12 and /delete 12 finish or delete task 12; /settings sets a default lead time; /tz and /lang change the time zone and language.
+add-example = pay rent tomorrow 9:00
+lead-example = meeting friday 15:00 remind 30 min before
+repeat-example = every monday 10:00 standup
+when-example = tomorrow 9:00
+settings-current = New tasks are reminded: { $lead }.
+settings-usage = To change it, send /settings with a lead time, or /settings 0 to be reminded at the deadline.
+settings-example = /settings 30 min
+settings-set = From now on new tasks are reminded: { $lead }.
+settings-bad = I don't understand this lead time.
+lead-at-deadline = at the deadline
+lead-before = { $duration } before the deadline
+duration-minutes = { $n ->
+    [one] { $n } minute
+   *[other] { $n } minutes
+}
+duration-hours = { $n ->
+    [one] { $n } hour
+   *[other] { $n } hours
+}
+duration-days = { $n ->
+    [one] { $n } day
+   *[other] { $n } days
+}
+task-saved = Task saved
+task-changed = Task changed
+task-due = Due: { $when }
+task-remind = Reminder: { $when }
+task-repeats = Repeats: { $rule }
+repeat-daily = every day
+repeat-weekdays = on weekdays
+repeat-weekly = every week
+repeat-monthly = every month on day { $day }
+button-undo = ↩️ Undo
+button-change-time = 🕒 Change time
+button-edit = ✏️ Edit
+button-delete = 🗑 Delete
+button-snooze = 💤 Snooze
+button-prev = ◀️ Back
+button-next = Next ▶️
+ask-when = When should I remind you of this task?
+ask-snooze = When should I remind you again?
+snooze-example = in 30 min
+ask-edit = Send the new time, or a new text with its time.
+list-title = { $count ->
+    [one] You have { $count } open task
+   *[other] You have { $count } open tasks
+}
+list-empty = You have no open tasks. Write one with its time to add it.
+list-page = Page { $page } of { $pages }
+done-ok = Done: { $text }
+done-next = Done. Next time: { $when }
+deleted = Deleted: { $text }
+undone = Undone, the task is removed: { $text }
+snoozed = I will remind you again at { $when }.
+callback-done = Done ✅
+callback-deleted = Deleted
+callback-snoozed = Snoozed
+not-found = Task not found. /list shows your tasks.
+stale-button = This button no longer works.
+id-usage = Which task? Send its number from /list.
+id-example-done = /done 12
+id-example-delete = /delete 12
+rate-limited = Too many messages at once. Please wait a minute and try again.
+too-many-tasks = { $max ->
+    [one] You already have { $max } open task, the most allowed. Finish or delete one first (/list).
+   *[other] You already have { $max } open tasks, the most allowed. Finish or delete some first (/list).
+}
+err-empty = The message is empty. Write a task and its time.
+err-too-long = The message is too long: at most { $max } characters.
+err-text-too-long = The task text is too long: { $len } characters, at most { $max }.
+err-no-text = What should I remind you of? Write the task together with its time.
+err-no-time = I didn't find a time in this.
+err-invalid-time = { $time } is not a time of day: hours go from 0 to 23 and minutes from 0 to 59.
+err-invalid-date = { $date } is not a date in the calendar.
+err-invalid-day = No month has a day { $day }.
+err-past = { $when } has already passed.
+err-too-far = I only accept dates until the end of { $year }.
+err-internal = Something went wrong on my side. Nothing was lost; please try again.
+example-label = For example:
+unknown-command = I don't know this command. /help lists what I can do.
+lang-example = /lang ru

@@ -1,0 +1,247 @@
+//! Entry points for updates, and what every handler shares: the context, the turn (who, where, in
+//! which language and zone) and sending replies.
+
+mod add;
+mod callbacks;
+mod list;
+mod settings;
+mod start;
+
+use std::sync::Arc;
+
+use chrono_tz::Tz;
+use teloxide::prelude::*;
+use teloxide::types::{CallbackQuery, ForceReply, ParseMode};
+
+use super::commands::{self, Command, Input};
+use super::conversation::{self, Pending};
+use super::limits::{UserLimits, Verdict};
+use super::render::{self, Reply};
+use super::{BotDeps, BotError};
+use crate::domain::lang::Lang;
+use crate::i18n::Tr;
+use crate::store::chats::{self, Chat};
+
+/// Shared by all handlers.
+pub(crate) struct Ctx {
+    pub bot: Bot,
+    pub username: String,
+    pub bot_id: teloxide::types::UserId,
+    pub deps: BotDeps,
+    pub limits: UserLimits,
+}
+
+/// One user's update in one chat.
+pub(crate) struct Turn {
+    pub chat_id: i64,
+    pub user_id: i64,
+    pub chat: Chat,
+    pub tr: Tr,
+}
+
+impl Turn {
+    /// The chat's zone, once chosen.
+    pub fn zone(&self) -> Option<Tz> {
+        self.chat.tz.as_deref().and_then(|tz| tz.parse().ok())
+    }
+}
+
+impl Ctx {
+    /// Sends `reply` to the chat.
+    #[tracing::instrument(skip_all, fields(chat_id = chat_id))]
+    pub async fn send(&self, chat_id: i64, reply: Reply) -> Result<(), BotError> {
+        let request = self
+            .bot
+            .send_message(ChatId(chat_id), reply.text)
+            .parse_mode(ParseMode::Html);
+        match reply.keyboard {
+            Some(keyboard) => request.reply_markup(keyboard).await?,
+            None if reply.expects_answer && !ChatId(chat_id).is_user() => {
+                request.reply_markup(ForceReply::new()).await?
+            }
+            None => request.await?,
+        };
+        Ok(())
+    }
+
+    /// Sends a problem: what is wrong, an optional hint, and an example (by its string key).
+    pub async fn send_problem(
+        &self,
+        turn: &Turn,
+        problem: &str,
+        hint: Option<&str>,
+        example_key: &str,
+    ) -> Result<(), BotError> {
+        let text = render::problem(turn.tr, problem, hint, &turn.tr.t(example_key))?;
+        self.send(turn.chat_id, Reply::text(text)).await
+    }
+
+    /// Sends lines of plain text.
+    pub async fn send_lines(&self, turn: &Turn, lines: &[String]) -> Result<(), BotError> {
+        let text = render::notice(None, lines)?;
+        self.send(turn.chat_id, Reply::text(text)).await
+    }
+}
+
+fn chat_kind(chat: &teloxide::types::Chat) -> &'static str {
+    if chat.is_private() {
+        "private"
+    } else if chat.is_group() {
+        "group"
+    } else if chat.is_supergroup() {
+        "supergroup"
+    } else {
+        "channel"
+    }
+}
+
+/// Starts a turn: records the chat (language from the user's Telegram language on first contact).
+async fn begin(
+    ctx: &Ctx,
+    chat: &teloxide::types::Chat,
+    user: &teloxide::types::User,
+) -> Result<Turn, BotError> {
+    let lang = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
+    let stored = chats::upsert(&ctx.deps.pool, chat.id.0, chat_kind(chat), lang).await?;
+    Ok(Turn {
+        chat_id: chat.id.0,
+        user_id: user_id(user),
+        tr: Tr::new(stored.lang()),
+        chat: stored,
+    })
+}
+
+fn user_id(user: &teloxide::types::User) -> i64 {
+    i64::try_from(user.id.0).unwrap_or(i64::MAX)
+}
+
+/// Tells the user something went wrong on our side (nothing they typed is lost: questions stay
+/// open and nothing half-done was committed).
+async fn report_failure(ctx: &Ctx, chat_id: i64, lang: Lang, error: &BotError) {
+    tracing::error!(%error, chat_id, "handling an update failed");
+    let tr = Tr::new(lang);
+    if let Ok(text) = render::notice(None, &[tr.t("err-internal")])
+        && let Err(error) = ctx.send(chat_id, Reply::text(text)).await
+    {
+        tracing::warn!(%error, "could not report the failure");
+    }
+}
+
+/// Whether the message replies to one of this bot's messages.
+fn replies_to_bot(ctx: &Ctx, msg: &Message) -> bool {
+    msg.reply_to_message()
+        .and_then(|replied| replied.from.as_ref())
+        .is_some_and(|author| author.id == ctx.bot_id)
+}
+
+/// Handles a message: a command for this bot, or text (a task or the answer to a question).
+/// In groups, text is read only when it replies to the bot and the bot asked its sender
+/// something: other chatter is not for the bot.
+#[tracing::instrument(skip_all, fields(chat_id = msg.chat.id.0))]
+pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotError> {
+    let (Some(text), Some(user)) = (msg.text(), msg.from.as_ref()) else {
+        return Ok(());
+    };
+    if user.is_bot {
+        return Ok(());
+    }
+    let input = commands::parse(text, &ctx.username);
+    let pending = match input {
+        Input::OtherBot => return Ok(()),
+        Input::Text if !msg.chat.is_private() && !replies_to_bot(&ctx, &msg) => return Ok(()),
+        Input::Text => {
+            let pending =
+                conversation::pending(&ctx.deps.pool, msg.chat.id.0, user_id(user)).await?;
+            if pending.is_none() && !msg.chat.is_private() {
+                return Ok(());
+            }
+            pending
+        }
+        Input::Command(_) => None,
+    };
+    let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
+    match ctx.limits.check(user_id(user)) {
+        Verdict::Allow => {}
+        Verdict::Warn => {
+            let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
+            return ctx.send(msg.chat.id.0, Reply::text(text)).await;
+        }
+        Verdict::Drop => return Ok(()),
+    }
+    let result = async {
+        let turn = begin(&ctx, &msg.chat, user).await?;
+        match input {
+            Input::Command(command) => {
+                conversation::close(&ctx.deps.pool, turn.chat_id, turn.user_id).await?;
+                on_command(&ctx, &turn, command).await
+            }
+            Input::Text => match pending {
+                Some(pending) => on_answer(&ctx, &turn, pending, text).await,
+                None => add::create_from_text(&ctx, &turn, text).await,
+            },
+            Input::OtherBot => Ok(()),
+        }
+    }
+    .await;
+    if let Err(error) = &result {
+        report_failure(&ctx, msg.chat.id.0, fallback, error).await;
+    }
+    Ok(())
+}
+
+async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotError> {
+    match command {
+        Command::Start => start::start(ctx, turn).await,
+        Command::Help => start::help(ctx, turn).await,
+        Command::Lang(args) => start::lang(ctx, turn, &args).await,
+        Command::Tz(args) => start::tz(ctx, turn, &args).await,
+        Command::Settings(args) => settings::settings(ctx, turn, &args).await,
+        Command::Add(args) => add::create_from_text(ctx, turn, &args).await,
+        Command::List => list::show(ctx, turn, 0, None).await,
+        Command::Done(args) => list::done_by_id(ctx, turn, &args).await,
+        Command::Delete(args) => list::delete_by_id(ctx, turn, &args).await,
+        Command::Unknown => ctx.send_lines(turn, &[turn.tr.t("unknown-command")]).await,
+    }
+}
+
+async fn on_answer(ctx: &Ctx, turn: &Turn, pending: Pending, text: &str) -> Result<(), BotError> {
+    match pending {
+        Pending::NewTaskTime { text: task } => add::answer_when(ctx, turn, &task, text).await,
+        Pending::EditTask { task_id } => add::answer_edit(ctx, turn, task_id, text).await,
+        Pending::SnoozeTime { task_id } => add::answer_snooze(ctx, turn, task_id, text).await,
+        Pending::TimeZone { text: task } => start::answer_zone(ctx, turn, text, task).await,
+    }
+}
+
+/// Handles a button tap; every tap is answered, forged or stale ones with a short notice.
+#[tracing::instrument(skip_all)]
+pub(crate) async fn on_callback(ctx: Arc<Ctx>, query: CallbackQuery) -> Result<(), BotError> {
+    let fallback = Lang::from_code(query.from.language_code.as_deref().unwrap_or(""));
+    let verdict = ctx.limits.check(user_id(&query.from));
+    let outcome = if verdict == Verdict::Allow {
+        callbacks::handle(&ctx, &query).await
+    } else {
+        Ok(callbacks::Toast::Key("rate-limited"))
+    };
+    let (toast, failure) = match outcome {
+        Ok(toast) => (toast, None),
+        Err(error) => (callbacks::Toast::Key("err-internal"), Some(error)),
+    };
+    let lang = match query.message.as_ref() {
+        Some(message) => chats::find(&ctx.deps.pool, message.chat().id.0)
+            .await
+            .ok()
+            .flatten()
+            .map_or(fallback, |chat| chat.lang()),
+        None => fallback,
+    };
+    let answer = ctx.bot.answer_callback_query(query.id.clone());
+    match toast.text(Tr::new(lang)) {
+        Some(text) => answer.text(render::shorten(&text, 200)).await?,
+        None => answer.await?,
+    };
+    if let Some(error) = failure {
+        tracing::error!(%error, "handling a button tap failed");
+    }
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! The chat side of the bot: a teloxide dispatcher that reads commands, free text and button taps,
+//! and turns them into tasks, their reminder jobs and replies.
+//!
+//! - [`run`] publishes the command menus, then long-polls until its shutdown token fires.
+//! - Every change to a task goes through [`crate::store::tasks`] in one transaction with its
+//!   reminder job. Snoozing adds a reminder of kind `snooze` with its own job and never changes a
+//!   task's deadline or rule; a second snooze replaces a first one not yet sent.
+//! - Questions the bot asks ("when?", a new time, a time zone) are kept in PostgreSQL
+//!   ([`conversation`]), so a restart loses nothing.
+//! - Replies are askama templates with Fluent strings ([`render`]); user text is always escaped.
+
+pub mod commands;
+pub mod conversation;
+mod handlers;
+pub mod limits;
+pub mod render;
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::PgPool;
+use teloxide::dispatching::UpdateHandler;
+use teloxide::error_handlers::LoggingErrorHandler;
+use teloxide::prelude::*;
+use tokio_util::sync::CancellationToken;
+
+use crate::queue::Queue;
+use crate::store::StoreError;
+
+/// The abuse limits of the chat, configurable by the operator; flatten it into the `run`
+/// command's arguments (`#[command(flatten)]`) to get the flags and environment variables.
+#[derive(Clone, Debug, clap::Args)]
+pub struct BotSettings {
+    /// Messages and button taps one user may send per minute; past that the bot says "wait" once
+    /// and ignores the rest until the rate recovers.
+    #[arg(
+        long = "bot-user-rate-per-min",
+        env = "BOT_USER_RATE_PER_MIN",
+        default_value = "30"
+    )]
+    pub user_updates_per_minute: NonZeroU32,
+    /// Open tasks one user may have; one more is refused with a message.
+    #[arg(
+        long = "bot-max-open-tasks",
+        env = "BOT_MAX_OPEN_TASKS",
+        default_value_t = 200
+    )]
+    pub max_open_tasks: i64,
+}
+
+impl Default for BotSettings {
+    /// 30 updates per minute, 200 open tasks (the flags' defaults).
+    fn default() -> Self {
+        Self {
+            user_updates_per_minute: NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN),
+            max_open_tasks: 200,
+        }
+    }
+}
+
+/// What the chat needs from the rest of the program.
+#[derive(Clone, Debug)]
+pub struct BotDeps {
+    /// The database.
+    pub pool: PgPool,
+    /// The reminder queue ([`crate::store::REMINDER_QUEUE`]), where task changes put their jobs.
+    pub queue: Queue,
+    /// Limits and defaults.
+    pub settings: BotSettings,
+}
+
+/// What can go wrong while handling an update; the user is told "try again", the details logged.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// Telegram refused or could not be reached.
+    #[error("telegram request failed: {0}")]
+    Telegram(#[from] teloxide::RequestError),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The database failed (a transaction's begin or commit).
+    #[error("database error: {0}")]
+    Sql(#[from] sqlx::Error),
+    /// A template failed.
+    #[error(transparent)]
+    Render(#[from] render::RenderError),
+}
+
+/// Runs the chat until `shutdown` fires: publishes the command menus, then long-polls Telegram
+/// with a teloxide dispatcher. Returns an error only when start-up fails (getMe, setMyCommands).
+#[tracing::instrument(skip_all)]
+pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result<(), BotError> {
+    let me = bot.get_me().await?;
+    commands::publish(&bot).await?;
+    let limits = limits::UserLimits::new(deps.settings.user_updates_per_minute);
+    let ctx = Arc::new(handlers::Ctx {
+        bot: bot.clone(),
+        username: me.username.clone().unwrap_or_default(),
+        bot_id: me.id,
+        deps,
+        limits: limits.clone(),
+    });
+    let mut dispatcher = Dispatcher::builder(bot, schema())
+        .dependencies(dptree::deps![ctx])
+        .default_handler(|_| async {})
+        .error_handler(LoggingErrorHandler::with_custom_text("bot handler failed"))
+        .build();
+    let token = dispatcher.shutdown_token();
+    let stopper = tokio::spawn(async move {
+        let mut idle = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tokio::select! {
+                _ = shutdown.cancelled() => break,
+                _ = idle.tick() => limits.forget_idle(),
+            }
+        }
+        loop {
+            match token.shutdown() {
+                Ok(stopped) => return stopped.await,
+                // Not dispatching yet: try again in a moment.
+                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        }
+    });
+    tracing::info!(bot = %me.username(), "chat dispatcher started");
+    dispatcher.dispatch().await;
+    stopper.abort();
+    tracing::info!("chat dispatcher stopped");
+    Ok(())
+}
+
+/// The update handler: messages and button taps; everything else is ignored.
+fn schema() -> UpdateHandler<BotError> {
+    dptree::entry()
+        .branch(Update::filter_message().endpoint(handlers::on_message))
+        .branch(Update::filter_callback_query().endpoint(handlers::on_callback))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::BotSettings;
+
+    #[derive(Parser)]
+    struct Args {
+        #[command(flatten)]
+        bot: BotSettings,
+    }
+
+    #[test]
+    fn flag_defaults_equal_the_default_settings() {
+        let parsed = Args::parse_from(["remindbot"]).bot;
+        let default = BotSettings::default();
+        assert_eq!(
+            parsed.user_updates_per_minute,
+            default.user_updates_per_minute
+        );
+        assert_eq!(parsed.max_open_tasks, default.max_open_tasks);
+        let custom = Args::parse_from(["remindbot", "--bot-max-open-tasks", "5"]).bot;
+        assert_eq!(custom.max_open_tasks, 5);
+    }
+}

@@ -1,0 +1,415 @@
+//! What the bot says: askama templates (`templates/*.html`, auto-escaped for Telegram's HTML parse
+//! mode) filled with Fluent strings, and the inline keyboards under the messages. Nothing here
+//! talks to Telegram or the database, so every message can be snapshot-tested.
+
+use askama::Template;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
+
+use crate::callback::{Action, Snooze};
+use crate::domain::lang::Lang;
+use crate::domain::recurrence::{Frequency, Recurrence};
+use crate::i18n::{Arg, Tr};
+use crate::store::tasks::Task;
+
+/// Zones offered as buttons when the bot asks for a time zone: `(IANA name, button label)`.
+pub const COMMON_ZONES: [(&str, &str); 8] = [
+    ("Asia/Tashkent", "Tashkent +5"),
+    ("Asia/Samarkand", "Samarkand +5"),
+    ("Europe/Moscow", "Moscow +3"),
+    ("Asia/Almaty", "Almaty +5"),
+    ("Europe/Berlin", "Berlin"),
+    ("Europe/London", "London"),
+    ("America/New_York", "New York"),
+    ("UTC", "UTC"),
+];
+
+/// Tasks shown per page of `/list`: their buttons and texts keep the message small.
+pub const PAGE_SIZE: i64 = 5;
+
+/// The longest task text shown in a list entry, in characters.
+const LIST_TEXT_CHARS: usize = 120;
+
+/// A message to send: HTML text and an optional inline keyboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// Text in Telegram's HTML parse mode.
+    pub text: String,
+    /// Buttons under it.
+    pub keyboard: Option<InlineKeyboardMarkup>,
+    /// A question whose answer is typed: in groups the user's client opens a reply to it, so
+    /// that a bot in privacy mode receives the answer.
+    pub expects_answer: bool,
+}
+
+impl Reply {
+    /// A message without buttons.
+    pub fn text(text: String) -> Self {
+        Self {
+            text,
+            keyboard: None,
+            expects_answer: false,
+        }
+    }
+
+    /// A question whose answer is typed (see [`Reply::expects_answer`]).
+    pub fn question(text: String) -> Self {
+        Self {
+            expects_answer: true,
+            ..Self::text(text)
+        }
+    }
+
+    /// The same message with buttons.
+    #[must_use]
+    pub fn with_keyboard(mut self, keyboard: InlineKeyboardMarkup) -> Self {
+        self.keyboard = Some(keyboard);
+        self
+    }
+}
+
+/// A template failed to render (a bug, never user input).
+#[derive(Debug, thiserror::Error)]
+#[error("template failed: {0}")]
+pub struct RenderError(#[from] askama::Error);
+
+#[derive(Template)]
+#[template(path = "notice.html")]
+struct NoticeHtml<'a> {
+    title: Option<&'a str>,
+    lines: &'a [String],
+}
+
+#[derive(Template)]
+#[template(path = "problem.html")]
+struct ProblemHtml<'a> {
+    icon: &'a str,
+    problem: &'a str,
+    hint: Option<&'a str>,
+    example_label: &'a str,
+    example: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "task.html")]
+struct TaskHtml<'a> {
+    title: &'a str,
+    id: i64,
+    text: &'a str,
+    due: &'a str,
+    remind: Option<&'a str>,
+    repeats: Option<&'a str>,
+}
+
+struct ListItem {
+    id: i64,
+    when: String,
+    repeats: bool,
+    text: String,
+}
+
+#[derive(Template)]
+#[template(path = "list.html")]
+struct ListHtml<'a> {
+    title: &'a str,
+    items: &'a [ListItem],
+    page: Option<&'a str>,
+}
+
+#[derive(Template)]
+#[template(path = "help.html")]
+struct HelpHtml<'a> {
+    title: &'a str,
+    add: &'a str,
+    add_example: &'a str,
+    lead: &'a str,
+    lead_example: &'a str,
+    repeat: &'a str,
+    repeat_example: &'a str,
+    commands: &'a str,
+}
+
+fn finish(template: &impl Template) -> Result<String, RenderError> {
+    Ok(template.render()?.trim().to_owned())
+}
+
+/// A plain notice: an optional bold title and lines of text.
+pub fn notice(title: Option<&str>, lines: &[String]) -> Result<String, RenderError> {
+    finish(&NoticeHtml { title, lines })
+}
+
+/// A problem with what the user sent: what is wrong, an optional hint, and an example that works.
+pub fn problem(
+    tr: Tr,
+    problem: &str,
+    hint: Option<&str>,
+    example: &str,
+) -> Result<String, RenderError> {
+    finish(&ProblemHtml {
+        icon: "⚠️",
+        problem,
+        hint,
+        example_label: &tr.t("example-label"),
+        example,
+    })
+}
+
+/// A question (when? which new time?) with the task it is about and an example answer.
+pub fn question(
+    tr: Tr,
+    question: &str,
+    about: Option<&str>,
+    example: &str,
+) -> Result<String, RenderError> {
+    finish(&ProblemHtml {
+        icon: "❓",
+        problem: question,
+        hint: about,
+        example_label: &tr.t("example-label"),
+        example,
+    })
+}
+
+/// A task card (after creating or changing a task): text, deadline, reminder time when a lead is
+/// set, and the schedule of a recurring task, all in the task's zone.
+pub fn task_card(tr: Tr, title_key: &str, task: &Task, tz: Tz) -> Result<String, RenderError> {
+    let due = tr.t_with(
+        "task-due",
+        &[("when", Arg::Text(&local_time(task.due_at, tz)))],
+    );
+    let remind = (task.lead_secs > 0).then(|| {
+        let at = local_time(task.due_at - task.lead(), tz);
+        let lead = lead_text(tr, i64::from(task.lead_secs));
+        tr.t_with(
+            "task-remind",
+            &[("when", Arg::Text(&format!("{at} ({lead})")))],
+        )
+    });
+    let repeats = task.recurrence().ok().flatten().map(|rule| {
+        tr.t_with(
+            "task-repeats",
+            &[("rule", Arg::Text(&repeats_text(tr, &rule)))],
+        )
+    });
+    finish(&TaskHtml {
+        title: &tr.t(title_key),
+        id: task.id,
+        text: &task.text,
+        due: &due,
+        remind: remind.as_deref(),
+        repeats: repeats.as_deref(),
+    })
+}
+
+/// One page of the task list (`page` counts from 0) with `total` open tasks in all.
+pub fn task_list(
+    tr: Tr,
+    tasks: &[Task],
+    page: u32,
+    total: i64,
+    tz: Tz,
+) -> Result<String, RenderError> {
+    if total == 0 {
+        return notice(None, &[tr.t("list-empty")]);
+    }
+    let pages = page_count(total);
+    let items: Vec<ListItem> = tasks
+        .iter()
+        .map(|task| ListItem {
+            id: task.id,
+            when: local_time(task.due_at, task.zone().unwrap_or(tz)),
+            repeats: task.rule.is_some(),
+            text: shorten(&task.text, LIST_TEXT_CHARS),
+        })
+        .collect();
+    let page_line = (pages > 1).then(|| {
+        tr.t_with(
+            "list-page",
+            &[
+                ("page", Arg::Number(i64::from(page) + 1)),
+                ("pages", Arg::Number(pages)),
+            ],
+        )
+    });
+    finish(&ListHtml {
+        title: &tr.t_with("list-title", &[("count", Arg::Number(total))]),
+        items: &items,
+        page: page_line.as_deref(),
+    })
+}
+
+/// The `/help` text.
+pub fn help(tr: Tr) -> Result<String, RenderError> {
+    finish(&HelpHtml {
+        title: &tr.t("help-title"),
+        add: &tr.t("help-add"),
+        add_example: &tr.t("add-example"),
+        lead: &tr.t("help-lead"),
+        lead_example: &tr.t("lead-example"),
+        repeat: &tr.t("help-repeat"),
+        repeat_example: &tr.t("repeat-example"),
+        commands: &tr.t("help-commands"),
+    })
+}
+
+/// How many pages `total` tasks fill.
+pub fn page_count(total: i64) -> i64 {
+    ((total + PAGE_SIZE - 1) / PAGE_SIZE).max(1)
+}
+
+/// A wall-clock time in `tz`, as `31.12.2026 09:00`.
+pub fn local_time(t: DateTime<Utc>, tz: Tz) -> String {
+    t.with_timezone(&tz).format("%d.%m.%Y %H:%M").to_string()
+}
+
+/// A lead time in words: "at the deadline" or "30 minutes before the deadline".
+pub fn lead_text(tr: Tr, secs: i64) -> String {
+    if secs <= 0 {
+        return tr.t("lead-at-deadline");
+    }
+    tr.t_with(
+        "lead-before",
+        &[("duration", Arg::Text(&duration_text(tr, secs)))],
+    )
+}
+
+/// A duration in whole days, hours or minutes, with the language's plural forms.
+pub fn duration_text(tr: Tr, secs: i64) -> String {
+    let (key, n) = if secs % 86_400 == 0 {
+        ("duration-days", secs / 86_400)
+    } else if secs % 3_600 == 0 {
+        ("duration-hours", secs / 3_600)
+    } else {
+        ("duration-minutes", (secs + 59) / 60)
+    };
+    tr.t_with(key, &[("n", Arg::Number(n))])
+}
+
+/// A recurrence in words.
+pub fn repeats_text(tr: Tr, rule: &Recurrence) -> String {
+    match rule.frequency() {
+        Frequency::Daily => tr.t("repeat-daily"),
+        Frequency::Weekdays => tr.t("repeat-weekdays"),
+        Frequency::Weekly(_) => tr.t("repeat-weekly"),
+        Frequency::MonthlyOnDay(day) => {
+            tr.t_with("repeat-monthly", &[("day", Arg::Number(i64::from(day)))])
+        }
+    }
+}
+
+/// `text` cut to `max` characters, with an ellipsis when cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut short: String = text.chars().take(max.saturating_sub(1)).collect();
+    short.push('…');
+    short
+}
+
+fn button(label: String, action: Action) -> InlineKeyboardButton {
+    InlineKeyboardButton::callback(label, action.encode())
+}
+
+/// Under a new or changed task: undo it, or change its time.
+pub fn confirm_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new([[
+        button(tr.t("button-undo"), Action::Undo { task_id }),
+        button(tr.t("button-change-time"), Action::Edit { task_id }),
+    ]])
+}
+
+/// The label of the button that shows (and reloads) list page `page` of `pages`: `2/5`.
+fn page_indicator(page: u32, pages: i64) -> String {
+    format!("{}/{pages}", i64::from(page) + 1)
+}
+
+/// Whether `label` is the indicator of page `page` (so the list message shows that page).
+pub fn is_page_indicator(label: &str, page: u32) -> bool {
+    label
+        .split_once('/')
+        .and_then(|(shown, _)| shown.parse::<i64>().ok())
+        .is_some_and(|shown| shown == i64::from(page) + 1)
+}
+
+/// Under a list page: per task Done, Snooze, Edit and Delete, then back, the page indicator
+/// (which reloads the page) and next.
+pub fn list_keyboard(tr: Tr, tasks: &[Task], page: u32, total: i64) -> InlineKeyboardMarkup {
+    let mut rows: Vec<Vec<InlineKeyboardButton>> = tasks
+        .iter()
+        .map(|task| {
+            let task_id = task.id;
+            vec![
+                button(format!("✅ {task_id}"), Action::Done { task_id }),
+                button(
+                    format!("💤 {task_id}"),
+                    Action::Snooze {
+                        task_id,
+                        choice: Snooze::Custom,
+                    },
+                ),
+                button(format!("✏️ {task_id}"), Action::Edit { task_id }),
+                button(format!("🗑 {task_id}"), Action::Delete { task_id }),
+            ]
+        })
+        .collect();
+    let mut paging = Vec::new();
+    if page > 0 {
+        paging.push(button(
+            tr.t("button-prev"),
+            Action::ListPage { page: page - 1 },
+        ));
+    }
+    let pages = page_count(total);
+    if pages > 1 {
+        paging.push(button(
+            page_indicator(page, pages),
+            Action::ListPage { page },
+        ));
+    }
+    if i64::from(page) + 1 < pages {
+        paging.push(button(
+            tr.t("button-next"),
+            Action::ListPage { page: page + 1 },
+        ));
+    }
+    if !paging.is_empty() {
+        rows.push(paging);
+    }
+    InlineKeyboardMarkup::new(rows)
+}
+
+/// The snooze choices for a task.
+pub fn snooze_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+    let choice = |key: &str, choice| button(tr.t(key), Action::Snooze { task_id, choice });
+    InlineKeyboardMarkup::new([[
+        choice("button-snooze-10m", Snooze::TenMinutes),
+        choice("button-snooze-1h", Snooze::OneHour),
+        choice("button-snooze-tomorrow", Snooze::TomorrowMorning),
+    ]])
+}
+
+/// The common time zones, two per row.
+pub fn zone_keyboard() -> InlineKeyboardMarkup {
+    let buttons: Vec<InlineKeyboardButton> = COMMON_ZONES
+        .iter()
+        .zip(0u8..)
+        .map(|((_, label), index)| button((*label).to_owned(), Action::Zone { index }))
+        .collect();
+    InlineKeyboardMarkup::new(buttons.chunks(2).map(<[_]>::to_vec))
+}
+
+/// The languages, each in its own name.
+pub fn language_keyboard() -> InlineKeyboardMarkup {
+    let label = |lang: Lang| match lang {
+        Lang::En => "English",
+        Lang::Ru => "Русский",
+        Lang::Uz => "O'zbekcha",
+    };
+    InlineKeyboardMarkup::new([Lang::ALL
+        .iter()
+        .zip(0u8..)
+        .map(|(lang, index)| button(label(*lang).to_owned(), Action::Language { index }))
+        .collect::<Vec<_>>()])
+}

@@ -1,0 +1,152 @@
+//! Snapshots of every message template in every language, with user text that needs escaping, so
+//! a change to a template or a translation shows up in review. Each snapshot holds the HTML sent
+//! to Telegram and the buttons under it.
+
+use chrono::{TimeZone, Utc};
+use remindbot::bot::render::{self, Reply};
+use remindbot::domain::lang::Lang;
+use remindbot::domain::timezone::parse_zone;
+use remindbot::i18n::{Arg, Tr};
+use remindbot::store::tasks::Task;
+
+fn task(id: i64, text: &str, lead_secs: i32, rule: Option<&str>) -> Task {
+    Task {
+        id,
+        chat_id: 1,
+        owner_id: 1,
+        text: text.to_owned(),
+        due_at: Utc.with_ymd_and_hms(2026, 12, 31, 5, 0, 0).unwrap(),
+        lead_secs,
+        rule: rule.map(str::to_owned),
+        tz: "Asia/Tashkent".to_owned(),
+        state: "open".to_owned(),
+    }
+}
+
+fn show(reply: Reply) -> String {
+    let mut out = reply.text;
+    for row in reply
+        .keyboard
+        .map(|k| k.inline_keyboard)
+        .unwrap_or_default()
+    {
+        out.push_str("\n[");
+        let labels: Vec<String> = row
+            .iter()
+            .map(|b| match &b.kind {
+                teloxide::types::InlineKeyboardButtonKind::CallbackData(data) => {
+                    format!("{} → {data}", b.text)
+                }
+                other => format!("{} → {other:?}", b.text),
+            })
+            .collect();
+        out.push_str(&labels.join(" | "));
+        out.push(']');
+    }
+    out
+}
+
+#[test]
+fn bot_every_template_in_every_language() {
+    let zone = parse_zone("Asia/Tashkent").unwrap();
+    let tricky = "pay <b>rent</b> & \"fees\" 'now'";
+    for lang in Lang::ALL {
+        let tr = Tr::new(lang);
+        let snap = |name: &str, reply: Reply| {
+            insta::assert_snapshot!(format!("bot_{lang}_{name}"), show(reply));
+        };
+        snap(
+            "notice_start",
+            Reply::text(render::notice(None, &[tr.t("start-welcome"), tr.t("tz-ask")]).unwrap())
+                .with_keyboard(render::zone_keyboard()),
+        );
+        snap(
+            "notice_languages",
+            Reply::text(render::notice(None, &[tr.t("lang-ask")]).unwrap())
+                .with_keyboard(render::language_keyboard()),
+        );
+        snap(
+            "problem_invalid_time",
+            Reply::text(
+                render::problem(
+                    tr,
+                    &tr.t_with("err-invalid-time", &[("time", Arg::Text("25:61"))]),
+                    None,
+                    &tr.t("when-example"),
+                )
+                .unwrap(),
+            ),
+        );
+        snap(
+            "question_when",
+            Reply::text(
+                render::question(tr, &tr.t("ask-when"), Some(tricky), &tr.t("when-example"))
+                    .unwrap(),
+            ),
+        );
+        snap(
+            "question_snooze",
+            Reply::text(
+                render::question(
+                    tr,
+                    &tr.t("ask-snooze"),
+                    Some(tricky),
+                    &tr.t("snooze-example"),
+                )
+                .unwrap(),
+            )
+            .with_keyboard(render::snooze_keyboard(tr, 7)),
+        );
+        snap(
+            "task_saved",
+            Reply::text(
+                render::task_card(tr, "task-saved", &task(7, tricky, 0, None), zone).unwrap(),
+            )
+            .with_keyboard(render::confirm_keyboard(tr, 7)),
+        );
+        snap(
+            "task_changed_with_lead_and_rule",
+            Reply::text(
+                render::task_card(
+                    tr,
+                    "task-changed",
+                    &task(
+                        8,
+                        "standup",
+                        1800,
+                        Some("FREQ=DAILY;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
+                    ),
+                    zone,
+                )
+                .unwrap(),
+            ),
+        );
+        let tasks = [
+            task(7, tricky, 0, None),
+            task(
+                8,
+                &"long ".repeat(60),
+                0,
+                Some("FREQ=DAILY;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
+            ),
+        ];
+        snap(
+            "list_page",
+            Reply::text(render::task_list(tr, &tasks, 1, 12, zone).unwrap())
+                .with_keyboard(render::list_keyboard(tr, &tasks, 1, 12)),
+        );
+        snap(
+            "list_empty",
+            Reply::text(render::task_list(tr, &[], 0, 0, zone).unwrap()),
+        );
+        snap("help", Reply::text(render::help(tr).unwrap()));
+        snap(
+            "lead_times",
+            Reply::text(
+                [0, 60, 180, 300, 1260, 3600, 7200, 86_400, 172_800]
+                    .map(|secs| render::lead_text(tr, secs))
+                    .join("\n"),
+            ),
+        );
+    }
+}

@@ -1,0 +1,188 @@
+//! The store functions the chat uses: finishing, deleting, rescheduling and snoozing a task change
+//! its reminder jobs in the same transaction, and never touch another chat's task.
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use chrono_tz::Tz;
+use remindbot::domain::lang::Lang;
+use remindbot::domain::recurrence::{Frequency, Recurrence};
+use remindbot::queue::{Queue, QueueConfig};
+use remindbot::store::tasks::{self, NewTask, Task, TaskChange, TaskText};
+use remindbot::store::{REMINDER_QUEUE, chats};
+
+use crate::support::TestDb;
+
+const CHAT: i64 = 42;
+const OTHER: i64 = 43;
+
+async fn setup() -> (TestDb, Queue) {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    for chat in [CHAT, OTHER] {
+        chats::upsert(&db.pool, chat, "private", Lang::En)
+            .await
+            .unwrap();
+    }
+    (db, queue)
+}
+
+/// A fixed future instant plus `days` (so that repeated calls agree).
+fn in_days(days: i64) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2030, 1, 1, 10, 0, 0).unwrap() + Duration::days(days)
+}
+
+async fn create(db: &TestDb, queue: &Queue, daily: bool) -> Task {
+    let new = NewTask {
+        chat_id: CHAT,
+        owner_id: CHAT,
+        text: TaskText::parse("stretch").unwrap(),
+        due_at: in_days(1),
+        lead: Duration::zero(),
+        recurrence: daily.then(|| {
+            let time = in_days(1).with_timezone(&Tz::UTC).time();
+            Recurrence::new(Frequency::Daily, time).unwrap()
+        }),
+        tz: Tz::UTC,
+    };
+    let mut tx = db.pool.begin().await.unwrap();
+    let task = tasks::create(&mut tx, queue, &new).await.unwrap();
+    tx.commit().await.unwrap();
+    task
+}
+
+/// `(state, run_at)` of every reminder job, oldest first.
+async fn jobs(db: &TestDb) -> Vec<(String, DateTime<Utc>)> {
+    sqlx::query_as("select state, run_at from jobs order by id")
+        .fetch_all(&db.pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn bot_store_another_chats_task_is_untouchable() {
+    let (db, queue) = setup().await;
+    let task = create(&db, &queue, false).await;
+    let mut tx = db.pool.begin().await.unwrap();
+    let change = TaskChange {
+        text: None,
+        due_at: in_days(2),
+        lead: Duration::zero(),
+        recurrence: None,
+    };
+    assert!(
+        tasks::finish(&mut tx, &queue, OTHER, task.id)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        tasks::delete(&mut tx, OTHER, task.id)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        tasks::reschedule(&mut tx, &queue, OTHER, task.id, &change)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        tasks::snooze(&mut tx, &queue, OTHER, task.id, in_days(1))
+            .await
+            .unwrap()
+            .is_none()
+    );
+    tx.commit().await.unwrap();
+    assert_eq!(jobs(&db).await, [("pending".to_owned(), in_days(1))]);
+}
+
+#[tokio::test]
+async fn bot_store_a_second_snooze_replaces_the_first_and_leaves_the_deadline() {
+    let (db, queue) = setup().await;
+    let task = create(&db, &queue, true).await;
+    for hours in [1, 2] {
+        let mut tx = db.pool.begin().await.unwrap();
+        let fire_at = Utc::now() + Duration::hours(hours);
+        tasks::snooze(&mut tx, &queue, CHAT, task.id, fire_at)
+            .await
+            .unwrap()
+            .unwrap();
+        tx.commit().await.unwrap();
+    }
+    let states: Vec<String> = jobs(&db).await.into_iter().map(|(s, _)| s).collect();
+    assert_eq!(states, ["pending", "cancelled", "pending"]);
+    let after = tasks::find(&mut db.pool.acquire().await.unwrap(), CHAT, task.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((after.due_at, after.rule), (task.due_at, task.rule));
+}
+
+#[tokio::test]
+async fn bot_store_rescheduling_back_to_the_old_time_still_gets_a_job() {
+    let (db, queue) = setup().await;
+    let task = create(&db, &queue, false).await;
+    for due_at in [in_days(2), in_days(1)] {
+        let change = TaskChange {
+            text: None,
+            due_at,
+            lead: Duration::minutes(5),
+            recurrence: None,
+        };
+        let mut tx = db.pool.begin().await.unwrap();
+        tasks::reschedule(&mut tx, &queue, CHAT, task.id, &change)
+            .await
+            .unwrap()
+            .unwrap();
+        tx.commit().await.unwrap();
+    }
+    let pending: Vec<DateTime<Utc>> = jobs(&db)
+        .await
+        .into_iter()
+        .filter(|(state, _)| state == "pending")
+        .map(|(_, at)| at)
+        .collect();
+    assert_eq!(pending, [in_days(1) - Duration::minutes(5)]);
+}
+
+#[tokio::test]
+async fn bot_store_done_closes_a_one_off_and_moves_a_recurring_task_on() {
+    let (db, queue) = setup().await;
+    let once = create(&db, &queue, false).await;
+    let daily = create(&db, &queue, true).await;
+    let mut tx = db.pool.begin().await.unwrap();
+    let closed = tasks::finish(&mut tx, &queue, CHAT, once.id)
+        .await
+        .unwrap()
+        .unwrap();
+    let moved = tasks::finish(&mut tx, &queue, CHAT, daily.id)
+        .await
+        .unwrap()
+        .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(closed.state, "done");
+    assert_eq!(moved.state, "open");
+    assert_eq!(moved.due_at, daily.due_at + Duration::days(1));
+    assert_eq!(moved.due_at.time(), daily.due_at.time());
+    let states: Vec<String> = jobs(&db).await.into_iter().map(|(s, _)| s).collect();
+    assert_eq!(states, ["cancelled", "cancelled", "pending"]);
+
+    let mut tx = db.pool.begin().await.unwrap();
+    assert!(
+        tasks::finish(&mut tx, &queue, CHAT, once.id)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    tasks::delete(&mut tx, CHAT, daily.id)
+        .await
+        .unwrap()
+        .unwrap();
+    tx.commit().await.unwrap();
+    assert!(
+        jobs(&db)
+            .await
+            .iter()
+            .all(|(state, _)| state == "cancelled")
+    );
+}
