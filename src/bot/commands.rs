@@ -28,6 +28,12 @@ pub enum Command {
     Tz(String),
     /// Show or change the default lead time.
     Settings(String),
+    /// Admins: the failed reminders, a page at a time (the argument is the page).
+    Failed(String),
+    /// Admins: return a failed reminder (an id) or all of them (`all`) to the queue.
+    Retry(String),
+    /// Admins: the queue's health.
+    Stats,
     /// A command the bot does not have.
     Unknown,
 }
@@ -77,6 +83,9 @@ pub fn parse(text: &str, bot_username: &str) -> Input {
         "lang" | "language" => Command::Lang(args),
         "tz" | "timezone" => Command::Tz(args),
         "settings" => Command::Settings(args),
+        "failed" => Command::Failed(args),
+        "retry" => Command::Retry(args),
+        "stats" => Command::Stats,
         _ => Command::Unknown,
     })
 }

@@ -47,6 +47,10 @@ pub struct BotSettings {
         default_value_t = 200
     )]
     pub max_open_tasks: i64,
+    /// Telegram user ids allowed to use the admin commands (/failed, /retry, /stats), comma
+    /// separated. To anyone else those commands answer as an unknown command does.
+    #[arg(long = "admin-chat-ids", env = "ADMIN_CHAT_IDS", value_delimiter = ',')]
+    pub admin_ids: Vec<i64>,
 }
 
 impl Default for BotSettings {
@@ -55,6 +59,7 @@ impl Default for BotSettings {
         Self {
             user_updates_per_minute: NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN),
             max_open_tasks: 200,
+            admin_ids: Vec::new(),
         }
     }
 }
@@ -85,6 +90,9 @@ pub enum BotError {
     /// A template failed.
     #[error(transparent)]
     Render(#[from] render::RenderError),
+    /// An admin view or action failed.
+    #[error(transparent)]
+    Admin(#[from] crate::admin::AdminError),
 }
 
 /// Runs the chat until `shutdown` fires: publishes the command menus, then long-polls Telegram

@@ -100,6 +100,7 @@ async fn bot_limits_stop_floods_and_too_many_tasks_with_a_clear_message() {
     let app = TestApp::with_settings(BotSettings {
         user_updates_per_minute: NonZeroU32::new(5).unwrap(),
         max_open_tasks: 2,
+        ..BotSettings::default()
     })
     .await;
     let tr = Tr::new(Lang::Ru);

@@ -2,6 +2,7 @@
 
 mod admin;
 mod admin_web;
+mod bot_admin;
 mod bot_bad_input;
 mod bot_chat;
 mod bot_e2e;

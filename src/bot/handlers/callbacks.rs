@@ -102,7 +102,13 @@ pub(crate) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
             }
             None => Toast::Key("stale-button"),
         },
-        // Admin buttons are answered by the admin views, not the chat.
+        Action::AdminRetry { job_id } if ctx.is_admin(turn.user_id) => {
+            super::admin::retry_tapped(ctx, &turn, job_id).await?
+        }
+        Action::AdminCancel { job_id } if ctx.is_admin(turn.user_id) => {
+            super::admin::cancel_tapped(ctx, &turn, job_id).await?
+        }
+        // To anyone else an admin button is like any stale one.
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
 }

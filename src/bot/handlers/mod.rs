@@ -2,6 +2,7 @@
 //! which language and zone) and sending replies.
 
 mod add;
+mod admin;
 mod callbacks;
 mod list;
 mod settings;
@@ -47,6 +48,11 @@ impl Turn {
 }
 
 impl Ctx {
+    /// Whether the Telegram user `user_id` is an admin (listed in ADMIN_CHAT_IDS).
+    pub fn is_admin(&self, user_id: i64) -> bool {
+        self.deps.settings.admin_ids.contains(&user_id)
+    }
+
     /// Sends `reply` to the chat.
     #[tracing::instrument(skip_all, fields(chat_id = chat_id))]
     pub async fn send(&self, chat_id: i64, reply: Reply) -> Result<(), BotError> {
@@ -200,7 +206,15 @@ async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotE
         Command::List => list::show(ctx, turn, 0, None).await,
         Command::Done(args) => list::done_by_id(ctx, turn, &args).await,
         Command::Delete(args) => list::delete_by_id(ctx, turn, &args).await,
-        Command::Unknown => ctx.send_lines(turn, &[turn.tr.t("unknown-command")]).await,
+        Command::Failed(args) if ctx.is_admin(turn.user_id) => {
+            admin::failed(ctx, turn, &args).await
+        }
+        Command::Retry(args) if ctx.is_admin(turn.user_id) => admin::retry(ctx, turn, &args).await,
+        Command::Stats if ctx.is_admin(turn.user_id) => admin::stats(ctx, turn).await,
+        // To anyone else the admin commands are unknown commands, word for word.
+        Command::Unknown | Command::Failed(_) | Command::Retry(_) | Command::Stats => {
+            ctx.send_lines(turn, &[turn.tr.t("unknown-command")]).await
+        }
     }
 }
 

@@ -1,0 +1,17 @@
+admin-no-failed = Yuborilmagan eslatmalar yo'q.
+admin-failed-title = Yuborilmagan eslatmalar: { $total } ({ $page }-sahifa)
+admin-failed-item = #{ $job} · { $task } · chat { $chat } · urinishlar: { $attempts }
+admin-failed-reason = Sabab: { $reason }
+admin-failed-next = Davomi: /failed { $page }
+admin-button-retry = Qayta urinish
+admin-button-cancel = Bekor qilish
+admin-retry-usage = /retry <ish raqami> yoki /retry all deb yozing.
+admin-retried = { $count } ta eslatma yana navbatda.
+admin-not-failed = { $job }-ish yuborilmagan eslatma emas.
+admin-stats-title = Navbat
+admin-stats-oldest = Eng eski muddati kelgan ish: #{ $job }, { $secs } soniya kutmoqda
+admin-stats-hour = So'nggi soat: yuborildi { $sent }, xato { $failed }, qayta urinish { $retried }, 429 javoblar { $limited }
+admin-stats-lateness = Kechikish: p50 { $p50 }, p99 { $p99 }
+admin-toast-retried = Yana navbatda.
+admin-toast-cancelled = Bekor qilindi.
+admin-toast-not-failed = Bu eslatma endi xato holatida emas.
