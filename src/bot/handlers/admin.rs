@@ -91,7 +91,7 @@ pub(super) async fn retry(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotE
     let argument = args.trim();
     let result = if argument.eq_ignore_ascii_case("all") {
         actions::retry_all(pool, &actor(turn), REMINDER_QUEUE).await?
-    } else if let Some(id) = argument.trim_start_matches('#').parse::<i64>().ok() {
+    } else if let Ok(id) = argument.trim_start_matches('#').parse::<i64>() {
         actions::retry(pool, &actor(turn), id).await?
     } else {
         return ctx.send_lines(turn, &[tr.t("admin-retry-usage")]).await;
