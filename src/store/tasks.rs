@@ -353,6 +353,36 @@ pub async fn finish(
     ))
 }
 
+/// Marks done the task whose reminder message `message_id` (in `chat_id`) was answered with Done.
+/// For a recurring task that occurrence is already past and the next one is scheduled (delivery
+/// moved the task on when it sent the reminder), so the schedule stays as it is; anything else is
+/// [`finish`]. Returns the task as it is now; `None` when `chat_id` has no such open task.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+pub async fn finish_from_reminder(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    chat_id: i64,
+    task_id: i64,
+    message_id: i64,
+) -> Result<Option<Task>, StoreError> {
+    let Some(task) = lock_open(conn, chat_id, task_id).await? else {
+        return Ok(None);
+    };
+    let announced_sent_occurrence: bool = sqlx::query_scalar(
+        "select exists (select 1 from reminders
+                        where task_id = $1 and message_id = $2 and sent and due_at < $3)",
+    )
+    .bind(task.id)
+    .bind(message_id)
+    .bind(task.due_at)
+    .fetch_one(&mut *conn)
+    .await?;
+    if task.rule.is_some() && announced_sent_occurrence {
+        return Ok(Some(task));
+    }
+    finish(conn, queue, chat_id, task_id).await
+}
+
 /// Deletes the task and cancels its pending reminders. Returns the deleted task; `None` when
 /// `chat_id` has no such open task.
 #[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]

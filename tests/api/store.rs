@@ -110,3 +110,59 @@ async fn the_next_occurrence_keeps_the_wall_time_across_dst_and_is_scheduled_onc
     );
     assert_eq!(counts(&db).await, (1, 2, 2));
 }
+
+#[tokio::test]
+async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    chats::upsert(&db.pool, 9, "private", Lang::En)
+        .await
+        .unwrap();
+    let mut conn = db.pool.acquire().await.unwrap();
+    let task = tasks::create(&mut conn, &queue, &daily_nine(9))
+        .await
+        .unwrap();
+    // Delivery sends today's reminder as message 77 and moves the task to tomorrow.
+    sqlx::query(
+        "with sent as (update reminders set sent = true, sent_at = now(), message_id = 77
+                       returning job_id)
+         update jobs set state = 'done', finished_at = now() where id in (select job_id from sent)",
+    )
+    .execute(&db.pool)
+    .await
+    .unwrap();
+    tasks::schedule_next_occurrence(&mut conn, &queue, &task)
+        .await
+        .unwrap();
+    let tomorrow = tasks::find(&mut conn, 9, task.id)
+        .await
+        .unwrap()
+        .unwrap()
+        .due_at;
+
+    // Done under today's reminder: tomorrow stays scheduled.
+    let done = tasks::finish_from_reminder(&mut conn, &queue, 9, task.id, 77)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(done.due_at, tomorrow);
+    let pending: i64 = sqlx::query_scalar("select count(*) from jobs where state = 'pending'")
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(pending, 1, "tomorrow's reminder was cancelled");
+
+    // Done from the list (no reminder message) closes tomorrow's occurrence ahead of time.
+    let moved = tasks::finish(&mut conn, &queue, 9, task.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(moved.due_at, tomorrow + Duration::days(1));
+    // Another chat cannot finish it.
+    assert!(
+        tasks::finish_from_reminder(&mut conn, &queue, 10, task.id, 77)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}

@@ -54,7 +54,8 @@ pub(crate) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
     let list_page = message.regular_message().and_then(list_page_of);
     Ok(match action {
         Action::Done { task_id } => {
-            let done = list::finish(ctx, &turn, task_id).await?;
+            let tapped = i64::from(message.id().0);
+            let done = list::finish(ctx, &turn, task_id, Some(tapped)).await?;
             refresh_list(ctx, &turn, message.id(), list_page).await?;
             found(done, "callback-done")
         }

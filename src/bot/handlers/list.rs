@@ -65,7 +65,7 @@ fn task_id(args: &str) -> Option<i64> {
 pub(super) async fn done_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     match task_id(args) {
         Some(id) => {
-            finish(ctx, turn, id).await?;
+            finish(ctx, turn, id, None).await?;
             Ok(())
         }
         None => {
@@ -89,11 +89,23 @@ pub(super) async fn delete_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(
     }
 }
 
-/// Marks the task done (a recurring one moves to its next occurrence) and says so. Returns
+/// Marks the task done (a recurring one moves to its next occurrence, unless Done answers the
+/// reminder message `reminder_message` of an occurrence already past) and says so. Returns
 /// whether the task was found.
-pub(super) async fn finish(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<bool, BotError> {
+pub(super) async fn finish(
+    ctx: &Ctx,
+    turn: &Turn,
+    task_id: i64,
+    reminder_message: Option<i64>,
+) -> Result<bool, BotError> {
     let mut tx = ctx.deps.pool.begin().await?;
-    let finished = tasks::finish(&mut tx, &ctx.deps.queue, turn.chat_id, task_id).await?;
+    let queue = &ctx.deps.queue;
+    let finished = match reminder_message {
+        Some(message_id) => {
+            tasks::finish_from_reminder(&mut tx, queue, turn.chat_id, task_id, message_id).await?
+        }
+        None => tasks::finish(&mut tx, queue, turn.chat_id, task_id).await?,
+    };
     tx.commit().await?;
     let Some(task) = finished else {
         add::not_found(ctx, turn).await?;
