@@ -36,6 +36,9 @@ pub enum Command {
         #[command(subcommand)]
         action: DbAction,
     },
+    /// Run the bot: delivery workers, reaper, retention and the HTTP side-car, until SIGTERM or
+    /// Ctrl-C.
+    Run(Box<crate::config::RunConfig>),
     /// Run the Telegram Bot API simulator (for tests, the sandbox and other programs).
     Sim(crate::sim::cli::SimArgs),
     /// Benchmarks; each prints one parseable line per run.
@@ -76,6 +79,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             DbAction::Stop => Ok(LocalCluster::new(&db.pgdata, db.pg_port).stop()?),
         },
+        Command::Run(config) => crate::app::run(*config).await,
         Command::Sim(args) => crate::sim::cli::run(args).await,
         Command::Bench { db, bench } => crate::bench::run(bench, &db).await,
     }

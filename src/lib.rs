@@ -3,15 +3,19 @@
 //! The binary (`src/main.rs`) only parses the command line; everything else lives here so that the
 //! integration tests and the benchmarks drive the same code.
 
+pub mod app;
 pub mod bench;
 pub mod callback;
 pub mod cli;
+pub mod config;
 pub mod db;
 pub mod domain;
+pub mod http;
 pub mod i18n;
 pub mod queue;
 pub mod sim;
 pub mod store;
+pub mod telegram;
 pub mod telemetry;
 
 /// The database migrations, embedded at build time; applied at start-up and by `remindbot migrate`.

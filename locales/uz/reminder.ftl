@@ -6,3 +6,6 @@ button-snooze-10m = 10 daqiqa
 button-snooze-1h = 1 soat
 button-snooze-tomorrow = Ertaga ertalab
 button-snooze-custom = Boshqa vaqt…
+duration-minutes = { $n } daqiqa
+duration-hours = { $n } soat
+duration-days = { $n } kun
