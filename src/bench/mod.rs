@@ -2,6 +2,7 @@
 //! parse; with `--runs N` a last `summary` line gives the medians. Every run gets a fresh database.
 
 pub mod claim;
+pub mod delivery;
 pub mod queue;
 pub mod work;
 

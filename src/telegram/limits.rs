@@ -6,7 +6,8 @@
 //! together and being turned away again, each refused job gets a slot of its own in the chat's
 //! reservation book (one per period, in claim order); it is admitted when it returns at its slot.
 //! governor stays the gate: a job is sent only when the chat's (and group's) bucket has a token.
-//! The overall limit is a short wait on the shared bucket (its refill is fast).
+//! The overall limit is a short wait on the shared bucket (its refill is fast); its burst is a
+//! fifth of a second's worth, so a backlog goes out at the rate rather than in one spike.
 
 use std::collections::{HashMap, VecDeque};
 use std::num::NonZeroU32;
@@ -76,8 +77,10 @@ impl RateLimits {
         let chat_period = period(Duration::from_secs(1), config.chat_per_sec);
         let group_period = period(Duration::from_secs(60), config.group_per_min);
         Self {
-            global: NonZeroU32::new(config.global_per_sec)
-                .map(|n| RateLimiter::direct(Quota::per_second(n))),
+            global: NonZeroU32::new(config.global_per_sec).map(|n| {
+                let burst = NonZeroU32::new(n.get() / 5).unwrap_or(NonZeroU32::MIN);
+                RateLimiter::direct(Quota::per_second(n).allow_burst(burst))
+            }),
             chat: NonZeroU32::new(config.chat_per_sec).map(|_| {
                 RateLimiter::keyed(Quota::with_period(chat_period).expect("a positive period"))
             }),

@@ -1,5 +1,8 @@
 //! The one integration-test binary: one module per area, sharing `support`.
 
+mod delivery_errors;
+mod delivery_scale;
+mod delivery_support;
 mod parser_properties;
 mod parser_tables;
 mod queue;
