@@ -24,8 +24,8 @@ use crate::queue::{Queue, QueueConfig, Runner, RunnerConfig, Wakeups, maintenanc
 use crate::store::REMINDER_QUEUE;
 use crate::telegram::{Delivery, RateLimits};
 
-/// What every subsystem shares.
-#[derive(Clone, Debug)]
+/// What every subsystem shares. Its `Debug` leaves out the bot, whose own `Debug` shows the token.
+#[derive(Clone)]
 pub struct AppContext {
     /// The settings.
     pub config: Arc<RunConfig>,
@@ -41,6 +41,16 @@ pub struct AppContext {
     pub wakeups: Wakeups,
     /// Cancelled to shut everything down.
     pub shutdown: CancellationToken,
+}
+
+impl std::fmt::Debug for AppContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppContext")
+            .field("config", &self.config)
+            .field("reminders", &self.reminders.name())
+            .field("shutdown", &self.shutdown.is_cancelled())
+            .finish_non_exhaustive()
+    }
 }
 
 /// Long-running tasks, each named; the first to end (or fail) before shutdown stops them all.

@@ -1,7 +1,8 @@
 //! `remindbot bench delivery`: the delivery pipeline (queue, rate limits, teloxide, recording)
 //! against the in-process Bot API simulator, on a fresh database per run.
 //!
-//! Modes: `throughput` (N reminders due at once for N chats; reminders/s, 429 share), `steady`
+//! Modes: `throughput` (N reminders due at once for N chats; reminders/s from start to the last
+//! one recorded, and the sustained request rate from the first send to the last; 429 share), `steady`
 //! (reminders falling due at a steady rate; lateness p50/p99 from due to sent).
 
 use std::net::SocketAddr;
@@ -70,6 +71,8 @@ pub struct DeliveryBenchArgs {
 struct RunResult {
     reminders: usize,
     secs: f64,
+    /// Requests per second between the first and the last send's arrival at the simulator.
+    sustained_per_s: f64,
     requests: u64,
     too_many: u64,
     duplicates: u64,
@@ -95,6 +98,7 @@ pub async fn run(args: &DeliveryBenchArgs, server_url: &str) -> anyhow::Result<(
         let summary = RunResult {
             reminders: results[0].reminders,
             secs: median(|r| r.secs),
+            sustained_per_s: median(|r| r.sustained_per_s),
             requests: median(|r| r.requests as f64) as u64,
             too_many: median(|r| r.too_many as f64) as u64,
             duplicates: median(|r| r.duplicates as f64) as u64,
@@ -129,8 +133,9 @@ fn line(
     .to_lowercase();
     match args.mode {
         Mode::Throughput => format!(
-            "{head} reminders_per_s={:.1} requests={} r429={} r429_pct={:.2} duplicates={}",
+            "{head} reminders_per_s={:.1} sustained_per_s={:.1} requests={} r429={} r429_pct={:.2} duplicates={}",
             r.reminders as f64 / r.secs,
+            r.sustained_per_s,
             r.requests,
             r.too_many,
             100.0 * r.too_many as f64 / r.requests.max(1) as f64,
@@ -232,6 +237,16 @@ async fn run_once(
     let secs = started.elapsed().as_secs_f64();
     running.stop().await?;
     let counters = sim.counters();
+    let arrivals: Vec<i64> = sim
+        .calls(0)
+        .iter()
+        .filter(|c| c.method == "sendMessage")
+        .map(|c| c.at_ms)
+        .collect();
+    let span_ms = match (arrivals.iter().min(), arrivals.iter().max()) {
+        (Some(first), Some(last)) if last > first => (last - first) as f64,
+        _ => f64::NAN,
+    };
     let (p50, p99, max): (f64, f64, f64) = sqlx::query_as(
         "select percentile_cont(0.5) within group (order by l), percentile_cont(0.99) within group (order by l), max(l)
          from (select extract(epoch from sent_at - fire_at)::float8 * 1000 as l from reminders) s",
@@ -243,6 +258,7 @@ async fn run_once(
     Ok(RunResult {
         reminders: n,
         secs,
+        sustained_per_s: (arrivals.len().saturating_sub(1)) as f64 * 1000.0 / span_ms,
         requests: counters
             .requests_by_method
             .get("sendMessage")

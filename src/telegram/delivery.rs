@@ -39,13 +39,23 @@ impl Default for DeliveryConfig {
     }
 }
 
-/// Sends due reminders; one per process, shared by the runner's workers.
-#[derive(Clone, Debug)]
+/// Sends due reminders; one per process, shared by the runner's workers. Its `Debug` leaves out
+/// the bot, whose own `Debug` shows the token.
+#[derive(Clone)]
 pub struct Delivery {
     bot: Bot,
     queue: Queue,
     limits: Arc<RateLimits>,
     config: DeliveryConfig,
+}
+
+impl std::fmt::Debug for Delivery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Delivery")
+            .field("queue", &self.queue.name())
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What the handler decided before sending.

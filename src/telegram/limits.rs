@@ -139,7 +139,8 @@ impl RateLimits {
         if let Some(global) = &self.global {
             global.until_ready().await;
         }
-        Ok(())
+        // A 429 may have paused sending while this job waited for the overall bucket.
+        self.paused_for().map_or(Ok(()), Err)
     }
 
     /// Takes (or finds) the job's slot in the chat's book; `Err` while the slot is in the future.

@@ -63,6 +63,11 @@ async fn a_thousand_reminders_for_a_thousand_chats_go_out_once_each_near_the_rat
         metrics.contains("remindbot_reminder_lateness_seconds_bucket"),
         "{metrics}"
     );
+    let debug = format!("{running:?}");
+    assert!(
+        !debug.contains(setup.sim.token()),
+        "the token leaks into Debug: {debug}"
+    );
     let health = reqwest::get(format!("http://{}/healthz", running.http_addr))
         .await
         .unwrap();
@@ -72,7 +77,8 @@ async fn a_thousand_reminders_for_a_thousand_chats_go_out_once_each_near_the_rat
 
 #[tokio::test]
 async fn fifty_reminders_for_one_chat_keep_its_rate_and_do_not_delay_other_chats() {
-    // Per-chat limits scaled by 10: the simulator's bucket and the bot's, 10/s.
+    // Per-chat limits scaled: the simulator's bucket 10/s (bursts of 3), the bot 8/s (a margin, as
+    // 29/s against 30/s overall: arrivals bunch up when the machine is busy).
     let limits = LimitsConfig {
         per_chat: Rate::per_second(10, 3),
         ..LimitsConfig::default()
@@ -86,7 +92,7 @@ async fn fifty_reminders_for_one_chat_keep_its_rate_and_do_not_delay_other_chats
     setup.seed(&seeded).await;
 
     let started = Instant::now();
-    let running = setup.start(setup.config(25, 10)).await;
+    let running = setup.start(setup.config(25, 8)).await;
     let mut others_done = None;
     while others_done.is_none() && started.elapsed() < Duration::from_secs(20) {
         if others.iter().all(|c| !setup.bot_messages(*c).is_empty()) {
@@ -106,7 +112,13 @@ async fn fifty_reminders_for_one_chat_keep_its_rate_and_do_not_delay_other_chats
     assert_eq!(counters.too_many_requests.per_chat, 0);
     assert_eq!(counters.too_many_requests.global, 0);
     let others_done = others_done.expect("other chats served");
-    assert!(others_done < Duration::from_secs(4), "{others_done:?}");
-    assert!(all_done >= Duration::from_millis(4500), "{all_done:?}");
+    assert!(
+        others_done < Duration::from_secs(5) && others_done * 2 < all_done,
+        "{others_done:?} vs {all_done:?}"
+    );
+    assert!(
+        all_done >= Duration::from_millis(49 * 1000 / 8),
+        "{all_done:?}"
+    );
     running.stop().await.unwrap();
 }
