@@ -2,7 +2,7 @@
 //! (Prometheus text, with the queue's depth by state read at each scrape).
 
 use std::net::SocketAddr;
-use std::sync::OnceLock;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use axum::Router;
@@ -27,17 +27,20 @@ pub enum HttpError {
     Metrics(#[from] metrics_exporter_prometheus::BuildError),
 }
 
-static RECORDER: OnceLock<PrometheusHandle> = OnceLock::new();
+static RECORDER: Mutex<Option<PrometheusHandle>> = Mutex::new(None);
 
-/// Installs the process-wide Prometheus recorder on first use and returns its handle.
+/// Installs the process-wide Prometheus recorder on first use and returns its handle (several
+/// `run`s in one process, as in tests, share it).
 pub fn metrics_handle() -> Result<PrometheusHandle, HttpError> {
-    if let Some(handle) = RECORDER.get() {
+    let mut recorder = RECORDER.lock().expect("recorder lock poisoned");
+    if let Some(handle) = recorder.as_ref() {
         return Ok(handle.clone());
     }
     let handle = PrometheusBuilder::new()
         .set_buckets_for_metric(Matcher::Full(LATENESS.to_owned()), LATENESS_BUCKETS)?
         .install_recorder()?;
-    Ok(RECORDER.get_or_init(|| handle).clone())
+    *recorder = Some(handle.clone());
+    Ok(handle)
 }
 
 #[derive(Clone)]

@@ -219,3 +219,41 @@ async fn reminders_missed_during_an_hour_of_downtime_go_out_oldest_first_and_say
     }
     running.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_token_reaches_neither_the_log_nor_the_jobs_when_telegram_is_unreachable() {
+    let setup = Setup::new(SimConfig::default()).await;
+    let task = setup.seed(&[(4_400_000, Utc::now())]).await[0];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_remindbot"))
+        .arg("run")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("DATABASE_URL", setup.database.url())
+        .env("TELOXIDE_TOKEN", setup.sim.token())
+        // Nothing listens there: every send is a network error quoting the request URL.
+        .env("TELOXIDE_API_URL", "http://127.0.0.1:9")
+        .env("HTTP_ADDR", "127.0.0.1:0")
+        .env("RUST_LOG", "debug")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    crate::support::eventually(Duration::from_secs(15), "a failed attempt", || async {
+        crate::delivery_support::job_of_task(&setup.pool, task)
+            .await
+            .2
+            .is_some()
+    })
+    .await;
+    terminate(&mut child).await;
+    let output = child.wait_with_output().await.unwrap();
+    let log = String::from_utf8_lossy(&output.stderr) + String::from_utf8_lossy(&output.stdout);
+    let secret = setup.sim.token().split(':').nth(1).unwrap();
+    assert!(!log.is_empty());
+    assert!(!log.contains(secret), "the token is in the log");
+    let (_, _, last_error, _) = crate::delivery_support::job_of_task(&setup.pool, task).await;
+    let last_error = last_error.unwrap();
+    assert!(!last_error.contains(secret), "{last_error}");
+    assert!(last_error.contains("network"), "{last_error}");
+}
