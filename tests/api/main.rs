@@ -1,6 +1,7 @@
 //! The one integration-test binary: one module per area, sharing `support`.
 
 mod delivery_errors;
+mod delivery_flow;
 mod delivery_recovery;
 mod delivery_scale;
 mod delivery_support;
