@@ -197,7 +197,7 @@ impl Delivery {
         match failure {
             SendFailure::Flood { retry_after, error } => {
                 metrics::too_many_requests();
-                metrics::retried("flood");
+                count_retry(job, "flood");
                 self.limits.pause_all(retry_after);
                 tracing::warn!(
                     retry_after = retry_after.as_secs(),
@@ -209,7 +209,7 @@ impl Delivery {
                 }
             }
             SendFailure::Transient(error) => {
-                metrics::retried("transient");
+                count_retry(job, "transient");
                 Outcome::Retry { error, floor: None }
             }
             SendFailure::Unreachable(reason) => {
@@ -249,6 +249,15 @@ impl Delivery {
                 self.record_sent(job, due, None).await
             }
         }
+    }
+}
+
+/// Counts a retry, or a failure when the attempts are used up (the queue then fails the job).
+fn count_retry(job: &ClaimedJob, reason: &'static str) {
+    if job.is_last_attempt() {
+        metrics::failed(reason);
+    } else {
+        metrics::retried(reason);
     }
 }
 
