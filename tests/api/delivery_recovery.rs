@@ -181,6 +181,10 @@ async fn a_postgres_restart_during_a_run_loses_nothing() {
     running.stop().await.unwrap();
     assert_eq!(running_jobs(&setup).await, 0);
     drop(setup);
+    tokio::task::spawn_blocking(move || cluster.stop())
+        .await
+        .unwrap()
+        .expect("PostgreSQL stops");
 }
 
 #[tokio::test]
