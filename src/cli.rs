@@ -45,6 +45,9 @@ pub enum Command {
         #[command(subcommand)]
         command: crate::admin::cli::AdminCommand,
     },
+    /// Run the bot: delivery workers, reaper, retention and the HTTP side-car, until SIGTERM or
+    /// Ctrl-C.
+    Run(Box<crate::config::RunConfig>),
     /// Run the Telegram Bot API simulator (for tests, the sandbox and other programs).
     Sim(crate::sim::cli::SimArgs),
     /// Benchmarks; each prints one parseable line per run.
@@ -90,6 +93,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             db::migrate(&pool).await?;
             crate::admin::cli::run(command, &pool).await
         }
+        Command::Run(config) => crate::app::run(*config).await,
         Command::Sim(args) => crate::sim::cli::run(args).await,
         Command::Bench { db, bench } => crate::bench::run(bench, &db).await,
     }

@@ -4,16 +4,20 @@
 //! integration tests and the benchmarks drive the same code.
 
 pub mod admin;
+pub mod app;
 pub mod bench;
 pub mod bot;
 pub mod callback;
 pub mod cli;
+pub mod config;
 pub mod db;
 pub mod domain;
+pub mod http;
 pub mod i18n;
 pub mod queue;
 pub mod sim;
 pub mod store;
+pub mod telegram;
 pub mod telemetry;
 
 /// The database migrations, embedded at build time; applied at start-up and by `remindbot migrate`.

@@ -32,18 +32,6 @@ settings-set = From now on new tasks are reminded: { $lead }.
 settings-bad = I don't understand this lead time.
 lead-at-deadline = at the deadline
 lead-before = { $duration } before the deadline
-duration-minutes = { $n ->
-    [one] { $n } minute
-   *[other] { $n } minutes
-}
-duration-hours = { $n ->
-    [one] { $n } hour
-   *[other] { $n } hours
-}
-duration-days = { $n ->
-    [one] { $n } day
-   *[other] { $n } days
-}
 task-saved = Task saved
 task-changed = Task changed
 task-due = Due: { $when }

@@ -32,21 +32,6 @@ settings-set = Теперь новые задачи напоминаются: { 
 settings-bad = Я не понимаю такое время.
 lead-at-deadline = в срок
 lead-before = за { $duration } до срока
-duration-minutes = { $n ->
-    [one] { $n } минуту
-    [few] { $n } минуты
-   *[other] { $n } минут
-}
-duration-hours = { $n ->
-    [one] { $n } час
-    [few] { $n } часа
-   *[other] { $n } часов
-}
-duration-days = { $n ->
-    [one] { $n } день
-    [few] { $n } дня
-   *[other] { $n } дней
-}
 task-saved = Задача сохранена
 task-changed = Задача изменена
 task-due = Срок: { $when }

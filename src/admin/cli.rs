@@ -46,7 +46,7 @@ pub enum AdminCommand {
     /// Serve the admin web page alone (`remindbot run` serves it on its HTTP side-car too).
     Serve {
         /// Where to listen.
-        #[arg(long, env = "HTTP_ADDR", default_value = "127.0.0.1:8080")]
+        #[arg(long, env = "HTTP_ADDR", default_value = "127.0.0.1:9090")]
         addr: std::net::SocketAddr,
         /// The token admins sign in with; the page is off without it.
         #[arg(long, env = "ADMIN_TOKEN", hide_env_values = true)]

@@ -2,6 +2,7 @@
 //! parse; with `--runs N` a last `summary` line gives the medians. Every run gets a fresh database.
 
 pub mod claim;
+pub mod delivery;
 pub mod queue;
 pub mod work;
 
@@ -18,6 +19,9 @@ pub enum BenchCommand {
     /// The real queue: batch enqueue, then a drain by the runner (lease, work outside the
     /// transaction, fenced completion).
     Queue(queue::QueueBenchArgs),
+    /// Reminder delivery against the simulator: reminders/s within Telegram's limits (with and
+    /// without latency), lateness at a steady rate, and the headroom with limits off.
+    Delivery(delivery::DeliveryBenchArgs),
     /// The Bot API simulator's own speed: sendMessage requests per second with limits off.
     Sim(crate::sim::bench::SimBenchArgs),
 }
@@ -27,6 +31,7 @@ pub async fn run(command: BenchCommand, db: &DatabaseArgs) -> anyhow::Result<()>
     match command {
         BenchCommand::Claim(args) => claim::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Queue(args) => queue::run(&args, &db.resolve_url().await?).await,
+        BenchCommand::Delivery(args) => delivery::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Sim(args) => crate::sim::bench::run(args).await,
     }
 }

@@ -21,8 +21,10 @@ use std::time::Duration;
 
 use sqlx::PgPool;
 use teloxide::dispatching::UpdateHandler;
-use teloxide::error_handlers::LoggingErrorHandler;
+use teloxide::error_handlers::ErrorHandler;
 use teloxide::prelude::*;
+use teloxide::types::Me;
+use teloxide::update_listeners::Polling;
 use tokio_util::sync::CancellationToken;
 
 use crate::queue::Queue;
@@ -78,8 +80,9 @@ pub struct BotDeps {
 /// What can go wrong while handling an update; the user is told "try again", the details logged.
 #[derive(Debug, thiserror::Error)]
 pub enum BotError {
-    /// Telegram refused or could not be reached.
-    #[error("telegram request failed: {0}")]
+    /// Telegram refused or could not be reached (shown without the token, which is in every
+    /// request URL).
+    #[error("telegram request failed: {}", crate::telegram::classify::redact(&.0.to_string()))]
     Telegram(#[from] teloxide::RequestError),
     /// The store failed.
     #[error(transparent)]
@@ -95,12 +98,20 @@ pub enum BotError {
     Admin(#[from] crate::admin::AdminError),
 }
 
-/// Runs the chat until `shutdown` fires: publishes the command menus, then long-polls Telegram
-/// with a teloxide dispatcher. Returns an error only when start-up fails (getMe, setMyCommands).
+/// Runs the chat until `shutdown` fires: waits until Telegram answers getMe (retrying while it
+/// cannot be reached, so the rest of the process keeps working), publishes the command menus, then
+/// long-polls with a teloxide dispatcher. Errors are logged without the token.
 #[tracing::instrument(skip_all)]
 pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result<(), BotError> {
-    let me = bot.get_me().await?;
-    commands::publish(&bot).await?;
+    let Some(me) = wait_for_me(&bot, &shutdown).await else {
+        return Ok(());
+    };
+    if let Err(error) = commands::publish(&bot).await {
+        tracing::warn!(error = %BotError::from(error), "publishing the command menus failed");
+    }
+    if let Err(error) = bot.delete_webhook().await {
+        tracing::warn!(error = %BotError::from(error), "removing a webhook failed");
+    }
     let limits = limits::UserLimits::new(deps.settings.user_updates_per_minute);
     let ctx = Arc::new(handlers::Ctx {
         bot: bot.clone(),
@@ -109,10 +120,13 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
         deps,
         limits: limits.clone(),
     });
+    let listener = Polling::builder(bot.clone())
+        .timeout(Duration::from_secs(10))
+        .build();
     let mut dispatcher = Dispatcher::builder(bot, schema())
         .dependencies(dptree::deps![ctx])
         .default_handler(|_| async {})
-        .error_handler(LoggingErrorHandler::with_custom_text("bot handler failed"))
+        .error_handler(Arc::new(RedactingErrorHandler("bot handler failed")))
         .build();
     let token = dispatcher.shutdown_token();
     let stopper = tokio::spawn(async move {
@@ -132,10 +146,50 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
         }
     });
     tracing::info!(bot = %me.username(), "chat dispatcher started");
-    dispatcher.dispatch().await;
+    dispatcher
+        .dispatch_with_listener(
+            listener,
+            Arc::new(RedactingErrorHandler("polling Telegram failed")),
+        )
+        .await;
     stopper.abort();
     tracing::info!("chat dispatcher stopped");
     Ok(())
+}
+
+/// Asks getMe until Telegram answers (backing off up to a minute); `None` on shutdown.
+async fn wait_for_me(bot: &Bot, shutdown: &CancellationToken) -> Option<Me> {
+    let mut delay = Duration::from_secs(1);
+    loop {
+        match bot.get_me().await {
+            Ok(me) => return Some(me),
+            Err(error) => {
+                tracing::warn!(error = %BotError::from(error), ?delay, "Telegram does not answer getMe; retrying");
+            }
+        }
+        tokio::select! {
+            _ = shutdown.cancelled() => return None,
+            _ = tokio::time::sleep(delay) => {}
+        }
+        delay = (delay * 2).min(Duration::from_secs(60));
+    }
+}
+
+/// Logs errors by their `Display`, with any bot token taken out (teloxide's own handler prints
+/// them with `Debug`, which shows the request URL and so the token).
+struct RedactingErrorHandler(&'static str);
+
+impl<E> ErrorHandler<E> for RedactingErrorHandler
+where
+    E: std::fmt::Display + Send + 'static,
+{
+    fn handle_error(
+        self: Arc<Self>,
+        error: E,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+        let text = crate::telegram::classify::redact(&error.to_string());
+        Box::pin(async move { tracing::error!(error = %text, "{}", self.0) })
+    }
 }
 
 /// The update handler: messages and button taps; everything else is ignored.

@@ -29,8 +29,8 @@ impl Chat {
     }
 }
 
-/// Returns the chat, creating it with `lang` when it is new. A chat that was unreachable is marked
-/// reachable again (the user wrote); resuming its paused tasks is the caller's next step.
+/// Returns the chat, creating it with `lang` when it is new. Whether it is reachable is left as
+/// it is: a chat Telegram stopped delivering to is resumed by [`super::reachability::resume`].
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn upsert<'e>(
     executor: impl PgExecutor<'e>,
@@ -40,9 +40,7 @@ pub async fn upsert<'e>(
 ) -> Result<Chat, StoreError> {
     Ok(sqlx::query_as(
         "insert into chats (chat_id, kind, lang) values ($1, $2, $3)
-         on conflict (chat_id) do update
-             set reachable = true, unreachable_reason = null,
-                 updated_at = case when chats.reachable then chats.updated_at else now() end
+         on conflict (chat_id) do update set kind = excluded.kind
          returning chat_id, kind, lang, tz, default_lead_secs, reachable",
     )
     .bind(chat_id)

@@ -2,6 +2,7 @@
 //! affects when it is reminded changes its reminder job in the same transaction, through the queue.
 
 pub mod chats;
+pub mod reachability;
 pub mod tasks;
 
 /// The queue that reminder jobs go to.

@@ -22,6 +22,7 @@ use super::{BotDeps, BotError};
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::chats::{self, Chat};
+use crate::store::reachability;
 
 /// Shared by all handlers.
 pub(crate) struct Ctx {
@@ -101,14 +102,22 @@ fn chat_kind(chat: &teloxide::types::Chat) -> &'static str {
     }
 }
 
-/// Starts a turn: records the chat (language from the user's Telegram language on first contact).
+/// Starts a turn: records the chat (language from the user's Telegram language on first contact),
+/// and resumes a chat that had been unreachable.
 async fn begin(
     ctx: &Ctx,
     chat: &teloxide::types::Chat,
     user: &teloxide::types::User,
 ) -> Result<Turn, BotError> {
     let lang = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-    let stored = chats::upsert(&ctx.deps.pool, chat.id.0, chat_kind(chat), lang).await?;
+    let mut stored = chats::upsert(&ctx.deps.pool, chat.id.0, chat_kind(chat), lang).await?;
+    if !stored.reachable {
+        // The user writes again after Telegram refused to deliver: their paused tasks resume.
+        let mut tx = ctx.deps.pool.begin().await?;
+        reachability::resume(&mut tx, &ctx.deps.queue, chat.id.0).await?;
+        tx.commit().await?;
+        stored.reachable = true;
+    }
     Ok(Turn {
         chat_id: chat.id.0,
         user_id: user_id(user),

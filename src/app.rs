@@ -1,0 +1,267 @@
+//! `remindbot run`: one process with every long-running subsystem under one shutdown token.
+//!
+//! [`start`] connects, migrates and builds one [`AppContext`] (pool, bot, reminder queue, rate
+//! limits, settings); then each subsystem is spawned into [`Subsystems`] with a child of the
+//! shutdown token: the chat bot, the delivery workers, the reaper, retention and the HTTP side-car
+//! (with the admin page when ADMIN_TOKEN is set). SIGTERM or
+//! Ctrl-C cancels the token; every subsystem stops, the workers finish in-flight sends within the
+//! deadline and return the rest to the queue, so nothing stays `running`.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use secrecy::ExposeSecret;
+use sqlx::PgPool;
+use teloxide::Bot;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::RunConfig;
+use crate::queue::{Queue, QueueConfig, Runner, RunnerConfig, Wakeups, maintenance, reaper};
+use crate::store::REMINDER_QUEUE;
+use crate::telegram::{Delivery, RateLimits};
+
+/// What every subsystem shares. Its `Debug` leaves out the bot, whose own `Debug` shows the token.
+#[derive(Clone)]
+pub struct AppContext {
+    /// The settings.
+    pub config: Arc<RunConfig>,
+    /// The database.
+    pub pool: PgPool,
+    /// The Bot API client (token inside; never logged).
+    pub bot: Bot,
+    /// The `reminders` queue.
+    pub reminders: Queue,
+    /// The process's send-rate limits (interactive replies should pass them too).
+    pub limits: Arc<RateLimits>,
+    /// NOTIFY-fed wake-ups of the queue runners.
+    pub wakeups: Wakeups,
+    /// Cancelled to shut everything down.
+    pub shutdown: CancellationToken,
+}
+
+impl std::fmt::Debug for AppContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppContext")
+            .field("config", &self.config)
+            .field("reminders", &self.reminders.name())
+            .field("shutdown", &self.shutdown.is_cancelled())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Long-running tasks, each named; the first to end (or fail) before shutdown stops them all.
+#[derive(Debug)]
+pub struct Subsystems {
+    shutdown: CancellationToken,
+    tasks: JoinSet<(&'static str, anyhow::Result<()>)>,
+}
+
+impl Subsystems {
+    /// An empty set stopped by `shutdown`.
+    pub fn new(shutdown: CancellationToken) -> Self {
+        Self {
+            shutdown,
+            tasks: JoinSet::new(),
+        }
+    }
+
+    /// Spawns `task` as subsystem `name`; it must return once the token it was given is cancelled.
+    pub fn spawn<F>(&mut self, name: &'static str, task: F)
+    where
+        F: Future<Output = anyhow::Result<()>> + Send + 'static,
+    {
+        self.tasks.spawn(async move { (name, task.await) });
+    }
+
+    /// Waits for every subsystem; one ending early cancels the others. Returns the first error.
+    pub async fn wait(mut self) -> anyhow::Result<()> {
+        let mut first_error = None;
+        while let Some(joined) = self.tasks.join_next().await {
+            let (name, result) = joined.unwrap_or_else(|error| ("(panicked)", Err(error.into())));
+            if !self.shutdown.is_cancelled() {
+                tracing::warn!(subsystem = name, "a subsystem stopped early; shutting down");
+                self.shutdown.cancel();
+            }
+            match result {
+                Ok(()) => tracing::info!(subsystem = name, "stopped"),
+                Err(error) => {
+                    tracing::error!(subsystem = name, error = format!("{error:#}"), "failed");
+                    first_error.get_or_insert(error.context(name));
+                }
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+}
+
+/// A started process: its context, the side-car's address and its subsystems.
+#[derive(Debug)]
+pub struct Running {
+    /// What the subsystems share.
+    pub context: AppContext,
+    /// Where /healthz and /metrics are served.
+    pub http_addr: SocketAddr,
+    /// The running subsystems (add the bot here).
+    pub subsystems: Subsystems,
+}
+
+impl Running {
+    /// Cancels everything and waits until it has stopped.
+    pub async fn stop(self) -> anyhow::Result<()> {
+        self.context.shutdown.cancel();
+        self.subsystems.wait().await
+    }
+}
+
+/// Runs until SIGTERM or Ctrl-C, then shuts down gracefully.
+pub async fn run(config: RunConfig) -> anyhow::Result<()> {
+    let running = start(config).await?;
+    let shutdown = running.context.shutdown.clone();
+    tokio::spawn(cancel_on_signal(shutdown));
+    running.subsystems.wait().await
+}
+
+/// Connects, migrates and starts the delivery workers, the reaper, retention and the side-car.
+pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
+    let context = context(config).await?;
+    let mut subsystems = Subsystems::new(context.shutdown.clone());
+    let (listener, http_addr) = crate::http::bind(context.config.http_addr)
+        .await
+        .context("binding the HTTP side-car")?;
+    let metrics = crate::http::metrics_handle()?;
+    let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
+    let admin_token = context
+        .config
+        .admin_token
+        .as_ref()
+        .map(|t| t.expose_secret().to_owned());
+    subsystems.spawn("http", async move {
+        Ok(crate::http::serve(listener, pool, metrics, admin_token.as_deref(), token).await?)
+    });
+    spawn_delivery(&context, &mut subsystems);
+    spawn_bot(&context, &mut subsystems);
+    spawn_maintenance(&context, &mut subsystems);
+    tracing::info!(%http_addr, "remindbot running");
+    Ok(Running {
+        context,
+        http_addr,
+        subsystems,
+    })
+}
+
+/// Builds the shared context: pool (migrated), bot, queue, limits, wake-ups.
+async fn context(config: RunConfig) -> anyhow::Result<AppContext> {
+    let url = config.db.resolve_url().await?;
+    let pool = crate::db::connect(&url, config.db_max_connections).await?;
+    crate::db::migrate(&pool).await?;
+    let timeout = config.telegram.http_timeout();
+    let client = teloxide::net::default_reqwest_settings()
+        .timeout(timeout)
+        .build()
+        .context("building the HTTP client")?;
+    let mut bot = Bot::with_client(config.telegram.token.expose_secret(), client);
+    if let Some(url) = &config.telegram.api_url {
+        bot = bot.set_api_url(url.parse().context("TELOXIDE_API_URL is not a URL")?);
+    }
+    let reminders = Queue::new(
+        pool.clone(),
+        QueueConfig {
+            lease: config.delivery.lease(timeout),
+            max_attempts: config.delivery.max_attempts,
+            ..QueueConfig::new(REMINDER_QUEUE)
+        },
+    );
+    let shutdown = CancellationToken::new();
+    Ok(AppContext {
+        limits: Arc::new(RateLimits::new(config.delivery.rates())),
+        wakeups: Wakeups::listen(pool.clone(), shutdown.child_token()),
+        config: Arc::new(config),
+        pool,
+        bot,
+        reminders,
+        shutdown,
+    })
+}
+
+/// The chat: long polling with the teloxide dispatcher.
+fn spawn_bot(context: &AppContext, subsystems: &mut Subsystems) {
+    let deps = crate::bot::BotDeps {
+        pool: context.pool.clone(),
+        queue: context.reminders.clone(),
+        settings: context.config.bot.clone(),
+    };
+    let (bot, token) = (context.bot.clone(), context.shutdown.child_token());
+    subsystems.spawn("bot", async move {
+        Ok(crate::bot::run(bot, deps, token).await?)
+    });
+}
+
+fn spawn_delivery(context: &AppContext, subsystems: &mut Subsystems) {
+    let delivery = Delivery::new(
+        context.bot.clone(),
+        context.reminders.clone(),
+        context.limits.clone(),
+        context.config.delivery.worker(),
+    );
+    let runner = Runner::new(
+        context.reminders.clone(),
+        delivery,
+        RunnerConfig {
+            concurrency: context.config.delivery.workers,
+            batch: 32,
+            shutdown_deadline: Duration::from_secs(context.config.delivery.shutdown_deadline_secs),
+            ..RunnerConfig::default()
+        },
+        context.wakeups.clone(),
+    );
+    let token = context.shutdown.child_token();
+    subsystems.spawn("delivery", async move {
+        runner.run(token).await;
+        Ok(())
+    });
+}
+
+fn spawn_maintenance(context: &AppContext, subsystems: &mut Subsystems) {
+    let settings = &context.config.delivery;
+    let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
+    let interval = Duration::from_secs(settings.reaper_interval_secs.max(1));
+    subsystems.spawn("reaper", async move {
+        reaper::run(pool, interval, token).await;
+        Ok(())
+    });
+    let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
+    let keep = Duration::from_secs(settings.keep_finished_hours * 3600);
+    subsystems.spawn("retention", async move {
+        maintenance::run_retention(pool, keep, Duration::from_secs(600), token).await;
+        Ok(())
+    });
+}
+
+/// Cancels `shutdown` on Ctrl-C or SIGTERM.
+async fn cancel_on_signal(shutdown: CancellationToken) {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => tracing::info!("Ctrl-C: shutting down"),
+        () = term => tracing::info!("SIGTERM: shutting down"),
+        () = shutdown.cancelled() => {}
+    }
+    shutdown.cancel();
+}

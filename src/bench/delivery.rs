@@ -1,0 +1,319 @@
+//! `remindbot bench delivery`: the delivery pipeline (queue, rate limits, teloxide, recording)
+//! against the in-process Bot API simulator, on a fresh database per run.
+//!
+//! Modes: `throughput` (N reminders due at once for N chats; reminders/s from start to the last
+//! one recorded, and the sustained request rate from the first send to the last; 429 share), `steady`
+//! (reminders falling due at a steady rate; lateness p50/p99 from due to sent).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use secrecy::SecretString;
+use sqlx::PgPool;
+
+use crate::config::{DeliveryArgs, RunConfig, TelegramArgs};
+use crate::db::{DatabaseArgs, ScratchDatabase};
+use crate::domain::lang::Lang;
+use crate::queue::{Queue, QueueConfig};
+use crate::sim::{FaultAction, FaultRule, LimitsConfig, NewUser, Rate, SimConfig, Simulator};
+use crate::store::tasks::{self, NewTask, TaskText};
+use crate::store::{REMINDER_QUEUE, StoreError, chats};
+
+/// What to measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    /// All reminders due at once, one per chat: reminders/s and the share of 429s.
+    Throughput,
+    /// Reminders falling due at `--steady-rate` per second: lateness from due to sent.
+    Steady,
+}
+
+/// Options of `bench delivery`.
+#[derive(Debug, clap::Args)]
+pub struct DeliveryBenchArgs {
+    /// What to measure.
+    #[arg(long, value_enum, default_value_t = Mode::Throughput)]
+    pub mode: Mode,
+    /// Reminders per run (throughput mode).
+    #[arg(long, default_value_t = 900)]
+    pub reminders: usize,
+    /// The simulator's overall limit per second (Telegram's: 30).
+    #[arg(long, default_value_t = 30)]
+    pub sim_rate: u32,
+    /// The bot's overall limit per second (SEND_RATE_PER_SEC).
+    #[arg(long, default_value_t = 29)]
+    pub bot_rate: u32,
+    /// Flood control off on both sides: the pipeline's headroom.
+    #[arg(long)]
+    pub no_limits: bool,
+    /// Latency added to every send, as `MIN-MAX` milliseconds (e.g. 200-3000).
+    #[arg(long)]
+    pub latency_ms: Option<String>,
+    /// Reminders falling due per second (steady mode).
+    #[arg(long, default_value_t = 20)]
+    pub steady_rate: u32,
+    /// Seconds of steady load (steady mode).
+    #[arg(long, default_value_t = 20)]
+    pub steady_secs: u32,
+    /// Reminders being sent at once (DELIVERY_WORKERS).
+    #[arg(long, default_value_t = 64)]
+    pub workers: usize,
+    /// Runs, each on a fresh database and simulator.
+    #[arg(long, default_value_t = 1)]
+    pub runs: usize,
+}
+
+/// What one run measured.
+struct RunResult {
+    reminders: usize,
+    secs: f64,
+    /// Requests per second between the first and the last send's arrival at the simulator.
+    sustained_per_s: f64,
+    requests: u64,
+    too_many: u64,
+    duplicates: u64,
+    p50_ms: f64,
+    p99_ms: f64,
+    max_ms: f64,
+}
+
+/// Runs the benchmark `--runs` times; prints one `bench=delivery …` line per run and, with several
+/// runs, a `summary` line of medians.
+pub async fn run(args: &DeliveryBenchArgs, server_url: &str) -> anyhow::Result<()> {
+    let latency = args.latency_ms.as_deref().map(parse_range).transpose()?;
+    let mut results = Vec::new();
+    for _ in 0..args.runs.max(1) {
+        let result = run_once(args, server_url, latency).await?;
+        println!("{}", line(args, latency, &result, "run"));
+        results.push(result);
+    }
+    if results.len() > 1 {
+        let median = |f: fn(&RunResult) -> f64| {
+            super::median(&mut results.iter().map(f).collect::<Vec<_>>())
+        };
+        let summary = RunResult {
+            reminders: results[0].reminders,
+            secs: median(|r| r.secs),
+            sustained_per_s: median(|r| r.sustained_per_s),
+            requests: median(|r| r.requests as f64) as u64,
+            too_many: median(|r| r.too_many as f64) as u64,
+            duplicates: median(|r| r.duplicates as f64) as u64,
+            p50_ms: median(|r| r.p50_ms),
+            p99_ms: median(|r| r.p99_ms),
+            max_ms: median(|r| r.max_ms),
+        };
+        println!("{}", line(args, latency, &summary, "summary"));
+    }
+    Ok(())
+}
+
+fn line(
+    args: &DeliveryBenchArgs,
+    latency: Option<(u64, u64)>,
+    r: &RunResult,
+    kind: &str,
+) -> String {
+    let latency = latency.map_or("0".to_owned(), |(lo, hi)| format!("{lo}-{hi}"));
+    let limits = if args.no_limits {
+        "off".to_owned()
+    } else {
+        format!("sim{}/bot{}", args.sim_rate, args.bot_rate)
+    };
+    let head = format!(
+        "bench=delivery {kind} mode={:?} limits={limits} latency_ms={latency} workers={} reminders={} secs={:.2}",
+        args.mode,
+        args.workers,
+        r.reminders,
+        r.secs
+    )
+    .to_lowercase();
+    match args.mode {
+        Mode::Throughput => format!(
+            "{head} reminders_per_s={:.1} sustained_per_s={:.1} requests={} r429={} r429_pct={:.2} duplicates={}",
+            r.reminders as f64 / r.secs,
+            r.sustained_per_s,
+            r.requests,
+            r.too_many,
+            100.0 * r.too_many as f64 / r.requests.max(1) as f64,
+            r.duplicates
+        ),
+        Mode::Steady => format!(
+            "{head} rate={} lateness_p50_ms={:.1} lateness_p99_ms={:.1} lateness_max_ms={:.1} r429={}",
+            args.steady_rate, r.p50_ms, r.p99_ms, r.max_ms, r.too_many
+        ),
+    }
+}
+
+fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
+    let (lo, hi) = text.split_once('-').context("--latency-ms is MIN-MAX")?;
+    Ok((lo.trim().parse()?, hi.trim().parse()?))
+}
+
+async fn run_once(
+    args: &DeliveryBenchArgs,
+    server_url: &str,
+    latency: Option<(u64, u64)>,
+) -> anyhow::Result<RunResult> {
+    let database = ScratchDatabase::create(server_url).await?;
+    let pool = database.pool(4).await?;
+    let queue = Queue::new(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let sim_config = if args.no_limits {
+        SimConfig::default().without_limits()
+    } else {
+        SimConfig::default().with_limits(LimitsConfig {
+            global: Rate::per_second(args.sim_rate, args.sim_rate),
+            ..LimitsConfig::default()
+        })
+    };
+    let sim = Simulator::start(sim_config).await?;
+    if let Some((min_ms, max_ms)) = latency {
+        sim.add_fault(FaultRule::new(FaultAction::Delay { min_ms, max_ms }).method("sendMessage"));
+    }
+    let n = match args.mode {
+        Mode::Throughput => args.reminders,
+        Mode::Steady => (args.steady_rate * args.steady_secs) as usize,
+    };
+    let mut chat_ids = Vec::with_capacity(n);
+    for i in 0..n {
+        let user = sim.create_user(NewUser::new(&format!("Bench{i}")))?;
+        chat_ids.push(user.user.id);
+    }
+    let start_at = Utc::now() + chrono::Duration::seconds(3);
+    let due: Vec<_> = chat_ids
+        .iter()
+        .enumerate()
+        .map(|(i, chat)| match args.mode {
+            Mode::Throughput => (*chat, Utc::now()),
+            Mode::Steady => (
+                *chat,
+                start_at
+                    + chrono::Duration::microseconds(
+                        i as i64 * 1_000_000 / i64::from(args.steady_rate.max(1)),
+                    ),
+            ),
+        })
+        .collect();
+    seed(&pool, &queue, &due).await?;
+    sqlx::query("analyze").execute(&pool).await?;
+
+    let bot_rate = if args.no_limits { 0 } else { args.bot_rate };
+    let config = RunConfig {
+        db: DatabaseArgs {
+            database_url: Some(database.url().to_owned()),
+            pgdata: PathBuf::from(".pgdata"),
+            pg_port: 0,
+        },
+        telegram: TelegramArgs {
+            token: SecretString::from(sim.token().to_owned()),
+            api_url: Some(sim.url()),
+            http_timeout_secs: 17,
+        },
+        delivery: DeliveryArgs {
+            workers: args.workers,
+            rate_per_sec: bot_rate,
+            rate_per_chat_per_sec: if args.no_limits { 0 } else { 1 },
+            rate_per_group_per_min: if args.no_limits { 0 } else { 20 },
+            lease_secs: None,
+            max_attempts: 10,
+            late_threshold_secs: 300,
+            shutdown_deadline_secs: 20,
+            reaper_interval_secs: 5,
+            keep_finished_hours: 24,
+        },
+        bot: crate::bot::BotSettings::default(),
+        admin_token: None,
+        http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        db_max_connections: 20,
+    };
+    let started = Instant::now();
+    let running = crate::app::start(config).await?;
+    let timeout = Duration::from_secs(600);
+    anyhow::ensure!(
+        wait_for_sent(&pool, n as i64, timeout).await?,
+        "not every reminder was sent within {timeout:?}"
+    );
+    let secs = started.elapsed().as_secs_f64();
+    running.stop().await?;
+    let counters = sim.counters();
+    let arrivals: Vec<i64> = sim
+        .calls(0)
+        .iter()
+        .filter(|c| c.method == "sendMessage")
+        .map(|c| c.at_ms)
+        .collect();
+    let span_ms = match (arrivals.iter().min(), arrivals.iter().max()) {
+        (Some(first), Some(last)) if last > first => (last - first) as f64,
+        _ => f64::NAN,
+    };
+    let (p50, p99, max): (f64, f64, f64) = sqlx::query_as(
+        "select percentile_cont(0.5) within group (order by l), percentile_cont(0.99) within group (order by l), max(l)
+         from (select extract(epoch from sent_at - fire_at)::float8 * 1000 as l from reminders) s",
+    )
+    .fetch_one(&pool)
+    .await?;
+    sim.shutdown().await;
+    pool.close().await;
+    Ok(RunResult {
+        reminders: n,
+        secs,
+        sustained_per_s: (arrivals.len().saturating_sub(1)) as f64 * 1000.0 / span_ms,
+        requests: counters
+            .requests_by_method
+            .get("sendMessage")
+            .copied()
+            .unwrap_or(0),
+        too_many: counters.errors_by_code.get(&429).copied().unwrap_or(0),
+        duplicates: counters.messages_sent.saturating_sub(n as u64),
+        p50_ms: p50,
+        p99_ms: p99,
+        max_ms: max,
+    })
+}
+
+/// Creates (when new) the chats and one one-off task per `(chat_id, due_at)`, each with its
+/// reminder job; negative ids are groups. Returns the task ids in order.
+pub async fn seed(
+    pool: &PgPool,
+    queue: &Queue,
+    reminders: &[(i64, DateTime<Utc>)],
+) -> Result<Vec<i64>, StoreError> {
+    let mut tx = pool.begin().await?;
+    let mut ids = Vec::with_capacity(reminders.len());
+    for (n, (chat_id, due_at)) in reminders.iter().enumerate() {
+        let kind = if *chat_id < 0 { "group" } else { "private" };
+        chats::upsert(&mut *tx, *chat_id, kind, Lang::En).await?;
+        let new = NewTask {
+            chat_id: *chat_id,
+            owner_id: chat_id.abs(),
+            text: TaskText::parse(&format!("task {n}")).expect("a short text"),
+            due_at: *due_at,
+            lead: chrono::Duration::zero(),
+            recurrence: None,
+            tz: Tz::UTC,
+        };
+        ids.push(tasks::create(&mut tx, queue, &new).await?.id);
+    }
+    tx.commit().await?;
+    Ok(ids)
+}
+
+/// Waits until `n` reminders are marked sent, checking every 20 ms; `false` after `timeout`.
+pub async fn wait_for_sent(pool: &PgPool, n: i64, timeout: Duration) -> Result<bool, sqlx::Error> {
+    let started = Instant::now();
+    loop {
+        let sent: i64 = sqlx::query_scalar("select count(*) from reminders where sent")
+            .fetch_one(pool)
+            .await?;
+        if sent >= n {
+            return Ok(true);
+        }
+        if started.elapsed() > timeout {
+            return Ok(false);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

@@ -1,0 +1,127 @@
+//! Chats Telegram will not deliver to: marking them unreachable (pausing their recurring tasks and
+//! cancelling those tasks' pending reminders), resuming them when the user writes again, and
+//! moving a group that became a supergroup to its new id.
+
+use sqlx::PgConnection;
+
+use super::StoreError;
+use super::tasks::{self, Task};
+use crate::queue::{JobId, Queue};
+
+/// Marks `chat_id` unreachable for `reason`, pauses its open recurring tasks and cancels their
+/// pending reminder jobs, except `running_job` (the caller's own, which it records itself).
+/// Returns how many tasks were paused. Run it in the caller's transaction.
+#[tracing::instrument(skip_all, fields(chat_id))]
+pub async fn mark_unreachable(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    reason: &str,
+    running_job: Option<JobId>,
+) -> Result<u64, StoreError> {
+    sqlx::query(
+        "update chats set reachable = false, unreachable_reason = $2, updated_at = now()
+         where chat_id = $1",
+    )
+    .bind(chat_id)
+    .bind(reason)
+    .execute(&mut *conn)
+    .await?;
+    let paused = sqlx::query(
+        "update tasks set state = 'paused', updated_at = now()
+         where chat_id = $1 and state = 'open' and rule is not null",
+    )
+    .bind(chat_id)
+    .execute(&mut *conn)
+    .await?
+    .rows_affected();
+    sqlx::query(
+        "update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
+             updated_at = now()
+         where state = 'pending' and id is distinct from $2 and id in (
+             select r.job_id from reminders r join tasks t on t.id = r.task_id
+             where t.chat_id = $1 and t.state = 'paused' and not r.sent)",
+    )
+    .bind(chat_id)
+    .bind(running_job)
+    .execute(&mut *conn)
+    .await?;
+    Ok(paused)
+}
+
+/// The user wrote again: marks `chat_id` reachable and resumes its paused tasks, each at its next
+/// occurrence after its paused one that fires after now (the ones missed meanwhile are not sent). Returns how many resumed.
+#[tracing::instrument(skip_all, fields(chat_id))]
+pub async fn resume(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    chat_id: i64,
+) -> Result<usize, StoreError> {
+    sqlx::query(
+        "update chats set reachable = true, unreachable_reason = null, updated_at = now()
+         where chat_id = $1 and not reachable",
+    )
+    .bind(chat_id)
+    .execute(&mut *conn)
+    .await?;
+    let paused: Vec<Task> = sqlx::query_as(
+        "update tasks set state = 'open', updated_at = now()
+         where chat_id = $1 and state = 'paused'
+         returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+    )
+    .bind(chat_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let now: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("select now()")
+        .fetch_one(&mut *conn)
+        .await?;
+    for task in &paused {
+        let Some(recurrence) = task.recurrence()? else {
+            continue;
+        };
+        // Strictly after the paused deadline (its reminder was cancelled) and firing after now.
+        let next = recurrence.next_after(task.due_at.max(now + task.lead()), task.zone()?);
+        let moved: Task = sqlx::query_as(
+            "update tasks set due_at = $2, updated_at = now() where id = $1
+             returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+        )
+        .bind(task.id)
+        .bind(next)
+        .fetch_one(&mut *conn)
+        .await?;
+        tasks::schedule_occurrence(conn, queue, &moved, next).await?;
+    }
+    Ok(paused.len())
+}
+
+/// A group became a supergroup: its tasks move to `new_chat_id` (a copy of the chat's settings
+/// is created there if the bot has not met the supergroup yet), and the old id is unreachable.
+#[tracing::instrument(skip_all, fields(old_chat_id, new_chat_id))]
+pub async fn migrate_chat(
+    conn: &mut PgConnection,
+    old_chat_id: i64,
+    new_chat_id: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "insert into chats (chat_id, kind, lang, tz, default_lead_secs)
+         select $2, 'supergroup', lang, tz, default_lead_secs from chats where chat_id = $1
+         on conflict (chat_id) do nothing",
+    )
+    .bind(old_chat_id)
+    .bind(new_chat_id)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("update tasks set chat_id = $2, updated_at = now() where chat_id = $1")
+        .bind(old_chat_id)
+        .bind(new_chat_id)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "update chats set reachable = false, unreachable_reason = 'migrated to a supergroup',
+             updated_at = now()
+         where chat_id = $1",
+    )
+    .bind(old_chat_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,268 @@
+//! The delivery worker: the [`JobHandler`] of the `reminders` queue. For each claimed job it reads
+//! the reminder, skips what must not be sent, waits its turn under the rate limits (or gives the
+//! job back), sends the reminder with its buttons, and records the result with the job's
+//! transition in one transaction.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono_tz::Tz;
+use teloxide::prelude::*;
+use teloxide::types::ParseMode;
+
+use super::classify::{SendFailure, classify};
+use super::limits::RateLimits;
+use super::metrics;
+use super::record::{self, DueReminder};
+use super::render::{ReminderView, reminder_html, reminder_keyboard};
+use crate::domain::lang::Lang;
+use crate::i18n::Tr;
+use crate::queue::{ClaimedJob, JobHandler, Outcome, Queue};
+
+/// Settings of the delivery worker.
+#[derive(Clone, Copy, Debug)]
+pub struct DeliveryConfig {
+    /// A reminder sent later than this after its time says how late it is.
+    pub late_threshold: Duration,
+    /// How long to keep trying to record a sent reminder while the database is unreachable
+    /// (giving up means the job is re-run and the reminder may go out twice).
+    pub record_patience: Duration,
+}
+
+impl Default for DeliveryConfig {
+    /// A 5-minute "late" threshold, 60 s of patience with the database.
+    fn default() -> Self {
+        Self {
+            late_threshold: Duration::from_secs(300),
+            record_patience: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Sends due reminders; one per process, shared by the runner's workers. Its `Debug` leaves out
+/// the bot, whose own `Debug` shows the token.
+#[derive(Clone)]
+pub struct Delivery {
+    bot: Bot,
+    queue: Queue,
+    limits: Arc<RateLimits>,
+    config: DeliveryConfig,
+}
+
+impl std::fmt::Debug for Delivery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Delivery")
+            .field("queue", &self.queue.name())
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the handler decided before sending.
+enum Verdict {
+    Send(Box<DueReminder>),
+    Skip(Outcome),
+}
+
+impl Delivery {
+    /// A worker sending with `bot`, recording through `queue` (the `reminders` queue).
+    pub fn new(bot: Bot, queue: Queue, limits: Arc<RateLimits>, config: DeliveryConfig) -> Self {
+        Self {
+            bot,
+            queue,
+            limits,
+            config,
+        }
+    }
+
+    /// Delivers the reminder of `job` and says what became of the job.
+    #[tracing::instrument(skip_all, fields(job = job.id, attempt = job.attempt))]
+    pub async fn deliver(&self, job: ClaimedJob) -> Outcome {
+        let due = match self.check(&job).await {
+            Verdict::Send(due) => due,
+            Verdict::Skip(outcome) => return outcome,
+        };
+        if let Err(wait) = self.limits.admit(job.id, due.chat_id, due.is_group()).await {
+            metrics::deferred();
+            return Outcome::Snooze(wait);
+        }
+        let tr = Tr::new(Lang::parse(&due.lang).unwrap_or(Lang::En));
+        let html = reminder_html(tr, &self.view(&due));
+        let sent = self
+            .bot
+            .send_message(ChatId(due.chat_id), html)
+            .parse_mode(ParseMode::Html)
+            .reply_markup(reminder_keyboard(tr, due.task_id))
+            .await;
+        match sent {
+            Ok(message) => {
+                self.record_sent(&job, &due, Some(i64::from(message.id.0)))
+                    .await
+            }
+            Err(error) => self.failed(&job, &due, classify(&error)).await,
+        }
+    }
+
+    /// Reads the reminder and decides whether it is still to be sent.
+    async fn check(&self, job: &ClaimedJob) -> Verdict {
+        let Some(reminder_id) = job.payload.get("reminder_id").and_then(|v| v.as_i64()) else {
+            metrics::failed("bad_payload");
+            return Verdict::Skip(Outcome::Fail {
+                error: format!("payload without reminder_id: {}", job.payload),
+            });
+        };
+        let due = match record::load(self.queue.pool(), reminder_id).await {
+            Ok(Some(due)) => due,
+            Ok(None) => return Verdict::Skip(Outcome::Cancel),
+            Err(error) => {
+                metrics::retried("database");
+                return Verdict::Skip(Outcome::Retry {
+                    error: format!("reading the reminder failed: {error}"),
+                    floor: None,
+                });
+            }
+        };
+        if due.sent {
+            metrics::already_sent();
+            return Verdict::Skip(Outcome::Done);
+        }
+        match due.task_state.as_str() {
+            "done" | "deleted" | "paused" => return Verdict::Skip(Outcome::Cancel),
+            _ => {}
+        }
+        if !due.reachable {
+            metrics::failed("unreachable");
+            let reason = due
+                .unreachable_reason
+                .as_deref()
+                .unwrap_or("unknown reason");
+            return Verdict::Skip(Outcome::Fail {
+                error: format!("chat unreachable: {reason}"),
+            });
+        }
+        Verdict::Send(Box::new(due))
+    }
+
+    fn view<'a>(&self, due: &'a DueReminder) -> ReminderView<'a> {
+        let zone: Tz = due
+            .chat_tz
+            .as_deref()
+            .and_then(|tz| tz.parse().ok())
+            .or_else(|| due.task_tz.parse().ok())
+            .unwrap_or(Tz::UTC);
+        let overdue = Duration::from_secs_f64(due.overdue_secs.max(0.0));
+        ReminderView {
+            task_id: due.task_id,
+            text: &due.text,
+            due_at: due.due_at,
+            zone,
+            late_by: (overdue > self.config.late_threshold)
+                .then(|| chrono::Duration::seconds(overdue.as_secs() as i64)),
+        }
+    }
+
+    /// Records a sent reminder, retrying while the database is away (a give-up means a re-run).
+    async fn record_sent(
+        &self,
+        job: &ClaimedJob,
+        due: &DueReminder,
+        message_id: Option<i64>,
+    ) -> Outcome {
+        let started = tokio::time::Instant::now();
+        let mut pause = Duration::from_millis(100);
+        loop {
+            match record::sent(self.queue.pool(), &self.queue, job, due, message_id).await {
+                Ok(recorded) => {
+                    metrics::sent(Duration::from_secs_f64(recorded.lateness_secs.max(0.0)));
+                    if !recorded.completed {
+                        tracing::warn!("lease lost before the send was recorded; sent flag kept");
+                    }
+                    return Outcome::Recorded;
+                }
+                Err(error) if started.elapsed() < self.config.record_patience => {
+                    tracing::warn!(%error, "recording a sent reminder failed; retrying");
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(2));
+                }
+                Err(error) => {
+                    tracing::error!(%error, "could not record a sent reminder; it may be sent again");
+                    return Outcome::Recorded;
+                }
+            }
+        }
+    }
+
+    /// Acts on a failed send.
+    async fn failed(&self, job: &ClaimedJob, due: &DueReminder, failure: SendFailure) -> Outcome {
+        match failure {
+            SendFailure::Flood { retry_after, error } => {
+                metrics::too_many_requests();
+                count_retry(job, "flood");
+                self.limits.pause_all(retry_after);
+                tracing::warn!(
+                    retry_after = retry_after.as_secs(),
+                    "Telegram answered 429; pausing all sends"
+                );
+                Outcome::Retry {
+                    error,
+                    floor: Some(retry_after),
+                }
+            }
+            SendFailure::Transient(error) => {
+                count_retry(job, "transient");
+                Outcome::Retry { error, floor: None }
+            }
+            SendFailure::Unreachable(reason) => {
+                metrics::failed("unreachable");
+                match record::unreachable(self.queue.pool(), &self.queue, job, due.chat_id, &reason)
+                    .await
+                {
+                    Ok(()) => Outcome::Recorded,
+                    Err(error) => {
+                        tracing::warn!(%error, "marking the chat unreachable failed");
+                        Outcome::Fail { error: reason }
+                    }
+                }
+            }
+            SendFailure::Migrated(new_chat_id) => {
+                match record::migrated(self.queue.pool(), due.chat_id, new_chat_id).await {
+                    Ok(()) => {
+                        metrics::retried("migrated");
+                        Outcome::Snooze(Duration::ZERO)
+                    }
+                    Err(error) => {
+                        metrics::retried("database");
+                        Outcome::Retry {
+                            error: format!("moving the chat to {new_chat_id} failed: {error}"),
+                            floor: None,
+                        }
+                    }
+                }
+            }
+            SendFailure::Rejected(error) => {
+                metrics::failed("rejected");
+                tracing::error!(%error, "Telegram rejected a reminder");
+                Outcome::Fail { error }
+            }
+            SendFailure::AcceptedUnreadable(error) => {
+                tracing::warn!(%error, "unreadable answer to a send; counting it as sent");
+                self.record_sent(job, due, None).await
+            }
+        }
+    }
+}
+
+/// Counts a retry, or a failure when the attempts are used up (the queue then fails the job).
+fn count_retry(job: &ClaimedJob, reason: &'static str) {
+    if job.is_last_attempt() {
+        metrics::failed(reason);
+    } else {
+        metrics::retried(reason);
+    }
+}
+
+impl JobHandler for Delivery {
+    async fn handle(&self, job: ClaimedJob) -> Outcome {
+        self.deliver(job).await
+    }
+}

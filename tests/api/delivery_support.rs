@@ -1,0 +1,155 @@
+//! Shared set-up of the delivery tests: a scratch database, the simulator, and `remindbot run`'s
+//! subsystems started in-process (or the built binary) against both.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use remindbot::app::{self, Running};
+use remindbot::config::{DeliveryArgs, RunConfig, TelegramArgs};
+use remindbot::db::{DatabaseArgs, ScratchDatabase};
+use remindbot::queue::{Queue, QueueConfig};
+use remindbot::sim::{SimConfig, SimHandle, Simulator};
+use remindbot::store::REMINDER_QUEUE;
+use secrecy::SecretString;
+use sqlx::PgPool;
+
+use crate::support::server_url;
+
+/// A database, a simulator and a queue handle for seeding.
+pub struct Setup {
+    /// Pool on the scratch database.
+    pub pool: PgPool,
+    /// The reminders queue.
+    pub queue: Queue,
+    /// The simulator.
+    pub sim: SimHandle,
+    /// The scratch database (dropped last).
+    pub database: ScratchDatabase,
+}
+
+impl Setup {
+    /// A fresh database on the tests' server and a simulator with `sim`.
+    pub async fn new(sim: SimConfig) -> Self {
+        Self::on_server(&server_url().await, sim).await
+    }
+
+    /// A fresh database on the server at `server` and a simulator with `sim`.
+    pub async fn on_server(server: &str, sim: SimConfig) -> Self {
+        let database = ScratchDatabase::create(server)
+            .await
+            .expect("a scratch database");
+        let pool = database.pool(10).await.expect("a pool");
+        let queue = Queue::new(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+        let sim = Simulator::start(sim).await.expect("the simulator");
+        Self {
+            pool,
+            queue,
+            sim,
+            database,
+        }
+    }
+
+    /// `run`'s settings against this database and simulator: fast reaper, the given rates.
+    pub fn config(&self, global_per_sec: u32, chat_per_sec: u32) -> RunConfig {
+        RunConfig {
+            db: DatabaseArgs {
+                database_url: Some(self.database.url().to_owned()),
+                pgdata: PathBuf::from(".pgdata"),
+                pg_port: 0,
+            },
+            telegram: TelegramArgs {
+                token: SecretString::from(self.sim.token().to_owned()),
+                api_url: Some(self.sim.url()),
+                http_timeout_secs: 5,
+            },
+            delivery: DeliveryArgs {
+                workers: 64,
+                rate_per_sec: global_per_sec,
+                rate_per_chat_per_sec: chat_per_sec,
+                rate_per_group_per_min: 20,
+                lease_secs: Some(8),
+                max_attempts: 10,
+                late_threshold_secs: 300,
+                shutdown_deadline_secs: 5,
+                reaper_interval_secs: 1,
+                keep_finished_hours: 24,
+            },
+            bot: remindbot::bot::BotSettings::default(),
+            admin_token: None,
+            http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            db_max_connections: 10,
+        }
+    }
+
+    /// Starts the delivery subsystems in-process.
+    pub async fn start(&self, config: RunConfig) -> Running {
+        app::start(config).await.expect("remindbot run starts")
+    }
+
+    /// Creates `n` started users in the simulator with ids from `first`; returns their ids.
+    pub fn users(&self, first: i64, n: i64) -> Vec<i64> {
+        (first..first + n)
+            .map(|id| {
+                self.sim
+                    .create_user(remindbot::sim::NewUser::new("user").id(id))
+                    .expect("a new user")
+                    .user
+                    .id
+            })
+            .collect()
+    }
+
+    /// Seeds one reminder per `(chat, due)`.
+    pub async fn seed(&self, reminders: &[(i64, DateTime<Utc>)]) -> Vec<i64> {
+        remindbot::bench::delivery::seed(&self.pool, &self.queue, reminders)
+            .await
+            .expect("seeding reminders")
+    }
+
+    /// Waits until `n` reminders are sent; panics after `timeout`.
+    pub async fn wait_sent(&self, n: i64, timeout: Duration) {
+        let done = remindbot::bench::delivery::wait_for_sent(&self.pool, n, timeout)
+            .await
+            .expect("counting sent reminders");
+        assert!(
+            done,
+            "{n} reminders not sent within {timeout:?}: {:?}",
+            self.job_states().await
+        );
+    }
+
+    /// Jobs by state.
+    pub async fn job_states(&self) -> Vec<(String, i64)> {
+        sqlx::query_as("select state, count(*) from jobs group by state order by state")
+            .fetch_all(&self.pool)
+            .await
+            .expect("job states")
+    }
+
+    /// Messages the bot sent to `chat_id`, by the simulator's transcript.
+    pub fn bot_messages(&self, chat_id: i64) -> Vec<String> {
+        self.sim
+            .transcript(chat_id)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|m| m.from_bot && m.service.is_none())
+            .filter_map(|m| m.text)
+            .collect()
+    }
+}
+
+/// The state, attempts and last error of the job of the reminder of task `task_id`.
+pub async fn job_of_task(pool: &PgPool, task_id: i64) -> (String, i32, Option<String>, f64) {
+    sqlx::query_as(
+        "select j.state, j.attempts, j.last_error,
+                extract(epoch from j.run_at - now())::float8
+         from reminders r join jobs j on j.id = r.job_id
+         where r.task_id = $1 order by r.id desc limit 1",
+    )
+    .bind(task_id)
+    .fetch_one(pool)
+    .await
+    .expect("the task's job")
+}
