@@ -16,7 +16,9 @@ pub enum ActionResult {
     NotFound(JobId),
 }
 
-/// Returns the failed job `job_id` to the queue, recording `actor`.
+/// Returns the failed job `job_id` to the queue, recording `actor`. The chat of a reminder job is
+/// marked reachable again: an admin retries once the cause is gone (the user unblocked the bot),
+/// and a chat still marked unreachable would fail the job without trying.
 #[tracing::instrument(skip_all, fields(job = job_id, actor))]
 pub async fn retry(pool: &PgPool, actor: &str, job_id: JobId) -> Result<ActionResult, AdminError> {
     let mut tx = pool.begin().await?;
@@ -25,12 +27,14 @@ pub async fn retry(pool: &PgPool, actor: &str, job_id: JobId) -> Result<ActionRe
         Err(QueueError::NotFound(id)) => return Ok(ActionResult::NotFound(id)),
         Err(e) => return Err(e.into()),
     }
+    mark_chats_reachable(&mut tx, &[job_id]).await?;
     record(&mut tx, actor, "retry", Some(job_id), None).await?;
     tx.commit().await?;
     Ok(ActionResult::Retried(vec![job_id]))
 }
 
-/// Returns every failed job of `queue` to the queue, recording `actor`.
+/// Returns every failed job of `queue` to the queue, recording `actor` (their chats are marked
+/// reachable again, as by [`retry`]).
 #[tracing::instrument(skip_all, fields(queue, actor))]
 pub async fn retry_all(
     pool: &PgPool,
@@ -39,6 +43,7 @@ pub async fn retry_all(
 ) -> Result<ActionResult, AdminError> {
     let mut tx = pool.begin().await?;
     let ids = maintenance::retry_all_failed(&mut tx, queue).await?;
+    mark_chats_reachable(&mut tx, &ids).await?;
     record(
         &mut tx,
         actor,
@@ -61,6 +66,23 @@ pub async fn cancel(pool: &PgPool, actor: &str, job_id: JobId) -> Result<ActionR
     record(&mut tx, actor, "cancel", Some(job_id), None).await?;
     tx.commit().await?;
     Ok(ActionResult::Cancelled(job_id))
+}
+
+/// Marks the chats of the reminder jobs `job_ids` reachable again.
+async fn mark_chats_reachable(
+    conn: &mut sqlx::PgConnection,
+    job_ids: &[JobId],
+) -> Result<(), AdminError> {
+    sqlx::query(
+        "update chats set reachable = true, unreachable_reason = null, updated_at = now()
+         where not reachable and chat_id in (
+             select t.chat_id from reminders r join tasks t on t.id = r.task_id
+             where r.job_id = any($1))",
+    )
+    .bind(job_ids)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 async fn record(

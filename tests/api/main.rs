@@ -1,6 +1,7 @@
 //! The one integration-test binary: one module per area, sharing `support`.
 
 mod admin;
+mod admin_delivery;
 mod admin_web;
 mod bot_admin;
 mod bot_bad_input;
