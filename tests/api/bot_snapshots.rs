@@ -150,3 +150,27 @@ fn bot_every_template_in_every_language() {
         );
     }
 }
+
+#[test]
+fn reminder_template_in_every_language() {
+    use remindbot::telegram::render::{ReminderView, reminder_html, reminder_keyboard};
+    let zone = parse_zone("Europe/Berlin").unwrap();
+    for lang in Lang::ALL {
+        let tr = Tr::new(lang);
+        for (name, late_by) in [
+            ("on_time", None),
+            ("late", Some(chrono::Duration::minutes(95))),
+        ] {
+            let view = ReminderView {
+                task_id: 12,
+                text: "pay <b>rent</b> & \"fees\"",
+                due_at: Utc.with_ymd_and_hms(2026, 3, 29, 7, 0, 0).unwrap(),
+                zone,
+                late_by,
+            };
+            let reply =
+                Reply::text(reminder_html(tr, &view)).with_keyboard(reminder_keyboard(tr, 12));
+            insta::assert_snapshot!(format!("reminder_{lang}_{name}"), show(reply));
+        }
+    }
+}
