@@ -54,7 +54,7 @@ pub struct SandboxArgs {
     #[arg(long)]
     pub tz: Option<String>,
     /// How many simulated users; `/as <n>` switches between them.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=100))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=i64::from(session::MAX_USERS)))]
     pub users: u16,
     /// Make user 1 an admin of the bot (/failed, /retry, /stats).
     #[arg(long)]
@@ -78,6 +78,7 @@ pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
     let database_url = database::resolve(&args.db, args.fresh)
         .await
         .context("preparing the database")?;
+    database::ensure_sandbox_only(&database_url, session::all_ids()).await?;
     let sim = Simulator::start(SimConfig::default())
         .await
         .context("starting the Bot API simulator")?;

@@ -10,6 +10,9 @@ use super::printer::{self, Printer};
 /// Ids of the simulated users: user n (1-based) has id `FIRST_USER_ID + n - 1`.
 pub const FIRST_USER_ID: i64 = 1001;
 
+/// The most simulated users (`--users`).
+pub const MAX_USERS: u16 = 100;
+
 /// How long the bot's answer to a tap is waited for before it is no longer shown.
 const ANSWER_WAIT: Duration = Duration::from_secs(30);
 
@@ -202,6 +205,11 @@ impl<'a> Session<'a> {
             format!("bot[{}]> ", index + 1)
         }
     }
+}
+
+/// The Telegram ids every sandbox user may have.
+pub fn all_ids() -> std::ops::RangeInclusive<i64> {
+    user_id(1)..=user_id(usize::from(MAX_USERS))
 }
 
 /// The Telegram id of user `n` (1-based).
