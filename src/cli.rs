@@ -50,6 +50,9 @@ pub enum Command {
     Run(Box<crate::config::RunConfig>),
     /// Run the Telegram Bot API simulator (for tests, the sandbox and other programs).
     Sim(crate::sim::cli::SimArgs),
+    /// The whole bot offline: PostgreSQL, the simulator, the bot and the workers, with a chat in
+    /// the terminal (or driven through standard input).
+    Sandbox(Box<crate::sandbox::SandboxArgs>),
     /// Benchmarks; each prints one parseable line per run.
     Bench {
         /// Where the database server is (each run creates a fresh database on it).
@@ -59,6 +62,17 @@ pub enum Command {
         #[command(subcommand)]
         bench: BenchCommand,
     },
+}
+
+impl Command {
+    /// The log filter when `RUST_LOG` is unset: `warn` for the sandbox, whose terminal is a chat,
+    /// `info` for the rest.
+    pub fn default_log_filter(&self) -> &'static str {
+        match self {
+            Self::Sandbox(_) => "warn",
+            _ => "info",
+        }
+    }
 }
 
 /// What `remindbot db` does.
@@ -95,6 +109,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Run(config) => crate::app::run(*config).await,
         Command::Sim(args) => crate::sim::cli::run(args).await,
+        Command::Sandbox(args) => crate::sandbox::run(*args).await,
         Command::Bench { db, bench } => crate::bench::run(bench, &db).await,
     }
 }

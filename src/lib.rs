@@ -15,6 +15,7 @@ pub mod domain;
 pub mod http;
 pub mod i18n;
 pub mod queue;
+pub mod sandbox;
 pub mod sim;
 pub mod store;
 pub mod telegram;

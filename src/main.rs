@@ -7,6 +7,6 @@ use remindbot::cli::Cli;
 async fn main() -> anyhow::Result<()> {
     dotenvy::dotenv().ok();
     let cli = Cli::parse();
-    remindbot::telemetry::init(cli.log_format);
+    remindbot::telemetry::init_with_default(cli.log_format, cli.command.default_log_filter());
     remindbot::cli::run(cli).await
 }

@@ -15,7 +15,14 @@ pub enum LogFormat {
 /// Installs the global subscriber; logs go to standard error so that command output stays parseable.
 /// The default filter is `info`; `RUST_LOG` overrides it.
 pub fn init(format: LogFormat) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    init_with_default(format, "info");
+}
+
+/// [`init`] with another default filter (e.g. `warn` for the sandbox's terminal chat); `RUST_LOG`
+/// still overrides it.
+pub fn init_with_default(format: LogFormat, default_filter: &str) {
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);

@@ -19,6 +19,7 @@ mod parser_properties;
 mod parser_tables;
 mod queue;
 mod queue_runner;
+mod sandbox;
 mod sim_control;
 mod sim_errors;
 mod sim_faults;

@@ -1,0 +1,107 @@
+//! Where the sandbox keeps its data: DATABASE_URL when it is set, else a database of its own
+//! (`remindbot_sandbox`) on the private cluster, apart from the one `remindbot run` uses, so that
+//! simulated chats never mix with real ones. It is kept between runs unless asked for a fresh one.
+
+use std::ops::RangeInclusive;
+
+use sqlx::postgres::PgConnectOptions;
+use sqlx::{AssertSqlSafe, ConnectOptions, Connection, PgConnection};
+
+use crate::db::{ClusterError, DatabaseArgs, LocalCluster};
+
+/// Why the sandbox cannot use a database.
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseError {
+    /// The private cluster could not be started.
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
+    /// A statement failed.
+    #[error("database error: {0}")]
+    Sql(#[from] sqlx::Error),
+    /// The database holds chats of real users.
+    #[error(
+        "the database holds {0} chat(s) that are not the sandbox's: it looks like a real bot's, \
+         whose reminders the sandbox would send to the simulator; unset DATABASE_URL (the sandbox \
+         then uses its own database) or point it at an empty database"
+    )]
+    NotTheSandboxes(i64),
+}
+
+/// The sandbox's database on the private cluster.
+pub const SANDBOX_DATABASE: &str = "remindbot_sandbox";
+
+/// PostgreSQL's code for "database already exists" (a concurrent start created it).
+const DUPLICATE_DATABASE: &str = "42P04";
+
+/// The URL the sandbox uses: DATABASE_URL as it is, or the sandbox's database on the private
+/// cluster (started if needed), emptied first when `fresh`.
+pub async fn resolve(db: &DatabaseArgs, fresh: bool) -> Result<String, DatabaseError> {
+    if let Some(url) = explicit_url(db) {
+        return Ok(url.to_owned());
+    }
+    let cluster_url = LocalCluster::new(&db.pgdata, db.pg_port)
+        .ensure_running()
+        .await?;
+    let server: PgConnectOptions = cluster_url.parse()?;
+    let mut admin = server.database("postgres").connect().await?;
+    if fresh {
+        sqlx::query(AssertSqlSafe(format!(
+            "drop database if exists {SANDBOX_DATABASE} with (force)"
+        )))
+        .execute(&mut admin)
+        .await?;
+    }
+    let exists: bool =
+        sqlx::query_scalar("select exists (select 1 from pg_database where datname = $1)")
+            .bind(SANDBOX_DATABASE)
+            .fetch_one(&mut admin)
+            .await?;
+    if !exists {
+        let created = sqlx::query(AssertSqlSafe(format!("create database {SANDBOX_DATABASE}")))
+            .execute(&mut admin)
+            .await;
+        match created {
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some(DUPLICATE_DATABASE) => {}
+            other => {
+                other?;
+            }
+        }
+    }
+    let base = cluster_url
+        .rsplit_once('/')
+        .map_or(cluster_url.as_str(), |(base, _)| base);
+    Ok(format!("{base}/{SANDBOX_DATABASE}"))
+}
+
+/// DATABASE_URL (or `--database-url`) when it is set and not blank.
+pub fn explicit_url(db: &DatabaseArgs) -> Option<&str> {
+    db.database_url
+        .as_deref()
+        .map(str::trim)
+        .filter(|url| !url.is_empty())
+}
+
+/// Refuses a database with chats whose ids are outside `sandbox_chats`.
+pub async fn ensure_sandbox_only(
+    url: &str,
+    sandbox_chats: RangeInclusive<i64>,
+) -> Result<(), DatabaseError> {
+    let mut conn = PgConnection::connect(url).await?;
+    let has_chats: bool = sqlx::query_scalar("select to_regclass('chats') is not null")
+        .fetch_one(&mut conn)
+        .await?;
+    if !has_chats {
+        return Ok(());
+    }
+    let foreign: i64 =
+        sqlx::query_scalar("select count(*) from chats where chat_id not between $1 and $2")
+            .bind(sandbox_chats.start())
+            .bind(sandbox_chats.end())
+            .fetch_one(&mut conn)
+            .await?;
+    conn.close().await?;
+    match foreign {
+        0 => Ok(()),
+        n => Err(DatabaseError::NotTheSandboxes(n)),
+    }
+}

@@ -1,0 +1,272 @@
+//! `remindbot sandbox`: the whole bot offline in one command. It starts PostgreSQL (the private
+//! cluster unless DATABASE_URL is set), the Bot API simulator on a free port and everything of
+//! `remindbot run` against it, then lets the terminal type as simulated Telegram users.
+//!
+//! - [`terminal`] reads standard input (a TTY or a pipe) and tells sandbox commands from chat.
+//! - [`session`] acts as the users through the simulator and collects what they see.
+//! - [`printer`] turns transcripts into `bot> ` lines with numbered buttons.
+
+pub mod database;
+pub mod printer;
+pub mod session;
+pub mod terminal;
+
+use std::io::{IsTerminal, Write};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use secrecy::SecretString;
+use tokio::time::{Instant, MissedTickBehavior};
+
+use crate::app::{self, Running};
+use crate::bot::BotSettings;
+use crate::config::{DeliveryArgs, RunConfig, TelegramArgs};
+use crate::db::DatabaseArgs;
+use crate::sim::{SimConfig, SimHandle, Simulator};
+use session::Session;
+use terminal::Input;
+
+/// How often the users' chats are looked at.
+const POLL_EVERY: Duration = Duration::from_millis(100);
+/// How long the bot may take to start polling the simulator.
+const STARTUP_WAIT: Duration = Duration::from_secs(30);
+/// Before exiting, the chat is shown until it has been quiet this long…
+const SETTLE_QUIET: Duration = Duration::from_millis(500);
+/// …but no longer than this.
+const SETTLE_MAX: Duration = Duration::from_secs(5);
+/// Bot API request timeout against the simulator (long polls take 10 s).
+const HTTP_TIMEOUT_SECS: u64 = 17;
+
+/// The options of `remindbot sandbox`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct SandboxArgs {
+    /// Where the database is (the private cluster in `--pgdata` unless DATABASE_URL is set).
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+    /// Start with an empty sandbox database (the private cluster's; not with DATABASE_URL).
+    #[arg(long)]
+    pub fresh: bool,
+    /// The simulated users' Telegram language (`language_code`).
+    #[arg(long, default_value = "en", value_parser = ["en", "ru", "uz"])]
+    pub lang: String,
+    /// Answer the time-zone question for every user with this zone, e.g. Asia/Tashkent.
+    #[arg(long)]
+    pub tz: Option<String>,
+    /// How many simulated users; `/as <n>` switches between them.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=i64::from(session::MAX_USERS)))]
+    pub users: u16,
+    /// Make user 1 an admin of the bot (/failed, /retry, /stats).
+    #[arg(long)]
+    pub admin: bool,
+    /// Where the side-car serves /healthz, /metrics and /admin (port 0: a free port).
+    #[arg(long = "http-addr", default_value = "127.0.0.1:0")]
+    pub http_addr: SocketAddr,
+    /// How reminders are sent.
+    #[command(flatten, next_help_heading = "Delivery")]
+    pub delivery: DeliveryArgs,
+}
+
+/// Runs the sandbox until `/quit`, end of input or Ctrl-C; then stops everything.
+pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
+    say(&["sandbox> starting PostgreSQL, the Bot API simulator and the bot…".to_owned()])?;
+    if args.fresh && database::explicit_url(&args.db).is_some() {
+        anyhow::bail!(
+            "--fresh empties the sandbox's own database; it is not used with DATABASE_URL"
+        );
+    }
+    let database_url = database::resolve(&args.db, args.fresh)
+        .await
+        .context("preparing the database")?;
+    database::ensure_sandbox_only(&database_url, session::all_ids()).await?;
+    let sim = Simulator::start(SimConfig::default())
+        .await
+        .context("starting the Bot API simulator")?;
+    let admin_token = random_token();
+    let running = app::start(run_config(&args, &sim, database_url, &admin_token)).await?;
+    let chatted = chat(&args, &sim, &running, &admin_token).await;
+    let stopped = running.stop().await;
+    sim.shutdown().await;
+    chatted?;
+    stopped?;
+    say(&["sandbox> stopped".to_owned()])?;
+    Ok(())
+}
+
+/// `remindbot run`'s settings against the simulator.
+fn run_config(
+    args: &SandboxArgs,
+    sim: &SimHandle,
+    database_url: String,
+    admin_token: &str,
+) -> RunConfig {
+    RunConfig {
+        db: DatabaseArgs {
+            database_url: Some(database_url),
+            ..args.db.clone()
+        },
+        telegram: TelegramArgs {
+            token: SecretString::from(sim.token().to_owned()),
+            api_url: Some(sim.url()),
+            http_timeout_secs: HTTP_TIMEOUT_SECS,
+        },
+        delivery: args.delivery.clone(),
+        bot: BotSettings {
+            admin_ids: if args.admin {
+                vec![session::user_id(1)]
+            } else {
+                Vec::new()
+            },
+            ..BotSettings::default()
+        },
+        admin_token: Some(SecretString::from(admin_token.to_owned())),
+        http_addr: args.http_addr,
+        db_max_connections: 10,
+    }
+}
+
+/// The users, the banner, then the loop: input to the bot, the chats to the terminal.
+async fn chat(
+    args: &SandboxArgs,
+    sim: &SimHandle,
+    running: &Running,
+    admin_token: &str,
+) -> anyhow::Result<()> {
+    let mut session = Session::create(sim, usize::from(args.users), &args.lang)?;
+    sim.wait_for_polls_started(1, STARTUP_WAIT)
+        .await
+        .context("the bot did not start polling the simulator")?;
+    say(&banner(args, sim, running.http_addr, admin_token))?;
+    say(&prefixed(session.describe_users()))?;
+    say(&session.start_all(args.tz.as_deref())?)?;
+    let echo = !std::io::stdin().is_terminal();
+    let mut input = terminal::spawn_reader();
+    let mut tick = tokio::time::interval(POLL_EVERY);
+    tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    let shutdown = running.context.shutdown.clone();
+    let mut paused_until = Instant::now();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep_until(paused_until), if paused_until > Instant::now() => {}
+            line = input.recv(), if paused_until <= Instant::now() => {
+                let Some(line) = line else {
+                    say(&["sandbox> end of input".to_owned()])?;
+                    break;
+                };
+                match terminal::parse(&line) {
+                    Ok(Input::Quit) => break,
+                    Ok(Input::Wait(pause)) => paused_until = Instant::now() + pause,
+                    Ok(command) => say(&act(&mut session, command, &line, echo))?,
+                    Err(error) => say(&[format!("sandbox> {error}")])?,
+                }
+            }
+            _ = tick.tick() => say(&session.poll()?)?,
+            _ = &mut ctrl_c => {
+                say(&["sandbox> Ctrl-C".to_owned()])?;
+                break;
+            }
+            () = shutdown.cancelled() => anyhow::bail!("the bot stopped early; see the log"),
+        }
+    }
+    settle(&mut session).await
+}
+
+/// Does what one line asks; returns what to print.
+fn act(session: &mut Session<'_>, input: Input, line: &str, echo: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    let result = match input {
+        Input::Say(text) => {
+            if echo {
+                lines.push(format!("{}{text}", session.you(session.active())));
+            }
+            session.say(&text).map(|()| Vec::new())
+        }
+        Input::Press { button, message } => {
+            if echo {
+                lines.push(format!("{}{}", session.you(session.active()), line.trim()));
+            }
+            session.press(button, message).map(|()| Vec::new())
+        }
+        Input::As(n) => session.switch(n).map(|s| vec![format!("sandbox> {s}")]),
+        Input::Users => Ok(prefixed(session.describe_users())),
+        Input::Help => Ok(prefixed(terminal::HELP.iter().map(|l| (*l).to_owned()))),
+        Input::Nothing | Input::Quit | Input::Wait(_) => Ok(Vec::new()),
+    };
+    match result {
+        Ok(more) => lines.extend(more),
+        Err(error) => lines.push(format!("sandbox> {error}")),
+    }
+    lines
+}
+
+/// Shows what is still arriving until the chats have been quiet for a moment.
+async fn settle(session: &mut Session<'_>) -> anyhow::Result<()> {
+    let deadline = Instant::now() + SETTLE_MAX;
+    let mut quiet_since = Instant::now();
+    while Instant::now() < deadline && quiet_since.elapsed() < SETTLE_QUIET {
+        tokio::time::sleep(POLL_EVERY).await;
+        let lines = session.poll()?;
+        if !lines.is_empty() {
+            quiet_since = Instant::now();
+        }
+        say(&lines)?;
+    }
+    say(&["sandbox> stopping…".to_owned()])?;
+    Ok(())
+}
+
+/// Where everything is.
+fn banner(
+    args: &SandboxArgs,
+    sim: &SimHandle,
+    http_addr: SocketAddr,
+    admin_token: &str,
+) -> Vec<String> {
+    let database = match database::explicit_url(&args.db) {
+        Some(_) => "DATABASE_URL".to_owned(),
+        None => format!(
+            "{} on the private cluster in {} (port {})",
+            database::SANDBOX_DATABASE,
+            args.db.pgdata.display(),
+            args.db.pg_port
+        ),
+    };
+    let lines = [
+        "remindbot sandbox is ready".to_owned(),
+        format!("database: {database}"),
+        format!("Bot API simulator: {}", sim.url()),
+        format!("admin page: http://{http_addr}/admin (sign in with token {admin_token})"),
+        format!("metrics: http://{http_addr}/metrics  health: http://{http_addr}/healthz"),
+        "type to chat as the user; a number presses that button of the latest message; \
+         /sandbox for help; /quit to leave"
+            .to_owned(),
+    ];
+    prefixed(lines)
+}
+
+/// The lines with `sandbox> ` in front.
+fn prefixed(lines: impl IntoIterator<Item = String>) -> Vec<String> {
+    lines.into_iter().map(|l| format!("sandbox> {l}")).collect()
+}
+
+/// A fresh admin token for this run (hex, 128 bits).
+fn random_token() -> String {
+    rand::random::<[u8; 16]>()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Prints `lines` to standard output and flushes (the output may be a pipe).
+fn say(lines: &[String]) -> std::io::Result<()> {
+    if lines.is_empty() {
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    out.flush()
+}

@@ -1,0 +1,169 @@
+//! The terminal side: a thread that reads standard input line by line (a TTY or a pipe), and the
+//! parser that tells the sandbox's own commands from what the user says to the bot.
+
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+
+/// The longest `/wait`.
+const MAX_WAIT: Duration = Duration::from_secs(600);
+
+/// One line of input, understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Send this text to the bot as the active user.
+    Say(String),
+    /// Press button `button` (1-based) of message `message`, or of the latest message with buttons.
+    Press {
+        /// The button's number as printed.
+        button: usize,
+        /// The message's id (`#7`), when not the latest.
+        message: Option<i64>,
+    },
+    /// Stop reading input for this long while the chat goes on (for scripts).
+    Wait(Duration),
+    /// Become simulated user `n` (1-based).
+    As(usize),
+    /// List the simulated users.
+    Users,
+    /// Show the sandbox's commands.
+    Help,
+    /// Stop everything and exit.
+    Quit,
+    /// An empty line.
+    Nothing,
+}
+
+/// A sandbox command typed wrong.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// `/press` without a valid button number (or with a bad message id).
+    #[error("usage: /press <button> [#message], e.g. /press 1 or /press 2 #7")]
+    Press,
+    /// `/wait` without a number of seconds up to 600.
+    #[error("usage: /wait <seconds>, e.g. /wait 5 (at most 600)")]
+    Wait,
+    /// `/as` without a valid user number.
+    #[error("usage: /as <user>, e.g. /as 2")]
+    As,
+}
+
+/// The sandbox's own commands, for `/sandbox`.
+pub const HELP: &[&str] = &[
+    "anything else you type is sent to the bot as the active user",
+    "<n> or /press <n>   press button [n] of the latest message with buttons",
+    "/press <n> #<id>    press button [n] of message #<id>",
+    "/say <text>         send <text> as it is (e.g. a bare number, or /quit to the bot)",
+    "/wait <seconds>     read no input for a while; the chat goes on (for scripts)",
+    "/as <n>             become simulated user <n>",
+    "/users              list the simulated users",
+    "/sandbox            this help",
+    "/quit               stop everything and exit (also end of input, or Ctrl-C)",
+];
+
+/// Reads one typed line.
+pub fn parse(line: &str) -> Result<Input, InputError> {
+    let line = line.trim();
+    if line.is_empty() {
+        return Ok(Input::Nothing);
+    }
+    if let Ok(button) = line.parse::<usize>() {
+        return Ok(Input::Press {
+            button,
+            message: None,
+        });
+    }
+    let (head, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let args = args.trim();
+    match head {
+        "/say" => Ok(Input::Say(args.to_owned())),
+        "/press" => parse_press(args),
+        "/as" => args.parse().map(Input::As).map_err(|_| InputError::As),
+        "/wait" => args
+            .parse::<f64>()
+            .ok()
+            .and_then(|s| Duration::try_from_secs_f64(s).ok())
+            .filter(|d| *d <= MAX_WAIT)
+            .map(Input::Wait)
+            .ok_or(InputError::Wait),
+        "/users" => Ok(Input::Users),
+        "/sandbox" => Ok(Input::Help),
+        "/quit" | "/exit" => Ok(Input::Quit),
+        _ => Ok(Input::Say(line.to_owned())),
+    }
+}
+
+fn parse_press(args: &str) -> Result<Input, InputError> {
+    let mut words = args.split_whitespace();
+    let button = words
+        .next()
+        .and_then(|w| w.parse().ok())
+        .ok_or(InputError::Press)?;
+    let message = match words.next() {
+        None => None,
+        Some(word) => Some(
+            word.trim_start_matches('#')
+                .parse()
+                .map_err(|_| InputError::Press)?,
+        ),
+    };
+    if words.next().is_some() {
+        return Err(InputError::Press);
+    }
+    Ok(Input::Press { button, message })
+}
+
+/// Reads standard input on its own thread (a blocking read cannot be cancelled, so it must not
+/// hold up the runtime's shutdown); the channel closes at end of input.
+pub fn spawn_reader() -> mpsc::Receiver<String> {
+    let (sender, receiver) = mpsc::channel(16);
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lines() {
+            let Ok(line) = line else { break };
+            if sender.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receiver
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(button: usize, message: Option<i64>) -> Input {
+        Input::Press { button, message }
+    }
+
+    #[test]
+    fn commands_and_text() {
+        let cases = [
+            ("", Ok(Input::Nothing)),
+            ("  2 ", Ok(press(2, None))),
+            ("/press 1", Ok(press(1, None))),
+            ("/press 3 #7", Ok(press(3, Some(7)))),
+            ("/press 3 7", Ok(press(3, Some(7)))),
+            ("/press", Err(InputError::Press)),
+            ("/press x", Err(InputError::Press)),
+            ("/press 1 #x", Err(InputError::Press)),
+            ("/as 2", Ok(Input::As(2))),
+            ("/as", Err(InputError::As)),
+            ("/wait 1.5", Ok(Input::Wait(Duration::from_millis(1500)))),
+            ("/wait -1", Err(InputError::Wait)),
+            ("/wait 601", Err(InputError::Wait)),
+            ("/users", Ok(Input::Users)),
+            ("/sandbox", Ok(Input::Help)),
+            ("/quit", Ok(Input::Quit)),
+            ("/say 15", Ok(Input::Say("15".into()))),
+            ("/list", Ok(Input::Say("/list".into()))),
+            (
+                "buy milk in 3 seconds",
+                Ok(Input::Say("buy milk in 3 seconds".into())),
+            ),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(parse(line), expected, "{line:?}");
+        }
+    }
+}

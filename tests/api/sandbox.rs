@@ -1,0 +1,167 @@
+//! `remindbot sandbox` driven through standard input like a script would: set the zone, create a
+//! reminder due in seconds, see it arrive, press Done by number, find the list empty, quit; and
+//! several users, switching between them, and end of input as a way out.
+
+use std::process::{ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use remindbot::domain::lang::Lang;
+use remindbot::i18n::{Arg, Tr};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use crate::support::TestDb;
+
+/// Bound for each expected line (start-up includes migrations; a reminder is due in 3 s).
+const WAIT: Duration = Duration::from_secs(15);
+
+/// The sandbox binary with pipes on both ends.
+struct Sandbox {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: Lines<BufReader<ChildStdout>>,
+    seen: Vec<String>,
+}
+
+impl Sandbox {
+    fn start(db: &TestDb, args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_remindbot"))
+            .arg("sandbox")
+            .args(args)
+            .env("DATABASE_URL", db.url())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the sandbox starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        Self {
+            child,
+            stdin,
+            stdout,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Reads lines until one starts with `prefix` and contains `text`; returns it.
+    async fn expect(&mut self, prefix: &str, text: &str) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = tokio::time::timeout(left, self.stdout.next_line())
+                .await
+                .unwrap_or_else(|_| {
+                    panic!("no {prefix}…{text:?} within {WAIT:?}: {:#?}", self.seen)
+                })
+                .expect("reading stdout")
+                .unwrap_or_else(|| {
+                    panic!("stdout ended before {prefix}…{text:?}: {:#?}", self.seen)
+                });
+            self.seen.push(line.clone());
+            if line.starts_with(prefix) && line.contains(text) {
+                return line;
+            }
+        }
+    }
+
+    async fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .expect("writing stdin");
+        stdin.flush().await.expect("flushing stdin");
+    }
+
+    /// Closes standard input and waits for the exit; everything printed must be token-free.
+    async fn finish(mut self) -> (ExitStatus, Vec<String>) {
+        drop(self.stdin.take());
+        let status = tokio::time::timeout(WAIT, self.child.wait())
+            .await
+            .expect("the sandbox exits in time")
+            .expect("waiting for the sandbox");
+        while let Ok(Some(line)) = self.stdout.next_line().await {
+            self.seen.push(line);
+        }
+        let secret = remindbot::sim::DEFAULT_TOKEN.split_once(':').unwrap().1;
+        assert!(
+            !self.seen.iter().any(|l| l.contains(secret)),
+            "the bot token was printed: {:#?}",
+            self.seen
+        );
+        (status, self.seen)
+    }
+}
+
+#[tokio::test]
+async fn a_reminder_arrives_is_pressed_done_and_leaves_the_list() {
+    let db = TestDb::new().await;
+    let tr = Tr::new(Lang::En);
+    let mut sandbox = Sandbox::start(&db, &["--tz", "Asia/Tashkent"]);
+    sandbox
+        .expect("sandbox> admin page: http://", "/admin")
+        .await;
+    sandbox
+        .expect("sandbox> metrics: http://", "/metrics")
+        .await;
+    sandbox.expect("bot> ", "Asia/Tashkent").await;
+
+    sandbox.send("buy milk in 3 seconds").await;
+    sandbox.expect("bot> ", &tr.t("task-saved")).await;
+    sandbox.expect("bot> ", &tr.t("reminder-title")).await;
+    sandbox.expect("bot> ", "buy milk").await;
+    let buttons = sandbox.expect("bot> [1] ", &tr.t("button-done")).await;
+    assert!(buttons.contains("[2] "), "{buttons}");
+
+    sandbox.send("1").await;
+    sandbox
+        .expect(
+            "bot> ",
+            &tr.t_with("done-ok", &[("text", Arg::Text("buy milk"))]),
+        )
+        .await;
+    sandbox
+        .expect("bot> (popup) ", &tr.t("callback-done"))
+        .await;
+
+    sandbox.send("/list").await;
+    sandbox.expect("bot> ", &tr.t("list-empty")).await;
+
+    sandbox.send("/quit").await;
+    sandbox.expect("sandbox> ", "stopped").await;
+    let (status, _) = sandbox.finish().await;
+    assert!(status.success(), "{status}");
+}
+
+#[tokio::test]
+async fn several_users_take_turns_and_end_of_input_quits() {
+    let db = TestDb::new().await;
+    let ru = Tr::new(Lang::Ru);
+    let mut sandbox = Sandbox::start(&db, &["--users", "2", "--lang", "ru"]);
+    sandbox.expect("sandbox> ", "user 2: Bob").await;
+    sandbox.expect("bot[2]> ", &ru.t("start-welcome")).await;
+
+    sandbox.send("/as 2").await;
+    sandbox.expect("sandbox> ", "you are user 2: Bob").await;
+    sandbox.send("/tz Tashkent").await;
+    sandbox.expect("bot[2]> ", "Asia/Tashkent").await;
+    sandbox.send("/press 1 #999").await;
+    sandbox
+        .expect("sandbox> ", "no message with buttons with id #999")
+        .await;
+
+    let (status, lines) = sandbox.finish().await;
+    assert!(status.success(), "{status}");
+    assert!(
+        lines.iter().any(|l| l == "sandbox> end of input"),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("bot[1]> ") && l.contains("Asia/Tashkent")),
+        "user 1's zone was not set: {lines:#?}"
+    );
+}
