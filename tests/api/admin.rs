@@ -2,36 +2,19 @@
 //! stats that equal the tables, and the CLI's JSON.
 
 use chrono::{Duration, Utc};
-use chrono_tz::Tz;
 use remindbot::admin::actions::{self, ActionResult};
 use remindbot::admin::failed::{self, FailedFilter};
 use remindbot::admin::stats;
-use remindbot::domain::lang::Lang;
 use remindbot::queue::{Queue, QueueConfig};
-use remindbot::store::tasks::{self, NewTask, TaskText};
-use remindbot::store::{REMINDER_QUEUE, chats};
+use remindbot::store::REMINDER_QUEUE;
 
-use crate::support::TestDb;
+use crate::support::{TestDb, task_due_now};
 
-/// Creates `count` tasks due now and fails each reminder job with `error`.
+/// Creates `count` tasks due now in chat 500 and fails each reminder job with `error`.
 async fn seed_failures(db: &TestDb, queue: &Queue, count: usize, error: &str) -> Vec<i64> {
-    chats::upsert(&db.pool, 500, "private", Lang::En)
-        .await
-        .unwrap();
-    let mut tx = db.pool.begin().await.unwrap();
     for n in 0..count {
-        let task = NewTask {
-            chat_id: 500,
-            owner_id: 500,
-            text: TaskText::parse(&format!("task {n} <b>&")).unwrap(),
-            due_at: Utc::now() - Duration::minutes(5),
-            lead: Duration::zero(),
-            recurrence: None,
-            tz: Tz::Asia__Tashkent,
-        };
-        tasks::create(&mut tx, queue, &task).await.unwrap();
+        task_due_now(&db.pool, queue, 500, &format!("task {n} <b>&")).await;
     }
-    tx.commit().await.unwrap();
     let mut ids = Vec::new();
     for job in queue.claim("w", count as i64).await.unwrap() {
         queue.fail(&db.pool, &job, error).await.unwrap();
@@ -134,18 +117,7 @@ async fn the_stats_equal_what_the_tables_hold() {
     .await
     .unwrap();
     // A third one was answered 429 and waits for its retry.
-    let mut tx = db.pool.begin().await.unwrap();
-    let task = NewTask {
-        chat_id: 500,
-        owner_id: 500,
-        text: TaskText::parse("third").unwrap(),
-        due_at: Utc::now() - Duration::minutes(1),
-        lead: Duration::zero(),
-        recurrence: None,
-        tz: Tz::Asia__Tashkent,
-    };
-    tasks::create(&mut tx, &queue, &task).await.unwrap();
-    tx.commit().await.unwrap();
+    task_due_now(&db.pool, &queue, 500, "third").await;
     let job = queue.claim("w", 1).await.unwrap().remove(0);
     let floor = Some(std::time::Duration::from_secs(5));
     queue

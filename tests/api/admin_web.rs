@@ -1,17 +1,13 @@
 //! The admin page: refused without the token, with a wrong one, or with a forged CSRF token;
 //! shows the failures with their reasons; Retry and Cancel change the job and are recorded.
 
-use chrono::{Duration, Utc};
-use chrono_tz::Tz;
 use remindbot::admin::web;
-use remindbot::domain::lang::Lang;
 use remindbot::queue::{Queue, QueueConfig};
-use remindbot::store::tasks::{self, NewTask, TaskText};
-use remindbot::store::{REMINDER_QUEUE, chats};
+use remindbot::store::REMINDER_QUEUE;
 use reqwest::StatusCode;
 use reqwest::header::{AUTHORIZATION, COOKIE, LOCATION, SET_COOKIE};
 
-use crate::support::TestDb;
+use crate::support::{TestDb, task_due_now};
 
 const TOKEN: &str = "s3cret-admin-token";
 
@@ -26,21 +22,7 @@ struct AdminSite {
 async fn site(token: Option<&str>) -> AdminSite {
     let db = TestDb::new().await;
     let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
-    chats::upsert(&db.pool, 77, "private", Lang::Uz)
-        .await
-        .unwrap();
-    let mut tx = db.pool.begin().await.unwrap();
-    let task = NewTask {
-        chat_id: 77,
-        owner_id: 77,
-        text: TaskText::parse("pay <rent> & call").unwrap(),
-        due_at: Utc::now() - Duration::minutes(1),
-        lead: Duration::zero(),
-        recurrence: None,
-        tz: Tz::Asia__Tashkent,
-    };
-    tasks::create(&mut tx, &queue, &task).await.unwrap();
-    tx.commit().await.unwrap();
+    task_due_now(&db.pool, &queue, 77, "pay <rent> & call").await;
     let job = queue.claim("w", 1).await.unwrap().remove(0);
     queue.retry(&job, "Bad Gateway", None).await.unwrap();
     sqlx::query("update jobs set run_at = now()")

@@ -2,16 +2,13 @@
 //! ADMIN_CHAT_IDS; for admins /failed shows the failures with their reasons and buttons, Retry and
 //! Cancel act on the job (and are recorded), /retry and /stats work.
 
-use chrono::{Duration, Utc};
-use chrono_tz::Tz;
 use remindbot::bot::BotSettings;
-use remindbot::domain::lang::Lang;
 use remindbot::queue::{Queue, QueueConfig};
 use remindbot::sim::NewUser;
-use remindbot::store::tasks::{self, NewTask, TaskText};
-use remindbot::store::{REMINDER_QUEUE, chats};
+use remindbot::store::REMINDER_QUEUE;
 
 use crate::bot_support::{TestApp, buttons, text};
+use crate::support::task_due_now;
 
 const ADMIN: i64 = 900_001;
 
@@ -31,21 +28,7 @@ async fn app_with_admin() -> TestApp {
 async fn seed_failure(app: &TestApp, reason: &str) -> i64 {
     let pool = &app.db.pool;
     let queue = Queue::new(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
-    chats::upsert(pool, 4242, "private", Lang::En)
-        .await
-        .unwrap();
-    let mut tx = pool.begin().await.unwrap();
-    let task = NewTask {
-        chat_id: 4242,
-        owner_id: 4242,
-        text: TaskText::parse("water <the> plants & more").unwrap(),
-        due_at: Utc::now() - Duration::minutes(3),
-        lead: Duration::zero(),
-        recurrence: None,
-        tz: Tz::Europe__Berlin,
-    };
-    tasks::create(&mut tx, &queue, &task).await.unwrap();
-    tx.commit().await.unwrap();
+    task_due_now(pool, &queue, 4242, "water <the> plants & more").await;
     let job = queue.claim("w", 1).await.unwrap().remove(0);
     queue.fail(pool, &job, reason).await.unwrap();
     job.id

@@ -80,3 +80,32 @@ where
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+/// Creates chat `chat_id` (if new) and a one-off task of it due a minute ago, with its reminder
+/// job, in one transaction; returns the task's id.
+pub async fn task_due_now(
+    pool: &PgPool,
+    queue: &remindbot::queue::Queue,
+    chat_id: i64,
+    text: &str,
+) -> i64 {
+    use remindbot::store::tasks::{self, NewTask, TaskText};
+    remindbot::store::chats::upsert(pool, chat_id, "private", remindbot::domain::lang::Lang::En)
+        .await
+        .expect("the chat is stored");
+    let task = NewTask {
+        chat_id,
+        owner_id: chat_id,
+        text: TaskText::parse(text).expect("a valid task text"),
+        due_at: chrono::Utc::now() - chrono::Duration::minutes(1),
+        lead: chrono::Duration::zero(),
+        recurrence: None,
+        tz: chrono_tz::Tz::Asia__Tashkent,
+    };
+    let mut tx = pool.begin().await.expect("a transaction");
+    let task = tasks::create(&mut tx, queue, &task)
+        .await
+        .expect("the task is created");
+    tx.commit().await.expect("the task commits");
+    task.id
+}
