@@ -34,10 +34,10 @@ pub enum ClusterError {
          it as. Fix: create one (`useradd --system postgres`) or run as a normal user"
     )]
     NoPostgresUser,
-    /// Another server already listens on the cluster's port.
+    /// Other servers listen on the cluster's port and the 100 after it.
     #[error(
-        "port {0} on 127.0.0.1 is taken by another server. Fix: set REMINDBOT_PG_PORT to a free \
-         port, or point DATABASE_URL at that server"
+        "port {0} on 127.0.0.1 and the 100 after it are taken. Fix: set REMINDBOT_PG_PORT to a \
+         free port, or point DATABASE_URL at a server you run"
     )]
     PortTaken(u16),
     /// A server command failed.
@@ -138,8 +138,13 @@ impl LocalCluster {
             }
             return Ok(Running { port, log });
         }
-        if std::net::TcpListener::bind(("127.0.0.1", self.port)).is_err() {
-            return Err(ClusterError::PortTaken(self.port));
+        let port = free_port_from(self.port).ok_or(ClusterError::PortTaken(self.port))?;
+        if port != self.port {
+            tracing::warn!(
+                wanted = self.port,
+                port,
+                "the cluster's port is taken; using the next free one"
+            );
         }
         runner.run(
             "pg_ctl",
@@ -152,15 +157,12 @@ impl LocalCluster {
                 "-t",
                 "60",
                 "-o",
-                &format!("-p {}", self.port),
+                &format!("-p {port}"),
                 "start",
             ],
         )?;
-        tracing::info!(port = self.port, dir = %dir.display(), "started the private PostgreSQL cluster");
-        Ok(Running {
-            port: self.port,
-            log,
-        })
+        tracing::info!(port, dir = %dir.display(), "started the private PostgreSQL cluster");
+        Ok(Running { port, log })
     }
 
     /// The folder the cluster lives in. Under root it must be reachable by the `postgres` user;
@@ -282,6 +284,13 @@ impl Running {
             source,
         }
     }
+}
+
+/// `wanted`, or the first of the next 100 ports that is free on 127.0.0.1 (another checkout's
+/// cluster, or any other server, may hold it).
+fn free_port_from(wanted: u16) -> Option<u16> {
+    (wanted..=wanted.saturating_add(100))
+        .find(|port| std::net::TcpListener::bind(("127.0.0.1", *port)).is_ok())
 }
 
 /// The port a running cluster listens on, from line 4 of its `postmaster.pid`.
