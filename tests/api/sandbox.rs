@@ -131,8 +131,15 @@ async fn a_reminder_arrives_is_pressed_done_and_leaves_the_list() {
 
     sandbox.send("/quit").await;
     sandbox.expect("sandbox> ", "stopped").await;
-    let (status, _) = sandbox.finish().await;
+    let (status, seen) = sandbox.finish().await;
     assert!(status.success(), "{status}");
+    // Done took the buttons off the reminder: it is shown again, edited, without them.
+    let reminder = tr.t("reminder-title");
+    assert!(
+        seen.iter()
+            .any(|l| l.starts_with("bot> (edited #") && l.contains(&reminder)),
+        "{seen:#?}"
+    );
 }
 
 #[tokio::test]

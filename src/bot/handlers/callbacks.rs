@@ -56,6 +56,10 @@ pub(crate) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         Action::Done { task_id } => {
             let tapped = i64::from(message.id().0);
             let done = list::finish(ctx, &turn, task_id, Some(tapped)).await?;
+            if list_page.is_none() && done {
+                // Done under a reminder: its buttons have served.
+                remove_buttons(ctx, &turn, message.id()).await;
+            }
             refresh_list(ctx, &turn, message.id(), list_page).await?;
             found(done, "callback-done")
         }
@@ -153,15 +157,15 @@ fn list_page_of(message: &Message) -> Option<u32> {
     Some(current.unwrap_or(0))
 }
 
-/// Takes the buttons off a task card whose task is gone; a failure only leaves stale buttons,
-/// which answer "not found".
+/// Takes the buttons off a message whose buttons have served (a task card after Undo, a reminder
+/// after Done); a failure only leaves stale buttons, which answer "not found".
 async fn remove_buttons(ctx: &Ctx, turn: &Turn, message_id: MessageId) {
     let removed = ctx
         .bot
         .edit_message_reply_markup(ChatId(turn.chat_id), message_id)
         .await;
     if let Err(error) = removed {
-        tracing::warn!(%error, "could not remove the buttons of an undone task");
+        tracing::warn!(error = %BotError::from(error), "could not remove a message's buttons");
     }
 }
 
