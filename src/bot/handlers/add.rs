@@ -36,21 +36,12 @@ pub(super) async fn create_from_text(ctx: &Ctx, turn: &Turn, text: &str) -> Resu
 }
 
 async fn ask_when(ctx: &Ctx, turn: &Turn, task: TaskText) -> Result<(), BotError> {
-    conversation::ask(
-        &ctx.deps.pool,
-        turn.chat_id,
-        turn.user_id,
-        &Pending::NewTaskTime {
-            text: task.as_str().to_owned(),
-        },
-    )
-    .await?;
-    let text = render::question(
-        turn.tr,
-        &turn.tr.t("ask-when"),
-        Some(task.as_str()),
-        &turn.tr.t("when-example"),
-    )?;
+    let pending = Pending::NewTaskTime {
+        text: task.as_str().to_owned(),
+    };
+    let text = ctx
+        .ask(turn, &pending, "ask-when", task.as_str(), "when-example")
+        .await?;
     ctx.send(turn.chat_id, Reply::question(text)).await
 }
 

@@ -201,19 +201,10 @@ async fn snooze(ctx: &Ctx, turn: &Turn, task_id: i64, choice: Snooze) -> Result<
             resolve_local(zone, tomorrow.and_time(DEFAULT_TIME))
         }
         Snooze::Custom => {
-            conversation::ask(
-                &ctx.deps.pool,
-                turn.chat_id,
-                turn.user_id,
-                &Pending::SnoozeTime { task_id },
-            )
-            .await?;
-            let text = render::question(
-                turn.tr,
-                &turn.tr.t("ask-snooze"),
-                Some(&render::shorten(&task.text, 200)),
-                &turn.tr.t("snooze-example"),
-            )?;
+            let pending = Pending::SnoozeTime { task_id };
+            let text = ctx
+                .ask(turn, &pending, "ask-snooze", &task.text, "snooze-example")
+                .await?;
             ctx.send(
                 turn.chat_id,
                 Reply::text(text).with_keyboard(render::snooze_keyboard(turn.tr, task_id)),
@@ -234,19 +225,10 @@ async fn edit(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Toast, BotError> {
         add::not_found(ctx, turn).await?;
         return Ok(Toast::Key("not-found"));
     };
-    conversation::ask(
-        &ctx.deps.pool,
-        turn.chat_id,
-        turn.user_id,
-        &Pending::EditTask { task_id },
-    )
-    .await?;
-    let text = render::question(
-        turn.tr,
-        &turn.tr.t("ask-edit"),
-        Some(&render::shorten(&task.text, 200)),
-        &turn.tr.t("when-example"),
-    )?;
+    let pending = Pending::EditTask { task_id };
+    let text = ctx
+        .ask(turn, &pending, "ask-edit", &task.text, "when-example")
+        .await?;
     ctx.send(turn.chat_id, Reply::question(text)).await?;
     Ok(Toast::Silent)
 }

@@ -83,6 +83,26 @@ impl Ctx {
         self.send(turn.chat_id, Reply::text(text)).await
     }
 
+    /// Opens the question `pending` for this user (kept in PostgreSQL, so a restart loses
+    /// nothing) and renders it: the question `question_key` about `subject` (shortened), with the
+    /// example `example_key`. The caller sends it with the buttons it needs.
+    pub async fn ask(
+        &self,
+        turn: &Turn,
+        pending: &Pending,
+        question_key: &str,
+        subject: &str,
+        example_key: &str,
+    ) -> Result<String, BotError> {
+        conversation::ask(&self.deps.pool, turn.chat_id, turn.user_id, pending).await?;
+        Ok(render::question(
+            turn.tr,
+            &turn.tr.t(question_key),
+            Some(&render::shorten(subject, 200)),
+            &turn.tr.t(example_key),
+        )?)
+    }
+
     /// Sends lines of plain text.
     pub async fn send_lines(&self, turn: &Turn, lines: &[String]) -> Result<(), BotError> {
         let text = render::notice(None, lines)?;
