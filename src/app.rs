@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::RunConfig;
 use crate::queue::{Queue, QueueConfig, Runner, RunnerConfig, Wakeups, maintenance, reaper};
-use crate::store::REMINDER_QUEUE;
+use crate::store::{REMINDER_QUEUE, reminder_queue};
 use crate::telegram::{Delivery, RateLimits};
 
 /// What every subsystem shares. Its `Debug` leaves out the bot, whose own `Debug` shows the token.
@@ -133,14 +133,10 @@ pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
         .await
         .context("binding the HTTP side-car")?;
     let metrics = crate::http::metrics_handle()?;
-    let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
-    let admin_token = context
-        .config
-        .admin_token
-        .as_ref()
-        .map(|t| t.expose_secret().to_owned());
+    let (reminders, token) = (context.reminders.clone(), context.shutdown.child_token());
+    let admin = context.config.admin.web();
     subsystems.spawn("http", async move {
-        Ok(crate::http::serve(listener, pool, metrics, admin_token.as_deref(), token).await?)
+        Ok(crate::http::serve(listener, reminders, metrics, admin, token).await?)
     });
     spawn_delivery(&context, &mut subsystems);
     spawn_bot(&context, &mut subsystems);
@@ -167,7 +163,7 @@ async fn context(config: RunConfig) -> anyhow::Result<AppContext> {
     if let Some(url) = &config.telegram.api_url {
         bot = bot.set_api_url(url.parse().context("TELOXIDE_API_URL is not a URL")?);
     }
-    let reminders = Queue::new(
+    let reminders = reminder_queue(
         pool.clone(),
         QueueConfig {
             lease: config.delivery.lease(timeout),
@@ -229,14 +225,21 @@ fn spawn_maintenance(context: &AppContext, subsystems: &mut Subsystems) {
     let settings = &context.config.delivery;
     let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
     let interval = Duration::from_secs(settings.reaper_interval_secs.max(1));
+    let queues = vec![context.reminders.clone()];
     subsystems.spawn("reaper", async move {
-        reaper::run(pool, interval, token).await;
+        reaper::run(pool, queues, interval, token).await;
         Ok(())
     });
     let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
     let keep = Duration::from_secs(settings.keep_finished_hours * 3600);
     subsystems.spawn("retention", async move {
         maintenance::run_retention(pool, keep, Duration::from_secs(600), token).await;
+        Ok(())
+    });
+    let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
+    let keep = Duration::from_secs(u64::from(context.config.retention_days) * 86_400);
+    subsystems.spawn("data retention", async move {
+        crate::store::retention::run(pool, keep, Duration::from_secs(3600), token).await;
         Ok(())
     });
 }

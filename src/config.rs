@@ -1,11 +1,16 @@
 //! Configuration of `remindbot run`: command-line flags, each also read from the environment
-//! (and `.env`). `.env.example` lists every variable with its default.
+//! (and `.env`). `.env.example` lists every variable with its default. Secrets are read from the
+//! environment or a file, never from a flag's value ([`SecretSource`]).
 
+use std::ffi::OsString;
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use secrecy::SecretString;
+use secrecy::{ExposeSecret, SecretString};
 
+use crate::admin::session::{AdminToken, WeakToken};
+use crate::admin::web::AdminWebSettings;
 use crate::db::DatabaseArgs;
 use crate::telegram::{DeliveryConfig, RateConfig};
 
@@ -24,23 +29,27 @@ pub struct RunConfig {
     /// The chat's limits and its admins.
     #[command(flatten)]
     pub bot: crate::bot::BotSettings,
-    /// The token admins sign in with on the side-car's /admin page; the page is off without it.
-    #[arg(long, env = "ADMIN_TOKEN", value_parser = parse_secret, hide_env_values = true)]
-    pub admin_token: Option<SecretString>,
+    /// The side-car's /admin page: its token (the page is off without it) and its cookie.
+    #[command(flatten)]
+    pub admin: AdminArgs,
     /// Where the side-car serves /healthz, /metrics and /admin.
     #[arg(long, env = "HTTP_ADDR", default_value = "127.0.0.1:9090")]
     pub http_addr: SocketAddr,
     /// Connections in the database pool.
     #[arg(long, env = "DB_MAX_CONNECTIONS", default_value_t = 20)]
     pub db_max_connections: u32,
+    /// Days finished tasks (done, deleted) with their reminders, sent reminders, failed jobs and
+    /// admin actions are kept before they are purged.
+    #[arg(long, env = "RETENTION_DAYS", default_value_t = 90)]
+    pub retention_days: u32,
 }
 
 /// The Bot API connection.
 #[derive(Clone, Debug, clap::Args)]
 pub struct TelegramArgs {
-    /// The bot token (kept secret: never printed or logged).
-    #[arg(long = "token", env = "TELOXIDE_TOKEN", value_parser = parse_secret, hide_env_values = true)]
-    pub token: SecretString,
+    /// The bot token, from TELOXIDE_TOKEN or a file (kept secret: never printed or logged).
+    #[command(flatten)]
+    pub token: BotToken,
     /// The Bot API base URL, without a trailing path (default Telegram's).
     #[arg(long = "api-url", env = "TELOXIDE_API_URL")]
     pub api_url: Option<String>,
@@ -82,6 +91,10 @@ pub struct DeliveryArgs {
     /// Hours finished (done, cancelled) jobs are kept; failed ones stay for admins.
     #[arg(long, env = "KEEP_FINISHED_HOURS", default_value_t = 24)]
     pub keep_finished_hours: u64,
+    /// The longest bot-wide pause, in seconds, after 429s from several chats at once (a 429 for
+    /// one chat pauses only that chat).
+    #[arg(long, env = "FLOOD_PAUSE_CAP_SECS", default_value_t = 60)]
+    pub flood_pause_cap_secs: u64,
 }
 
 impl TelegramArgs {
@@ -98,6 +111,7 @@ impl DeliveryArgs {
             global_per_sec: self.rate_per_sec,
             chat_per_sec: self.rate_per_chat_per_sec,
             group_per_min: self.rate_per_group_per_min,
+            flood_pause_cap: Duration::from_secs(self.flood_pause_cap_secs),
         }
     }
 
@@ -116,8 +130,271 @@ impl DeliveryArgs {
     }
 }
 
-fn parse_secret(value: &str) -> Result<SecretString, std::convert::Infallible> {
-    Ok(SecretString::from(value.to_owned()))
+/// Where one secret may come from: its environment variable, or a file named by a flag or by that
+/// flag's variable. Never from a flag's value, which `ps` shows to everyone on the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecretSource {
+    /// What the secret is, for messages.
+    pub what: &'static str,
+    /// The variable holding the secret.
+    pub env: &'static str,
+    /// The flag naming a file that holds it.
+    pub file_flag: &'static str,
+    /// The variable naming that file.
+    pub file_env: &'static str,
+}
+
+/// The bot token's sources.
+pub const BOT_TOKEN: SecretSource = SecretSource {
+    what: "bot token",
+    env: "TELOXIDE_TOKEN",
+    file_flag: "--token-file",
+    file_env: "TELOXIDE_TOKEN_FILE",
+};
+
+/// The admin page token's sources.
+pub const ADMIN_TOKEN: SecretSource = SecretSource {
+    what: "admin token",
+    env: "ADMIN_TOKEN",
+    file_flag: "--admin-token-file",
+    file_env: "ADMIN_TOKEN_FILE",
+};
+
+/// Why a secret could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SecretError {
+    /// Given both ways.
+    #[error(
+        "the {} is given twice: set {} or {} ({}), not both",
+        .0.what, .0.env, .0.file_env, .0.file_flag
+    )]
+    Both(SecretSource),
+    /// Required but not given.
+    #[error(
+        "the {} is missing: set {}, or name a file holding it with {} ({})",
+        .0.what, .0.env, .0.file_flag, .0.file_env
+    )]
+    Missing(SecretSource),
+    /// The variable is not UTF-8.
+    #[error("{} is not valid UTF-8", .0.env)]
+    NotUnicode(SecretSource),
+    /// The file could not be read.
+    #[error("cannot read the {} from {} ({}): {io}", .secret.what, .path.display(), .secret.file_flag)]
+    Unreadable {
+        /// Which secret.
+        secret: SecretSource,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        io: std::io::Error,
+    },
+    /// The file holds nothing but white space.
+    #[error("the {} file {} ({}) is empty", .secret.what, .path.display(), .secret.file_flag)]
+    EmptyFile {
+        /// Which secret.
+        secret: SecretSource,
+        /// The file.
+        path: PathBuf,
+    },
+    /// The admin token is too short.
+    #[error("ADMIN_TOKEN (or ADMIN_TOKEN_FILE): {weak}")]
+    Weak {
+        /// Why it is too short and how to make one.
+        weak: WeakToken,
+    },
+}
+
+impl SecretError {
+    fn into_clap(self) -> clap::Error {
+        let kind = match self {
+            Self::Missing(_) => clap::error::ErrorKind::MissingRequiredArgument,
+            _ => clap::error::ErrorKind::ValueValidation,
+        };
+        clap::Error::raw(kind, self.to_string())
+    }
+}
+
+impl SecretSource {
+    /// The secret from `env_value` (the variable's value; empty counts as unset) or from the
+    /// file `file` names (its contents, trimmed); `None` when neither is given.
+    pub fn resolve(
+        &self,
+        env_value: Option<OsString>,
+        file: Option<&Path>,
+    ) -> Result<Option<SecretString>, SecretError> {
+        let from_env = env_value
+            .filter(|value| !value.is_empty())
+            .map(|value| {
+                value
+                    .into_string()
+                    .map_err(|_| SecretError::NotUnicode(*self))
+            })
+            .transpose()?;
+        match (from_env, file) {
+            (Some(_), Some(_)) => Err(SecretError::Both(*self)),
+            (Some(value), None) => Ok(Some(SecretString::from(value))),
+            (None, Some(path)) => self.read_file(path).map(Some),
+            (None, None) => Ok(None),
+        }
+    }
+
+    fn read_file(&self, path: &Path) -> Result<SecretString, SecretError> {
+        let contents = std::fs::read_to_string(path).map_err(|io| SecretError::Unreadable {
+            secret: *self,
+            path: path.to_owned(),
+            io,
+        })?;
+        let secret = contents.trim();
+        if secret.is_empty() {
+            return Err(SecretError::EmptyFile {
+                secret: *self,
+                path: path.to_owned(),
+            });
+        }
+        Ok(SecretString::from(secret.to_owned()))
+    }
+}
+
+/// The bot token, read while the command line is parsed from `TELOXIDE_TOKEN` or the file
+/// `--token-file` / `TELOXIDE_TOKEN_FILE` names; parsing fails without it. Its `Debug` hides it.
+#[derive(Clone, Debug)]
+pub struct BotToken(SecretString);
+
+impl From<SecretString> for BotToken {
+    fn from(token: SecretString) -> Self {
+        Self(token)
+    }
+}
+
+impl ExposeSecret<str> for BotToken {
+    fn expose_secret(&self) -> &str {
+        self.0.expose_secret()
+    }
+}
+
+impl BotToken {
+    /// The token from `env_value` (`TELOXIDE_TOKEN`'s value) or `file`.
+    pub fn resolve(env_value: Option<OsString>, file: Option<&Path>) -> Result<Self, SecretError> {
+        BOT_TOKEN
+            .resolve(env_value, file)?
+            .map(Self)
+            .ok_or(SecretError::Missing(BOT_TOKEN))
+    }
+}
+
+#[derive(clap::Args)]
+struct BotTokenFlags {
+    /// A file holding the bot token (trimmed), instead of TELOXIDE_TOKEN. The token itself is
+    /// never a flag: `ps` would show it.
+    #[arg(long = "token-file", env = "TELOXIDE_TOKEN_FILE", value_name = "PATH")]
+    token_file: Option<PathBuf>,
+}
+
+impl clap::FromArgMatches for BotToken {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let flags = <BotTokenFlags as clap::FromArgMatches>::from_arg_matches(matches)?;
+        Self::resolve(std::env::var_os(BOT_TOKEN.env), flags.token_file.as_deref())
+            .map_err(SecretError::into_clap)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for BotToken {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        <BotTokenFlags as clap::Args>::augment_args(cmd)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        <BotTokenFlags as clap::Args>::augment_args_for_update(cmd)
+    }
+}
+
+/// The admin page's settings, for `remindbot run` and `remindbot admin serve`: the token, read
+/// while the command line is parsed from `ADMIN_TOKEN` or the file `--admin-token-file` /
+/// `ADMIN_TOKEN_FILE` names (parsing fails if it is shorter than 32 characters), and whether the
+/// session cookie is `Secure`.
+#[derive(Clone, Debug, Default)]
+pub struct AdminArgs {
+    /// The token admins sign in with; the page is off without it.
+    pub token: Option<AdminToken>,
+    /// Whether the session cookie is sent over HTTPS only.
+    pub cookie_secure: bool,
+}
+
+impl AdminArgs {
+    /// The settings from `env_value` (`ADMIN_TOKEN`'s value) or `file`, with `cookie_secure`.
+    pub fn resolve(
+        env_value: Option<OsString>,
+        file: Option<&Path>,
+        cookie_secure: bool,
+    ) -> Result<Self, SecretError> {
+        let token = ADMIN_TOKEN
+            .resolve(env_value, file)?
+            .map(AdminToken::new)
+            .transpose()
+            .map_err(|weak| SecretError::Weak { weak })?;
+        Ok(Self {
+            token,
+            cookie_secure,
+        })
+    }
+
+    /// The admin page's settings; `None` without a token (the page is off).
+    pub fn web(&self) -> Option<AdminWebSettings> {
+        let token = self.token.clone()?;
+        Some(AdminWebSettings {
+            cookie_secure: self.cookie_secure,
+            ..AdminWebSettings::new(token)
+        })
+    }
+}
+
+#[derive(clap::Args)]
+struct AdminFlags {
+    /// A file holding the admin page's token (trimmed), instead of ADMIN_TOKEN; at least 32
+    /// characters (`openssl rand -hex 32`). The token itself is never a flag: `ps` would show it.
+    #[arg(
+        long = "admin-token-file",
+        env = "ADMIN_TOKEN_FILE",
+        value_name = "PATH"
+    )]
+    admin_token_file: Option<PathBuf>,
+    /// Mark the admin session cookie `Secure`: turn on when the page is served over HTTPS (e.g.
+    /// behind a proxy that terminates TLS).
+    #[arg(long = "admin-cookie-secure", env = "ADMIN_COOKIE_SECURE")]
+    admin_cookie_secure: bool,
+}
+
+impl clap::FromArgMatches for AdminArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let flags = <AdminFlags as clap::FromArgMatches>::from_arg_matches(matches)?;
+        Self::resolve(
+            std::env::var_os(ADMIN_TOKEN.env),
+            flags.admin_token_file.as_deref(),
+            flags.admin_cookie_secure,
+        )
+        .map_err(SecretError::into_clap)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for AdminArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        <AdminFlags as clap::Args>::augment_args(cmd)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        <AdminFlags as clap::Args>::augment_args_for_update(cmd)
+    }
 }
 
 #[cfg(test)]
@@ -126,20 +403,135 @@ mod tests {
 
     use super::*;
 
+    /// These tests parse with `TELOXIDE_TOKEN` and `ADMIN_TOKEN` unset, as in CI.
     #[derive(Debug, Parser)]
     struct Probe {
         #[command(flatten)]
         run: RunConfig,
     }
 
+    /// A file holding `contents`, removed when dropped.
+    struct SecretFile(PathBuf);
+
+    impl SecretFile {
+        fn new(name: &str, contents: &str) -> Self {
+            let path = std::env::temp_dir()
+                .join(format!("remindbot-config-{}-{name}", std::process::id()));
+            std::fs::write(&path, contents).unwrap();
+            Self(path)
+        }
+
+        fn arg(&self) -> &str {
+            self.0.to_str().unwrap()
+        }
+    }
+
+    impl Drop for SecretFile {
+        fn drop(&mut self) {
+            std::fs::remove_file(&self.0).ok();
+        }
+    }
+
     #[test]
-    fn defaults_and_a_token_that_does_not_print() {
-        let probe = Probe::parse_from(["probe", "--token", "123:SECRET"]);
+    fn defaults_and_a_token_from_a_file_that_does_not_print() {
+        let file = SecretFile::new("bot", "123:SECRET\n");
+        let probe = Probe::parse_from(["probe", "--token-file", file.arg()]);
+        assert_eq!(probe.run.telegram.token.expose_secret(), "123:SECRET");
         assert_eq!(probe.run.delivery.workers, 64);
         assert_eq!(
             probe.run.delivery.lease(probe.run.telegram.http_timeout()),
             Duration::from_secs(30)
         );
+        assert!(probe.run.admin.web().is_none(), "no admin token: page off");
         assert!(!format!("{probe:?}").contains("SECRET"));
+    }
+
+    #[test]
+    fn secrets_are_no_flags() {
+        for flag in ["--token", "--admin-token"] {
+            let error = Probe::try_parse_from(["probe", flag, "123:SECRET"]).unwrap_err();
+            assert_eq!(error.kind(), clap::error::ErrorKind::UnknownArgument);
+        }
+    }
+
+    #[test]
+    fn a_token_from_the_environment() {
+        let token = BotToken::resolve(Some("123:FROM_ENV".into()), None).unwrap();
+        assert_eq!(token.expose_secret(), "123:FROM_ENV");
+    }
+
+    #[test]
+    fn a_missing_token_says_where_to_put_it() {
+        for env_value in [None, Some(OsString::new())] {
+            let error = BotToken::resolve(env_value, None).unwrap_err().to_string();
+            assert!(
+                error.contains("TELOXIDE_TOKEN") && error.contains("--token-file"),
+                "{error}"
+            );
+        }
+        let error = Probe::try_parse_from(["probe"]).unwrap_err();
+        assert_eq!(
+            error.kind(),
+            clap::error::ErrorKind::MissingRequiredArgument
+        );
+        assert!(error.to_string().contains("TELOXIDE_TOKEN"), "{error}");
+    }
+
+    #[test]
+    fn a_token_given_twice_or_in_an_unreadable_or_empty_file_is_an_error() {
+        let file = SecretFile::new("twice", "123:SECRET");
+        let twice = BotToken::resolve(Some("123:ENV".into()), Some(&file.0)).unwrap_err();
+        assert!(matches!(twice, SecretError::Both(BOT_TOKEN)), "{twice}");
+        let missing = std::env::temp_dir().join("remindbot-config-no-such-file");
+        let unreadable = BotToken::resolve(None, Some(&missing)).unwrap_err();
+        assert!(
+            unreadable
+                .to_string()
+                .contains("remindbot-config-no-such-file"),
+            "{unreadable}"
+        );
+        let empty = SecretFile::new("empty", " \n");
+        let error = BotToken::resolve(None, Some(&empty.0)).unwrap_err();
+        assert!(matches!(error, SecretError::EmptyFile { .. }), "{error}");
+    }
+
+    #[test]
+    fn the_admin_token_comes_from_a_file_and_must_be_strong() {
+        let bot = SecretFile::new("bot-for-admin", "123:SECRET");
+        let strong = SecretFile::new("admin", &format!("{}\n", "a1".repeat(16)));
+        let probe = Probe::parse_from([
+            "probe",
+            "--token-file",
+            bot.arg(),
+            "--admin-token-file",
+            strong.arg(),
+            "--admin-cookie-secure",
+        ]);
+        let web = probe.run.admin.web().expect("the page is on");
+        assert!(web.cookie_secure);
+        assert!(!format!("{probe:?}").contains("a1a1"));
+
+        let weak = SecretFile::new("weak", "weakling");
+        let error = Probe::try_parse_from([
+            "probe",
+            "--token-file",
+            bot.arg(),
+            "--admin-token-file",
+            weak.arg(),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("ADMIN_TOKEN") && error.contains("openssl rand -hex 32"),
+            "{error}"
+        );
+        assert!(!error.contains("weakling"), "{error}");
+        let from_env = AdminArgs::resolve(Some("too-short".into()), None, false).unwrap_err();
+        assert!(matches!(from_env, SecretError::Weak { .. }), "{from_env}");
+        let unset = AdminArgs::resolve(Some(OsString::new()), None, false).unwrap();
+        assert!(
+            unset.web().is_none(),
+            "an empty ADMIN_TOKEN leaves the page off"
+        );
     }
 }

@@ -1,9 +1,13 @@
-//! Admin actions on jobs, each recorded with who did it.
+//! Admin actions on jobs, each recorded with who did it. They act on the reminder queue and take
+//! its handle, so that what a job stands for follows in the same transaction: a retried
+//! reminder's chat counts as reachable again and its paused tasks resume; a cancelled reminder's
+//! recurring task moves on to its next occurrence.
 
-use sqlx::PgPool;
+use sqlx::PgConnection;
 
 use super::AdminError;
-use crate::queue::{JobId, QueueError, maintenance};
+use crate::queue::{JobId, Queue, QueueError, maintenance};
+use crate::store::{reachability, tasks};
 
 /// What an action did.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -17,76 +21,88 @@ pub enum ActionResult {
 }
 
 /// Returns the failed job `job_id` to the queue, recording `actor`. The chat of a reminder job is
-/// marked reachable again: an admin retries once the cause is gone (the user unblocked the bot),
-/// and a chat still marked unreachable would fail the job without trying.
+/// reachable again and its paused tasks resume: an admin retries once the cause is gone (the
+/// user unblocked the bot).
 #[tracing::instrument(skip_all, fields(job = job_id, actor))]
-pub async fn retry(pool: &PgPool, actor: &str, job_id: JobId) -> Result<ActionResult, AdminError> {
-    let mut tx = pool.begin().await?;
+pub async fn retry(queue: &Queue, actor: &str, job_id: JobId) -> Result<ActionResult, AdminError> {
+    let mut tx = queue.pool().begin().await?;
     match maintenance::retry_failed(&mut tx, job_id).await {
         Ok(()) => {}
         Err(QueueError::NotFound(id)) => return Ok(ActionResult::NotFound(id)),
         Err(e) => return Err(e.into()),
     }
-    mark_chats_reachable(&mut tx, &[job_id]).await?;
+    resume_chats(&mut tx, queue, &[job_id]).await?;
     record(&mut tx, actor, "retry", Some(job_id), None).await?;
     tx.commit().await?;
     Ok(ActionResult::Retried(vec![job_id]))
 }
 
-/// Returns every failed job of `queue` to the queue, recording `actor` (their chats are marked
-/// reachable again, as by [`retry`]).
-#[tracing::instrument(skip_all, fields(queue, actor))]
-pub async fn retry_all(
-    pool: &PgPool,
-    actor: &str,
-    queue: &str,
-) -> Result<ActionResult, AdminError> {
-    let mut tx = pool.begin().await?;
-    let ids = maintenance::retry_all_failed(&mut tx, queue).await?;
-    mark_chats_reachable(&mut tx, &ids).await?;
+/// Returns every failed job of the queue to it, recording `actor` (their chats resume, as by
+/// [`retry`]).
+#[tracing::instrument(skip_all, fields(actor))]
+pub async fn retry_all(queue: &Queue, actor: &str) -> Result<ActionResult, AdminError> {
+    let mut tx = queue.pool().begin().await?;
+    let ids = maintenance::retry_all_failed(&mut tx, queue.name()).await?;
+    resume_chats(&mut tx, queue, &ids).await?;
     record(
         &mut tx,
         actor,
         "retry all",
         None,
-        Some(&format!("{} jobs of queue {queue}", ids.len())),
+        Some(&format!("{} jobs of queue {}", ids.len(), queue.name())),
     )
     .await?;
     tx.commit().await?;
     Ok(ActionResult::Retried(ids))
 }
 
-/// Cancels the job `job_id` (failed, pending or running), recording `actor`.
+/// Cancels the job `job_id` (failed, pending or running), recording `actor`. A recurring task
+/// whose current occurrence it was moves on to its next one.
 #[tracing::instrument(skip_all, fields(job = job_id, actor))]
-pub async fn cancel(pool: &PgPool, actor: &str, job_id: JobId) -> Result<ActionResult, AdminError> {
-    let mut tx = pool.begin().await?;
+pub async fn cancel(queue: &Queue, actor: &str, job_id: JobId) -> Result<ActionResult, AdminError> {
+    let mut tx = queue.pool().begin().await?;
     if !maintenance::cancel_job(&mut *tx, job_id).await? {
         return Ok(ActionResult::NotFound(job_id));
+    }
+    for reminder_id in reminders_of(&mut tx, &[job_id]).await? {
+        tasks::continue_series(&mut tx, queue, reminder_id).await?;
     }
     record(&mut tx, actor, "cancel", Some(job_id), None).await?;
     tx.commit().await?;
     Ok(ActionResult::Cancelled(job_id))
 }
 
-/// Marks the chats of the reminder jobs `job_ids` reachable again.
-async fn mark_chats_reachable(
-    conn: &mut sqlx::PgConnection,
+/// The reminders the jobs `job_ids` deliver.
+async fn reminders_of(conn: &mut PgConnection, job_ids: &[JobId]) -> Result<Vec<i64>, AdminError> {
+    Ok(
+        sqlx::query_scalar("select id from reminders where job_id = any($1)")
+            .bind(job_ids)
+            .fetch_all(conn)
+            .await?,
+    )
+}
+
+/// Marks the chats of the reminder jobs `job_ids` reachable again and resumes their paused tasks.
+async fn resume_chats(
+    conn: &mut PgConnection,
+    queue: &Queue,
     job_ids: &[JobId],
 ) -> Result<(), AdminError> {
-    sqlx::query(
-        "update chats set reachable = true, unreachable_reason = null, updated_at = now()
-         where not reachable and chat_id in (
-             select t.chat_id from reminders r join tasks t on t.id = r.task_id
-             where r.job_id = any($1))",
+    let chats: Vec<i64> = sqlx::query_scalar(
+        "select distinct t.chat_id from reminders r join tasks t on t.id = r.task_id
+         where r.job_id = any($1)",
     )
     .bind(job_ids)
-    .execute(conn)
+    .fetch_all(&mut *conn)
     .await?;
+    for chat_id in chats {
+        reachability::resume(conn, queue, chat_id).await?;
+    }
     Ok(())
 }
 
 async fn record(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut PgConnection,
     actor: &str,
     action: &str,
     job_id: Option<JobId>,

@@ -1,12 +1,19 @@
 //! `remindbot admin …`: failed reminders, retry, cancel and stats from a terminal or a script.
+//! Actions are recorded with the OS user id that ran them (`cli:<name> uid=<uid>`): the name from
+//! `$USER` is only a hint anyone can set.
 
+use std::net::SocketAddr;
+
+use anyhow::Context as _;
 use clap::Subcommand;
 use sqlx::PgPool;
 
 use super::actions::{self, ActionResult};
 use super::failed::{self, FailedFilter};
 use super::stats;
-use crate::store::REMINDER_QUEUE;
+use crate::config::AdminArgs;
+use crate::queue::{Queue, QueueConfig};
+use crate::store::{REMINDER_QUEUE, reminder_queue};
 
 /// The admin subcommands.
 #[derive(Debug, Subcommand)]
@@ -47,19 +54,17 @@ pub enum AdminCommand {
     Serve {
         /// Where to listen.
         #[arg(long, env = "HTTP_ADDR", default_value = "127.0.0.1:9090")]
-        addr: std::net::SocketAddr,
-        /// The token admins sign in with; the page is off without it.
-        #[arg(long, env = "ADMIN_TOKEN", hide_env_values = true)]
-        admin_token: Option<String>,
+        addr: SocketAddr,
+        /// The token (from ADMIN_TOKEN or a file) and the cookie.
+        #[command(flatten)]
+        admin: AdminArgs,
     },
 }
 
 /// Runs an admin subcommand against `pool`, printing to standard output.
 pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
-    let actor = format!(
-        "cli:{}",
-        std::env::var("USER").unwrap_or_else(|_| "unknown".to_owned())
-    );
+    let reminders = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let actor = actor(os_user_name().as_deref(), os_user_id());
     match command {
         AdminCommand::Failed {
             json,
@@ -96,26 +101,13 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
         }
         AdminCommand::Retry { id, all } => {
             let result = match id {
-                Some(id) if !all => actions::retry(pool, &actor, id).await?,
-                _ => actions::retry_all(pool, &actor, REMINDER_QUEUE).await?,
+                Some(id) if !all => actions::retry(&reminders, &actor, id).await?,
+                _ => actions::retry_all(&reminders, &actor).await?,
             };
             report(result)?;
         }
-        AdminCommand::Cancel { id } => report(actions::cancel(pool, &actor, id).await?)?,
-        AdminCommand::Serve { addr, admin_token } => {
-            anyhow::ensure!(
-                admin_token.as_deref().is_some_and(|t| !t.is_empty()),
-                "set ADMIN_TOKEN (or --admin-token): the admin page is off without it"
-            );
-            let app = super::web::router(pool.clone(), admin_token.as_deref());
-            let listener = tokio::net::TcpListener::bind(addr).await?;
-            println!("admin page at http://{}/admin", listener.local_addr()?);
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    tokio::signal::ctrl_c().await.ok();
-                })
-                .await?;
-        }
+        AdminCommand::Cancel { id } => report(actions::cancel(&reminders, &actor, id).await?)?,
+        AdminCommand::Serve { addr, admin } => serve(reminders, addr, &admin).await?,
         AdminCommand::Stats { json } => {
             let stats = stats::read(pool).await?;
             if json {
@@ -145,6 +137,57 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Serves the admin page alone on `addr` until Ctrl-C.
+async fn serve(reminders: Queue, addr: SocketAddr, admin: &AdminArgs) -> anyhow::Result<()> {
+    let settings = admin.web().context(
+        "set ADMIN_TOKEN or ADMIN_TOKEN_FILE (--admin-token-file): the admin page is off without \
+         a token; make one with `openssl rand -hex 32`",
+    )?;
+    let app = super::web::router(reminders, Some(settings));
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    println!("admin page at http://{}/admin", listener.local_addr()?);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        tokio::signal::ctrl_c().await.ok();
+    })
+    .await?;
+    Ok(())
+}
+
+/// Who the audit log records for a CLI action: `cli:<name> uid=<uid>`, the name (a hint) cut to
+/// 32 safe characters so it cannot pose as another uid.
+fn actor(name: Option<&str>, uid: u32) -> String {
+    let name: String = name
+        .unwrap_or("unknown")
+        .chars()
+        .take(32)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("cli:{name} uid={uid}")
+}
+
+/// The login name from `$USER` or `$LOGNAME`, when set.
+fn os_user_name() -> Option<String> {
+    ["USER", "LOGNAME"]
+        .into_iter()
+        .find_map(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
+}
+
+/// The real user id of this process.
+fn os_user_id() -> u32 {
+    // SAFETY: getuid has no preconditions, cannot fail and touches no memory of ours.
+    unsafe { libc::getuid() }
+}
+
 fn report(result: ActionResult) -> anyhow::Result<()> {
     match result {
         ActionResult::Retried(ids) => println!("returned {} job(s) to the queue", ids.len()),
@@ -156,4 +199,17 @@ fn report(result: ActionResult) -> anyhow::Result<()> {
 
 fn seconds(value: Option<f64>) -> String {
     value.map_or_else(|| "-".to_owned(), |s| format!("{s:.3} s"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_actor_is_the_uid_with_the_name_as_a_hint() {
+        assert_eq!(actor(Some("alice"), 1000), "cli:alice uid=1000");
+        assert_eq!(actor(None, 0), "cli:unknown uid=0");
+        assert_eq!(actor(Some("root uid=0"), 1000), "cli:root_uid_0 uid=1000");
+        assert_eq!(os_user_id(), unsafe { libc::getuid() });
+    }
 }

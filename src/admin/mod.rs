@@ -18,4 +18,7 @@ pub enum AdminError {
     /// The queue refused.
     #[error(transparent)]
     Queue(#[from] crate::queue::QueueError),
+    /// The store failed (resuming a chat, continuing a series).
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
 }

@@ -1,18 +1,66 @@
-//! Access to the admin page: the `ADMIN_TOKEN`, compared in constant time, presented either as a
-//! bearer header (scripts) or once through a login form that sets a session cookie (browsers).
-//! Sessions live in memory and carry a CSRF token that every form POST must echo.
+//! Access to the admin page: the admin token (at least [`MIN_TOKEN_CHARS`] characters), compared
+//! in constant time, presented either as a bearer header (scripts) or once through a login form
+//! that sets a session cookie (browsers). Every token check goes through the [`throttle`]: wrong
+//! tokens lock the client address (and, past a global budget, everyone) out for a growing while,
+//! and each one is logged with the address, never the token. Sessions live in memory, end after
+//! an idle time and at the latest a fixed time after login, and carry a CSRF token that every form
+//! POST must echo.
+
+pub mod throttle;
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
 use axum::http::header::{AUTHORIZATION, COOKIE};
+use secrecy::{ExposeSecret, SecretString};
+
+use self::throttle::{Attempt, Failure, LockoutPolicy, Throttle};
 
 /// The session cookie's name.
 pub const COOKIE_NAME: &str = "remindbot_admin";
+/// The fewest characters an admin token may have.
+pub const MIN_TOKEN_CHARS: usize = 32;
 /// How long a session lasts without being used.
-const SESSION_IDLE: Duration = Duration::from_secs(8 * 3600);
+pub const SESSION_IDLE: Duration = Duration::from_secs(8 * 3600);
+/// How long a session lasts at most after its login, however busy.
+pub const SESSION_LIFETIME: Duration = Duration::from_secs(12 * 3600);
+
+/// The admin token: a secret of at least [`MIN_TOKEN_CHARS`] characters, so that guessing it is
+/// hopeless. Its `Debug` hides it.
+#[derive(Clone)]
+pub struct AdminToken(SecretString);
+
+/// A token too short to be an admin token.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the admin token is too short: it needs at least {MIN_TOKEN_CHARS} characters; \
+     make one with `openssl rand -hex 32`"
+)]
+pub struct WeakToken;
+
+impl AdminToken {
+    /// `token` as the admin token, if it is long enough.
+    pub fn new(token: SecretString) -> Result<Self, WeakToken> {
+        if token.expose_secret().chars().count() < MIN_TOKEN_CHARS {
+            return Err(WeakToken);
+        }
+        Ok(Self(token))
+    }
+
+    /// Whether `candidate` is the token (constant time).
+    fn matches(&self, candidate: &str) -> bool {
+        constant_time_eq(candidate.as_bytes(), self.0.expose_secret().as_bytes())
+    }
+}
+
+impl std::fmt::Debug for AdminToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AdminToken(<hidden>)")
+    }
+}
 
 /// Who is asking, once authenticated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,78 +74,172 @@ pub enum Access {
     Bearer,
 }
 
-/// The admin token and the open sessions.
+/// Why a request is not let in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// No token and no live session: sign in.
+    SignIn,
+    /// A wrong token.
+    WrongToken,
+    /// Too many wrong tokens: no token is checked for this long yet.
+    LockedOut(Duration),
+}
+
+/// How a token was presented (for the log).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Via {
+    Form,
+    Bearer,
+}
+
+impl Via {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Form => "form",
+            Self::Bearer => "bearer",
+        }
+    }
+}
+
+/// The admin token, the throttle on checking it, and the open sessions.
 #[derive(Clone)]
-pub struct Sessions {
-    token: Arc<str>,
+pub struct Guard {
+    token: AdminToken,
+    throttle: Arc<Throttle>,
     open: Arc<Mutex<HashMap<String, Session>>>,
 }
 
 struct Session {
     csrf: String,
+    opened: Instant,
     last_used: Instant,
 }
 
-impl std::fmt::Debug for Sessions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Sessions { token: <hidden>, .. }")
+impl Session {
+    fn alive(&self, now: Instant) -> bool {
+        now.duration_since(self.last_used) < SESSION_IDLE
+            && now.duration_since(self.opened) < SESSION_LIFETIME
     }
 }
 
-impl Sessions {
-    /// Sessions guarded by `token`.
-    pub fn new(token: &str) -> Self {
+impl std::fmt::Debug for Guard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Guard { token: <hidden>, .. }")
+    }
+}
+
+impl Guard {
+    /// Access guarded by `token`, wrong tokens throttled by `policy`.
+    pub fn new(token: AdminToken, policy: LockoutPolicy) -> Self {
         Self {
-            token: token.into(),
+            token,
+            throttle: Arc::new(Throttle::new(policy)),
             open: Arc::default(),
         }
     }
 
-    /// Whether `candidate` is the admin token (constant time).
-    pub fn token_matches(&self, candidate: &str) -> bool {
-        constant_time_eq(candidate.as_bytes(), self.token.as_bytes())
-    }
-
-    /// Opens a session after a correct login; returns its id (the cookie value).
-    pub fn open(&self) -> String {
-        let id = random_hex();
-        let session = Session {
-            csrf: random_hex(),
-            last_used: Instant::now(),
-        };
-        let mut open = self.open.lock().expect("sessions poisoned");
-        open.retain(|_, s| s.last_used.elapsed() < SESSION_IDLE);
-        open.insert(id.clone(), session);
-        id
+    /// Signs `client` in with the token it typed, at `now`: the new session's id (the cookie
+    /// value), or why not.
+    pub fn sign_in(
+        &self,
+        client: IpAddr,
+        presented: &str,
+        now: Instant,
+    ) -> Result<String, Refused> {
+        self.check(client, presented, Via::Form, now)?;
+        Ok(self.open(now))
     }
 
     /// Ends the session named by the request's cookie.
-    pub fn close(&self, headers: &HeaderMap) {
+    pub fn sign_out(&self, headers: &HeaderMap) {
         if let Some(id) = cookie(headers, COOKIE_NAME) {
             self.open.lock().expect("sessions poisoned").remove(&id);
         }
     }
 
-    /// Who the request comes from, if anyone allowed.
-    pub fn access(&self, headers: &HeaderMap) -> Option<Access> {
-        if let Some(bearer) = headers
-            .get(AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-        {
-            return self.token_matches(bearer.trim()).then_some(Access::Bearer);
+    /// Who the request from `client` comes from at `now`: a bearer token (checked and throttled
+    /// like a sign-in) or else a live session cookie.
+    pub fn access(
+        &self,
+        headers: &HeaderMap,
+        client: IpAddr,
+        now: Instant,
+    ) -> Result<Access, Refused> {
+        if let Some(bearer) = bearer(headers) {
+            self.check(client, bearer, Via::Bearer, now)?;
+            return Ok(Access::Bearer);
         }
-        let id = cookie(headers, COOKIE_NAME)?;
+        let id = cookie(headers, COOKIE_NAME).ok_or(Refused::SignIn)?;
+        self.session(&id, now).ok_or(Refused::SignIn)
+    }
+
+    /// Checks `presented` through the throttle and logs a wrong one (without it).
+    fn check(
+        &self,
+        client: IpAddr,
+        presented: &str,
+        via: Via,
+        now: Instant,
+    ) -> Result<(), Refused> {
+        match self
+            .throttle
+            .attempt(client, now, || self.token.matches(presented))
+        {
+            Attempt::Passed => Ok(()),
+            Attempt::Failed(failure) => {
+                log_failure(client, via, failure);
+                Err(Refused::WrongToken)
+            }
+            Attempt::LockedOut(wait) => {
+                tracing::debug!(%client, via = via.as_str(), "admin token not checked: locked out");
+                Err(Refused::LockedOut(wait))
+            }
+        }
+    }
+
+    /// Opens a session at `now`; returns its id.
+    fn open(&self, now: Instant) -> String {
+        let id = random_hex();
+        let session = Session {
+            csrf: random_hex(),
+            opened: now,
+            last_used: now,
+        };
         let mut open = self.open.lock().expect("sessions poisoned");
-        let session = open.get_mut(&id)?;
-        if session.last_used.elapsed() >= SESSION_IDLE {
-            open.remove(&id);
+        open.retain(|_, s| s.alive(now));
+        open.insert(id.clone(), session);
+        id
+    }
+
+    /// The live session `id` at `now`, marked used.
+    fn session(&self, id: &str, now: Instant) -> Option<Access> {
+        let mut open = self.open.lock().expect("sessions poisoned");
+        let session = open.get_mut(id)?;
+        if !session.alive(now) {
+            open.remove(id);
             return None;
         }
-        session.last_used = Instant::now();
+        session.last_used = now;
         Some(Access::Session {
             csrf: session.csrf.clone(),
         })
+    }
+}
+
+/// One warning per wrong token: the address, how it came, and what it cost; never the token.
+fn log_failure(client: IpAddr, via: Via, failure: Failure) {
+    tracing::warn!(
+        %client,
+        via = via.as_str(),
+        failures = failure.failures,
+        locked_out_secs = failure.address_lockout.map(|d| d.as_secs_f64()),
+        "wrong admin token"
+    );
+    if let Some(lockout) = failure.global_lockout {
+        tracing::warn!(
+            locked_out_secs = lockout.as_secs_f64(),
+            "too many wrong admin tokens from all addresses: every token check is refused"
+        );
     }
 }
 
@@ -129,6 +271,14 @@ pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     diff == 0
 }
 
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+}
+
 fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(COOKIE)
@@ -149,7 +299,26 @@ fn random_hex() -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::net::Ipv4Addr;
+
     use super::*;
+
+    const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+    const CLIENT: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+
+    fn guard() -> Guard {
+        let token = AdminToken::new(SecretString::from(TOKEN)).unwrap();
+        Guard::new(token, LockoutPolicy::default())
+    }
+
+    fn with_cookie(id: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            COOKIE,
+            format!("other=1; {COOKIE_NAME}={id}").parse().unwrap(),
+        );
+        headers
+    }
 
     #[test]
     fn constant_time_eq_compares_content_and_length() {
@@ -162,20 +331,74 @@ mod tests {
     }
 
     #[test]
-    fn sessions_carry_a_csrf_token_that_posts_must_echo() {
-        let sessions = Sessions::new("t0ken");
-        let id = sessions.open();
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            COOKIE,
-            format!("other=1; {COOKIE_NAME}={id}").parse().unwrap(),
+    fn a_token_under_32_characters_is_refused_with_how_to_make_one() {
+        let error = AdminToken::new(SecretString::from(&TOKEN[1..])).unwrap_err();
+        assert!(
+            error.to_string().contains("openssl rand -hex 32"),
+            "{error}"
         );
-        let access = sessions.access(&headers).unwrap();
+        assert!(AdminToken::new(SecretString::from("é".repeat(32))).is_ok());
+        let token = AdminToken::new(SecretString::from(TOKEN)).unwrap();
+        assert!(!format!("{token:?} {:?}", guard()).contains(TOKEN));
+    }
+
+    #[test]
+    fn sessions_carry_a_csrf_token_that_posts_must_echo() {
+        let guard = guard();
+        let now = Instant::now();
+        assert_eq!(
+            guard.sign_in(CLIENT, "guess", now),
+            Err(Refused::WrongToken)
+        );
+        let headers = with_cookie(&guard.sign_in(CLIENT, TOKEN, now).unwrap());
+        let access = guard.access(&headers, CLIENT, now).unwrap();
         assert!(access.allows_post(Some(access.csrf())));
         assert!(!access.allows_post(Some("forged")));
         assert!(!access.allows_post(None));
-        sessions.close(&headers);
-        assert_eq!(sessions.access(&headers), None);
-        assert!(!format!("{sessions:?}").contains("t0ken"));
+        guard.sign_out(&headers);
+        assert_eq!(guard.access(&headers, CLIENT, now), Err(Refused::SignIn));
+    }
+
+    #[test]
+    fn a_session_ends_when_idle_and_at_the_latest_its_lifetime_after_login() {
+        let guard = guard();
+        let login = Instant::now();
+        let busy = with_cookie(&guard.sign_in(CLIENT, TOKEN, login).unwrap());
+        let idle = with_cookie(&guard.sign_in(CLIENT, TOKEN, login).unwrap());
+        let mut now = login;
+        while now + Duration::from_secs(3600) < login + SESSION_LIFETIME {
+            now += Duration::from_secs(3600);
+            assert!(guard.access(&busy, CLIENT, now).is_ok(), "used every hour");
+        }
+        assert_eq!(
+            guard.access(&idle, CLIENT, login + SESSION_IDLE),
+            Err(Refused::SignIn)
+        );
+        assert_eq!(
+            guard.access(&busy, CLIENT, login + SESSION_LIFETIME),
+            Err(Refused::SignIn),
+            "the lifetime ends even a busy session"
+        );
+    }
+
+    #[test]
+    fn wrong_bearer_tokens_count_like_wrong_logins() {
+        let guard = guard();
+        let now = Instant::now();
+        let mut wrong = HeaderMap::new();
+        wrong.insert(AUTHORIZATION, "Bearer guess".parse().unwrap());
+        let free = LockoutPolicy::default().free_failures;
+        for _ in 0..=free {
+            assert_eq!(guard.access(&wrong, CLIENT, now), Err(Refused::WrongToken));
+        }
+        assert_eq!(
+            guard.sign_in(CLIENT, TOKEN, now),
+            Err(Refused::LockedOut(Duration::from_secs(1)))
+        );
+        assert!(
+            guard
+                .sign_in(CLIENT, TOKEN, now + Duration::from_secs(1))
+                .is_ok()
+        );
     }
 }

@@ -1,11 +1,24 @@
 //! The admin page at `/admin`, server-rendered and usable without JavaScript: an overview of the
 //! queue and the last hour, the failed reminders with filters and Retry / Cancel buttons (POST
-//! forms with a CSRF token), and each job's attempt history. Off (404) when no `ADMIN_TOKEN` is set.
+//! forms with a CSRF token), and each job's attempt history. Off (404) when no admin token is set.
+//!
+//! Every response carries `X-Frame-Options: DENY`, a restrictive Content-Security-Policy (the
+//! page has no script and one stylesheet of its own), `Referrer-Policy: no-referrer`,
+//! `X-Content-Type-Options: nosniff` and `Cache-Control: no-store`. Wrong tokens are throttled
+//! per client address and globally ([`super::session::throttle`]): a locked-out client gets 429
+//! with `Retry-After`.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
 
 use askama::Template;
 use axum::Router;
-use axum::extract::{Form, Path, Query, State};
-use axum::http::header::{CACHE_CONTROL, LOCATION, SET_COOKIE};
+use axum::extract::{ConnectInfo, Form, FromRequestParts, Path, Query, State};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION, REFERRER_POLICY, RETRY_AFTER,
+    SET_COOKIE, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -15,36 +28,113 @@ use sqlx::PgPool;
 
 use super::actions::{self, ActionResult};
 use super::failed::{self, FailedFilter};
-use super::session::{Access, COOKIE_NAME, Sessions};
+use super::session::throttle::LockoutPolicy;
+use super::session::{Access, AdminToken, COOKIE_NAME, Guard, Refused, SESSION_LIFETIME};
 use super::stats;
-use crate::queue::maintenance;
+use crate::queue::{Queue, maintenance};
 
 /// Failed reminders shown per page.
 const PAGE_SIZE: i64 = 50;
+/// The page's own stylesheet (the Content-Security-Policy allows no inline style).
+const STYLESHEET: &str = include_str!("../../templates/admin/style.css");
+/// Nothing but the page's own stylesheet and forms; never in a frame.
+const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'none'; style-src 'self'; \
+     form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/// What the admin page needs besides the reminder queue.
+#[derive(Clone, Debug)]
+pub struct AdminWebSettings {
+    /// The token admins sign in with (at least 32 characters).
+    pub token: AdminToken,
+    /// Whether the session cookie is marked `Secure` (sent over HTTPS only): on when the page is
+    /// served over HTTPS, e.g. behind a proxy.
+    pub cookie_secure: bool,
+    /// How wrong tokens are throttled.
+    pub lockout: LockoutPolicy,
+}
+
+impl AdminWebSettings {
+    /// Settings with `token`, a cookie without `Secure` and the default lockouts.
+    pub fn new(token: AdminToken) -> Self {
+        Self {
+            token,
+            cookie_secure: false,
+            lockout: LockoutPolicy::default(),
+        }
+    }
+}
 
 #[derive(Clone)]
 struct AdminState {
-    pool: PgPool,
-    sessions: Sessions,
+    reminders: Queue,
+    guard: Guard,
+    cookie_secure: bool,
 }
 
-/// The admin routes; an empty router when `token` is unset or empty (the page is off).
-pub fn router(pool: PgPool, token: Option<&str>) -> Router {
-    let Some(token) = token.filter(|t| !t.is_empty()) else {
+impl AdminState {
+    fn pool(&self) -> &PgPool {
+        self.reminders.pool()
+    }
+}
+
+/// The admin routes over the reminder queue `reminders`; an empty router without `settings`
+/// (the page is off). Serve it with `into_make_service_with_connect_info::<SocketAddr>()`: wrong
+/// tokens are counted per client address.
+pub fn router(reminders: Queue, settings: Option<AdminWebSettings>) -> Router {
+    let Some(settings) = settings else {
         return Router::new();
     };
     let state = AdminState {
-        pool,
-        sessions: Sessions::new(token),
+        reminders,
+        guard: Guard::new(settings.token, settings.lockout),
+        cookie_secure: settings.cookie_secure,
     };
     Router::new()
         .route("/admin", get(overview))
+        .route("/admin/style.css", get(stylesheet))
         .route("/admin/login", get(login_form).post(login))
         .route("/admin/logout", post(logout))
         .route("/admin/jobs/{id}", get(job_page))
         .route("/admin/jobs/{id}/retry", post(retry))
         .route("/admin/jobs/{id}/cancel", post(cancel))
         .with_state(state)
+        .layer(axum::middleware::map_response(security_headers))
+}
+
+/// The headers every admin response carries.
+async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (X_FRAME_OPTIONS, "DENY"),
+        (CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_VALUE),
+        (REFERRER_POLICY, "no-referrer"),
+        (X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (CACHE_CONTROL, "no-store"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// The caller's access; rejected with the sign-in page (401) or, while locked out, 429.
+struct Authenticated(Access);
+
+impl FromRequestParts<AdminState> for Authenticated {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AdminState,
+    ) -> Result<Self, Self::Rejection> {
+        let ConnectInfo(client) = ConnectInfo::<SocketAddr>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        state
+            .guard
+            .access(&parts.headers, client.ip(), Instant::now())
+            .map(Self)
+            .map_err(|refused| refusal(refused).into_response())
+    }
 }
 
 /// What can go wrong while serving a page.
@@ -68,7 +158,7 @@ impl IntoResponse for PageError {
 #[derive(Template)]
 #[template(path = "admin/login.html")]
 struct LoginPage {
-    message: Option<&'static str>,
+    message: Option<String>,
 }
 
 #[derive(Template)]
@@ -108,6 +198,7 @@ struct JobPage {
     state: String,
     attempts: i32,
     max_attempts: i32,
+    throttles: i32,
     run_at: String,
     last_error: Option<String>,
     history: Vec<AttemptRow>,
@@ -118,6 +209,7 @@ struct JobSummary {
     state: String,
     attempts: i32,
     max_attempts: i32,
+    throttles: i32,
     run_at: DateTime<Utc>,
     last_error: Option<String>,
 }
@@ -138,6 +230,56 @@ struct OverviewQuery {
     until: Option<String>,
     page: Option<i64>,
     done: Option<String>,
+    count: Option<String>,
+    job: Option<String>,
+}
+
+/// What the overview says after an action: one of a fixed set, carried in the query string
+/// (`done=retried&count=3`, `done=cancelled&job=12`, `done=refused&job=12`) and rendered from
+/// fixed strings, so a link cannot make the page say anything else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Notice {
+    Retried(usize),
+    Cancelled(i64),
+    NotInState(i64),
+}
+
+impl Notice {
+    fn of(result: &ActionResult) -> Self {
+        match result {
+            ActionResult::Retried(ids) => Self::Retried(ids.len()),
+            ActionResult::Cancelled(id) => Self::Cancelled(*id),
+            ActionResult::NotFound(id) => Self::NotInState(*id),
+        }
+    }
+
+    /// The query string that carries it.
+    fn query(self) -> String {
+        match self {
+            Self::Retried(count) => format!("done=retried&count={count}"),
+            Self::Cancelled(job) => format!("done=cancelled&job={job}"),
+            Self::NotInState(job) => format!("done=refused&job={job}"),
+        }
+    }
+
+    /// The notice a query names; `None` for anything else.
+    fn parse(done: Option<&str>, count: Option<&str>, job: Option<&str>) -> Option<Self> {
+        let job = || job?.parse().ok();
+        match done? {
+            "retried" => count?.parse().ok().map(Self::Retried),
+            "cancelled" => job().map(Self::Cancelled),
+            "refused" => job().map(Self::NotInState),
+            _ => None,
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Self::Retried(count) => format!("Returned {count} job(s) to the queue."),
+            Self::Cancelled(job) => format!("Cancelled job {job}."),
+            Self::NotInState(job) => format!("Job {job} is not in a state that allows this."),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -150,17 +292,44 @@ struct CsrfForm {
     csrf: Option<String>,
 }
 
-fn page(html: String) -> Response {
-    let mut response = Html(html).into_response();
-    response
-        .headers_mut()
-        .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+fn login_page(status: StatusCode, message: Option<String>) -> Result<Response, PageError> {
+    let html = LoginPage { message }.render()?;
+    Ok((status, Html(html)).into_response())
 }
 
-fn login_page(status: StatusCode, message: Option<&'static str>) -> Result<Response, PageError> {
-    let html = LoginPage { message }.render()?;
-    Ok((status, page(html)).into_response())
+/// The answer to a refused request: the sign-in page, with 401 or, while locked out, 429 and
+/// `Retry-After`.
+fn refusal(refused: Refused) -> Result<Response, PageError> {
+    match refused {
+        Refused::SignIn => login_page(StatusCode::UNAUTHORIZED, None),
+        Refused::WrongToken => login_page(StatusCode::UNAUTHORIZED, Some("Wrong token.".into())),
+        Refused::LockedOut(wait) => {
+            let secs = whole_seconds(wait);
+            let message = format!("Too many wrong tokens: try again in {secs} s.");
+            let mut response = login_page(StatusCode::TOO_MANY_REQUESTS, Some(message))?;
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(secs));
+            Ok(response)
+        }
+    }
+}
+
+/// `wait` rounded up to whole seconds, at least 1 (what `Retry-After` carries).
+fn whole_seconds(wait: Duration) -> u64 {
+    u64::try_from(wait.as_millis().div_ceil(1000))
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+/// The session cookie: `id` for a new session, empty and expired to end one.
+fn session_cookie(id: &str, max_age: Duration, secure: bool) -> Option<HeaderValue> {
+    let secure = if secure { "; Secure" } else { "" };
+    let max_age = max_age.as_secs();
+    HeaderValue::from_str(&format!(
+        "{COOKIE_NAME}={id}; Path=/admin; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}"
+    ))
+    .ok()
 }
 
 fn see_other(location: &str) -> Response {
@@ -171,46 +340,57 @@ async fn login_form() -> Result<Response, PageError> {
     login_page(StatusCode::OK, None)
 }
 
+async fn stylesheet() -> impl IntoResponse {
+    ([(CONTENT_TYPE, "text/css; charset=utf-8")], STYLESHEET)
+}
+
 async fn login(
     State(state): State<AdminState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, PageError> {
-    if !state.sessions.token_matches(&form.token) {
-        return login_page(StatusCode::UNAUTHORIZED, Some("Wrong token."));
-    }
-    let session = state.sessions.open();
+    let session = match state
+        .guard
+        .sign_in(client.ip(), &form.token, Instant::now())
+    {
+        Ok(session) => session,
+        Err(refused) => return refusal(refused),
+    };
     let mut response = see_other("/admin");
-    let cookie = format!("{COOKIE_NAME}={session}; Path=/admin; HttpOnly; SameSite=Strict");
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().insert(SET_COOKIE, value);
+    if let Some(cookie) = session_cookie(&session, SESSION_LIFETIME, state.cookie_secure) {
+        response.headers_mut().insert(SET_COOKIE, cookie);
     }
     Ok(response)
 }
 
 async fn logout(
     State(state): State<AdminState>,
+    Authenticated(access): Authenticated,
     headers: HeaderMap,
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PageError> {
-    match state.sessions.access(&headers) {
-        Some(access) if access.allows_post(form.csrf.as_deref()) => {
-            state.sessions.close(&headers);
-            Ok(see_other("/admin/login"))
-        }
-        Some(_) => Ok(forbidden()),
-        None => login_page(StatusCode::UNAUTHORIZED, None),
+    if !access.allows_post(form.csrf.as_deref()) {
+        return Ok(forbidden());
     }
+    state.guard.sign_out(&headers);
+    let mut response = see_other("/admin/login");
+    if let Some(cookie) = session_cookie("", Duration::ZERO, state.cookie_secure) {
+        response.headers_mut().insert(SET_COOKIE, cookie);
+    }
+    Ok(response)
 }
 
 async fn overview(
     State(state): State<AdminState>,
-    headers: HeaderMap,
+    Authenticated(access): Authenticated,
     Query(query): Query<OverviewQuery>,
 ) -> Result<Response, PageError> {
-    let Some(access) = state.sessions.access(&headers) else {
-        return login_page(StatusCode::UNAUTHORIZED, None);
-    };
-    let stats = stats::read(&state.pool).await?;
+    let notice = Notice::parse(
+        query.done.as_deref(),
+        query.count.as_deref(),
+        query.job.as_deref(),
+    );
+    let stats = stats::read(state.pool()).await?;
     let filter = FailedFilter {
         reason: query.reason.clone().filter(|r| !r.trim().is_empty()),
         since: query.since.as_deref().and_then(start_of_day),
@@ -222,10 +402,10 @@ async fn overview(
         limit: PAGE_SIZE,
         offset: query.page.unwrap_or(0).max(0) * PAGE_SIZE,
     };
-    let failed = failed::list(&state.pool, &filter).await?;
+    let failed = failed::list(state.pool(), &filter).await?;
     let html = OverviewPage {
         csrf: access.csrf().to_owned(),
-        notice: query.done,
+        notice: notice.map(Notice::text),
         states: stats.states,
         oldest_due: stats.oldest_due.map_or_else(
             || "none".to_owned(),
@@ -244,7 +424,7 @@ async fn overview(
         too_many_last_hour: stats.too_many_requests_last_hour,
         lateness_p50: seconds(stats.lateness_p50_secs),
         lateness_p99: seconds(stats.lateness_p99_secs),
-        failed_total: failed::count(&state.pool).await?,
+        failed_total: failed::count(state.pool()).await?,
         reason: query.reason.unwrap_or_default(),
         since: query.since.unwrap_or_default(),
         until: query.until.unwrap_or_default(),
@@ -265,28 +445,25 @@ async fn overview(
             .collect(),
     }
     .render()?;
-    Ok(page(html))
+    Ok(Html(html).into_response())
 }
 
 async fn job_page(
     State(state): State<AdminState>,
-    headers: HeaderMap,
+    Authenticated(_): Authenticated,
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
-    if state.sessions.access(&headers).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, None);
-    }
     let job: Option<JobSummary> = sqlx::query_as(
-        "select state, attempts, max_attempts, run_at, last_error from jobs where id = $1",
+        "select state, attempts, max_attempts, throttles, run_at, last_error from jobs where id = $1",
     )
     .bind(id)
-    .fetch_optional(&state.pool)
+    .fetch_optional(state.pool())
     .await
     .map_err(super::AdminError::from)?;
     let Some(job) = job else {
         return Ok((StatusCode::NOT_FOUND, "no such job").into_response());
     };
-    let history = maintenance::attempts(&state.pool, id)
+    let history = maintenance::attempts(state.pool(), id)
         .await?
         .into_iter()
         .map(|a| AttemptRow {
@@ -303,52 +480,50 @@ async fn job_page(
         state: job.state,
         attempts: job.attempts,
         max_attempts: job.max_attempts,
+        throttles: job.throttles,
         run_at: when(job.run_at),
         last_error: job.last_error,
         history,
     }
     .render()?;
-    Ok(page(html))
+    Ok(Html(html).into_response())
 }
 
 async fn retry(
     State(state): State<AdminState>,
-    headers: HeaderMap,
+    Authenticated(access): Authenticated,
     Path(id): Path<i64>,
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PageError> {
-    act(&state, &headers, form, |pool, actor| async move {
-        actions::retry(&pool, &actor, id).await
+    act(&state, access, form, |queue, actor| async move {
+        actions::retry(&queue, &actor, id).await
     })
     .await
 }
 
 async fn cancel(
     State(state): State<AdminState>,
-    headers: HeaderMap,
+    Authenticated(access): Authenticated,
     Path(id): Path<i64>,
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PageError> {
-    act(&state, &headers, form, |pool, actor| async move {
-        actions::cancel(&pool, &actor, id).await
+    act(&state, access, form, |queue, actor| async move {
+        actions::cancel(&queue, &actor, id).await
     })
     .await
 }
 
-/// Checks access and the CSRF token, runs the action, and returns to the overview with a notice.
+/// Checks the CSRF token, runs the action, and returns to the overview with a notice.
 async fn act<F, Fut>(
     state: &AdminState,
-    headers: &HeaderMap,
+    access: Access,
     form: CsrfForm,
     action: F,
 ) -> Result<Response, PageError>
 where
-    F: FnOnce(PgPool, String) -> Fut,
+    F: FnOnce(Queue, String) -> Fut,
     Fut: std::future::Future<Output = Result<ActionResult, super::AdminError>>,
 {
-    let Some(access) = state.sessions.access(headers) else {
-        return login_page(StatusCode::UNAUTHORIZED, None);
-    };
     if !access.allows_post(form.csrf.as_deref()) {
         return Ok(forbidden());
     }
@@ -356,13 +531,11 @@ where
         Access::Session { .. } => "web:session",
         Access::Bearer => "web:bearer",
     };
-    let notice = match action(state.pool.clone(), actor.to_owned()).await? {
-        ActionResult::Retried(ids) => format!("Returned {} job(s) to the queue.", ids.len()),
-        ActionResult::Cancelled(id) => format!("Cancelled job {id}."),
-        ActionResult::NotFound(id) => format!("Job {id} is not in a state that allows this."),
-    };
-    let query = url_encode(&notice);
-    Ok(see_other(&format!("/admin?done={query}")))
+    let result = action(state.reminders.clone(), actor.to_owned()).await?;
+    Ok(see_other(&format!(
+        "/admin?{}",
+        Notice::of(&result).query()
+    )))
 }
 
 fn forbidden() -> Response {
@@ -371,10 +544,6 @@ fn forbidden() -> Response {
         "refused: the form's CSRF token is missing or wrong; reload the page",
     )
         .into_response()
-}
-
-fn url_encode(notice: &str) -> String {
-    form_urlencoded::byte_serialize(notice.as_bytes()).collect()
 }
 
 fn start_of_day(date: &str) -> Option<DateTime<Utc>> {
@@ -390,4 +559,41 @@ fn when(time: DateTime<Utc>) -> String {
 
 fn seconds(value: Option<f64>) -> String {
     value.map_or_else(|| "–".to_owned(), |s| format!("{s:.3} s"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notice_survives_its_query_string_and_nothing_else_is_one() {
+        for notice in [
+            Notice::Retried(3),
+            Notice::Cancelled(12),
+            Notice::NotInState(7),
+        ] {
+            let query: std::collections::HashMap<String, String> =
+                form_urlencoded::parse(notice.query().as_bytes())
+                    .into_owned()
+                    .collect();
+            let field = |name: &str| query.get(name).map(String::as_str);
+            assert_eq!(
+                Notice::parse(field("done"), field("count"), field("job")),
+                Some(notice)
+            );
+        }
+        assert_eq!(Notice::parse(Some("Hacked by Eve"), None, None), None);
+        assert_eq!(Notice::parse(Some("retried"), Some("lots"), None), None);
+        assert_eq!(Notice::parse(Some("cancelled"), Some("1"), None), None);
+        assert_eq!(Notice::parse(None, Some("1"), Some("1")), None);
+        assert_eq!(Notice::Retried(3).text(), "Returned 3 job(s) to the queue.");
+    }
+
+    #[test]
+    fn retry_after_is_in_whole_seconds_rounded_up() {
+        assert_eq!(whole_seconds(Duration::from_millis(1)), 1);
+        assert_eq!(whole_seconds(Duration::from_millis(1000)), 1);
+        assert_eq!(whole_seconds(Duration::from_millis(1001)), 2);
+        assert_eq!(whole_seconds(Duration::ZERO), 1);
+    }
 }

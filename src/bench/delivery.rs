@@ -21,7 +21,7 @@ use crate::domain::lang::Lang;
 use crate::queue::{Queue, QueueConfig};
 use crate::sim::{FaultAction, FaultRule, LimitsConfig, NewUser, Rate, SimConfig, Simulator};
 use crate::store::tasks::{self, NewTask, TaskText};
-use crate::store::{REMINDER_QUEUE, StoreError, chats};
+use crate::store::{REMINDER_QUEUE, StoreError, chats, reminder_queue};
 
 /// What to measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -160,7 +160,7 @@ async fn run_once(
 ) -> anyhow::Result<RunResult> {
     let database = ScratchDatabase::create(server_url).await?;
     let pool = database.pool(4).await?;
-    let queue = Queue::new(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     let sim_config = if args.no_limits {
         SimConfig::default().without_limits()
     } else {
@@ -208,7 +208,7 @@ async fn run_once(
             pg_port: 0,
         },
         telegram: TelegramArgs {
-            token: SecretString::from(sim.token().to_owned()),
+            token: crate::config::BotToken::from(SecretString::from(sim.token().to_owned())),
             api_url: Some(sim.url()),
             http_timeout_secs: 17,
         },
@@ -223,11 +223,13 @@ async fn run_once(
             shutdown_deadline_secs: 20,
             reaper_interval_secs: 5,
             keep_finished_hours: 24,
+            flood_pause_cap_secs: 60,
         },
         bot: crate::bot::BotSettings::default(),
-        admin_token: None,
+        admin: crate::config::AdminArgs::default(),
         http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         db_max_connections: 20,
+        retention_days: 90,
     };
     let started = Instant::now();
     let running = crate::app::start(config).await?;

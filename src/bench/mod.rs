@@ -3,6 +3,7 @@
 
 pub mod claim;
 pub mod delivery;
+pub mod explain;
 pub mod queue;
 pub mod work;
 
@@ -24,6 +25,8 @@ pub enum BenchCommand {
     Delivery(delivery::DeliveryBenchArgs),
     /// The Bot API simulator's own speed: sendMessage requests per second with limits off.
     Sim(crate::sim::bench::SimBenchArgs),
+    /// The per-task, admin and metrics look-ups on large tables: their plans and times.
+    Explain(explain::ExplainArgs),
 }
 
 /// Runs a benchmark against the database `db` points at.
@@ -33,6 +36,7 @@ pub async fn run(command: BenchCommand, db: &DatabaseArgs) -> anyhow::Result<()>
         BenchCommand::Queue(args) => queue::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Delivery(args) => delivery::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Sim(args) => crate::sim::bench::run(args).await,
+        BenchCommand::Explain(args) => explain::run(&args, &db.resolve_url().await?).await,
     }
 }
 

@@ -6,11 +6,11 @@
 //!   reminder job. Snoozing adds a reminder of kind `snooze` with its own job and never changes a
 //!   task's deadline or rule; a second snooze replaces a first one not yet sent.
 //! - Questions the bot asks ("when?", a new time, a time zone) are kept in PostgreSQL
-//!   ([`conversation`]), so a restart loses nothing.
+//!   ([`crate::store::conversation`]), so a restart loses nothing.
 //! - Replies are askama templates with Fluent strings ([`render`]); user text is always escaped.
 
 pub mod commands;
-pub mod conversation;
+pub mod group_admins;
 mod handlers;
 pub mod limits;
 pub mod render;
@@ -119,6 +119,7 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
         bot_id: me.id,
         deps,
         limits: limits.clone(),
+        admins: group_admins::GroupAdmins::default(),
     });
     let listener = Polling::builder(bot.clone())
         .timeout(Duration::from_secs(10))
@@ -192,11 +193,13 @@ where
     }
 }
 
-/// The update handler: messages and button taps; everything else is ignored.
+/// The update handler: messages, button taps and changes of the bot's membership in a chat;
+/// everything else is ignored.
 fn schema() -> UpdateHandler<BotError> {
     dptree::entry()
         .branch(Update::filter_message().endpoint(handlers::on_message))
         .branch(Update::filter_callback_query().endpoint(handlers::on_callback))
+        .branch(Update::filter_my_chat_member().endpoint(handlers::on_membership))
 }
 
 #[cfg(test)]

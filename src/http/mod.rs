@@ -1,5 +1,5 @@
 //! The HTTP side-car of `remindbot run`: `/healthz` (is the database reachable), `/metrics`
-//! (Prometheus text, with the queue's depth by state read at each scrape) and the admin page
+//! (Prometheus text, with the queue's depth refreshed in the background) and the admin page
 //! `/admin` ([`crate::admin::web`], when an admin token is set).
 
 use std::net::SocketAddr;
@@ -15,7 +15,10 @@ use sqlx::PgPool;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::telegram::metrics::{LATENESS, LATENESS_BUCKETS, QUEUE_JOBS};
+use crate::queue::Queue;
+use crate::telegram::metrics::{
+    LATENESS, LATENESS_BUCKETS, QUEUE_DUE, QUEUE_JOBS, QUEUE_OLDEST_DUE,
+};
 
 /// What can go wrong starting the side-car.
 #[derive(Debug, thiserror::Error)]
@@ -57,12 +60,13 @@ pub async fn bind(addr: SocketAddr) -> Result<(TcpListener, SocketAddr), HttpErr
     Ok((listener, local))
 }
 
-/// Serves the side-car on `listener` until `shutdown`; `/admin` only when `admin_token` is set.
+/// Serves the side-car on `listener` until `shutdown`; `/admin` (over the reminder queue
+/// `reminders`) only with `admin` settings.
 pub async fn serve(
     listener: TcpListener,
-    pool: PgPool,
+    reminders: Queue,
     metrics: PrometheusHandle,
-    admin_token: Option<&str>,
+    admin: Option<crate::admin::web::AdminWebSettings>,
     shutdown: CancellationToken,
 ) -> Result<(), HttpError> {
     let upkeep = metrics.clone();
@@ -75,17 +79,25 @@ pub async fn serve(
             }
         }
     });
+    tokio::spawn(refresh_queue_gauges(
+        reminders.clone(),
+        QUEUE_GAUGES_EVERY,
+        shutdown.clone(),
+    ));
     let app = Router::new()
         .route("/healthz", get(healthz))
         .route("/metrics", get(render_metrics))
         .with_state(SideCar {
-            pool: pool.clone(),
+            pool: reminders.pool().clone(),
             metrics,
         })
-        .merge(crate::admin::web::router(pool, admin_token));
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown.cancelled_owned())
-        .await?;
+        .merge(crate::admin::web::router(reminders, admin));
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown.cancelled_owned())
+    .await?;
     Ok(())
 }
 
@@ -98,17 +110,34 @@ async fn healthz(State(side_car): State<SideCar>) -> (StatusCode, &'static str) 
     }
 }
 
-#[tracing::instrument(skip_all)]
 async fn render_metrics(State(side_car): State<SideCar>) -> String {
-    let counts = crate::queue::maintenance::state_counts(&side_car.pool);
-    match tokio::time::timeout(Duration::from_secs(2), counts).await {
-        Ok(Ok(counts)) => {
-            for (state, count) in counts {
-                metrics::gauge!(QUEUE_JOBS, "state" => state).set(count as f64);
-            }
-        }
-        Ok(Err(error)) => tracing::warn!(%error, "reading queue depth failed"),
-        Err(_) => tracing::warn!("reading queue depth timed out"),
-    }
     side_car.metrics.render()
+}
+
+/// How often the queue's gauges are read from the database.
+const QUEUE_GAUGES_EVERY: Duration = Duration::from_secs(10);
+
+/// Keeps the queue's gauges fresh in the background, so a scrape costs no query: jobs by state
+/// (estimated on a large table), and the queue's due backlog and the wait of its oldest due job.
+async fn refresh_queue_gauges(queue: Queue, every: Duration, shutdown: CancellationToken) {
+    loop {
+        let depth = crate::queue::maintenance::depth(queue.pool(), queue.name());
+        match tokio::time::timeout(Duration::from_secs(5), depth).await {
+            Ok(Ok(depth)) => {
+                for (state, count) in depth.states {
+                    metrics::gauge!(QUEUE_JOBS, "state" => state).set(count as f64);
+                }
+                let name = queue.name().to_owned();
+                metrics::gauge!(QUEUE_DUE, "queue" => name.clone()).set(depth.due_now as f64);
+                metrics::gauge!(QUEUE_OLDEST_DUE, "queue" => name)
+                    .set(depth.oldest_due_secs.unwrap_or(0.0));
+            }
+            Ok(Err(error)) => tracing::warn!(%error, "reading queue depth failed"),
+            Err(_) => tracing::warn!("reading queue depth timed out"),
+        }
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tokio::time::sleep(every) => {}
+        }
+    }
 }

@@ -25,7 +25,7 @@ impl Queue {
                  limit $2
                  for update skip locked))
              returning j.id, j.queue, j.payload, j.attempts as attempt, j.max_attempts,
-                       j.claims as claim, j.run_at, j.locked_until",
+                       j.claims as claim, j.throttles, j.run_at, j.locked_until",
         )
         .bind(&self.config.name)
         .bind(limit)

@@ -5,8 +5,10 @@
 
 use std::time::Duration;
 
-use sqlx::PgExecutor;
+use serde_json::Value;
+use sqlx::{Acquire, PgConnection, PgExecutor, Postgres};
 
+use super::hook::{GaveUp, GivenUpJob};
 use super::{ClaimedJob, JobId, Queue, QueueError, secs};
 
 /// What a retry did.
@@ -93,6 +95,32 @@ impl Queue {
         self.back_to_pending(job, delay, None, true).await
     }
 
+    /// Puts the job back to `pending` after `delay` because flood control turned it away (a 429):
+    /// the attempt is given back, as for a snooze, but the refusal is counted in `throttles` and
+    /// `error` is kept as the last error and in the attempt history.
+    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    pub async fn throttle(
+        &self,
+        job: &ClaimedJob,
+        delay: Duration,
+        error: &str,
+    ) -> Result<(), QueueError> {
+        let result = sqlx::query(
+            "update jobs set state = 'pending', locked_until = null, locked_by = null,
+                 run_at = now() + make_interval(secs => $3),
+                 attempts = attempts - 1, throttles = throttles + 1, last_error = $4,
+                 updated_at = now()
+             where id = $1 and state = 'running' and claims = $2",
+        )
+        .bind(job.id)
+        .bind(job.claim)
+        .bind(secs(delay))
+        .bind(error)
+        .execute(&self.pool)
+        .await?;
+        fenced(result.rows_affected(), job)
+    }
+
     /// Returns a claimed job that has not run to the queue at once, without counting the attempt
     /// (graceful shutdown).
     #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
@@ -132,15 +160,17 @@ impl Queue {
             .collect())
     }
 
-    /// Marks the job `failed` with `error`, for admins to see. Pass `&mut *tx` to record it with
-    /// the job's own effects.
+    /// Marks the job `failed` with `error`, for admins to see, and runs the queue's give-up hook,
+    /// in one transaction: a pool starts its own; pass `&mut tx` to record it with the job's own
+    /// effects (a savepoint inside the caller's transaction).
     #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
-    pub async fn fail<'e>(
+    pub async fn fail<'c>(
         &self,
-        executor: impl PgExecutor<'e>,
+        conn: impl Acquire<'c, Database = Postgres>,
         job: &ClaimedJob,
         error: &str,
     ) -> Result<(), QueueError> {
+        let mut tx = conn.begin().await?;
         let result = sqlx::query(
             "update jobs set state = 'failed', locked_until = null, last_error = $3,
                  finished_at = now(), updated_at = now()
@@ -149,19 +179,55 @@ impl Queue {
         .bind(job.id)
         .bind(job.claim)
         .bind(error)
-        .execute(executor)
+        .execute(&mut *tx)
         .await?;
-        fenced(result.rows_affected(), job)
+        fenced(result.rows_affected(), job)?;
+        self.run_give_up_hook(
+            &mut tx,
+            job.id,
+            &job.payload,
+            GaveUp::Failed(error.to_owned()),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
     }
 
-    /// Marks the job `cancelled` (its reason to run is gone).
+    /// Marks the job `cancelled` (its reason to run is gone) and runs the queue's give-up hook,
+    /// in one transaction (as for [`Queue::fail`]).
     #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
-    pub async fn cancel<'e>(
+    pub async fn cancel<'c>(
         &self,
-        executor: impl PgExecutor<'e>,
+        conn: impl Acquire<'c, Database = Postgres>,
         job: &ClaimedJob,
     ) -> Result<(), QueueError> {
-        self.finish(executor, job, "cancelled").await
+        let mut tx = conn.begin().await?;
+        self.finish(&mut *tx, job, "cancelled").await?;
+        self.run_give_up_hook(&mut tx, job.id, &job.payload, GaveUp::Cancelled)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Runs the give-up hook, if the queue has one, for job `id`.
+    pub(crate) async fn run_give_up_hook(
+        &self,
+        conn: &mut PgConnection,
+        id: JobId,
+        payload: &Value,
+        outcome: GaveUp,
+    ) -> Result<(), QueueError> {
+        let Some(hook) = &self.give_up_hook else {
+            return Ok(());
+        };
+        let job = GivenUpJob {
+            id,
+            payload: payload.clone(),
+            outcome,
+        };
+        hook.gave_up(self, conn, &job)
+            .await
+            .map_err(|source| QueueError::Hook { id, source })
     }
 
     /// Extends the lease of a long-running job by the queue's lease from now; returns the job with

@@ -145,7 +145,111 @@ async fn revive_failed(
     Ok(revived.into_iter().map(|(id, _)| id).collect())
 }
 
-/// The number of jobs in each state, all queues together, as `(state, count)` pairs.
+/// Purges `failed` jobs that failed more than `older_than` ago and that no admin acted on, in
+/// batches. Returns how many were deleted.
+#[tracing::instrument(skip_all)]
+pub async fn purge_failed(pool: &PgPool, older_than: Duration) -> Result<u64, QueueError> {
+    let mut deleted = 0;
+    loop {
+        let result = sqlx::query(
+            "delete from jobs where id = any(array(
+                 select id from jobs
+                 where state = 'failed' and finished_at < now() - make_interval(secs => $1)
+                 order by finished_at
+                 limit 5000))",
+        )
+        .bind(secs(older_than))
+        .execute(pool)
+        .await?;
+        deleted += result.rows_affected();
+        if result.rows_affected() < 5000 {
+            return Ok(deleted);
+        }
+    }
+}
+
+/// The size of the queue at a glance, cheap enough to read every few seconds on a table of
+/// millions of rows: no statement here scans the table.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Depth {
+    /// Jobs per state, all queues together: the planner's estimate (from the statistics
+    /// autovacuum keeps), or an exact count while the table is small.
+    pub states: Vec<(String, i64)>,
+    /// Whether `states` is an estimate.
+    pub estimated: bool,
+    /// Pending jobs of the queue that are due now, counted exactly up to [`DUE_COUNT_CAP`].
+    pub due_now: i64,
+    /// How long the queue's oldest due job has waited, in seconds.
+    pub oldest_due_secs: Option<f64>,
+}
+
+/// Due jobs are counted up to this many; a larger backlog shows as this number.
+pub const DUE_COUNT_CAP: i64 = 10_000;
+/// Below this many rows (by the table's statistics) the states are counted exactly.
+const EXACT_BELOW: f64 = 20_000.0;
+
+/// Reads the [`Depth`] of `queue`.
+#[tracing::instrument(skip_all, fields(queue))]
+pub async fn depth(pool: &PgPool, queue: &str) -> Result<Depth, QueueError> {
+    let rows: f64 =
+        sqlx::query_scalar("select reltuples::float8 from pg_class where oid = 'jobs'::regclass")
+            .fetch_one(pool)
+            .await?;
+    let estimated = rows >= EXACT_BELOW;
+    let states = if estimated {
+        estimated_state_counts(pool, rows).await?
+    } else {
+        state_counts(pool).await?
+    };
+    let (due_now, oldest_due_secs): (i64, Option<f64>) = sqlx::query_as(
+        "select (select count(*) from (select 1 from jobs
+                  where queue = $1 and state = 'pending' and run_at <= now()
+                  limit $2) due),
+                (select extract(epoch from now() - min(run_at))::float8 from jobs
+                  where queue = $1 and state = 'pending' and run_at <= now())",
+    )
+    .bind(queue)
+    .bind(DUE_COUNT_CAP)
+    .fetch_one(pool)
+    .await?;
+    Ok(Depth {
+        states,
+        estimated,
+        due_now,
+        oldest_due_secs,
+    })
+}
+
+/// Jobs per state by the planner's statistics of the `state` column and the table's row count.
+async fn estimated_state_counts(
+    pool: &PgPool,
+    rows: f64,
+) -> Result<Vec<(String, i64)>, QueueError> {
+    let frequencies: Vec<(String, f64)> = sqlx::query_as(
+        "select v.state, v.freq::float8
+         from pg_stats s,
+              unnest(s.most_common_vals::text::text[], s.most_common_freqs) as v(state, freq)
+         where s.schemaname = current_schema() and s.tablename = 'jobs' and s.attname = 'state'",
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(JOB_STATES
+        .iter()
+        .map(|state| {
+            let freq = frequencies
+                .iter()
+                .find(|(s, _)| s == state)
+                .map_or(0.0, |(_, f)| *f);
+            ((*state).to_owned(), (freq * rows).round() as i64)
+        })
+        .collect())
+}
+
+/// Every state a job can be in.
+const JOB_STATES: [&str; 5] = ["cancelled", "done", "failed", "pending", "running"];
+
+/// The number of jobs in each state, all queues together, as `(state, count)` pairs (an exact
+/// count: a scan of the whole table; dashboards use [`depth`]).
 #[tracing::instrument(skip_all)]
 pub async fn state_counts<'e>(
     executor: impl PgExecutor<'e>,

@@ -10,6 +10,11 @@
 //!   over cannot overwrite the new owner's result ([`QueueError::LeaseLost`]).
 //! - [`reaper::reap_expired`] returns jobs whose lease expired; [`Runner`] runs handlers
 //!   concurrently, woken by NOTIFY, by the earliest due time and by a slow poll.
+//! - A queue may carry a [`GiveUpHook`]: it runs in the transaction of every move of one of its
+//!   jobs from `running` to `failed` or `cancelled`, so a producer can keep a series of jobs going
+//!   whatever became of one of them.
+//! - Flood control ([`Queue::throttle`]) puts a job back without using up an attempt, but counts
+//!   it (`throttles`) and keeps the error.
 //!
 //! All times come from the database clock (`now()`).
 
@@ -18,11 +23,13 @@ mod claim;
 mod completer;
 mod enqueue;
 mod fence;
+pub mod hook;
 pub mod maintenance;
 pub mod reaper;
 pub mod runner;
 pub mod wakeup;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -31,6 +38,7 @@ use sqlx::PgPool;
 
 pub use backoff::Backoff;
 pub use fence::RetryOutcome;
+pub use hook::{GaveUp, GiveUpHook, GivenUpJob, HookError};
 pub use runner::{JobHandler, Outcome, Runner, RunnerConfig};
 pub use wakeup::Wakeups;
 
@@ -57,6 +65,14 @@ pub enum QueueError {
     /// The database failed.
     #[error("queue database error: {0}")]
     Sql(#[from] sqlx::Error),
+    /// The queue's give-up hook failed; the transition was not recorded.
+    #[error("the give-up hook of job {id} failed: {source}")]
+    Hook {
+        /// The job.
+        id: JobId,
+        /// What the hook said.
+        source: HookError,
+    },
 }
 
 /// A job to enqueue.
@@ -117,6 +133,8 @@ pub struct ClaimedJob {
     pub max_attempts: i32,
     /// The job's claim counter as of this claim: the fence of every transition.
     pub claim: i32,
+    /// How often flood control turned the job away so far (not counted as attempts).
+    pub throttles: i32,
     /// When the job was due (before this claim).
     pub run_at: DateTime<Utc>,
     /// The end of the lease.
@@ -156,16 +174,37 @@ impl QueueConfig {
 }
 
 /// A handle on one queue: cheap to clone, shared by producers and workers.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Queue {
     pool: PgPool,
     config: QueueConfig,
+    give_up_hook: Option<Arc<dyn GiveUpHook>>,
+}
+
+impl std::fmt::Debug for Queue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Queue")
+            .field("config", &self.config)
+            .field("give_up_hook", &self.give_up_hook.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Queue {
     /// A handle on the queue described by `config`, using `pool` for claims and results.
     pub fn new(pool: PgPool, config: QueueConfig) -> Self {
-        Self { pool, config }
+        Self {
+            pool,
+            config,
+            give_up_hook: None,
+        }
+    }
+
+    /// The same queue, running `hook` whenever one of its jobs leaves `running` for `failed` or
+    /// `cancelled` (see [`hook`]).
+    pub fn with_give_up_hook(mut self, hook: Arc<dyn GiveUpHook>) -> Self {
+        self.give_up_hook = Some(hook);
+        self
     }
 
     /// The queue's name.

@@ -3,10 +3,12 @@
 
 use std::time::Duration;
 
+use serde_json::Value;
 use sqlx::PgPool;
 use tokio_util::sync::CancellationToken;
 
-use super::QueueError;
+use super::hook::GaveUp;
+use super::{JobId, Queue, QueueError};
 
 /// What one reaper pass did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -20,9 +22,16 @@ pub struct Reaped {
 /// Returns up to `limit` jobs of any queue whose lease expired, and wakes the workers of their
 /// queues. Safe when several processes run it at once: rows are taken with SKIP LOCKED and
 /// re-checked by the UPDATE, so a job that its worker completed in the meantime is left alone.
+/// A job moved to `failed` runs the give-up hook of its queue, when `queues` holds a handle on
+/// that queue, in the same transaction.
 #[tracing::instrument(skip_all)]
-pub async fn reap_expired(pool: &PgPool, limit: i64) -> Result<Reaped, QueueError> {
-    let reaped: Vec<(String, String)> = sqlx::query_as(
+pub async fn reap_expired(
+    pool: &PgPool,
+    queues: &[Queue],
+    limit: i64,
+) -> Result<Reaped, QueueError> {
+    let mut tx = pool.begin().await?;
+    let reaped: Vec<ReapedRow> = sqlx::query_as(
         "with reaped as (
          update jobs j
          set state = case when j.attempts >= j.max_attempts then 'failed' else 'pending' end,
@@ -37,17 +46,27 @@ pub async fn reap_expired(pool: &PgPool, limit: i64) -> Result<Reaped, QueueErro
                  limit $1
                  for update skip locked))
            and j.state = 'running' and j.locked_until < now()
-         returning j.state, j.queue),
+         returning j.id, j.state, j.queue, j.payload, j.last_error),
          woken as (
              select pg_notify($2, queue) from (select distinct queue from reaped
                                                where state = 'pending') q)
-         select state, queue from reaped, (select count(*) from woken) w",
+         select id, state = 'failed' as failed, queue, payload, last_error
+         from reaped, (select count(*) from woken) w",
     )
     .bind(limit)
     .bind(super::NOTIFY_CHANNEL)
-    .fetch_all(pool)
+    .fetch_all(&mut *tx)
     .await?;
-    let failed = reaped.iter().filter(|(state, _)| state == "failed").count() as u64;
+    for row in reaped.iter().filter(|row| row.failed) {
+        if let Some(queue) = queues.iter().find(|q| q.name() == row.queue) {
+            let error = row.last_error.clone().unwrap_or_default();
+            queue
+                .run_give_up_hook(&mut tx, row.id, &row.payload, GaveUp::Failed(error))
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    let failed = reaped.iter().filter(|row| row.failed).count() as u64;
     let reaped = Reaped {
         returned: reaped.len() as u64 - failed,
         failed,
@@ -62,9 +81,24 @@ pub async fn reap_expired(pool: &PgPool, limit: i64) -> Result<Reaped, QueueErro
     Ok(reaped)
 }
 
+/// One job the reaper took back.
+#[derive(sqlx::FromRow)]
+struct ReapedRow {
+    id: JobId,
+    failed: bool,
+    queue: String,
+    payload: Value,
+    last_error: Option<String>,
+}
+
 /// Runs [`reap_expired`] every `interval` (with jitter, so processes do not reap in step) until
-/// `shutdown`.
-pub async fn run(pool: PgPool, interval: Duration, shutdown: CancellationToken) {
+/// `shutdown`, with the give-up hooks of `queues`.
+pub async fn run(
+    pool: PgPool,
+    queues: Vec<Queue>,
+    interval: Duration,
+    shutdown: CancellationToken,
+) {
     loop {
         let jitter = interval.mul_f64(rand::random_range(0.0..0.25));
         tokio::select! {
@@ -73,7 +107,7 @@ pub async fn run(pool: PgPool, interval: Duration, shutdown: CancellationToken) 
         }
         const BATCH: i64 = 1000;
         loop {
-            match reap_expired(&pool, BATCH).await {
+            match reap_expired(&pool, &queues, BATCH).await {
                 Ok(r) if r.returned + r.failed == BATCH as u64 => continue,
                 Ok(_) => break,
                 Err(error) => {

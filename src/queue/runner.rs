@@ -44,6 +44,14 @@ pub enum Outcome {
     Cancel,
     /// It could not run yet: try again after this delay without counting the attempt.
     Snooze(Duration),
+    /// Flood control turned it away (such as Telegram's 429): try again after `delay` without
+    /// counting the attempt, but count the refusal and keep `error` (see [`Queue::throttle`]).
+    Throttle {
+        /// Why, kept as the job's last error.
+        error: String,
+        /// When to try again.
+        delay: Duration,
+    },
     /// The handler already recorded the job's result itself, in its own transaction.
     Recorded,
 }
@@ -495,6 +503,10 @@ async fn record(
         Outcome::Fail { error } => queue.fail(queue.pool(), job, &error).await.map(|()| None),
         Outcome::Cancel => queue.cancel(queue.pool(), job).await.map(|()| None),
         Outcome::Snooze(delay) => queue.reschedule(job, delay).await.map(|()| Some(delay)),
+        Outcome::Throttle { error, delay } => queue
+            .throttle(job, delay, &error)
+            .await
+            .map(|()| Some(delay)),
         Outcome::Recorded => Ok(None),
     };
     if let Err(error) = &result {

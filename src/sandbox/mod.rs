@@ -106,7 +106,7 @@ fn run_config(
             ..args.db.clone()
         },
         telegram: TelegramArgs {
-            token: SecretString::from(sim.token().to_owned()),
+            token: crate::config::BotToken::from(SecretString::from(sim.token().to_owned())),
             api_url: Some(sim.url()),
             http_timeout_secs: HTTP_TIMEOUT_SECS,
         },
@@ -119,9 +119,11 @@ fn run_config(
             },
             ..BotSettings::default()
         },
-        admin_token: Some(SecretString::from(admin_token.to_owned())),
+        admin: crate::config::AdminArgs::resolve(Some(admin_token.into()), None, false)
+            .expect("32 random hex digits are a strong admin token"),
         http_addr: args.http_addr,
         db_max_connections: 10,
+        retention_days: 90,
     }
 }
 

@@ -19,7 +19,7 @@ use super::faults::FaultRule;
 use super::limits::LimitsConfig;
 use super::methods::resolve_commands;
 use super::state::Shared;
-use super::world::{BotMembership, NewGroup, NewUser, UserState};
+use super::world::{BotMembership, MemberStatus, NewGroup, NewUser, UserState};
 
 type SimState = State<Arc<Shared>>;
 
@@ -32,6 +32,7 @@ pub(crate) fn routes() -> Router<Arc<Shared>> {
         .route("/groups", post(create_group))
         .route("/chats", get(list_chats))
         .route("/chats/{id}/membership", put(set_membership))
+        .route("/chats/{id}/members/{user_id}", put(set_member_status))
         .route("/chats/{id}/upgrade", post(upgrade_group))
         .route("/chats/{id}/messages", post(chat_message))
         .route("/chats/{id}/transcript", get(transcript))
@@ -155,6 +156,20 @@ async fn set_membership(
     Json(body): Json<MembershipBody>,
 ) -> Result<Value> {
     s.with(|w| w.set_membership(id, body.membership, body.by_user_id))?;
+    Ok(Json(json!({})))
+}
+
+#[derive(Deserialize)]
+struct MemberBody {
+    status: MemberStatus,
+}
+
+async fn set_member_status(
+    State(s): SimState,
+    Path((chat_id, user_id)): Path<(i64, i64)>,
+    Json(body): Json<MemberBody>,
+) -> Result<Value> {
+    s.with(|w| w.set_member_status(chat_id, user_id, body.status))?;
     Ok(Json(json!({})))
 }
 

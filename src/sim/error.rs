@@ -62,6 +62,10 @@ pub mod descriptions {
     pub const TEXT_BUTTONS_UNALLOWED: &str = "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard";
     /// 400 for a `reply_markup` that is not one of the four markup objects.
     pub const BAD_REPLY_MARKUP: &str = "Bad Request: can't parse reply keyboard markup JSON object";
+    /// 400 for a `user_id` the simulator does not know (getChatMember).
+    pub const USER_NOT_FOUND: &str = "Bad Request: user not found";
+    /// 400 for a `user_id` that is missing or not a number (getChatMember).
+    pub const USER_ID_INVALID: &str = "Bad Request: invalid user_id specified";
     /// 400 for a `chat_id` that is missing.
     pub const CHAT_ID_EMPTY: &str = "Bad Request: chat_id is empty";
     /// 409 when a second getUpdates overtakes a waiting one.

@@ -21,8 +21,8 @@ use super::state::Shared;
 use super::stats::{CallRecord, Counters};
 use super::types::{BotCommand, Message, Update};
 use super::world::{
-    BotMembership, CallbackStatus, ChatInfo, NewGroup, NewUser, TranscriptEntry, UserInfo,
-    UserState, World,
+    BotMembership, CallbackStatus, ChatInfo, MemberStatus, NewGroup, NewUser, TranscriptEntry,
+    UserInfo, UserState, World,
 };
 
 /// Starts simulators.
@@ -155,6 +155,19 @@ impl SimHandle {
     ) -> Result<(), SimError> {
         self.shared
             .with(|w| w.set_membership(chat_id, membership, by_user))
+    }
+
+    /// Sets a user's status in a group (creator, administrator, member, left, kicked), as
+    /// getChatMember will report it. Making a user the creator demotes the previous one to
+    /// administrator.
+    pub fn set_member_status(
+        &self,
+        chat_id: i64,
+        user_id: i64,
+        status: MemberStatus,
+    ) -> Result<(), SimError> {
+        self.shared
+            .with(|w| w.set_member_status(chat_id, user_id, status))
     }
 
     /// Upgrades a basic group to a supergroup; returns the new chat id.

@@ -206,16 +206,94 @@ pub struct CallbackQuery {
     pub data: Option<String>,
 }
 
-/// `ChatMember` in the statuses the simulator emits (`member`, `kicked`, `left`).
+/// `ChatMember`: one user's status in a chat, in the statuses the simulator models. Serialises as
+/// the spec's `ChatMemberOwner`, `ChatMemberAdministrator`, `ChatMemberMember`, `ChatMemberLeft`
+/// and `ChatMemberBanned`, with `status` first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChatMember {
-    /// `member`, `kicked` or `left`.
-    pub status: String,
-    /// The member.
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum ChatMember {
+    /// `ChatMemberOwner`: the group's owner.
+    Creator {
+        /// The member.
+        user: User,
+        /// The owner's presence in the chat is hidden.
+        is_anonymous: bool,
+    },
+    /// `ChatMemberAdministrator`: an administrator and their rights.
+    Administrator(ChatMemberAdministrator),
+    /// `ChatMemberMember`: an ordinary member.
+    Member {
+        /// The member.
+        user: User,
+    },
+    /// `ChatMemberLeft`: not in the chat (left, or never joined).
+    Left {
+        /// The user.
+        user: User,
+    },
+    /// `ChatMemberBanned`: removed and banned.
+    Kicked {
+        /// The user.
+        user: User,
+        /// When the ban ends, 0 = forever.
+        until_date: i64,
+    },
+}
+
+/// `ChatMemberAdministrator` without `status` (the enum's tag), fields in the spec's order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMemberAdministrator {
+    /// The administrator.
     pub user: User,
-    /// For `kicked`: when the ban ends, 0 = forever.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub until_date: Option<i64>,
+    /// The bot may edit this administrator's rights.
+    pub can_be_edited: bool,
+    /// The administrator's presence in the chat is hidden.
+    pub is_anonymous: bool,
+    /// Can see the event log, statistics and members; implied by every other right.
+    pub can_manage_chat: bool,
+    /// Can delete other users' messages.
+    pub can_delete_messages: bool,
+    /// Can manage video chats.
+    pub can_manage_video_chats: bool,
+    /// Can restrict, ban and unban members.
+    pub can_restrict_members: bool,
+    /// Can add administrators.
+    pub can_promote_members: bool,
+    /// Can change the title, photo and other settings.
+    pub can_change_info: bool,
+    /// Can invite users.
+    pub can_invite_users: bool,
+    /// Can post stories to the chat.
+    pub can_post_stories: bool,
+    /// Can edit other users' stories.
+    pub can_edit_stories: bool,
+    /// Can delete other users' stories.
+    pub can_delete_stories: bool,
+    /// Can pin messages.
+    pub can_pin_messages: bool,
+}
+
+impl ChatMemberAdministrator {
+    /// An administrator with the rights a group owner grants by default: everything except
+    /// adding administrators and managing stories, not anonymous, not editable by the bot.
+    pub fn with_default_rights(user: User) -> Self {
+        Self {
+            user,
+            can_be_edited: false,
+            is_anonymous: false,
+            can_manage_chat: true,
+            can_delete_messages: true,
+            can_manage_video_chats: true,
+            can_restrict_members: true,
+            can_promote_members: false,
+            can_change_info: true,
+            can_invite_users: true,
+            can_post_stories: false,
+            can_edit_stories: false,
+            can_delete_stories: false,
+            can_pin_messages: true,
+        }
+    }
 }
 
 /// `ChatMemberUpdated`: the bot's (or a member's) status changed.

@@ -14,8 +14,8 @@ use super::limits::Limiter;
 use super::stats::Stats;
 use super::text;
 use super::types::{
-    BotCommand, BotUser, CallbackQuery, Chat, ChatMember, ChatMemberUpdated, ChatType,
-    InlineKeyboardMarkup, Message, MessageEntity, UpdateKind, User,
+    BotCommand, BotUser, CallbackQuery, Chat, ChatMember, ChatMemberAdministrator,
+    ChatMemberUpdated, ChatType, InlineKeyboardMarkup, Message, MessageEntity, UpdateKind, User,
 };
 use super::updates::UpdateQueue;
 
@@ -46,6 +46,59 @@ pub enum BotMembership {
     Kicked,
     /// Left: 403 "bot is not a member of the … chat".
     Left,
+}
+
+/// A user's status in a group, as getChatMember reports it (and `my_chat_member` updates for the
+/// bot). Lets tests give a group an owner and administrators the bot can check for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemberStatus {
+    /// The group's owner; a group has at most one.
+    Creator,
+    /// An administrator with the default rights (see `ChatMemberAdministrator`).
+    Administrator,
+    /// An ordinary member.
+    Member,
+    /// Not in the group: left it, or never joined.
+    Left,
+    /// Removed and banned for good.
+    Kicked,
+}
+
+impl MemberStatus {
+    /// The spec-shaped `ChatMember` of `user` in this status.
+    pub(crate) fn of(self, user: User) -> ChatMember {
+        match self {
+            Self::Creator => ChatMember::Creator {
+                user,
+                is_anonymous: false,
+            },
+            Self::Administrator => {
+                ChatMember::Administrator(ChatMemberAdministrator::with_default_rights(user))
+            }
+            Self::Member => ChatMember::Member { user },
+            Self::Left => ChatMember::Left { user },
+            Self::Kicked => ChatMember::Kicked {
+                user,
+                until_date: 0,
+            },
+        }
+    }
+
+    /// False for users who may not write in the group.
+    fn is_present(self) -> bool {
+        !matches!(self, Self::Left | Self::Kicked)
+    }
+}
+
+impl From<BotMembership> for MemberStatus {
+    fn from(membership: BotMembership) -> Self {
+        match membership {
+            BotMembership::Member => Self::Member,
+            BotMembership::Kicked => Self::Kicked,
+            BotMembership::Left => Self::Left,
+        }
+    }
 }
 
 /// A user to create. Unset fields get defaults (a fresh id, state `Started`).
@@ -114,6 +167,8 @@ pub struct NewGroup {
     pub title: String,
     /// A supergroup rather than a basic group.
     pub supergroup: bool,
+    /// A user who owns the group (status `creator`); none when unset.
+    pub creator: Option<i64>,
 }
 
 impl NewGroup {
@@ -129,6 +184,13 @@ impl NewGroup {
     #[must_use]
     pub fn supergroup(mut self) -> Self {
         self.supergroup = true;
+        self
+    }
+
+    /// Makes this (existing) user the group's owner.
+    #[must_use]
+    pub fn creator(mut self, user_id: i64) -> Self {
+        self.creator = Some(user_id);
         self
     }
 }
@@ -256,6 +318,7 @@ struct ChatRecord {
     chat: Chat,
     membership: BotMembership,
     migrated_to: Option<i64>,
+    members: HashMap<i64, MemberStatus>,
     messages: BTreeMap<i64, StoredMessage>,
     next_message_id: i64,
 }
@@ -266,6 +329,7 @@ impl ChatRecord {
             chat,
             membership: BotMembership::Member,
             migrated_to: None,
+            members: HashMap::new(),
             messages: BTreeMap::new(),
             next_message_id: 1,
         }
@@ -414,6 +478,11 @@ impl World {
         if id >= 0 || self.chats.contains_key(&id) {
             return Err(SimError::IdTaken(id));
         }
+        if let Some(creator) = new.creator
+            && !self.users.contains_key(&creator)
+        {
+            return Err(SimError::UnknownUser(creator));
+        }
         let chat = Chat {
             id,
             kind: if new.supergroup {
@@ -430,7 +499,10 @@ impl World {
             first_name: None,
             last_name: None,
         };
-        let record = ChatRecord::new(chat);
+        let mut record = ChatRecord::new(chat);
+        record
+            .members
+            .extend(new.creator.map(|c| (c, MemberStatus::Creator)));
         let info = record.info();
         self.chats.insert(id, record);
         Ok(info)
@@ -464,8 +536,12 @@ impl World {
         let old = std::mem::replace(&mut info.state, state);
         let user = info.user.clone();
         let (from, to) = match (old, state) {
-            (UserState::Started, UserState::Blocked) => ("member", "kicked"),
-            (UserState::Blocked, UserState::Started) => ("kicked", "member"),
+            (UserState::Started, UserState::Blocked) => {
+                (MemberStatus::Member, MemberStatus::Kicked)
+            }
+            (UserState::Blocked, UserState::Started) => {
+                (MemberStatus::Kicked, MemberStatus::Member)
+            }
             _ => return Ok(()),
         };
         let chat = self.chat(user_id)?.chat.clone();
@@ -492,14 +568,40 @@ impl World {
         }
         let old = std::mem::replace(&mut record.membership, membership);
         let chat = record.chat.clone();
-        let status = |m: BotMembership| match m {
-            BotMembership::Member => "member",
-            BotMembership::Kicked => "kicked",
-            BotMembership::Left => "left",
-        };
         if old != membership {
-            self.push_membership_update(chat, by, status(old), status(membership));
+            self.push_membership_update(chat, by, old.into(), membership.into());
         }
+        Ok(())
+    }
+
+    /// Sets a user's status in a group. Making a user the creator makes the previous creator an
+    /// administrator, as an ownership transfer does.
+    pub(crate) fn set_member_status(
+        &mut self,
+        chat_id: i64,
+        user_id: i64,
+        status: MemberStatus,
+    ) -> Result<(), SimError> {
+        let record = self
+            .chats
+            .get_mut(&chat_id)
+            .ok_or(SimError::UnknownChat(chat_id))?;
+        if !self.users.contains_key(&user_id) {
+            return Err(SimError::UnknownUser(user_id));
+        }
+        if !record.is_group() {
+            return Err(SimError::InvalidState(
+                "private chats have no member statuses".into(),
+            ));
+        }
+        if status == MemberStatus::Creator {
+            for old in record.members.values_mut() {
+                if *old == MemberStatus::Creator {
+                    *old = MemberStatus::Administrator;
+                }
+            }
+        }
+        record.members.insert(user_id, status);
         Ok(())
     }
 
@@ -521,11 +623,16 @@ impl World {
             return Err(SimError::IdTaken(new_id));
         }
         let title = record.chat.title.clone().unwrap_or_default();
+        let members = record.members.clone();
         self.create_group(NewGroup {
             id: Some(new_id),
             title,
             supergroup: true,
+            creator: None,
         })?;
+        if let Some(new) = self.chats.get_mut(&new_id) {
+            new.members = members;
+        }
         if let Some(old) = self.chats.get_mut(&chat_id) {
             old.migrated_to = Some(new_id);
         }
@@ -579,6 +686,13 @@ impl World {
                     "the bot is not a member of {chat_id}"
                 )));
             }
+            if let Some(status) = record.members.get(&user_id)
+                && !status.is_present()
+            {
+                return Err(SimError::InvalidState(format!(
+                    "user {user_id} is not in group {chat_id} ({status:?}); make them a member first"
+                )));
+            }
         } else if chat_id != user_id {
             return Err(SimError::InvalidState(format!(
                 "chat {chat_id} is another user's private chat"
@@ -600,6 +714,14 @@ impl World {
             && let Some(info) = self.users.get_mut(&user_id)
         {
             info.state = UserState::Started;
+        }
+        if let Some(record) = self.chats.get_mut(&chat_id)
+            && record.is_group()
+        {
+            record
+                .members
+                .entry(user_id)
+                .or_insert(MemberStatus::Member);
         }
         let now = self.clock.unix();
         let message = StoredMessage {
@@ -774,6 +896,29 @@ impl World {
         }
     }
 
+    /// A user's (or the bot's own) status in a chat, as getChatMember answers it; the errors are
+    /// Telegram's. A known user who never joined a group has left it.
+    pub(crate) fn chat_member(&self, chat_id: i64, user_id: i64) -> Result<ChatMember, ApiError> {
+        let record = self
+            .chats
+            .get(&chat_id)
+            .ok_or_else(|| ApiError::bad_request(descriptions::CHAT_NOT_FOUND))?;
+        let status = if record.is_group() {
+            self.group_member_status(record, user_id)?
+        } else {
+            self.private_member_status(record, user_id)
+        };
+        let user = if user_id == self.bot.user.id {
+            self.bot.user.clone()
+        } else {
+            self.users
+                .get(&user_id)
+                .map(|u| u.user.clone())
+                .ok_or_else(|| ApiError::bad_request(descriptions::USER_NOT_FOUND))?
+        };
+        Ok(status.of(user))
+    }
+
     /// True for groups and supergroups.
     pub(crate) fn is_group(&self, chat_id: i64) -> bool {
         self.chats.get(&chat_id).is_some_and(ChatRecord::is_group)
@@ -907,6 +1052,44 @@ impl World {
             .ok_or(SimError::UnknownChat(chat_id))
     }
 
+    /// Status in a group: the bot's own membership even where it cannot act, anyone else's only
+    /// where it can.
+    fn group_member_status(
+        &self,
+        record: &ChatRecord,
+        user_id: i64,
+    ) -> Result<MemberStatus, ApiError> {
+        if let Some(new_id) = record.migrated_to {
+            return Err(ApiError::migrated(new_id));
+        }
+        if user_id == self.bot.user.id {
+            return Ok(record.membership.into());
+        }
+        self.reachable(record.chat.id)?;
+        Ok(record
+            .members
+            .get(&user_id)
+            .copied()
+            .unwrap_or(MemberStatus::Left))
+    }
+
+    /// Status in a private chat: its user and the bot are members (the bot `kicked` once blocked,
+    /// as its `my_chat_member` update says); anyone else is not in it.
+    fn private_member_status(&self, record: &ChatRecord, user_id: i64) -> MemberStatus {
+        let owner = record.chat.id;
+        let blocked = self
+            .users
+            .get(&owner)
+            .is_some_and(|u| u.state == UserState::Blocked);
+        if user_id == self.bot.user.id && blocked {
+            MemberStatus::Kicked
+        } else if user_id == self.bot.user.id || user_id == owner {
+            MemberStatus::Member
+        } else {
+            MemberStatus::Left
+        }
+    }
+
     /// The user who performs an admin action: the given one, or Telegram's service account.
     fn actor(&self, by: Option<i64>) -> Result<User, SimError> {
         match by {
@@ -926,18 +1109,19 @@ impl World {
         }
     }
 
-    fn push_membership_update(&mut self, chat: Chat, from: User, old: &str, new: &str) {
-        let member = |status: &str| ChatMember {
-            status: status.to_owned(),
-            user: self.bot.user.clone(),
-            until_date: (status == "kicked").then_some(0),
-        };
+    fn push_membership_update(
+        &mut self,
+        chat: Chat,
+        from: User,
+        old: MemberStatus,
+        new: MemberStatus,
+    ) {
         let update = ChatMemberUpdated {
             chat,
             from,
             date: self.clock.unix(),
-            old_chat_member: member(old),
-            new_chat_member: member(new),
+            old_chat_member: old.of(self.bot.user.clone()),
+            new_chat_member: new.of(self.bot.user.clone()),
         };
         self.stats.counters.updates_created += 1;
         self.updates.push(UpdateKind::MyChatMember(update));

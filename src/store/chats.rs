@@ -20,6 +20,8 @@ pub struct Chat {
     pub default_lead_secs: i32,
     /// Whether Telegram still delivers to it.
     pub reachable: bool,
+    /// Whether some of its tasks are paused (they resume when the chat is reachable again).
+    pub has_paused_tasks: bool,
 }
 
 impl Chat {
@@ -30,7 +32,8 @@ impl Chat {
 }
 
 /// Returns the chat, creating it with `lang` when it is new. Whether it is reachable is left as
-/// it is: a chat Telegram stopped delivering to is resumed by [`super::reachability::resume`].
+/// it is: a chat Telegram stopped delivering to is resumed by [`super::reachability::resume`],
+/// which the caller runs when the chat is unreachable or has paused tasks.
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn upsert<'e>(
     executor: impl PgExecutor<'e>,
@@ -41,7 +44,9 @@ pub async fn upsert<'e>(
     Ok(sqlx::query_as(
         "insert into chats (chat_id, kind, lang) values ($1, $2, $3)
          on conflict (chat_id) do update set kind = excluded.kind
-         returning chat_id, kind, lang, tz, default_lead_secs, reachable",
+         returning chat_id, kind, lang, tz, default_lead_secs, reachable,
+                   exists (select 1 from tasks t where t.chat_id = $1 and t.state = 'paused')
+                       as has_paused_tasks",
     )
     .bind(chat_id)
     .bind(kind)
@@ -56,7 +61,10 @@ pub async fn find<'e>(
     chat_id: i64,
 ) -> Result<Option<Chat>, StoreError> {
     Ok(sqlx::query_as(
-        "select chat_id, kind, lang, tz, default_lead_secs, reachable from chats where chat_id = $1",
+        "select chat_id, kind, lang, tz, default_lead_secs, reachable,
+                exists (select 1 from tasks t where t.chat_id = c.chat_id and t.state = 'paused')
+                    as has_paused_tasks
+         from chats c where chat_id = $1",
     )
     .bind(chat_id)
     .fetch_optional(executor)

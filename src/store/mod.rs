@@ -1,12 +1,15 @@
-//! The bot's data in PostgreSQL: chats, tasks and reminder occurrences. Every change to a task that
-//! affects when it is reminded changes its reminder job in the same transaction, through the queue.
+//! The bot's data in PostgreSQL: chats, tasks and reminder occurrences, the questions the bot is
+//! waiting to have answered, and their retention. Every change to a task that affects when it is
+//! reminded changes its reminder job in the same transaction, through the queue.
 
 pub mod chats;
+pub mod conversation;
 pub mod reachability;
+pub mod reminders;
+pub mod retention;
 pub mod tasks;
 
-/// The queue that reminder jobs go to.
-pub const REMINDER_QUEUE: &str = "reminders";
+pub use reminders::{REMINDER_QUEUE, ReminderJob, reminder_queue};
 
 /// What can go wrong in the store.
 #[derive(Debug, thiserror::Error)]

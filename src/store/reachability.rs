@@ -1,6 +1,7 @@
 //! Chats Telegram will not deliver to: marking them unreachable (pausing their recurring tasks and
-//! cancelling those tasks' pending reminders), resuming them when the user writes again, and
-//! moving a group that became a supergroup to its new id.
+//! cancelling those tasks' pending reminders), resuming them by any way back (the user writes or
+//! unblocks the bot, the bot is added back to a group, an admin retries, Telegram delivers to the
+//! chat again), and moving a group that became a supergroup to its new id.
 
 use sqlx::PgConnection;
 
@@ -48,8 +49,9 @@ pub async fn mark_unreachable(
     Ok(paused)
 }
 
-/// The user wrote again: marks `chat_id` reachable and resumes its paused tasks, each at its next
-/// occurrence after its paused one that fires after now (the ones missed meanwhile are not sent). Returns how many resumed.
+/// The chat is back: marks `chat_id` reachable and resumes its paused tasks, each at its next
+/// occurrence after its paused one that fires after now (the ones missed meanwhile are not sent).
+/// Run it in the caller's transaction, on every way back. Returns how many resumed.
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn resume(
     conn: &mut PgConnection,

@@ -2,10 +2,9 @@
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use serde_json::json;
 use sqlx::PgConnection;
 
-use super::{REMINDER_QUEUE, StoreError};
+use super::{REMINDER_QUEUE, ReminderJob, StoreError};
 use crate::domain::recurrence::Recurrence;
 use crate::queue::{NewJob, Queue};
 
@@ -217,6 +216,32 @@ pub async fn schedule_next_occurrence(
     }
 }
 
+/// The occurrence of reminder `reminder_id` is over, whatever became of it (sent, failed,
+/// cancelled): a recurring task whose current occurrence it was moves on to its next one, in the
+/// caller's transaction. Returns the new reminder's id; `None` when there is nothing to continue
+/// (a one-off task, a snooze, a task no longer open, or an occurrence the task has moved past).
+#[tracing::instrument(skip_all, fields(reminder_id))]
+pub async fn continue_series(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    reminder_id: i64,
+) -> Result<Option<i64>, StoreError> {
+    let task: Option<Task> = sqlx::query_as(
+        "select t.id, t.chat_id, t.owner_id, t.text, t.due_at, t.lead_secs, t.rule, t.tz, t.state
+         from reminders r join tasks t on t.id = r.task_id
+         where r.id = $1 and r.kind = 'occurrence' and r.due_at >= t.due_at
+           and t.state = 'open' and t.rule is not null
+         for update of t",
+    )
+    .bind(reminder_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    match task {
+        Some(task) => schedule_next_occurrence(conn, queue, &task).await,
+        None => Ok(None),
+    }
+}
+
 /// A lead time in whole seconds, as stored; negative or absurdly long leads are refused.
 fn lead_secs(lead: chrono::Duration) -> Result<i32, StoreError> {
     i32::try_from(lead.num_seconds())
@@ -233,7 +258,7 @@ async fn attach_job(
     fire_at: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     debug_assert_eq!(queue.name(), REMINDER_QUEUE);
-    let job = NewJob::new(json!({ "reminder_id": reminder_id }))
+    let job = NewJob::new(ReminderJob { reminder_id }.to_payload())
         .run_at(fire_at)
         .dedupe_key(format!("reminder:{reminder_id}"));
     let job_id = queue.enqueue(&mut *conn, job).await?;

@@ -5,12 +5,19 @@ use std::time::Duration;
 
 use teloxide::{ApiError, RequestError};
 
+/// The longest `retry_after` the bot honours. Telegram has been seen asking for hours (10,072 s);
+/// a larger or absurd value (a broken proxy, a typo in a stand-in) is clamped to this and logged,
+/// so no arithmetic on it can overflow and no chat is parked for longer. A chat still refused
+/// after the clamp simply gets another 429, which costs no attempt.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(3600);
+
 /// What a failed send means for the reminder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SendFailure {
-    /// Flood control (429): pause all sending for this long and retry no sooner.
+    /// Flood control (429): the chat waits this long (bounded by [`MAX_RETRY_AFTER`]) and the
+    /// message is retried then, without using up an attempt.
     Flood {
-        /// Telegram's `retry_after`.
+        /// Telegram's `retry_after`, bounded.
         retry_after: Duration,
         /// The error text.
         error: String,
@@ -33,7 +40,7 @@ pub enum SendFailure {
 pub fn classify(error: &RequestError) -> SendFailure {
     match error {
         RequestError::RetryAfter(seconds) => SendFailure::Flood {
-            retry_after: seconds.duration(),
+            retry_after: bounded_retry_after(u64::from(seconds.seconds())),
             error: redact(&error.to_string()),
         },
         RequestError::MigrateToChatId(chat) => SendFailure::Migrated(chat.0),
@@ -70,9 +77,9 @@ fn classify_api(api: &ApiError) -> SendFailure {
 /// An error teloxide did not recognise, by Telegram's description.
 fn classify_description(description: &str) -> SendFailure {
     let text = redact(description);
-    if let Some(seconds) = retry_after_in(description) {
+    if let Some(retry_after) = retry_after_in(description) {
         SendFailure::Flood {
-            retry_after: Duration::from_secs(seconds),
+            retry_after,
             error: text,
         }
     } else if description.starts_with("Forbidden:") || description.contains("chat not found") {
@@ -89,15 +96,30 @@ fn classify_description(description: &str) -> SendFailure {
     }
 }
 
-/// An answer teloxide could not parse. An error envelope (`"ok":false`) or an HTML page (a proxy's
-/// 5xx) is a failure to retry; anything else is taken as Telegram having accepted the message.
+/// An answer teloxide could not parse. A 429 envelope teloxide could not read (a `retry_after`
+/// too large for it) is flood control; any other error envelope (`"ok":false`) or an HTML page (a
+/// proxy's 5xx) is a failure to retry; anything else is taken as Telegram having accepted the
+/// message.
 fn classify_unreadable(raw: &str) -> SendFailure {
     let parsed: Option<serde_json::Value> = serde_json::from_str(raw).ok();
-    let ok = parsed
-        .as_ref()
-        .and_then(|v| v.get("ok"))
-        .and_then(serde_json::Value::as_bool);
+    let field = |name: &str| parsed.as_ref().and_then(|v| v.get(name));
+    let ok = field("ok").and_then(serde_json::Value::as_bool);
     let excerpt = redact(&raw.chars().take(200).collect::<String>());
+    if ok == Some(false) && field("error_code").and_then(serde_json::Value::as_i64) == Some(429) {
+        let from_parameters = field("parameters")
+            .and_then(|p| p.get("retry_after"))
+            .and_then(serde_json::Value::as_f64)
+            .map(|secs| bounded_retry_after(secs.clamp(0.0, u64::MAX as f64) as u64));
+        let from_description = field("description")
+            .and_then(serde_json::Value::as_str)
+            .and_then(retry_after_in);
+        return SendFailure::Flood {
+            retry_after: from_parameters
+                .or(from_description)
+                .unwrap_or(Duration::from_secs(1)),
+            error: excerpt,
+        };
+    }
     if ok == Some(false) || raw.trim_start().starts_with('<') {
         SendFailure::Transient(format!("unreadable error answer: {excerpt}"))
     } else {
@@ -105,15 +127,33 @@ fn classify_unreadable(raw: &str) -> SendFailure {
     }
 }
 
-/// The seconds in "… retry after N" (a 429 whose `parameters` are missing).
-fn retry_after_in(description: &str) -> Option<u64> {
+/// The wait in "… retry after N" (a 429 whose `parameters` are missing), bounded; a number too
+/// long to read is as absurd as a huge one and is clamped the same way.
+fn retry_after_in(description: &str) -> Option<Duration> {
     let lower = description.to_ascii_lowercase();
     let at = lower.find("retry after ")? + "retry after ".len();
     let digits: String = lower[at..]
         .chars()
         .take_while(char::is_ascii_digit)
         .collect();
-    digits.parse().ok()
+    if digits.is_empty() {
+        return None;
+    }
+    Some(bounded_retry_after(digits.parse().unwrap_or(u64::MAX)))
+}
+
+/// `secs` as a wait of at most [`MAX_RETRY_AFTER`] and at least a second; a clamped value is
+/// logged.
+pub fn bounded_retry_after(secs: u64) -> Duration {
+    if secs > MAX_RETRY_AFTER.as_secs() {
+        tracing::warn!(
+            retry_after = secs,
+            max = MAX_RETRY_AFTER.as_secs(),
+            "Telegram asked for an absurd wait; clamped"
+        );
+        return MAX_RETRY_AFTER;
+    }
+    Duration::from_secs(secs.max(1))
 }
 
 /// Removes a bot token from a text: reqwest errors quote the request URL, `/bot<token>/Method`.
@@ -147,6 +187,30 @@ mod tests {
         assert!(matches!(
             classify(&error),
             SendFailure::Flood { retry_after, .. } if retry_after == Duration::from_secs(35)
+        ));
+    }
+
+    #[test]
+    fn absurd_waits_are_clamped_wherever_they_are_read() {
+        for description in [
+            "Too Many Requests: retry after 10000000000000",
+            "Too Many Requests: retry after 99999999999999999999999999999999",
+        ] {
+            let error = RequestError::Api(ApiError::Unknown(description.to_owned()));
+            assert!(matches!(
+                classify(&error),
+                SendFailure::Flood { retry_after, .. } if retry_after == MAX_RETRY_AFTER
+            ));
+        }
+        let huge = r#"{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 10000000000000","parameters":{"retry_after":10000000000000}}"#;
+        assert!(matches!(
+            classify_unreadable(huge),
+            SendFailure::Flood { retry_after, .. } if retry_after == MAX_RETRY_AFTER
+        ));
+        let error = RequestError::RetryAfter(teloxide::types::Seconds::from_seconds(u32::MAX));
+        assert!(matches!(
+            classify(&error),
+            SendFailure::Flood { retry_after, .. } if retry_after == MAX_RETRY_AFTER
         ));
     }
 

@@ -13,11 +13,12 @@ use teloxide::types::ParseMode;
 use super::classify::{SendFailure, classify};
 use super::limits::RateLimits;
 use super::metrics;
-use super::record::{self, DueReminder};
+use super::record::{self, DueReminder, Recorded};
 use super::render::{ReminderView, reminder_html, reminder_keyboard};
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::queue::{ClaimedJob, JobHandler, Outcome, Queue};
+use crate::store::ReminderJob;
 
 /// Settings of the delivery worker.
 #[derive(Clone, Copy, Debug)]
@@ -82,9 +83,9 @@ impl Delivery {
             Verdict::Send(due) => due,
             Verdict::Skip(outcome) => return outcome,
         };
-        if let Err(wait) = self.limits.admit(job.id, due.chat_id, due.is_group()).await {
-            metrics::deferred();
-            return Outcome::Snooze(wait);
+        if let Err(deferral) = self.limits.admit(job.id, due.chat_id, due.is_group()).await {
+            metrics::deferred(deferral);
+            return Outcome::Snooze(deferral.wait());
         }
         let tr = Tr::new(Lang::parse(&due.lang).unwrap_or(Lang::En));
         let html = reminder_html(tr, &self.view(&due));
@@ -103,15 +104,16 @@ impl Delivery {
         }
     }
 
-    /// Reads the reminder and decides whether it is still to be sent.
+    /// Reads the reminder and decides whether it is still to be sent. A chat marked unreachable
+    /// is still tried: Telegram's answer decides, not a flag that may be stale.
     async fn check(&self, job: &ClaimedJob) -> Verdict {
-        let Some(reminder_id) = job.payload.get("reminder_id").and_then(|v| v.as_i64()) else {
+        let Some(reminder) = ReminderJob::from_payload(&job.payload) else {
             metrics::failed("bad_payload");
             return Verdict::Skip(Outcome::Fail {
-                error: format!("payload without reminder_id: {}", job.payload),
+                error: format!("not a reminder job's payload: {}", job.payload),
             });
         };
-        let due = match record::load(self.queue.pool(), reminder_id).await {
+        let due = match record::load(self.queue.pool(), reminder.reminder_id).await {
             Ok(Some(due)) => due,
             Ok(None) => return Verdict::Skip(Outcome::Cancel),
             Err(error) => {
@@ -129,16 +131,6 @@ impl Delivery {
         match due.task_state.as_str() {
             "done" | "deleted" | "paused" => return Verdict::Skip(Outcome::Cancel),
             _ => {}
-        }
-        if !due.reachable {
-            metrics::failed("unreachable");
-            let reason = due
-                .unreachable_reason
-                .as_deref()
-                .unwrap_or("unknown reason");
-            return Verdict::Skip(Outcome::Fail {
-                error: format!("chat unreachable: {reason}"),
-            });
         }
         Verdict::Send(Box::new(due))
     }
@@ -172,11 +164,18 @@ impl Delivery {
         let mut pause = Duration::from_millis(100);
         loop {
             match record::sent(self.queue.pool(), &self.queue, job, due, message_id).await {
-                Ok(recorded) => {
-                    metrics::sent(Duration::from_secs_f64(recorded.lateness_secs.max(0.0)));
-                    if !recorded.completed {
+                Ok(Recorded::Sent {
+                    lateness_secs,
+                    completed,
+                }) => {
+                    metrics::sent(Duration::from_secs_f64(lateness_secs.max(0.0)));
+                    if !completed {
                         tracing::warn!("lease lost before the send was recorded; sent flag kept");
                     }
+                    return Outcome::Recorded;
+                }
+                Ok(Recorded::Gone) => {
+                    tracing::info!("the reminder was changed or deleted while it was sent");
                     return Outcome::Recorded;
                 }
                 Err(error) if started.elapsed() < self.config.record_patience => {
@@ -196,16 +195,16 @@ impl Delivery {
     async fn failed(&self, job: &ClaimedJob, due: &DueReminder, failure: SendFailure) -> Outcome {
         match failure {
             SendFailure::Flood { retry_after, error } => {
-                metrics::too_many_requests();
-                count_retry(job, "flood");
-                self.limits.pause_all(retry_after);
+                let scope = self.limits.too_many_requests(due.chat_id, retry_after);
+                metrics::too_many_requests(scope);
                 tracing::warn!(
                     retry_after = retry_after.as_secs(),
-                    "Telegram answered 429; pausing all sends"
+                    scope = scope.label(),
+                    "Telegram answered 429; pausing"
                 );
-                Outcome::Retry {
+                Outcome::Throttle {
                     error,
-                    floor: Some(retry_after),
+                    delay: retry_after,
                 }
             }
             SendFailure::Transient(error) => {

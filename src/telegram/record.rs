@@ -77,16 +77,23 @@ pub async fn load(pool: &PgPool, reminder_id: i64) -> Result<Option<DueReminder>
 
 /// What recording a sent reminder did.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Recorded {
-    /// From due to sent, by the database clock.
-    pub lateness_secs: f64,
-    /// False when the job's lease was lost meanwhile (the `sent` flag was still written).
-    pub completed: bool,
+pub enum Recorded {
+    /// The reminder is marked sent.
+    Sent {
+        /// From due to sent, by the database clock.
+        lateness_secs: f64,
+        /// False when the job's lease was lost meanwhile (the `sent` flag was still written).
+        completed: bool,
+    },
+    /// The reminder row is gone: its task was changed or deleted while the message was on its
+    /// way, which cancelled the job too. Nothing is left to record.
+    Gone,
 }
 
 /// In one transaction: marks the reminder sent (with Telegram's message id when known), completes
-/// the job (fenced) and schedules the next occurrence of a recurring task. A lost lease still
-/// commits the `sent` flag, so that whoever holds the job now completes it without sending.
+/// the job (fenced), resumes the chat if it was marked unreachable (Telegram just delivered to
+/// it) and schedules the next occurrence of a recurring task. A lost lease still commits the
+/// `sent` flag, so that whoever holds the job now completes it without sending.
 #[tracing::instrument(skip_all, fields(job = job.id, reminder_id = due.reminder_id))]
 pub async fn sent(
     pool: &PgPool,
@@ -96,29 +103,28 @@ pub async fn sent(
     message_id: Option<i64>,
 ) -> Result<Recorded, StoreError> {
     let mut tx = pool.begin().await?;
-    let lateness_secs: f64 = sqlx::query_scalar(
+    let lateness_secs: Option<f64> = sqlx::query_scalar(
         "update reminders set sent = true, sent_at = now(), message_id = $2 where id = $1
          returning extract(epoch from sent_at - fire_at)::float8",
     )
     .bind(due.reminder_id)
     .bind(message_id)
-    .fetch_one(&mut *tx)
+    .fetch_optional(&mut *tx)
     .await?;
+    let Some(lateness_secs) = lateness_secs else {
+        return Ok(Recorded::Gone);
+    };
     let completed = match queue.complete(&mut *tx, job).await {
         Ok(()) => true,
         Err(QueueError::LeaseLost { .. }) => false,
         Err(error) => return Err(error.into()),
     };
-    if due.recurring
-        && due.kind == "occurrence"
-        && due.due_at >= due.task_due_at
-        && let Some(task) = tasks::find(&mut tx, due.chat_id, due.task_id).await?
-        && task.state == "open"
-    {
-        tasks::schedule_next_occurrence(&mut tx, queue, &task).await?;
+    if !due.reachable {
+        reachability::resume(&mut tx, queue, due.chat_id).await?;
     }
+    tasks::continue_series(&mut tx, queue, due.reminder_id).await?;
     tx.commit().await?;
-    Ok(Recorded {
+    Ok(Recorded::Sent {
         lateness_secs,
         completed,
     })
@@ -136,7 +142,7 @@ pub async fn unreachable(
 ) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
     reachability::mark_unreachable(&mut tx, chat_id, reason, Some(job.id)).await?;
-    queue.fail(&mut *tx, job, reason).await?;
+    queue.fail(&mut tx, job, reason).await?;
     tx.commit().await?;
     Ok(())
 }

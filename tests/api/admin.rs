@@ -6,7 +6,7 @@ use remindbot::admin::actions::{self, ActionResult};
 use remindbot::admin::failed::{self, FailedFilter};
 use remindbot::admin::stats;
 use remindbot::queue::{Queue, QueueConfig};
-use remindbot::store::REMINDER_QUEUE;
+use remindbot::store::{REMINDER_QUEUE, reminder_queue};
 
 use crate::support::{TestDb, task_due_now};
 
@@ -33,7 +33,7 @@ fn all() -> FailedFilter {
 #[tokio::test]
 async fn failed_reminders_show_their_task_chat_and_reason_and_filter_by_it() {
     let db = TestDb::new().await;
-    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     seed_failures(&db, &queue, 2, "Forbidden: bot was blocked by the user").await;
     seed_failures(&db, &queue, 1, "Bad Request: chat not found").await;
 
@@ -65,27 +65,25 @@ async fn failed_reminders_show_their_task_chat_and_reason_and_filter_by_it() {
 #[tokio::test]
 async fn retry_and_cancel_change_the_job_and_are_recorded() {
     let db = TestDb::new().await;
-    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     let ids = seed_failures(&db, &queue, 3, "Bad Request: chat not found").await;
 
     assert_eq!(
-        actions::retry(&db.pool, "admin:1", ids[0]).await.unwrap(),
+        actions::retry(&queue, "admin:1", ids[0]).await.unwrap(),
         ActionResult::Retried(vec![ids[0]])
     );
     assert_eq!(
-        actions::retry(&db.pool, "admin:1", ids[0]).await.unwrap(),
+        actions::retry(&queue, "admin:1", ids[0]).await.unwrap(),
         ActionResult::NotFound(ids[0])
     );
     assert_eq!(
-        actions::cancel(&db.pool, "admin:2", ids[1]).await.unwrap(),
+        actions::cancel(&queue, "admin:2", ids[1]).await.unwrap(),
         ActionResult::Cancelled(ids[1])
     );
     let again = queue.claim("w", 10).await.unwrap();
     assert_eq!(again.iter().map(|j| j.id).collect::<Vec<_>>(), vec![ids[0]]);
     assert_eq!(
-        actions::retry_all(&db.pool, "admin:1", REMINDER_QUEUE)
-            .await
-            .unwrap(),
+        actions::retry_all(&queue, "admin:1").await.unwrap(),
         ActionResult::Retried(vec![ids[2]])
     );
     let log: Vec<(String, String, Option<i64>)> =
@@ -106,7 +104,7 @@ async fn retry_and_cancel_change_the_job_and_are_recorded() {
 #[tokio::test]
 async fn the_stats_equal_what_the_tables_hold() {
     let db = TestDb::new().await;
-    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     seed_failures(&db, &queue, 2, "Bad Request: chat not found").await;
     // Two reminders sent 1 s and 3 s after they were due.
     sqlx::query(
@@ -116,20 +114,24 @@ async fn the_stats_equal_what_the_tables_hold() {
     .execute(&db.pool)
     .await
     .unwrap();
-    // A third one was answered 429 and waits for its retry.
+    // A third one was answered 429 and waits (a throttle, not an attempt); a fourth failed for
+    // now and waits for its retry.
     task_due_now(&db.pool, &queue, 500, "third").await;
     let job = queue.claim("w", 1).await.unwrap().remove(0);
-    let floor = Some(std::time::Duration::from_secs(5));
+    let wait = std::time::Duration::from_secs(5);
     queue
-        .retry(&job, "Too Many Requests: retry after 5", floor)
+        .throttle(&job, wait, "Too Many Requests: retry after 5")
         .await
         .unwrap();
+    task_due_now(&db.pool, &queue, 500, "fourth").await;
+    let job = queue.claim("w", 1).await.unwrap().remove(0);
+    queue.retry(&job, "Bad Gateway", Some(wait)).await.unwrap();
 
     let stats = stats::read(&db.pool).await.unwrap();
     let count = |state: &str| stats.states.iter().find(|(s, _)| s == state).unwrap().1;
     assert_eq!(
         (count("failed"), count("pending"), count("running")),
-        (2, 1, 0)
+        (2, 2, 0)
     );
     assert_eq!((stats.sent_last_hour, stats.failed_last_hour), (2, 2));
     assert_eq!(
@@ -145,7 +147,7 @@ async fn the_stats_equal_what_the_tables_hold() {
 #[tokio::test]
 async fn the_cli_prints_failed_reminders_as_json() {
     let db = TestDb::new().await;
-    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     let ids = seed_failures(&db, &queue, 1, "Forbidden: user is deactivated").await;
     let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_remindbot"))
         .args(["admin", "failed", "--json"])

@@ -41,13 +41,13 @@ async fn a_retried_reminder_is_delivered_and_a_cancelled_one_is_not() {
         job_id(&setup, tasks[1]).await,
     );
     assert_eq!(
-        actions::retry(&setup.pool, "admin:test", first)
+        actions::retry(&setup.queue, "admin:test", first)
             .await
             .unwrap(),
         ActionResult::Retried(vec![first])
     );
     assert_eq!(
-        actions::cancel(&setup.pool, "admin:test", second)
+        actions::cancel(&setup.queue, "admin:test", second)
             .await
             .unwrap(),
         ActionResult::Cancelled(second)

@@ -1,15 +1,26 @@
 //! The admin page: refused without the token, with a wrong one, or with a forged CSRF token;
-//! shows the failures with their reasons; Retry and Cancel change the job and are recorded.
+//! shows the failures with their reasons; Retry and Cancel change the job and are recorded. A weak
+//! token is refused at start; wrong tokens (form or bearer) lock the address out with 429 and
+//! `Retry-After` and are logged without the token; every response carries the security headers;
+//! the `?done=` notice is one of a fixed set.
 
-use remindbot::admin::web;
-use remindbot::queue::{Queue, QueueConfig};
-use remindbot::store::REMINDER_QUEUE;
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use remindbot::admin::session::AdminToken;
+use remindbot::admin::session::throttle::LockoutPolicy;
+use remindbot::admin::web::{self, AdminWebSettings};
+use remindbot::queue::QueueConfig;
+use remindbot::store::{REMINDER_QUEUE, reminder_queue};
 use reqwest::StatusCode;
-use reqwest::header::{AUTHORIZATION, COOKIE, LOCATION, SET_COOKIE};
+use reqwest::header::{AUTHORIZATION, COOKIE, HeaderName, LOCATION, RETRY_AFTER, SET_COOKIE};
+use secrecy::SecretString;
+use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::support::{TestDb, task_due_now};
 
-const TOKEN: &str = "s3cret-admin-token";
+const TOKEN: &str = "s3cret-admin-token-0123456789abcdef";
 
 struct AdminSite {
     db: TestDb,
@@ -18,10 +29,27 @@ struct AdminSite {
     failed_job: i64,
 }
 
+/// The page's settings with [`TOKEN`].
+fn settings() -> AdminWebSettings {
+    AdminWebSettings::new(AdminToken::new(SecretString::from(TOKEN)).unwrap())
+}
+
+/// Settings whose lockout comes quickly: 2 free failures, then 1 s.
+fn quick_lockout() -> AdminWebSettings {
+    AdminWebSettings {
+        lockout: LockoutPolicy {
+            free_failures: 2,
+            address_base: Duration::from_secs(1),
+            ..LockoutPolicy::default()
+        },
+        ..settings()
+    }
+}
+
 /// Serves the admin router on a free port over a database with one failed reminder.
-async fn site(token: Option<&str>) -> AdminSite {
+async fn site(settings: Option<AdminWebSettings>) -> AdminSite {
     let db = TestDb::new().await;
-    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     task_due_now(&db.pool, &queue, 77, "pay <rent> & call").await;
     let job = queue.claim("w", 1).await.unwrap().remove(0);
     queue.retry(&job, "Bad Gateway", None).await.unwrap();
@@ -37,8 +65,14 @@ async fn site(token: Option<&str>) -> AdminSite {
 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let app = web::router(db.pool.clone(), token);
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let app = web::router(queue.clone(), settings);
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+    });
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -52,16 +86,20 @@ async fn site(token: Option<&str>) -> AdminSite {
 }
 
 impl AdminSite {
-    async fn get(
+    async fn get_response(
         &self,
         path: &str,
-        headers: &[(reqwest::header::HeaderName, String)],
-    ) -> (StatusCode, String) {
+        headers: &[(HeaderName, String)],
+    ) -> reqwest::Response {
         let mut request = self.client.get(format!("{}{path}", self.base));
         for (name, value) in headers {
             request = request.header(name, value);
         }
-        let response = request.send().await.unwrap();
+        request.send().await.unwrap()
+    }
+
+    async fn get(&self, path: &str, headers: &[(HeaderName, String)]) -> (StatusCode, String) {
+        let response = self.get_response(path, headers).await;
         (response.status(), response.text().await.unwrap())
     }
 
@@ -78,12 +116,17 @@ impl AdminSite {
         request.send().await.unwrap()
     }
 
+    async fn login(&self, token: &str) -> reqwest::Response {
+        self.post("/admin/login", None, &[("token", token)]).await
+    }
+
     /// Signs in through the form; returns the cookie and the page's CSRF token.
     async fn sign_in(&self) -> (String, String) {
-        let response = self.post("/admin/login", None, &[("token", TOKEN)]).await;
+        let response = self.login(TOKEN).await;
         assert_eq!(response.status(), StatusCode::SEE_OTHER);
         let set_cookie = response.headers()[SET_COOKIE].to_str().unwrap().to_owned();
         assert!(set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Strict"));
+        assert!(set_cookie.contains("Max-Age=43200"), "{set_cookie}");
         let cookie = set_cookie.split(';').next().unwrap().to_owned();
         let (status, html) = self.get("/admin", &[(COOKIE, cookie.clone())]).await;
         assert_eq!(status, StatusCode::OK);
@@ -105,6 +148,10 @@ impl AdminSite {
     }
 }
 
+fn bearer(token: &str) -> [(HeaderName, String); 1] {
+    [(AUTHORIZATION, format!("Bearer {token}"))]
+}
+
 #[tokio::test]
 async fn the_page_is_off_without_a_configured_token() {
     let site = site(None).await;
@@ -117,19 +164,45 @@ async fn the_page_is_off_without_a_configured_token() {
 }
 
 #[tokio::test]
+async fn a_weak_token_stops_run_and_admin_serve_before_they_start() {
+    let weak = "change-me";
+    for args in [&["run"][..], &["admin", "serve"]] {
+        let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_remindbot"))
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("TELOXIDE_TOKEN", "123:not-used")
+            .env("ADMIN_TOKEN", weak)
+            .env("DATABASE_URL", "postgres://nobody@127.0.0.1:9/never")
+            .current_dir(std::env::temp_dir())
+            .output()
+            .await
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?} started: {stderr}");
+        assert!(
+            stderr.contains("ADMIN_TOKEN") && stderr.contains("openssl rand -hex 32"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains(weak), "the token is not echoed: {stderr}");
+        assert!(!stderr.contains("database"), "nothing started: {stderr}");
+    }
+}
+
+#[tokio::test]
 async fn strangers_are_refused_without_or_with_a_wrong_token() {
-    let site = site(Some(TOKEN)).await;
+    let site = site(Some(settings())).await;
     let (status, html) = site.get("/admin", &[]).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert!(html.contains("Admin token") && !html.contains("blocked"));
-    let wrong = [(AUTHORIZATION, "Bearer s3cret-admin-tokeN".to_owned())];
+    let wrong = bearer("s3cret-admin-token-0123456789abcdeF");
     assert_eq!(site.get("/admin", &wrong).await.0, StatusCode::UNAUTHORIZED);
     let forged_cookie = [(COOKIE, "remindbot_admin=0123456789abcdef".to_owned())];
     assert_eq!(
         site.get("/admin", &forged_cookie).await.0,
         StatusCode::UNAUTHORIZED
     );
-    let response = site.post("/admin/login", None, &[("token", "guess")]).await;
+    let response = site.login("guess").await;
     assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
     assert!(response.text().await.unwrap().contains("Wrong token."));
     let path = format!("/admin/jobs/{}/retry", site.failed_job);
@@ -141,9 +214,204 @@ async fn strangers_are_refused_without_or_with_a_wrong_token() {
 }
 
 #[tokio::test]
+async fn repeated_wrong_logins_lock_the_address_out_until_the_lockout_ends() {
+    let site = site(Some(quick_lockout())).await;
+    for guess in ["guess-one", "guess-two", "guess-three"] {
+        assert_eq!(site.login(guess).await.status(), StatusCode::UNAUTHORIZED);
+    }
+    let started = Instant::now();
+    let locked = site.login(TOKEN).await;
+    assert_eq!(locked.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(locked.headers()[RETRY_AFTER], "1");
+    assert!(locked.text().await.unwrap().contains("try again in 1 s"));
+    assert_eq!(
+        site.get("/admin", &bearer(TOKEN)).await.0,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the right token is not even checked while locked out"
+    );
+
+    let accepted = loop {
+        let response = site.login(TOKEN).await;
+        if response.status() != StatusCode::TOO_MANY_REQUESTS {
+            break response;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "still locked out"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(accepted.status(), StatusCode::SEE_OTHER);
+    assert!(started.elapsed() >= Duration::from_millis(500));
+    assert_eq!(
+        site.login("guess-four").await.status(),
+        StatusCode::UNAUTHORIZED,
+        "a right token resets the count: free tries again"
+    );
+}
+
+/// `remindbot admin serve` with [`TOKEN`], JSON logs on standard error; its base URL.
+async fn serve_alone(db: &TestDb) -> (tokio::process::Child, String) {
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_remindbot"))
+        .args(["admin", "serve", "--addr", "127.0.0.1:0"])
+        .env("DATABASE_URL", db.url())
+        .env("ADMIN_TOKEN", TOKEN)
+        .env("LOG_FORMAT", "json")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    let banner = tokio::time::timeout(Duration::from_secs(30), stdout.next_line())
+        .await
+        .expect("admin serve starts")
+        .unwrap()
+        .expect("a banner line");
+    let base = banner
+        .strip_prefix("admin page at ")
+        .and_then(|url| url.strip_suffix("/admin"))
+        .unwrap_or_else(|| panic!("unexpected banner {banner:?}"))
+        .to_owned();
+    (child, base)
+}
+
+#[tokio::test]
+async fn each_wrong_token_is_logged_with_the_address_and_never_the_token() {
+    let db = TestDb::new().await;
+    let (mut child, base) = serve_alone(&db).await;
+    let client = reqwest::Client::new();
+    let login = client
+        .post(format!("{base}/admin/login"))
+        .form(&[("token", "guess-by-form")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), StatusCode::UNAUTHORIZED);
+    let header = client
+        .get(format!("{base}/admin"))
+        .bearer_auth("guess-by-header")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(header.status(), StatusCode::UNAUTHORIZED);
+
+    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut failures = Vec::new();
+    while failures.len() < 2 {
+        let line = tokio::time::timeout(Duration::from_secs(10), stderr.next_line())
+            .await
+            .unwrap_or_else(|_| panic!("two failures logged: {failures:#?}"))
+            .unwrap()
+            .expect("the log goes on");
+        for secret in [TOKEN, "guess-by-form", "guess-by-header"] {
+            assert!(!line.contains(secret), "{secret} is in the log: {line}");
+        }
+        let entry: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if entry["fields"]["message"] == "wrong admin token" {
+            failures.push(entry);
+        }
+    }
+    for (entry, via) in failures.iter().zip(["form", "bearer"]) {
+        assert_eq!(entry["level"], "WARN", "{entry}");
+        assert_eq!(entry["fields"]["client"], "127.0.0.1", "{entry}");
+        assert_eq!(entry["fields"]["via"], via, "{entry}");
+    }
+    assert_eq!(failures[1]["fields"]["failures"], 2);
+    child.kill().await.unwrap();
+}
+
+#[tokio::test]
+async fn wrong_bearer_headers_count_towards_the_lockout() {
+    let site = site(Some(quick_lockout())).await;
+    for _ in 0..3 {
+        let (status, _) = site.get("/admin", &bearer("not-the-token")).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let response = site.login(TOKEN).await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(response.headers().contains_key(RETRY_AFTER));
+}
+
+#[tokio::test]
+async fn every_admin_response_carries_the_security_headers() {
+    let site = site(Some(settings())).await;
+    let (cookie, _) = site.sign_in().await;
+    let style = site.get_response("/admin/style.css", &[]).await;
+    assert_eq!(style.headers()["content-type"], "text/css; charset=utf-8");
+    for response in [
+        site.get_response("/admin/login", &[]).await,
+        site.get_response("/admin", &[]).await,
+        site.get_response("/admin", &[(COOKIE, cookie)]).await,
+        site.login("guess").await,
+        style,
+    ] {
+        let headers = response.headers();
+        assert_eq!(headers["x-frame-options"], "DENY");
+        assert_eq!(headers["referrer-policy"], "no-referrer");
+        assert_eq!(headers["x-content-type-options"], "nosniff");
+        assert_eq!(headers["cache-control"], "no-store");
+        let csp = headers["content-security-policy"].to_str().unwrap();
+        for directive in [
+            "default-src 'none'",
+            "style-src 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+        ] {
+            assert!(csp.contains(directive), "{csp}");
+        }
+        assert!(!csp.contains("unsafe"), "{csp}");
+        let html = response.text().await.unwrap();
+        assert!(!html.contains("<style") && !html.contains("style="));
+    }
+}
+
+#[tokio::test]
+async fn the_cookie_is_secure_when_configured() {
+    let site = site(Some(AdminWebSettings {
+        cookie_secure: true,
+        ..settings()
+    }))
+    .await;
+    let response = site.login(TOKEN).await;
+    let set_cookie = response.headers()[SET_COOKIE].to_str().unwrap();
+    assert!(set_cookie.ends_with("; Secure"), "{set_cookie}");
+    let plain = self::site(Some(settings())).await.login(TOKEN).await;
+    assert!(
+        !plain.headers()[SET_COOKIE]
+            .to_str()
+            .unwrap()
+            .contains("Secure")
+    );
+}
+
+#[tokio::test]
+async fn the_done_notice_comes_only_from_a_fixed_set() {
+    let site = site(Some(settings())).await;
+    let auth = bearer(TOKEN);
+    for query in [
+        "done=Your+session+expired%2C+sign+in+at+evil.example",
+        "done=%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+        "done=retried&count=lots",
+        "done=cancelled&job=1%3Cb%3E",
+    ] {
+        let (status, html) = site.get(&format!("/admin?{query}"), &auth).await;
+        assert_eq!(status, StatusCode::OK);
+        for planted in ["evil.example", "alert", "lots", "<b>", "&#60;b"] {
+            assert!(!html.contains(planted), "{query}: {html}");
+        }
+        assert!(!html.contains("<p><strong>"), "no notice for {query}");
+    }
+    let (_, html) = site.get("/admin?done=cancelled&job=12", &auth).await;
+    assert!(html.contains("Cancelled job 12."), "{html}");
+}
+
+#[tokio::test]
 async fn admins_see_the_failures_with_their_reasons_and_history() {
-    let site = site(Some(TOKEN)).await;
-    let bearer = [(AUTHORIZATION, format!("Bearer {TOKEN}"))];
+    let site = site(Some(settings())).await;
+    let bearer = bearer(TOKEN);
     let (status, html) = site.get("/admin", &bearer).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
@@ -169,7 +437,7 @@ async fn admins_see_the_failures_with_their_reasons_and_history() {
 
 #[tokio::test]
 async fn retry_needs_the_sessions_csrf_token_and_is_recorded() {
-    let site = site(Some(TOKEN)).await;
+    let site = site(Some(settings())).await;
     let (cookie, csrf) = site.sign_in().await;
     let path = format!("/admin/jobs/{}/retry", site.failed_job);
     let forged = site.post(&path, Some(&cookie), &[("csrf", "forged")]).await;
@@ -180,12 +448,10 @@ async fn retry_needs_the_sessions_csrf_token_and_is_recorded() {
 
     let done = site.post(&path, Some(&cookie), &[("csrf", &csrf)]).await;
     assert_eq!(done.status(), StatusCode::SEE_OTHER);
-    assert!(
-        done.headers()[LOCATION]
-            .to_str()
-            .unwrap()
-            .starts_with("/admin?done=")
-    );
+    let location = done.headers()[LOCATION].to_str().unwrap().to_owned();
+    assert_eq!(location, "/admin?done=retried&count=1");
+    let (_, html) = site.get(&location, &[(COOKIE, cookie.clone())]).await;
+    assert!(html.contains("Returned 1 job(s) to the queue."), "{html}");
     assert_eq!(site.job_state().await, "pending");
     let actor: String =
         sqlx::query_scalar("select actor from admin_actions where action = 'retry'")
@@ -193,11 +459,24 @@ async fn retry_needs_the_sessions_csrf_token_and_is_recorded() {
             .await
             .unwrap();
     assert_eq!(actor, "web:session");
+
+    let out = site
+        .post("/admin/logout", Some(&cookie), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(out.status(), StatusCode::SEE_OTHER);
+    assert!(
+        out.headers()[SET_COOKIE]
+            .to_str()
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    let (status, _) = site.get("/admin", &[(COOKIE, cookie)]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
 async fn cancel_works_for_a_script_with_the_bearer_token() {
-    let site = site(Some(TOKEN)).await;
+    let site = site(Some(settings())).await;
     let response = site
         .client
         .post(format!(
@@ -210,5 +489,9 @@ async fn cancel_works_for_a_script_with_the_bearer_token() {
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        response.headers()[LOCATION],
+        format!("/admin?done=cancelled&job={}", site.failed_job)
+    );
     assert_eq!(site.job_state().await, "cancelled");
 }

@@ -7,7 +7,7 @@ use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::queue::{Queue, QueueConfig};
 use remindbot::store::tasks::{self, NewTask, Task, TaskChange, TaskText};
-use remindbot::store::{REMINDER_QUEUE, chats};
+use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
 
 use crate::support::TestDb;
 
@@ -16,7 +16,7 @@ const OTHER: i64 = 43;
 
 async fn setup() -> (TestDb, Queue) {
     let db = TestDb::new().await;
-    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     for chat in [CHAT, OTHER] {
         chats::upsert(&db.pool, chat, "private", Lang::En)
             .await

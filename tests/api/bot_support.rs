@@ -5,11 +5,11 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use remindbot::bot::{self, BotDeps, BotSettings};
-use remindbot::queue::{Queue, QueueConfig};
+use remindbot::queue::QueueConfig;
 use remindbot::sim::{
     CallbackStatus, NewGroup, NewUser, SimConfig, SimHandle, Simulator, TranscriptEntry,
 };
-use remindbot::store::REMINDER_QUEUE;
+use remindbot::store::{REMINDER_QUEUE, reminder_queue};
 use teloxide::Bot;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -59,7 +59,7 @@ impl TestApp {
             .expect("simulator starts");
         let deps = BotDeps {
             pool: db.pool.clone(),
-            queue: Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE)),
+            queue: reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE)),
             settings,
         };
         let shutdown = CancellationToken::new();

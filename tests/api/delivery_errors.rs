@@ -32,14 +32,49 @@ async fn flood_once(with_parameters: bool) {
     let (state, attempts, last_error, _) = job_of_task(&setup.pool, task).await;
     eprintln!("429 (parameters: {with_parameters}): sent after {waited:?}, {last_error:?}");
     assert!(waited >= Duration::from_secs(2), "{waited:?}");
-    assert_eq!((state.as_str(), attempts), ("done", 2));
+    // The 429 used up no attempt, but it is on record.
+    assert_eq!((state.as_str(), attempts), ("done", 1));
+    assert_eq!(throttles_of_task(&setup.pool, task).await, 1);
     assert!(last_error.is_some_and(|e| e.to_lowercase().contains("retry after")));
+    let history: Vec<String> = sqlx::query_scalar(
+        "select a.outcome from job_attempts a join reminders r on r.job_id = a.job_id
+         where r.task_id = $1 order by a.id",
+    )
+    .bind(task)
+    .fetch_all(&setup.pool)
+    .await
+    .unwrap();
+    assert_eq!(history, ["throttled", "done"]);
     assert_eq!(setup.sim.counters().requests_by_method["sendMessage"], 2);
     running.stop().await.unwrap();
 }
 
+/// How often flood control turned away the job of task `task_id`'s latest reminder.
+async fn throttles_of_task(pool: &sqlx::PgPool, task_id: i64) -> i32 {
+    sqlx::query_scalar(
+        "select j.throttles from reminders r join jobs j on j.id = r.job_id
+         where r.task_id = $1 order by r.id desc limit 1",
+    )
+    .bind(task_id)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+/// Seconds from each sent reminder's fire time to its sending, for the tasks `tasks`.
+async fn lateness(pool: &sqlx::PgPool, tasks: &[i64]) -> Vec<f64> {
+    sqlx::query_scalar(
+        "select extract(epoch from sent_at - fire_at)::float8 from reminders
+         where task_id = any($1) and sent order by task_id",
+    )
+    .bind(tasks)
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
 #[tokio::test]
-async fn a_429_with_parameters_is_honoured_and_the_attempt_recorded() {
+async fn a_429_with_parameters_is_honoured_and_no_attempt_is_used() {
     flood_once(true).await;
 }
 
@@ -48,10 +83,10 @@ async fn a_429_without_parameters_is_read_from_the_description() {
     flood_once(false).await;
 }
 
-#[tokio::test]
-async fn a_retry_after_of_an_hour_parks_the_job_without_a_busy_loop() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_chats_hour_long_429_delays_only_that_chat() {
     let setup = Setup::new(SimConfig::default()).await;
-    let chats = setup.users(3_100_000, 2);
+    let chats = setup.users(3_100_000, 6);
     setup.sim.add_fault(
         FaultRule::new(FaultAction::TooManyRequests {
             retry_after: 3600,
@@ -61,26 +96,127 @@ async fn a_retry_after_of_an_hour_parks_the_job_without_a_busy_loop() {
         .chat(chats[0])
         .times(1),
     );
-    let task = setup.seed(&[(chats[0], Utc::now())]).await[0];
+    let parked = setup.seed(&[(chats[0], Utc::now())]).await[0];
     let running = setup.start(setup.config(25, 1)).await;
     eventually(Duration::from_secs(10), "the 429", || async {
-        setup.sim.counters().requests >= 1
+        setup.sim.counters().requests >= 1 && throttles_of_task(&setup.pool, parked).await == 1
     })
     .await;
-    // A reminder falling due meanwhile waits for the pause too.
-    let later = setup.seed(&[(chats[1], Utc::now())]).await[0];
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    let (state, attempts, last_error, due_in) = job_of_task(&setup.pool, task).await;
-    assert_eq!((state.as_str(), attempts), ("pending", 1));
+    // Five other users' reminders fall due after the 429: each goes out on time.
+    let soon = Utc::now() + chrono::Duration::seconds(1);
+    let due: Vec<_> = chats[1..].iter().map(|chat| (*chat, soon)).collect();
+    let others = setup.seed(&due).await;
+    setup.wait_sent(5, Duration::from_secs(10)).await;
+    for late in lateness(&setup.pool, &others).await {
+        assert!(late < 2.0, "another chat's reminder went out {late} s late");
+    }
+    let (state, attempts, last_error, due_in) = job_of_task(&setup.pool, parked).await;
+    assert_eq!((state.as_str(), attempts), ("pending", 0));
     assert!(due_in > 3500.0, "due in {due_in} s");
     assert!(last_error.is_some());
-    let (state, _, _, due_in) = job_of_task(&setup.pool, later).await;
-    assert_eq!(state, "pending");
+    assert_eq!(setup.sim.counters().requests_by_method["sendMessage"], 6);
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_429s_from_many_chats_pauses_everyone_for_at_most_the_cap() {
+    let setup = Setup::new(SimConfig::default()).await;
+    let chats = setup.users(3_150_000, 4);
+    for chat in &chats[..3] {
+        setup.sim.add_fault(
+            FaultRule::new(FaultAction::TooManyRequests {
+                retry_after: 3600,
+                with_parameters: true,
+            })
+            .method("sendMessage")
+            .chat(*chat)
+            .times(1),
+        );
+    }
+    let flooded = setup
+        .seed(&[
+            (chats[0], Utc::now()),
+            (chats[1], Utc::now()),
+            (chats[2], Utc::now()),
+        ])
+        .await;
+    let bystander = setup
+        .seed(&[(chats[3], Utc::now() + chrono::Duration::milliseconds(1500))])
+        .await[0];
+    let mut config = setup.config(25, 1);
+    config.delivery.flood_pause_cap_secs = 3;
+    let running = setup.start(config).await;
+    setup.wait_sent(1, Duration::from_secs(15)).await;
+    let calls = setup.sim.calls(0);
+    let last_refusal = calls
+        .iter()
+        .filter(|c| c.status == 429)
+        .map(|c| c.at_ms)
+        .max()
+        .unwrap();
+    let delivered = calls
+        .iter()
+        .find(|c| c.status == 200 && c.method == "sendMessage")
+        .unwrap();
+    assert_eq!(delivered.chat_id, Some(chats[3]));
+    let paused_ms = delivered.at_ms - last_refusal;
     assert!(
-        due_in > 3000.0,
-        "the paused sender snoozed it: due in {due_in} s"
+        (2000..=5000).contains(&paused_ms),
+        "the bystander's reminder went out {paused_ms} ms after the flood"
     );
-    assert_eq!(setup.sim.counters().requests_by_method["sendMessage"], 1);
+    assert!(lateness(&setup.pool, &[bystander]).await[0] < 5.0);
+    // The chats that got the 429s wait their own retry_after.
+    for task in flooded {
+        let (state, attempts, _, due_in) = job_of_task(&setup.pool, task).await;
+        assert_eq!((state.as_str(), attempts), ("pending", 0));
+        assert!(due_in > 3500.0, "due in {due_in} s");
+    }
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_absurd_retry_after_neither_panics_nor_parks_anything_beyond_the_cap() {
+    let setup = Setup::new(SimConfig::default()).await;
+    let chats = setup.users(3_180_000, 3);
+    let bodies = [
+        r#"{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 10000000000000","parameters":{"retry_after":10000000000000}}"#,
+        r#"{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 99999999999999999999999999"}"#,
+    ];
+    for (chat, body) in chats.iter().zip(bodies) {
+        setup.sim.add_fault(
+            FaultRule::new(FaultAction::Raw {
+                status: 429,
+                body: body.into(),
+                after_processing: false,
+            })
+            .method("sendMessage")
+            .chat(*chat)
+            .times(1),
+        );
+    }
+    let absurd = setup
+        .seed(&[(chats[0], Utc::now()), (chats[1], Utc::now())])
+        .await;
+    let running = setup.start(setup.config(25, 1)).await;
+    eventually(Duration::from_secs(10), "both 429s", || async {
+        let mut throttled = 0;
+        for task in &absurd {
+            throttled += throttles_of_task(&setup.pool, *task).await;
+        }
+        throttled == 2
+    })
+    .await;
+    let other = setup.seed(&[(chats[2], Utc::now())]).await;
+    setup.wait_sent(1, Duration::from_secs(10)).await;
+    assert!(lateness(&setup.pool, &other).await[0] < 2.0);
+    for task in absurd {
+        let (state, attempts, _, due_in) = job_of_task(&setup.pool, task).await;
+        assert_eq!((state.as_str(), attempts), ("pending", 0));
+        assert!(
+            due_in > 3500.0 && due_in <= 3601.0,
+            "clamped to an hour: due in {due_in} s"
+        );
+    }
     running.stop().await.unwrap();
 }
 

@@ -11,7 +11,7 @@ use remindbot::config::{DeliveryArgs, RunConfig, TelegramArgs};
 use remindbot::db::{DatabaseArgs, ScratchDatabase};
 use remindbot::queue::{Queue, QueueConfig};
 use remindbot::sim::{SimConfig, SimHandle, Simulator};
-use remindbot::store::REMINDER_QUEUE;
+use remindbot::store::{REMINDER_QUEUE, reminder_queue};
 use secrecy::SecretString;
 use sqlx::PgPool;
 
@@ -41,7 +41,7 @@ impl Setup {
             .await
             .expect("a scratch database");
         let pool = database.pool(10).await.expect("a pool");
-        let queue = Queue::new(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+        let queue = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
         let sim = Simulator::start(sim).await.expect("the simulator");
         Self {
             pool,
@@ -60,7 +60,9 @@ impl Setup {
                 pg_port: 0,
             },
             telegram: TelegramArgs {
-                token: SecretString::from(self.sim.token().to_owned()),
+                token: remindbot::config::BotToken::from(SecretString::from(
+                    self.sim.token().to_owned(),
+                )),
                 api_url: Some(self.sim.url()),
                 http_timeout_secs: 5,
             },
@@ -75,11 +77,13 @@ impl Setup {
                 shutdown_deadline_secs: 5,
                 reaper_interval_secs: 1,
                 keep_finished_hours: 24,
+                flood_pause_cap_secs: 60,
             },
             bot: remindbot::bot::BotSettings::default(),
-            admin_token: None,
+            admin: remindbot::config::AdminArgs::default(),
             http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             db_max_connections: 10,
+            retention_days: 90,
         }
     }
 

@@ -215,12 +215,15 @@ async fn a_dead_workers_job_is_reaped_rerun_and_its_late_result_refused() {
 
     let dead = queue.claim("dead", 1).await.unwrap().remove(0);
     assert_eq!(
-        reaper::reap_expired(&db.pool, 100).await.unwrap().returned,
+        reaper::reap_expired(&db.pool, &[], 100)
+            .await
+            .unwrap()
+            .returned,
         0,
         "lease still valid"
     );
     tokio::time::sleep(Duration::from_millis(400)).await;
-    let reaped = reaper::reap_expired(&db.pool, 100).await.unwrap();
+    let reaped = reaper::reap_expired(&db.pool, &[], 100).await.unwrap();
     assert_eq!(reaped.returned, 1);
     assert_eq!(count_in_state(&db.pool, "pending").await, 1);
 
@@ -262,7 +265,7 @@ async fn the_reaper_fails_a_job_whose_attempts_are_used_up() {
     enqueue_numbered(&queue, &db.pool, 1).await;
     queue.claim("dead", 1).await.unwrap();
     expire_leases(&db.pool).await;
-    let reaped = reaper::reap_expired(&db.pool, 100).await.unwrap();
+    let reaped = reaper::reap_expired(&db.pool, &[], 100).await.unwrap();
     assert_eq!((reaped.returned, reaped.failed), (0, 1));
     let error: String = sqlx::query_scalar("select last_error from jobs where state = 'failed'")
         .fetch_one(&db.pool)
@@ -280,13 +283,16 @@ async fn concurrent_reapers_return_each_job_once() {
     expire_leases(&db.pool).await;
     let passes = (0..6).map(|_| {
         let pool = db.pool.clone();
-        tokio::spawn(async move { reaper::reap_expired(&pool, 40).await.unwrap() })
+        tokio::spawn(async move { reaper::reap_expired(&pool, &[], 40).await.unwrap() })
     });
     let mut returned = 0;
     for pass in passes {
         returned += pass.await.unwrap().returned;
     }
-    returned += reaper::reap_expired(&db.pool, 1000).await.unwrap().returned;
+    returned += reaper::reap_expired(&db.pool, &[], 1000)
+        .await
+        .unwrap()
+        .returned;
     assert_eq!(returned, 300);
     let attempts: Vec<i32> = sqlx::query_scalar("select distinct attempts from jobs")
         .fetch_all(&db.pool)

@@ -274,6 +274,7 @@ async fn a_long_job_keeps_its_lease_while_the_reaper_runs() {
     .await;
     let reaping = tokio::spawn(remindbot::queue::reaper::run(
         h.db.pool.clone(),
+        Vec::new(),
         Duration::from_millis(100),
         h.shutdown.clone(),
     ));

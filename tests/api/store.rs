@@ -4,9 +4,9 @@ use chrono::{Duration, TimeZone, Utc};
 use chrono_tz::Tz;
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::queue::{Queue, QueueConfig};
+use remindbot::queue::QueueConfig;
 use remindbot::store::tasks::{self, NewTask, TaskText};
-use remindbot::store::{REMINDER_QUEUE, chats};
+use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
 
 use crate::support::TestDb;
 
@@ -42,7 +42,7 @@ async fn counts(db: &TestDb) -> (i64, i64, i64) {
 #[tokio::test]
 async fn a_task_and_its_reminder_job_commit_or_roll_back_together() {
     let db = TestDb::new().await;
-    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     chats::upsert(&db.pool, 42, "private", Lang::Ru)
         .await
         .unwrap();
@@ -78,7 +78,7 @@ async fn a_task_and_its_reminder_job_commit_or_roll_back_together() {
 #[tokio::test]
 async fn the_next_occurrence_keeps_the_wall_time_across_dst_and_is_scheduled_once() {
     let db = TestDb::new().await;
-    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     chats::upsert(&db.pool, 7, "private", Lang::En)
         .await
         .unwrap();
@@ -114,7 +114,7 @@ async fn the_next_occurrence_keeps_the_wall_time_across_dst_and_is_scheduled_onc
 #[tokio::test]
 async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
     let db = TestDb::new().await;
-    let queue = Queue::new(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     chats::upsert(&db.pool, 9, "private", Lang::En)
         .await
         .unwrap();
@@ -165,4 +165,157 @@ async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
             .unwrap()
             .is_none()
     );
+}
+
+#[tokio::test]
+async fn the_per_task_admin_and_metrics_look_ups_are_served_by_indexes() {
+    let db = TestDb::new().await;
+    remindbot::bench::explain::seed(&db.pool, 20_000)
+        .await
+        .unwrap();
+    // With sequential scans priced out, a statement still reading a table sequentially has no
+    // index that serves it.
+    let pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .after_connect(|conn, _| {
+            Box::pin(async move {
+                sqlx::query("set enable_seqscan = off")
+                    .execute(conn)
+                    .await?;
+                Ok(())
+            })
+        })
+        .connect(db.url())
+        .await
+        .unwrap();
+    for explained in remindbot::bench::explain::explain_all(&pool, 1)
+        .await
+        .unwrap()
+    {
+        assert!(
+            explained.is_reference() || !explained.scans_a_table(),
+            "{explained:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn retention_purges_what_is_old_and_keeps_what_is_not() {
+    let db = TestDb::new().await;
+    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    chats::upsert(&db.pool, 42, "private", Lang::En)
+        .await
+        .unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let mut tx = db.pool.begin().await.unwrap();
+        ids.push(
+            tasks::create(&mut tx, &queue, &daily_nine(42))
+                .await
+                .unwrap()
+                .id,
+        );
+        tx.commit().await.unwrap();
+    }
+    // Task 0 was finished 100 days ago, task 1 yesterday; task 2 is open with a reminder sent
+    // 100 days ago; task 3 is open and untouched.
+    for (task, age) in [(ids[0], 100), (ids[1], 1)] {
+        sqlx::query(
+            "update tasks set state = 'done', updated_at = now() - make_interval(days => $2)
+             where id = $1",
+        )
+        .bind(task)
+        .bind(age)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    }
+    sqlx::query(
+        "update reminders set sent = true, sent_at = now() - interval '100 days'
+         where task_id = $1",
+    )
+    .bind(ids[2])
+    .execute(&db.pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into conversations (chat_id, user_id, kind, text, created_at) values
+             (42, 1, 'new_task_time', 'old', now() - interval '2 hours'),
+             (42, 2, 'new_task_time', 'fresh', now())",
+    )
+    .execute(&db.pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into admin_actions (actor, action, at) values
+             ('cli:old', 'retry', now() - interval '100 days'), ('cli:new', 'retry', now())",
+    )
+    .execute(&db.pool)
+    .await
+    .unwrap();
+
+    let purged =
+        remindbot::store::retention::purge(&db.pool, std::time::Duration::from_secs(90 * 86_400))
+            .await
+            .unwrap();
+    assert_eq!(
+        (
+            purged.tasks,
+            purged.reminders,
+            purged.conversations,
+            purged.admin_actions
+        ),
+        (1, 1, 1, 1)
+    );
+    let tasks_left: Vec<i64> = sqlx::query_scalar("select id from tasks order by id")
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(tasks_left, ids[1..]);
+    let reminders_of_open: i64 =
+        sqlx::query_scalar("select count(*) from reminders where task_id = any($1)")
+            .bind(&ids[2..])
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        reminders_of_open, 1,
+        "the old sent reminder went, the pending one stayed"
+    );
+    let texts: Vec<String> = sqlx::query_scalar("select text from conversations")
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(texts, ["fresh"]);
+}
+
+#[tokio::test]
+async fn queue_depth_is_exact_on_a_small_table_and_close_on_a_large_one() {
+    let db = TestDb::new().await;
+    remindbot::bench::explain::seed(&db.pool, 1000)
+        .await
+        .unwrap();
+    let small = remindbot::queue::maintenance::depth(&db.pool, REMINDER_QUEUE)
+        .await
+        .unwrap();
+    assert!(!small.estimated);
+    let count = |depth: &remindbot::queue::maintenance::Depth, state: &str| {
+        depth.states.iter().find(|(s, _)| s == state).unwrap().1
+    };
+    assert_eq!(count(&small, "pending"), 900);
+    assert_eq!(count(&small, "failed"), 10);
+    assert_eq!(small.due_now, 1);
+    assert!(small.oldest_due_secs.unwrap() >= 60.0);
+
+    let db = TestDb::new().await;
+    remindbot::bench::explain::seed(&db.pool, 50_000)
+        .await
+        .unwrap();
+    let large = remindbot::queue::maintenance::depth(&db.pool, REMINDER_QUEUE)
+        .await
+        .unwrap();
+    assert!(large.estimated);
+    let pending = count(&large, "pending");
+    assert!((44_000..=46_000).contains(&pending), "{pending}");
+    assert_eq!(large.due_now, 50);
 }

@@ -7,12 +7,12 @@ use chrono_tz::Tz;
 
 use super::{Ctx, Turn, start};
 use crate::bot::BotError;
-use crate::bot::conversation::{self, Pending};
 use crate::bot::render::{self, Reply};
 use crate::domain::due::{DueError, ParsedDue, parse_due};
 use crate::domain::recurrence::Recurrence;
 use crate::domain::timezone::to_local;
 use crate::i18n::Arg;
+use crate::store::conversation::{self, Pending};
 use crate::store::tasks::{self, NewTask, TaskChange, TaskText, TaskTextError};
 
 /// A task message (free text or `/add`'s argument): creates the task, asks when if no time was
@@ -126,6 +126,9 @@ pub(super) async fn answer_edit(
     task_id: i64,
     answer: &str,
 ) -> Result<(), BotError> {
+    if !ctx.may_change_task(turn, task_id).await? {
+        return not_allowed(ctx, turn).await;
+    }
     let mut tx = ctx.deps.pool.begin().await?;
     let Some(task) = tasks::find(&mut tx, turn.chat_id, task_id).await? else {
         conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
@@ -194,6 +197,9 @@ pub(super) async fn answer_snooze(
         return not_found(ctx, turn).await;
     };
     drop(conn);
+    if !ctx.may_change(turn, task.owner_id).await? {
+        return not_allowed(ctx, turn).await;
+    }
     let zone = task.zone()?;
     match parse_due(
         &format!("{} {answer}", task.text),
@@ -227,6 +233,11 @@ pub(super) async fn snooze(
         &[turn.tr.t_with("snoozed", &[("when", Arg::Text(&when))])],
     )
     .await
+}
+
+/// Says that only the task's creator or a group admin may change it.
+async fn not_allowed(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
+    ctx.send_lines(turn, &[turn.tr.t("not-allowed-task")]).await
 }
 
 /// Says the task was not found (another chat's, finished, deleted, or never there).

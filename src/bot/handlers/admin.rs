@@ -13,7 +13,6 @@ use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
 use crate::callback::Action;
 use crate::i18n::Arg;
-use crate::store::REMINDER_QUEUE;
 
 /// Failed reminders per /failed page.
 const PAGE_SIZE: i64 = 5;
@@ -87,12 +86,11 @@ pub(super) async fn failed(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), Bot
 /// /retry <id> or /retry all.
 pub(super) async fn retry(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     let tr = turn.tr;
-    let pool = &ctx.deps.pool;
     let argument = args.trim();
     let result = if argument.eq_ignore_ascii_case("all") {
-        actions::retry_all(pool, &actor(turn), REMINDER_QUEUE).await?
+        actions::retry_all(&ctx.deps.queue, &actor(turn)).await?
     } else if let Ok(id) = argument.trim_start_matches('#').parse::<i64>() {
-        actions::retry(pool, &actor(turn), id).await?
+        actions::retry(&ctx.deps.queue, &actor(turn), id).await?
     } else {
         return ctx.send_lines(turn, &[tr.t("admin-retry-usage")]).await;
     };
@@ -150,7 +148,7 @@ pub(super) async fn stats(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
 /// The Retry button under /failed.
 pub(super) async fn retry_tapped(ctx: &Ctx, turn: &Turn, job_id: i64) -> Result<Toast, BotError> {
     Ok(
-        match actions::retry(&ctx.deps.pool, &actor(turn), job_id).await? {
+        match actions::retry(&ctx.deps.queue, &actor(turn), job_id).await? {
             ActionResult::Retried(_) => Toast::Key("admin-toast-retried"),
             _ => Toast::Key("admin-toast-not-failed"),
         },
@@ -160,7 +158,7 @@ pub(super) async fn retry_tapped(ctx: &Ctx, turn: &Turn, job_id: i64) -> Result<
 /// The Cancel button under /failed.
 pub(super) async fn cancel_tapped(ctx: &Ctx, turn: &Turn, job_id: i64) -> Result<Toast, BotError> {
     Ok(
-        match actions::cancel(&ctx.deps.pool, &actor(turn), job_id).await? {
+        match actions::cancel(&ctx.deps.queue, &actor(turn), job_id).await? {
             ActionResult::Cancelled(_) => Toast::Key("admin-toast-cancelled"),
             _ => Toast::Key("admin-toast-not-failed"),
         },

@@ -8,15 +8,16 @@ use teloxide::types::{
     CallbackQuery, InlineKeyboardButton, InlineKeyboardButtonKind, Message, MessageId,
 };
 
+use super::list::Changed;
 use super::{Ctx, Turn, add, begin, list, start};
 use crate::bot::BotError;
-use crate::bot::conversation::{self, Pending};
 use crate::bot::render::{self, COMMON_ZONES, Reply};
 use crate::callback::{Action, Snooze};
 use crate::domain::due::DEFAULT_TIME;
 use crate::domain::lang::Lang;
 use crate::domain::timezone::{resolve_local, to_local};
 use crate::i18n::Tr;
+use crate::store::conversation::{self, Pending};
 use crate::store::tasks;
 
 /// The short notice shown on the user's screen in answer to a tap.
@@ -38,8 +39,13 @@ impl Toast {
     }
 }
 
-fn found(found: bool, key: &'static str) -> Toast {
-    Toast::Key(if found { key } else { "not-found" })
+/// The toast for a change: `key` when it was made.
+fn changed(changed: Changed, key: &'static str) -> Toast {
+    Toast::Key(match changed {
+        Changed::Yes => key,
+        Changed::NotFound => "not-found",
+        Changed::NotAllowed => "not-allowed-task",
+    })
 }
 
 /// Acts on a tap and returns the notice to answer it with.
@@ -56,30 +62,39 @@ pub(crate) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         Action::Done { task_id } => {
             let tapped = i64::from(message.id().0);
             let done = list::finish(ctx, &turn, task_id, Some(tapped)).await?;
-            if list_page.is_none() && done {
+            if list_page.is_none() && done == Changed::Yes {
                 // Done under a reminder: its buttons have served.
                 remove_buttons(ctx, &turn, message.id()).await;
             }
-            refresh_list(ctx, &turn, message.id(), list_page).await?;
-            found(done, "callback-done")
+            if done != Changed::NotAllowed {
+                refresh_list(ctx, &turn, message.id(), list_page).await?;
+            }
+            changed(done, "callback-done")
         }
         Action::Delete { task_id } => {
             let deleted = list::delete(ctx, &turn, task_id, "deleted").await?;
-            refresh_list(ctx, &turn, message.id(), list_page).await?;
-            found(deleted, "callback-deleted")
+            if deleted != Changed::NotAllowed {
+                refresh_list(ctx, &turn, message.id(), list_page).await?;
+            }
+            changed(deleted, "callback-deleted")
         }
         Action::Undo { task_id } => {
             let undone = list::delete(ctx, &turn, task_id, "undone").await?;
-            if undone {
+            if undone == Changed::Yes {
                 remove_buttons(ctx, &turn, message.id()).await;
             }
-            found(undone, "callback-deleted")
+            changed(undone, "callback-deleted")
         }
         Action::Snooze { task_id, choice } => snooze(ctx, &turn, task_id, choice).await?,
         Action::Edit { task_id } => edit(ctx, &turn, task_id).await?,
         Action::ListPage { page } => {
             list::show(ctx, &turn, page, Some(message.id())).await?;
             Toast::Silent
+        }
+        Action::Zone { .. } | Action::Language { .. }
+            if !settings_open(ctx, &turn, matches!(action, Action::Zone { .. })).await? =>
+        {
+            Toast::Key("not-allowed-settings")
         }
         Action::Zone { index } => {
             match COMMON_ZONES
@@ -107,15 +122,25 @@ pub(crate) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
             }
             None => Toast::Key("stale-button"),
         },
-        Action::AdminRetry { job_id } if ctx.is_admin(turn.user_id) => {
+        Action::AdminRetry { job_id } if ctx.is_admin(&turn) => {
             super::admin::retry_tapped(ctx, &turn, job_id).await?
         }
-        Action::AdminCancel { job_id } if ctx.is_admin(turn.user_id) => {
+        Action::AdminCancel { job_id } if ctx.is_admin(&turn) => {
             super::admin::cancel_tapped(ctx, &turn, job_id).await?
         }
         // To anyone else an admin button is like any stale one.
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
+}
+
+/// Whether the user of `turn` may change the chat's settings with a button: anyone may choose
+/// the zone of a chat that has none yet (the first contact); otherwise see
+/// [`Ctx::may_change_settings`].
+async fn settings_open(ctx: &Ctx, turn: &Turn, zone: bool) -> Result<bool, BotError> {
+    if zone && turn.zone().is_none() {
+        return Ok(true);
+    }
+    ctx.may_change_settings(turn).await
 }
 
 /// The page a list message shows (one with rows of Done, Snooze, Edit and Delete), read from its
@@ -190,6 +215,9 @@ async fn snooze(ctx: &Ctx, turn: &Turn, task_id: i64, choice: Snooze) -> Result<
         add::not_found(ctx, turn).await?;
         return Ok(Toast::Key("not-found"));
     };
+    if !ctx.may_change(turn, task.owner_id).await? {
+        return Ok(Toast::Key("not-allowed-task"));
+    }
     let zone = task.zone()?;
     let now = Utc::now();
     let fire_at = match choice {
@@ -225,6 +253,9 @@ async fn edit(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Toast, BotError> {
         add::not_found(ctx, turn).await?;
         return Ok(Toast::Key("not-found"));
     };
+    if !ctx.may_change(turn, task.owner_id).await? {
+        return Ok(Toast::Key("not-allowed-task"));
+    }
     let pending = Pending::EditTask { task_id };
     let text = ctx
         .ask(turn, &pending, "ask-edit", &task.text, "when-example")

@@ -61,12 +61,24 @@ fn task_id(args: &str) -> Option<i64> {
         .filter(|id| *id > 0)
 }
 
+/// What became of a change the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Changed {
+    /// Done, and said so.
+    Yes,
+    /// The chat has no such open task (said so).
+    NotFound,
+    /// The task is someone else's in a group, and the user does not administer it: nothing
+    /// changed, and nothing was said yet (a command says it in the chat, a tap in a toast).
+    NotAllowed,
+}
+
 /// `/done <id>`.
 pub(super) async fn done_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     match task_id(args) {
         Some(id) => {
-            finish(ctx, turn, id, None).await?;
-            Ok(())
+            let changed = finish(ctx, turn, id, None).await?;
+            say_if_not_allowed(ctx, turn, changed).await
         }
         None => {
             ctx.send_problem(turn, &turn.tr.t("id-usage"), None, "id-example-done")
@@ -79,8 +91,8 @@ pub(super) async fn done_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(),
 pub(super) async fn delete_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     match task_id(args) {
         Some(id) => {
-            delete(ctx, turn, id, "deleted").await?;
-            Ok(())
+            let changed = delete(ctx, turn, id, "deleted").await?;
+            say_if_not_allowed(ctx, turn, changed).await
         }
         None => {
             ctx.send_problem(turn, &turn.tr.t("id-usage"), None, "id-example-delete")
@@ -89,15 +101,25 @@ pub(super) async fn delete_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(
     }
 }
 
+/// Tells a user who may not change a task so, in the chat.
+async fn say_if_not_allowed(ctx: &Ctx, turn: &Turn, changed: Changed) -> Result<(), BotError> {
+    match changed {
+        Changed::NotAllowed => ctx.send_lines(turn, &[turn.tr.t("not-allowed-task")]).await,
+        Changed::Yes | Changed::NotFound => Ok(()),
+    }
+}
+
 /// Marks the task done (a recurring one moves to its next occurrence, unless Done answers the
-/// reminder message `reminder_message` of an occurrence already past) and says so. Returns
-/// whether the task was found.
+/// reminder message `reminder_message` of an occurrence already past) and says so.
 pub(super) async fn finish(
     ctx: &Ctx,
     turn: &Turn,
     task_id: i64,
     reminder_message: Option<i64>,
-) -> Result<bool, BotError> {
+) -> Result<Changed, BotError> {
+    if !ctx.may_change_task(turn, task_id).await? {
+        return Ok(Changed::NotAllowed);
+    }
     let mut tx = ctx.deps.pool.begin().await?;
     let queue = &ctx.deps.queue;
     let finished = match reminder_message {
@@ -109,7 +131,7 @@ pub(super) async fn finish(
     tx.commit().await?;
     let Some(task) = finished else {
         add::not_found(ctx, turn).await?;
-        return Ok(false);
+        return Ok(Changed::NotFound);
     };
     let line = if task.state == "open" {
         let when = render::local_time(task.due_at, task.zone()?);
@@ -119,26 +141,28 @@ pub(super) async fn finish(
         turn.tr.t_with("done-ok", &[("text", Arg::Text(&text))])
     };
     ctx.send_lines(turn, &[line]).await?;
-    Ok(true)
+    Ok(Changed::Yes)
 }
 
 /// Deletes the task and says so with the message `key` (`deleted`, or `undone` for Undo).
-/// Returns whether the task was found.
 pub(super) async fn delete(
     ctx: &Ctx,
     turn: &Turn,
     task_id: i64,
     key: &str,
-) -> Result<bool, BotError> {
+) -> Result<Changed, BotError> {
+    if !ctx.may_change_task(turn, task_id).await? {
+        return Ok(Changed::NotAllowed);
+    }
     let mut tx = ctx.deps.pool.begin().await?;
     let deleted = tasks::delete(&mut tx, turn.chat_id, task_id).await?;
     tx.commit().await?;
     let Some(task) = deleted else {
         add::not_found(ctx, turn).await?;
-        return Ok(false);
+        return Ok(Changed::NotFound);
     };
     let text = render::shorten(&task.text, 200);
     ctx.send_lines(turn, &[turn.tr.t_with(key, &[("text", Arg::Text(&text))])])
         .await?;
-    Ok(true)
+    Ok(Changed::Yes)
 }

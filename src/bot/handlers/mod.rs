@@ -15,14 +15,15 @@ use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ForceReply, ParseMode};
 
 use super::commands::{self, Command, Input};
-use super::conversation::{self, Pending};
+use super::group_admins::GroupAdmins;
 use super::limits::{UserLimits, Verdict};
 use super::render::{self, Reply};
 use super::{BotDeps, BotError};
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::chats::{self, Chat};
-use crate::store::reachability;
+use crate::store::conversation::{self, Pending};
+use crate::store::{reachability, tasks};
 
 /// Shared by all handlers.
 pub(crate) struct Ctx {
@@ -31,6 +32,7 @@ pub(crate) struct Ctx {
     pub bot_id: teloxide::types::UserId,
     pub deps: BotDeps,
     pub limits: UserLimits,
+    pub admins: GroupAdmins,
 }
 
 /// One user's update in one chat.
@@ -46,12 +48,55 @@ impl Turn {
     pub fn zone(&self) -> Option<Tz> {
         self.chat.tz.as_deref().and_then(|tz| tz.parse().ok())
     }
+
+    /// Whether this is the user's private chat with the bot (where they own everything).
+    pub fn is_private(&self) -> bool {
+        ChatId(self.chat_id).is_user()
+    }
 }
 
 impl Ctx {
-    /// Whether the Telegram user `user_id` is an admin (listed in ADMIN_CHAT_IDS).
-    pub fn is_admin(&self, user_id: i64) -> bool {
-        self.deps.settings.admin_ids.contains(&user_id)
+    /// Whether the Telegram user of `turn` may use the admin commands: listed in ADMIN_CHAT_IDS
+    /// and writing in their private chat (in a group, the answers would show other users'
+    /// reminders to everyone there).
+    pub fn is_admin(&self, turn: &Turn) -> bool {
+        turn.is_private() && self.deps.settings.admin_ids.contains(&turn.user_id)
+    }
+
+    /// Whether the user of `turn` may change a task created by `owner_id`: in a private chat
+    /// always; in a group, when they created it or administer the group.
+    pub async fn may_change(&self, turn: &Turn, owner_id: i64) -> Result<bool, BotError> {
+        if turn.is_private() || owner_id == turn.user_id {
+            return Ok(true);
+        }
+        Ok(self
+            .admins
+            .is_admin(&self.bot, turn.chat_id, turn.user_id)
+            .await?)
+    }
+
+    /// Whether the user of `turn` may change task `task_id` (see [`Ctx::may_change`]). A task the
+    /// chat does not have passes: the store then answers "not found".
+    pub async fn may_change_task(&self, turn: &Turn, task_id: i64) -> Result<bool, BotError> {
+        let mut conn = self.deps.pool.acquire().await?;
+        let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
+        drop(conn);
+        match task {
+            Some(task) => self.may_change(turn, task.owner_id).await,
+            None => Ok(true),
+        }
+    }
+
+    /// Whether the user of `turn` may change the chat's settings (language, zone, lead): in a
+    /// private chat always; in a group only its administrators.
+    pub async fn may_change_settings(&self, turn: &Turn) -> Result<bool, BotError> {
+        if turn.is_private() {
+            return Ok(true);
+        }
+        Ok(self
+            .admins
+            .is_admin(&self.bot, turn.chat_id, turn.user_id)
+            .await?)
     }
 
     /// Sends `reply` to the chat.
@@ -131,12 +176,13 @@ async fn begin(
 ) -> Result<Turn, BotError> {
     let lang = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
     let mut stored = chats::upsert(&ctx.deps.pool, chat.id.0, chat_kind(chat), lang).await?;
-    if !stored.reachable {
+    if !stored.reachable || stored.has_paused_tasks {
         // The user writes again after Telegram refused to deliver: their paused tasks resume.
         let mut tx = ctx.deps.pool.begin().await?;
         reachability::resume(&mut tx, &ctx.deps.queue, chat.id.0).await?;
         tx.commit().await?;
         stored.reachable = true;
+        stored.has_paused_tasks = false;
     }
     Ok(Turn {
         chat_id: chat.id.0,
@@ -235,12 +281,10 @@ async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotE
         Command::List => list::show(ctx, turn, 0, None).await,
         Command::Done(args) => list::done_by_id(ctx, turn, &args).await,
         Command::Delete(args) => list::delete_by_id(ctx, turn, &args).await,
-        Command::Failed(args) if ctx.is_admin(turn.user_id) => {
-            admin::failed(ctx, turn, &args).await
-        }
-        Command::Retry(args) if ctx.is_admin(turn.user_id) => admin::retry(ctx, turn, &args).await,
-        Command::Stats if ctx.is_admin(turn.user_id) => admin::stats(ctx, turn).await,
-        // To anyone else the admin commands are unknown commands, word for word.
+        Command::Failed(args) if ctx.is_admin(turn) => admin::failed(ctx, turn, &args).await,
+        Command::Retry(args) if ctx.is_admin(turn) => admin::retry(ctx, turn, &args).await,
+        Command::Stats if ctx.is_admin(turn) => admin::stats(ctx, turn).await,
+        // To anyone else, and in groups, the admin commands are unknown commands, word for word.
         Command::Unknown | Command::Failed(_) | Command::Retry(_) | Command::Stats => {
             ctx.send_lines(turn, &[turn.tr.t("unknown-command")]).await
         }
@@ -254,6 +298,35 @@ async fn on_answer(ctx: &Ctx, turn: &Turn, pending: Pending, text: &str) -> Resu
         Pending::SnoozeTime { task_id } => add::answer_snooze(ctx, turn, task_id, text).await,
         Pending::TimeZone { text: task } => start::answer_zone(ctx, turn, text, task).await,
     }
+}
+
+/// Handles a change of the bot's own membership in a chat (`my_chat_member`): a user who blocks
+/// the bot, or a group that removes it, makes the chat unreachable and pauses its recurring
+/// tasks; a user who unblocks it, or a group that adds it back, resumes them at once, without
+/// waiting for anyone to write.
+#[tracing::instrument(skip_all, fields(chat_id = update.chat.id.0))]
+pub(crate) async fn on_membership(
+    ctx: Arc<Ctx>,
+    update: teloxide::types::ChatMemberUpdated,
+) -> Result<(), BotError> {
+    let chat_id = update.chat.id.0;
+    let lang = Lang::from_code(update.from.language_code.as_deref().unwrap_or(""));
+    let mut tx = ctx.deps.pool.begin().await?;
+    chats::upsert(&mut *tx, chat_id, chat_kind(&update.chat), lang).await?;
+    if update.new_chat_member.kind.is_present() {
+        let resumed = reachability::resume(&mut tx, &ctx.deps.queue, chat_id).await?;
+        tracing::info!(resumed, "the bot is back in the chat");
+    } else {
+        let reason = if update.chat.is_private() {
+            "the user blocked the bot"
+        } else {
+            "the bot was removed from the group"
+        };
+        let paused = reachability::mark_unreachable(&mut tx, chat_id, reason, None).await?;
+        tracing::info!(paused, reason, "the bot left the chat");
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Handles a button tap; every tap is answered, forged or stale ones with a short notice.

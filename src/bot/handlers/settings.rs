@@ -23,6 +23,9 @@ pub(super) async fn settings(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), B
             .send_lines(turn, &[current, tr.t("settings-usage"), example])
             .await;
     }
+    if !ctx.may_change_settings(turn).await? {
+        return super::start::not_allowed(ctx, turn).await;
+    }
     let Some(secs) = parse_lead(args) else {
         return ctx
             .send_problem(turn, &tr.t("settings-bad"), None, "settings-example")

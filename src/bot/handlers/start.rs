@@ -5,12 +5,12 @@ use chrono_tz::Tz;
 
 use super::{Ctx, Turn, add};
 use crate::bot::BotError;
-use crate::bot::conversation::{self, Pending};
 use crate::bot::render::{self, Reply};
 use crate::domain::lang::Lang;
 use crate::domain::timezone::{ZoneError, parse_zone};
 use crate::i18n::{Arg, Tr};
 use crate::store::chats;
+use crate::store::conversation::{self, Pending};
 
 /// `/start`: greets, and asks for the time zone unless the chat has one.
 pub(super) async fn start(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
@@ -62,6 +62,9 @@ pub(super) async fn lang(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotEr
             )
             .await;
     }
+    if !ctx.may_change_settings(turn).await? {
+        return not_allowed(ctx, turn).await;
+    }
     match Lang::parse(args) {
         Some(lang) => set_language(ctx, turn.chat_id, lang).await,
         None => {
@@ -78,8 +81,23 @@ pub(super) async fn set_language(ctx: &Ctx, chat_id: i64, lang: Lang) -> Result<
     ctx.send(chat_id, Reply::text(text)).await
 }
 
+/// Says that only a group admin changes the group's settings.
+pub(super) async fn not_allowed(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
+    ctx.send_lines(turn, &[turn.tr.t("not-allowed-settings")])
+        .await
+}
+
+/// Whether the user of `turn` may set the chat's zone: anyone while the chat has none (the
+/// first contact), then only those who may change its settings.
+async fn may_set_zone(ctx: &Ctx, turn: &Turn) -> Result<bool, BotError> {
+    Ok(turn.zone().is_none() || ctx.may_change_settings(turn).await?)
+}
+
 /// `/tz [zone]`: asks for the zone, or sets the one typed.
 pub(super) async fn tz(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
+    if !may_set_zone(ctx, turn).await? {
+        return not_allowed(ctx, turn).await;
+    }
     if args.is_empty() {
         let text = render::notice(None, &[turn.tr.t("tz-ask")])?;
         return ask_zone(ctx, turn, text, None).await;
@@ -94,6 +112,9 @@ pub(super) async fn answer_zone(
     typed: &str,
     task: Option<String>,
 ) -> Result<(), BotError> {
+    if !may_set_zone(ctx, turn).await? {
+        return not_allowed(ctx, turn).await;
+    }
     match parse_zone(typed) {
         Ok(zone) => set_zone(ctx, turn, zone, task).await,
         Err(error) => {

@@ -1,6 +1,7 @@
 //! The Bot API methods the simulator implements, looked up case-insensitively.
 
 mod bot;
+mod members;
 mod messages;
 mod polling;
 mod webhook;
@@ -20,6 +21,7 @@ pub(crate) enum Method {
     EditMessageText,
     EditMessageReplyMarkup,
     DeleteMessage,
+    GetChatMember,
     AnswerCallbackQuery,
     SetMyCommands,
     GetMyCommands,
@@ -36,6 +38,7 @@ const METHODS: &[(Method, &str)] = &[
     (Method::EditMessageText, "editMessageText"),
     (Method::EditMessageReplyMarkup, "editMessageReplyMarkup"),
     (Method::DeleteMessage, "deleteMessage"),
+    (Method::GetChatMember, "getChatMember"),
     (Method::AnswerCallbackQuery, "answerCallbackQuery"),
     (Method::SetMyCommands, "setMyCommands"),
     (Method::GetMyCommands, "getMyCommands"),
@@ -120,6 +123,7 @@ fn call_now(
             Success::of(messages::edit_message_reply_markup(world, params)?)
         }
         Method::DeleteMessage => Success::of(messages::delete_message(world, params)?),
+        Method::GetChatMember => Success::of(members::get_chat_member(world, params)?),
         Method::AnswerCallbackQuery => Success::of(bot::answer_callback_query(world, params)?),
         Method::SetMyCommands => Success::of(bot::set_my_commands(world, params)?),
         Method::GetMyCommands => Success::of(bot::get_my_commands(world, params)?),

@@ -5,7 +5,7 @@
 
 use sqlx::PgExecutor;
 
-use crate::store::StoreError;
+use super::StoreError;
 
 /// How long an open question waits for its answer.
 pub const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(3600);

@@ -1,0 +1,116 @@
+//! Retention: what the bot no longer needs is deleted after a retention period, so that tables
+//! stop growing with every task ever written. Finished tasks (done or deleted) go with their
+//! reminders; old sent reminders of tasks still open go too (the task keeps its schedule), and so
+//! do lapsed questions, failed reminder jobs no admin acted on, and the admin log.
+
+use std::time::Duration;
+
+use sqlx::PgPool;
+use tokio_util::sync::CancellationToken;
+
+use super::StoreError;
+use super::conversation::ANSWER_WITHIN;
+use crate::queue::maintenance;
+
+/// Rows are deleted this many per statement, so no pass holds long locks.
+const BATCH: i64 = 5000;
+
+/// What one retention pass deleted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Purged {
+    /// Finished tasks (their reminders went with them).
+    pub tasks: u64,
+    /// Sent reminders of tasks still open.
+    pub reminders: u64,
+    /// Questions left unanswered past their time.
+    pub conversations: u64,
+    /// Failed jobs no admin acted on.
+    pub failed_jobs: u64,
+    /// Admin log entries.
+    pub admin_actions: u64,
+}
+
+impl Purged {
+    /// Whether the pass deleted anything.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// Deletes what is older than `keep`, and questions lapsed for [`ANSWER_WITHIN`].
+#[tracing::instrument(skip_all)]
+pub async fn purge(pool: &PgPool, keep: Duration) -> Result<Purged, StoreError> {
+    let keep_secs = keep.as_secs_f64();
+    Ok(Purged {
+        tasks: in_batches(
+            pool,
+            "delete from tasks where id = any(array(
+                 select id from tasks
+                 where state in ('done', 'deleted') and updated_at < now() - make_interval(secs => $1)
+                 limit $2))",
+            keep_secs,
+        )
+        .await?,
+        reminders: in_batches(
+            pool,
+            "delete from reminders where id = any(array(
+                 select id from reminders
+                 where sent and sent_at < now() - make_interval(secs => $1)
+                 limit $2))",
+            keep_secs,
+        )
+        .await?,
+        conversations: in_batches(
+            pool,
+            "delete from conversations where ctid = any(array(
+                 select ctid from conversations
+                 where created_at < now() - make_interval(secs => $1)
+                 limit $2))",
+            ANSWER_WITHIN.as_secs_f64(),
+        )
+        .await?,
+        failed_jobs: maintenance::purge_failed(pool, keep).await?,
+        admin_actions: in_batches(
+            pool,
+            "delete from admin_actions where id = any(array(
+                 select id from admin_actions
+                 where at < now() - make_interval(secs => $1)
+                 limit $2))",
+            keep_secs,
+        )
+        .await?,
+    })
+}
+
+/// Runs a batched delete (`$1`: the age in seconds, `$2`: the batch size) until a batch comes
+/// back short; returns the rows deleted.
+async fn in_batches(pool: &PgPool, sql: &'static str, secs: f64) -> Result<u64, StoreError> {
+    let mut deleted = 0;
+    loop {
+        let rows = sqlx::query(sql)
+            .bind(secs)
+            .bind(BATCH)
+            .execute(pool)
+            .await?
+            .rows_affected();
+        deleted += rows;
+        if rows < BATCH as u64 {
+            return Ok(deleted);
+        }
+    }
+}
+
+/// Runs [`purge`] every `interval` until `shutdown`.
+pub async fn run(pool: PgPool, keep: Duration, interval: Duration, shutdown: CancellationToken) {
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tokio::time::sleep(interval) => {}
+        }
+        match purge(&pool, keep).await {
+            Ok(purged) if purged.is_empty() => {}
+            Ok(purged) => tracing::info!(?purged, "purged old data"),
+            Err(error) => tracing::warn!(%error, "retention pass failed"),
+        }
+    }
+}

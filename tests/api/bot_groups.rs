@@ -1,0 +1,143 @@
+//! Who may do what in a group: a task's creator or a group administrator (as Telegram's
+//! getChatMember says) may finish, delete, undo, edit or snooze it, and only administrators change
+//! the group's language, zone and lead; anyone may choose the zone of a group that has none yet.
+//! Everyone else is told so and nothing changes.
+
+use remindbot::domain::lang::Lang;
+use remindbot::i18n::Tr;
+use remindbot::sim::MemberStatus;
+
+use crate::bot_support::{TestApp, buttons, text};
+
+const BOT: &str = "remindbot_sim_bot";
+
+/// The group's open tasks, by id.
+async fn open_tasks(app: &TestApp) -> Vec<i64> {
+    sqlx::query_scalar("select id from tasks where state = 'open' order by id")
+        .fetch_all(&app.db.pool)
+        .await
+        .unwrap()
+}
+
+/// The answer shown to the user who tapped.
+fn toast(status: &remindbot::sim::CallbackStatus) -> String {
+    status
+        .answer
+        .as_ref()
+        .and_then(|a| a.text.clone())
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_group_only_a_tasks_creator_or_an_admin_changes_it() {
+    let app = TestApp::start().await;
+    let en = Tr::new(Lang::En);
+    let (ann, bob, eve) = (
+        app.user("Ann", "en"),
+        app.user("Bob", "en"),
+        app.user("Eve", "en"),
+    );
+    let group = app.group("Flat");
+    // Anyone may choose the zone of a group that has none yet.
+    let start = app.say_in(group, eve, &format!("/start@{BOT}")).await;
+    app.tap_reply(group, start.message_id, eve, "z:2").await;
+    let card = app
+        .say_in(group, bob, &format!("/add@{BOT} buy a cake tomorrow 10:00"))
+        .await;
+    let task = open_tasks(&app).await[0];
+    app.sim.user_says_in(group, ann, "hi", None).unwrap();
+    app.sim
+        .set_member_status(group, ann, MemberStatus::Administrator)
+        .unwrap();
+
+    // Eve, a member, can change none of it: each tap is answered, nothing changes.
+    for data in [format!("u:{task}"), format!("e:{task}")] {
+        let answer = app.tap(group, card.message_id, eve, &data).await;
+        assert_eq!(toast(&answer), en.t("not-allowed-task"), "{data}");
+    }
+    let list = app.say_in(group, eve, &format!("/list@{BOT}")).await;
+    for data in [
+        format!("d:{task}"),
+        format!("x:{task}"),
+        format!("s:{task}:c"),
+    ] {
+        assert!(buttons(&list).contains(&data), "{data}");
+        let answer = app.tap(group, list.message_id, eve, &data).await;
+        assert_eq!(toast(&answer), en.t("not-allowed-task"), "{data}");
+    }
+    let refused = app.say_in(group, eve, &format!("/done@{BOT} {task}")).await;
+    assert_eq!(text(&refused), en.t("not-allowed-task"));
+    let refused = app
+        .say_in(group, eve, &format!("/delete@{BOT} {task}"))
+        .await;
+    assert_eq!(text(&refused), en.t("not-allowed-task"));
+    assert_eq!(open_tasks(&app).await, vec![task]);
+    let extra_reminders: i64 =
+        sqlx::query_scalar("select count(*) from reminders where kind = 'snooze'")
+            .fetch_one(&app.db.pool)
+            .await
+            .unwrap();
+    assert_eq!(extra_reminders, 0, "a member snoozed someone else's task");
+    assert_eq!(app.pending_jobs().await.len(), 1);
+
+    // Ann administers the group: she may finish Bob's task.
+    let done = app
+        .tap(group, list.message_id, ann, &format!("d:{task}"))
+        .await;
+    assert_eq!(toast(&done), en.t("callback-done"));
+    assert!(open_tasks(&app).await.is_empty());
+
+    // Bob may change his own task.
+    app.say_in(
+        group,
+        bob,
+        &format!("/add@{BOT} call the landlord friday 18:00"),
+    )
+    .await;
+    let own = open_tasks(&app).await[0];
+    let deleted = app
+        .say_in(group, bob, &format!("/delete@{BOT} {own}"))
+        .await;
+    assert_ne!(text(&deleted), en.t("not-allowed-task"));
+    assert!(open_tasks(&app).await.is_empty());
+    app.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_group_only_admins_change_its_settings() {
+    let app = TestApp::start().await;
+    let en = Tr::new(Lang::En);
+    let (ann, eve) = (app.user("Ann", "en"), app.user("Eve", "en"));
+    let group = app.group("Club");
+    let start = app.say_in(group, eve, &format!("/start@{BOT}")).await;
+    app.tap_reply(group, start.message_id, eve, "z:2").await;
+    let zone: Option<String> = sqlx::query_scalar("select tz from chats where chat_id = $1")
+        .bind(group)
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    assert!(zone.is_some(), "the first zone is anyone's to choose");
+
+    for command in ["/lang@{BOT} ru", "/tz@{BOT} +3", "/settings@{BOT} 10 min"] {
+        let reply = app.say_in(group, eve, &command.replace("{BOT}", BOT)).await;
+        assert_eq!(text(&reply), en.t("not-allowed-settings"), "{command}");
+    }
+    let languages = app.say_in(group, eve, &format!("/lang@{BOT}")).await;
+    let tapped = app.tap(group, languages.message_id, eve, "l:1").await;
+    assert_eq!(toast(&tapped), en.t("not-allowed-settings"));
+    let settings: (String, Option<String>, i32) =
+        sqlx::query_as("select lang, tz, default_lead_secs from chats where chat_id = $1")
+            .bind(group)
+            .fetch_one(&app.db.pool)
+            .await
+            .unwrap();
+    assert_eq!(settings, ("en".to_owned(), zone, 0));
+
+    app.sim.user_says_in(group, ann, "hello", None).unwrap();
+    app.sim
+        .set_member_status(group, ann, MemberStatus::Creator)
+        .unwrap();
+    let changed = app.say_in(group, ann, &format!("/lang@{BOT} ru")).await;
+    assert_eq!(text(&changed), Tr::new(Lang::Ru).t("lang-set"));
+    app.stop().await;
+}

@@ -1,0 +1,156 @@
+//! Through the whole pipeline (`remindbot run` against the simulator): a recurring task's
+//! occurrence that Telegram refuses with a 400, that meets 5xx until its attempts run out, or
+//! whose worker dies for good, leaves the task's next occurrence pending.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Timelike, Utc};
+use chrono_tz::Tz;
+use remindbot::domain::recurrence::{Frequency, Recurrence};
+use remindbot::queue::QueueConfig;
+use remindbot::sim::{FaultAction, FaultRule, SimConfig};
+use remindbot::store::tasks::{self, NewTask, TaskText};
+use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
+
+use crate::delivery_support::Setup;
+use crate::support::eventually;
+
+/// A daily task of `chat` whose current occurrence fell due a minute ago and whose next one is
+/// tomorrow; returns its id and that occurrence's deadline.
+async fn daily_task(setup: &Setup, chat: i64) -> (i64, DateTime<Utc>) {
+    chats::upsert(
+        &setup.pool,
+        chat,
+        "private",
+        remindbot::domain::lang::Lang::En,
+    )
+    .await
+    .unwrap();
+    let due = (Utc::now() - chrono::Duration::minutes(1))
+        .with_second(0)
+        .and_then(|t| t.with_nanosecond(0))
+        .unwrap();
+    let new = NewTask {
+        chat_id: chat,
+        owner_id: chat,
+        text: TaskText::parse("water the plants").unwrap(),
+        due_at: due,
+        lead: chrono::Duration::zero(),
+        recurrence: Some(Recurrence::new(Frequency::Daily, due.time()).unwrap()),
+        tz: Tz::UTC,
+    };
+    let mut tx = setup.pool.begin().await.unwrap();
+    let task = tasks::create(&mut tx, &setup.queue, &new).await.unwrap();
+    tx.commit().await.unwrap();
+    (task.id, due)
+}
+
+/// `(state of today's job, deadlines of the pending occurrences)` of the task.
+async fn series(setup: &Setup, task: i64, today: DateTime<Utc>) -> (String, Vec<DateTime<Utc>>) {
+    let state = sqlx::query_scalar(
+        "select j.state from reminders r join jobs j on j.id = r.job_id
+         where r.task_id = $1 and r.due_at = $2",
+    )
+    .bind(task)
+    .bind(today)
+    .fetch_one(&setup.pool)
+    .await
+    .unwrap();
+    let pending = sqlx::query_scalar(
+        "select r.due_at from reminders r join jobs j on j.id = r.job_id
+         where r.task_id = $1 and j.state = 'pending' order by r.due_at",
+    )
+    .bind(task)
+    .fetch_all(&setup.pool)
+    .await
+    .unwrap();
+    (state, pending)
+}
+
+async fn wait_for_failure(setup: &Setup, task: i64, today: DateTime<Utc>, within: Duration) {
+    eventually(within, "today's occurrence to fail", || async {
+        series(setup, task, today).await.0 == "failed"
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_occurrence_telegram_refuses_with_a_400_leaves_the_next_one_pending() {
+    let setup = Setup::new(SimConfig::default()).await;
+    let chat = setup.users(3_400_000, 1)[0];
+    setup.sim.add_fault(
+        FaultRule::new(FaultAction::ApiError {
+            error_code: 400,
+            description:
+                "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 3"
+                    .into(),
+            parameters: None,
+        })
+        .method("sendMessage")
+        .times(1),
+    );
+    let (task, today) = daily_task(&setup, chat).await;
+    let running = setup.start(setup.config(25, 1)).await;
+    wait_for_failure(&setup, task, today, Duration::from_secs(10)).await;
+    assert_eq!(
+        series(&setup, task, today).await.1,
+        vec![today + chrono::Duration::days(1)]
+    );
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_occurrence_that_meets_5xx_until_its_attempts_run_out_leaves_the_next_one_pending() {
+    let setup = Setup::new(SimConfig::default()).await;
+    let chat = setup.users(3_410_000, 1)[0];
+    setup.sim.add_fault(
+        FaultRule::new(FaultAction::ServerError { status: 502 })
+            .method("sendMessage")
+            .times(2),
+    );
+    let (task, today) = daily_task(&setup, chat).await;
+    sqlx::query("update jobs set max_attempts = 2")
+        .execute(&setup.pool)
+        .await
+        .unwrap();
+    let mut config = setup.config(25, 1);
+    // teloxide waits 10 s after each 5xx before it reads the answer.
+    config.delivery.lease_secs = Some(30);
+    let running = setup.start(config).await;
+    wait_for_failure(&setup, task, today, Duration::from_secs(60)).await;
+    assert_eq!(
+        series(&setup, task, today).await.1,
+        vec![today + chrono::Duration::days(1)]
+    );
+    assert_eq!(setup.sim.counters().requests_by_method["sendMessage"], 2);
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_occurrence_whose_worker_died_for_good_leaves_the_next_one_pending() {
+    let setup = Setup::new(SimConfig::default()).await;
+    let chat = setup.users(3_420_000, 1)[0];
+    let (task, today) = daily_task(&setup, chat).await;
+    // A worker claims the job on its last attempt and dies before it reports anything.
+    let dead = reminder_queue(
+        setup.pool.clone(),
+        QueueConfig {
+            lease: Duration::ZERO,
+            max_attempts: 1,
+            ..QueueConfig::new(REMINDER_QUEUE)
+        },
+    );
+    sqlx::query("update jobs set max_attempts = 1")
+        .execute(&setup.pool)
+        .await
+        .unwrap();
+    assert_eq!(dead.claim("dead-worker", 1).await.unwrap().len(), 1);
+    let running = setup.start(setup.config(25, 1)).await;
+    wait_for_failure(&setup, task, today, Duration::from_secs(10)).await;
+    assert_eq!(
+        series(&setup, task, today).await.1,
+        vec![today + chrono::Duration::days(1)]
+    );
+    assert!(setup.bot_messages(chat).is_empty());
+    running.stop().await.unwrap();
+}
