@@ -20,9 +20,9 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::RunConfig;
-use crate::queue::{Queue, QueueConfig, Runner, RunnerConfig, Wakeups, maintenance, reaper};
 use crate::store::{REMINDER_QUEUE, reminder_queue};
 use crate::telegram::{Delivery, RateLimits};
+use pgqueue::{Queue, QueueConfig, Runner, RunnerConfig, Wakeups, maintenance, reaper};
 
 /// What every subsystem shares. Its `Debug` leaves out the bot, whose own `Debug` shows the token.
 #[derive(Clone)]

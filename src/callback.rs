@@ -21,25 +21,57 @@ pub enum Snooze {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Mark the task done.
-    Done { task_id: i64 },
+    Done {
+        /// The task.
+        task_id: i64,
+    },
     /// Snooze the task's reminder.
-    Snooze { task_id: i64, choice: Snooze },
+    Snooze {
+        /// The task.
+        task_id: i64,
+        /// Until when.
+        choice: Snooze,
+    },
     /// Change the task (its text or time).
-    Edit { task_id: i64 },
+    Edit {
+        /// The task.
+        task_id: i64,
+    },
     /// Delete the task.
-    Delete { task_id: i64 },
+    Delete {
+        /// The task.
+        task_id: i64,
+    },
     /// Undo the task's creation.
-    Undo { task_id: i64 },
+    Undo {
+        /// The task.
+        task_id: i64,
+    },
     /// Show a page of the task list.
-    ListPage { page: u32 },
+    ListPage {
+        /// The page, from 0.
+        page: u32,
+    },
     /// Admin: return a failed job to the queue.
-    AdminRetry { job_id: i64 },
+    AdminRetry {
+        /// The failed job.
+        job_id: i64,
+    },
     /// Admin: cancel a failed job.
-    AdminCancel { job_id: i64 },
+    AdminCancel {
+        /// The failed job.
+        job_id: i64,
+    },
     /// Choose the time zone at this index of the bot's list of common zones.
-    Zone { index: u8 },
+    Zone {
+        /// The index in the list of common zones.
+        index: u8,
+    },
     /// Choose the language at this index of [`Lang::ALL`](crate::domain::lang::Lang::ALL).
-    Language { index: u8 },
+    Language {
+        /// The index in `Lang::ALL`.
+        index: u8,
+    },
 }
 
 impl Snooze {

@@ -2,8 +2,9 @@
 
 use clap::{Parser, Subcommand};
 
+#[cfg(feature = "dev")]
 use crate::bench::BenchCommand;
-use crate::db::{self, DatabaseArgs, LocalCluster};
+use crate::db::{self, DatabaseArgs};
 use crate::telemetry::LogFormat;
 
 /// remindbot: a Telegram reminder bot with its own job queue in PostgreSQL.
@@ -28,6 +29,7 @@ pub enum Command {
         db: DatabaseArgs,
     },
     /// Manage the private PostgreSQL cluster (used when DATABASE_URL is unset).
+    #[cfg(feature = "dev")]
     Db {
         /// Where the cluster lives.
         #[command(flatten)]
@@ -49,11 +51,14 @@ pub enum Command {
     /// Ctrl-C.
     Run(Box<crate::config::RunConfig>),
     /// Run the Telegram Bot API simulator (for tests, the sandbox and other programs).
-    Sim(crate::sim::cli::SimArgs),
+    #[cfg(feature = "dev")]
+    Sim(tgsim::cli::SimArgs),
     /// The whole bot offline: PostgreSQL, the simulator, the bot and the workers, with a chat in
     /// the terminal (or driven through standard input).
+    #[cfg(feature = "dev")]
     Sandbox(Box<crate::sandbox::SandboxArgs>),
     /// Benchmarks; each prints one parseable line per run.
+    #[cfg(feature = "dev")]
     Bench {
         /// Where the database server is (each run creates a fresh database on it).
         #[command(flatten)]
@@ -69,6 +74,7 @@ impl Command {
     /// `info` for the rest.
     pub fn default_log_filter(&self) -> &'static str {
         match self {
+            #[cfg(feature = "dev")]
             Self::Sandbox(_) => "warn",
             _ => "info",
         }
@@ -76,6 +82,7 @@ impl Command {
 }
 
 /// What `remindbot db` does.
+#[cfg(feature = "dev")]
 #[derive(Debug, Subcommand)]
 pub enum DbAction {
     /// Start the private cluster (initialising it on first use) and print its URL.
@@ -95,12 +102,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             tracing::info!("migrations applied");
             Ok(())
         }
+        #[cfg(feature = "dev")]
         Command::Db { db, action } => match action {
             DbAction::Start | DbAction::Url => {
                 println!("{}", db.resolve_url().await?);
                 Ok(())
             }
-            DbAction::Stop => Ok(LocalCluster::new(&db.pgdata, db.pg_port).stop()?),
+            DbAction::Stop => Ok(devdb::LocalCluster::new(&db.pgdata, db.pg_port).stop()?),
         },
         Command::Admin { db, command } => {
             let pool = db::connect(&db.resolve_url().await?, 2).await?;
@@ -108,8 +116,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             crate::admin::cli::run(command, &pool).await
         }
         Command::Run(config) => crate::app::run(*config).await,
-        Command::Sim(args) => crate::sim::cli::run(args).await,
+        #[cfg(feature = "dev")]
+        Command::Sim(args) => tgsim::cli::run(args).await,
+        #[cfg(feature = "dev")]
         Command::Sandbox(args) => crate::sandbox::run(*args).await,
+        #[cfg(feature = "dev")]
         Command::Bench { db, bench } => crate::bench::run(bench, &db).await,
     }
 }

@@ -1,10 +1,13 @@
 //! remindbot: a Telegram reminder bot with its own durable job queue in PostgreSQL.
 //!
 //! The binary (`src/main.rs`) only parses the command line; everything else lives here so that the
-//! integration tests and the benchmarks drive the same code.
+//! integration tests and the benchmarks drive the same code. The job queue is the `pgqueue` crate;
+//! the Bot API simulator (`tgsim`), the private PostgreSQL cluster (`devdb`), the sandbox and the
+//! benchmarks are dev tooling behind the `dev` feature (on by default).
 
 pub mod admin;
 pub mod app;
+#[cfg(feature = "dev")]
 pub mod bench;
 pub mod bot;
 pub mod callback;
@@ -14,12 +17,18 @@ pub mod db;
 pub mod domain;
 pub mod http;
 pub mod i18n;
-pub mod queue;
+#[cfg(feature = "dev")]
 pub mod sandbox;
-pub mod sim;
 pub mod store;
 pub mod telegram;
 pub mod telemetry;
 
-/// The database migrations, embedded at build time; applied at start-up and by `remindbot migrate`.
-pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
+/// The bot's own migrations (`migrations/`), embedded at build time and recorded in
+/// `remindbot_migrations`; [`db::migrate`] applies them after the queue's, at start-up and in
+/// `remindbot migrate`.
+pub static MIGRATOR: std::sync::LazyLock<sqlx::migrate::Migrator> =
+    std::sync::LazyLock::new(|| {
+        let mut migrator = sqlx::migrate!();
+        migrator.dangerous_set_table_name("remindbot_migrations");
+        migrator
+    });

@@ -6,8 +6,8 @@
 use sqlx::PgConnection;
 
 use super::AdminError;
-use crate::queue::{JobId, Queue, QueueError, maintenance};
 use crate::store::{reachability, tasks};
+use pgqueue::{JobId, Queue, QueueError, maintenance};
 
 /// What an action did.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

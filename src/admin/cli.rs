@@ -12,8 +12,8 @@ use super::actions::{self, ActionResult};
 use super::failed::{self, FailedFilter};
 use super::stats;
 use crate::config::AdminArgs;
-use crate::queue::{Queue, QueueConfig};
 use crate::store::{REMINDER_QUEUE, reminder_queue};
+use pgqueue::{Queue, QueueConfig};
 
 /// The admin subcommands.
 #[derive(Debug, Subcommand)]
@@ -210,6 +210,5 @@ mod tests {
         assert_eq!(actor(Some("alice"), 1000), "cli:alice uid=1000");
         assert_eq!(actor(None, 0), "cli:unknown uid=0");
         assert_eq!(actor(Some("root uid=0"), 1000), "cli:root_uid_0 uid=1000");
-        assert_eq!(os_user_id(), unsafe { libc::getuid() });
     }
 }

@@ -17,7 +17,7 @@ pub enum AdminError {
     Sql(#[from] sqlx::Error),
     /// The queue refused.
     #[error(transparent)]
-    Queue(#[from] crate::queue::QueueError),
+    Queue(#[from] pgqueue::QueueError),
     /// The store failed (resuming a chat, continuing a series).
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),

@@ -6,8 +6,8 @@ use serde::Serialize;
 use sqlx::PgPool;
 
 use super::AdminError;
-use crate::queue::maintenance;
 use crate::store::REMINDER_QUEUE;
+use pgqueue::maintenance;
 
 /// A snapshot of the queue and of the last hour.
 #[derive(Clone, Debug, PartialEq, Serialize)]

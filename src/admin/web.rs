@@ -31,7 +31,7 @@ use super::failed::{self, FailedFilter};
 use super::session::throttle::LockoutPolicy;
 use super::session::{Access, AdminToken, COOKIE_NAME, Guard, Refused, SESSION_LIFETIME};
 use super::stats;
-use crate::queue::{Queue, maintenance};
+use pgqueue::{Queue, maintenance};
 
 /// Failed reminders shown per page.
 const PAGE_SIZE: i64 = 50;
@@ -143,7 +143,7 @@ enum PageError {
     #[error(transparent)]
     Admin(#[from] super::AdminError),
     #[error(transparent)]
-    Queue(#[from] crate::queue::QueueError),
+    Queue(#[from] pgqueue::QueueError),
     #[error("rendering failed: {0}")]
     Render(#[from] askama::Error),
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use sqlx::{AssertSqlSafe, Connection, PgConnection};
 
 use super::work;
-use crate::db::ScratchDatabase;
+use crate::db;
 
 /// How a worker takes a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -118,7 +118,7 @@ pub async fn run(args: &ClaimArgs, server_url: &str) -> anyhow::Result<()> {
 }
 
 async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Result<ClaimRun> {
-    let database = ScratchDatabase::create(server_url).await?;
+    let database = db::scratch(server_url).await?;
     let mut setup = PgConnection::connect(database.url()).await?;
     sqlx::query(
         "create table bench_claim (id bigint primary key, state text not null default 'pending', \

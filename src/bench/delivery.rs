@@ -16,12 +16,12 @@ use secrecy::SecretString;
 use sqlx::PgPool;
 
 use crate::config::{DeliveryArgs, RunConfig, TelegramArgs};
-use crate::db::{DatabaseArgs, ScratchDatabase};
+use crate::db::{self, DatabaseArgs};
 use crate::domain::lang::Lang;
-use crate::queue::{Queue, QueueConfig};
-use crate::sim::{FaultAction, FaultRule, LimitsConfig, NewUser, Rate, SimConfig, Simulator};
 use crate::store::tasks::{self, NewTask, TaskText};
 use crate::store::{REMINDER_QUEUE, StoreError, chats, reminder_queue};
+use pgqueue::{Queue, QueueConfig};
+use tgsim::{FaultAction, FaultRule, LimitsConfig, NewUser, Rate, SimConfig, Simulator};
 
 /// What to measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -158,7 +158,7 @@ async fn run_once(
     server_url: &str,
     latency: Option<(u64, u64)>,
 ) -> anyhow::Result<RunResult> {
-    let database = ScratchDatabase::create(server_url).await?;
+    let database = db::scratch(server_url).await?;
     let pool = database.pool(4).await?;
     let queue = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     let sim_config = if args.no_limits {

@@ -8,7 +8,7 @@ use serde_json::Value;
 use sqlx::PgPool;
 
 use super::median;
-use crate::db::ScratchDatabase;
+use crate::db;
 
 /// Options of `bench explain`.
 #[derive(Debug, clap::Args)]
@@ -121,7 +121,7 @@ const STATEMENTS: &[(&str, &str)] = &[
 
 /// Runs the benchmark on a fresh database on the server at `server_url`.
 pub async fn run(args: &ExplainArgs, server_url: &str) -> anyhow::Result<()> {
-    let database = ScratchDatabase::create(server_url).await?;
+    let database = db::scratch(server_url).await?;
     let pool = database.pool(4).await?;
     let started = std::time::Instant::now();
     seed(&pool, args.rows).await?;

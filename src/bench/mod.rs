@@ -24,7 +24,7 @@ pub enum BenchCommand {
     /// without latency), lateness at a steady rate, and the headroom with limits off.
     Delivery(delivery::DeliveryBenchArgs),
     /// The Bot API simulator's own speed: sendMessage requests per second with limits off.
-    Sim(crate::sim::bench::SimBenchArgs),
+    Sim(tgsim::bench::SimBenchArgs),
     /// The per-task, admin and metrics look-ups on large tables: their plans and times.
     Explain(explain::ExplainArgs),
 }
@@ -35,7 +35,7 @@ pub async fn run(command: BenchCommand, db: &DatabaseArgs) -> anyhow::Result<()>
         BenchCommand::Claim(args) => claim::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Queue(args) => queue::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Delivery(args) => delivery::run(&args, &db.resolve_url().await?).await,
-        BenchCommand::Sim(args) => crate::sim::bench::run(args).await,
+        BenchCommand::Sim(args) => tgsim::bench::run(args).await,
         BenchCommand::Explain(args) => explain::run(&args, &db.resolve_url().await?).await,
     }
 }

@@ -11,8 +11,8 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::work;
-use crate::db::ScratchDatabase;
-use crate::queue::{
+use crate::db;
+use pgqueue::{
     ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
 };
 
@@ -57,7 +57,7 @@ struct BenchHandler {
     all_ran: Notify,
 }
 
-impl JobHandler for Arc<BenchHandler> {
+impl JobHandler for BenchHandler {
     async fn handle(&self, job: ClaimedJob) -> Outcome {
         work::simulate(self.work, &self.work_nanos).await;
         let n = job.payload["n"].as_u64().unwrap_or(0) as usize;
@@ -123,7 +123,7 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
 }
 
 async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<QueueRun> {
-    let database = ScratchDatabase::create(server_url).await?;
+    let database = db::scratch(server_url).await?;
     // Each worker may hold one connection to claim and one to record a result.
     let pool = database.pool(2 * args.workers as u32 + 2).await?;
     let queue = Queue::new(pool.clone(), QueueConfig::new("bench"));

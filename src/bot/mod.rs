@@ -27,8 +27,8 @@ use teloxide::types::Me;
 use teloxide::update_listeners::Polling;
 use tokio_util::sync::CancellationToken;
 
-use crate::queue::Queue;
 use crate::store::StoreError;
+use pgqueue::Queue;
 
 /// The abuse limits of the chat, configurable by the operator; flatten it into the `run`
 /// command's arguments (`#[command(flatten)]`) to get the flags and environment variables.

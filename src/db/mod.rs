@@ -1,30 +1,26 @@
 //! PostgreSQL access: where the server comes from, connection pools and migrations.
 //!
-//! `DATABASE_URL` wins when it is set. Without it the project starts a private cluster of its own
-//! from the installed PostgreSQL binaries ([`local_cluster`]), so a fresh machine needs no set-up.
+//! `DATABASE_URL` wins when it is set. Without it, a build with the `dev` feature (the default)
+//! starts a private cluster of its own from the installed PostgreSQL binaries
+//! ([`devdb::LocalCluster`]), so a fresh machine needs no set-up; a production build requires it.
 
-pub mod local_cluster;
-pub mod scratch;
-
-use std::path::PathBuf;
 use std::time::Duration;
 
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
 
-pub use local_cluster::{ClusterError, LocalCluster};
-pub use scratch::ScratchDatabase;
-
-/// Where the database is: an explicit URL, or a private cluster in a data folder.
+/// Where the database is: an explicit URL, or (dev builds) a private cluster in a data folder.
 #[derive(Clone, Debug, clap::Args)]
 pub struct DatabaseArgs {
-    /// PostgreSQL URL. When unset, a private cluster is started in `--pgdata`.
+    /// PostgreSQL URL. When unset, a dev build starts a private cluster in `--pgdata`.
     #[arg(long, env = "DATABASE_URL")]
     pub database_url: Option<String>,
     /// Data folder of the private cluster (used only when DATABASE_URL is unset).
+    #[cfg(feature = "dev")]
     #[arg(long, env = "REMINDBOT_PGDATA", default_value = ".pgdata")]
-    pub pgdata: PathBuf,
+    pub pgdata: std::path::PathBuf,
     /// Port of the private cluster on 127.0.0.1.
+    #[cfg(feature = "dev")]
     #[arg(long, env = "REMINDBOT_PG_PORT", default_value_t = 55432)]
     pub pg_port: u16,
 }
@@ -35,9 +31,11 @@ impl DatabaseArgs {
         let non_empty = |name| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         Self {
             database_url: non_empty("DATABASE_URL"),
+            #[cfg(feature = "dev")]
             pgdata: non_empty("REMINDBOT_PGDATA")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(".pgdata")),
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(|| std::path::PathBuf::from(".pgdata")),
+            #[cfg(feature = "dev")]
             pg_port: non_empty("REMINDBOT_PG_PORT")
                 .and_then(|p| p.parse().ok())
                 .unwrap_or(55432),
@@ -48,10 +46,20 @@ impl DatabaseArgs {
     pub async fn resolve_url(&self) -> Result<String, DbError> {
         match self.database_url.as_deref().map(str::trim) {
             Some(url) if !url.is_empty() => Ok(url.to_owned()),
-            _ => Ok(LocalCluster::new(&self.pgdata, self.pg_port)
-                .ensure_running()
-                .await?),
+            _ => self.private_cluster_url().await,
         }
+    }
+
+    #[cfg(feature = "dev")]
+    async fn private_cluster_url(&self) -> Result<String, DbError> {
+        Ok(devdb::LocalCluster::new(&self.pgdata, self.pg_port)
+            .ensure_running()
+            .await?)
+    }
+
+    #[cfg(not(feature = "dev"))]
+    async fn private_cluster_url(&self) -> Result<String, DbError> {
+        Err(DbError::NoDatabaseUrl)
     }
 }
 
@@ -59,14 +67,27 @@ impl DatabaseArgs {
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
     /// The private cluster could not be started.
+    #[cfg(feature = "dev")]
     #[error(transparent)]
-    Cluster(#[from] ClusterError),
+    Cluster(#[from] devdb::ClusterError),
+    /// A production build has no private cluster to fall back on.
+    #[cfg(not(feature = "dev"))]
+    #[error(
+        "DATABASE_URL is not set. Set it to your PostgreSQL, e.g. \
+         postgres://remindbot@127.0.0.1:5432/remindbot (the private cluster is dev tooling: \
+         a build with the default features starts one)"
+    )]
+    NoDatabaseUrl,
     /// The server refused a connection or a statement.
     #[error("database error: {0}")]
     Sql(#[from] sqlx::Error),
     /// A migration failed.
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A scratch database could not be made.
+    #[cfg(feature = "dev")]
+    #[error(transparent)]
+    Scratch(#[from] devdb::DevDbError),
 }
 
 /// Opens a pool of at most `max_connections` to `url`.
@@ -79,16 +100,25 @@ pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, DbError>
         .await?)
 }
 
-/// Applies the embedded migrations (idempotent; safe when several processes start at once).
+/// Applies the migrations in their defined order: the queue's own ([`pgqueue::MIGRATOR`], in
+/// `pgqueue_migrations`), then the bot's ([`crate::MIGRATOR`], in `remindbot_migrations`).
+/// Idempotent, and safe when several processes start at once (each takes an advisory lock).
 #[tracing::instrument(skip_all)]
 pub async fn migrate(pool: &PgPool) -> Result<(), DbError> {
-    crate::MIGRATOR.run(pool).await?;
+    for migrator in migrators() {
+        migrator.run(pool).await?;
+    }
     Ok(())
 }
 
-/// A small stable hash (FNV-1a), for names derived from paths and migration checksums.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
-        (hash ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+/// The migrators [`migrate`] runs, in order.
+pub fn migrators() -> [&'static sqlx::migrate::Migrator; 2] {
+    [&pgqueue::MIGRATOR, &crate::MIGRATOR]
+}
+
+/// A fresh database on the server at `server_url`, migrated as [`migrate`] does; dropped with
+/// the handle (tests and benchmarks).
+#[cfg(feature = "dev")]
+pub async fn scratch(server_url: &str) -> Result<devdb::ScratchDatabase, DbError> {
+    Ok(devdb::ScratchDatabase::create(server_url, &migrators()).await?)
 }

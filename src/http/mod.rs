@@ -15,10 +15,10 @@ use sqlx::PgPool;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::queue::Queue;
 use crate::telegram::metrics::{
     LATENESS, LATENESS_BUCKETS, QUEUE_DUE, QUEUE_JOBS, QUEUE_OLDEST_DUE,
 };
+use pgqueue::Queue;
 
 /// What can go wrong starting the side-car.
 #[derive(Debug, thiserror::Error)]
@@ -121,7 +121,7 @@ const QUEUE_GAUGES_EVERY: Duration = Duration::from_secs(10);
 /// (estimated on a large table), and the queue's due backlog and the wait of its oldest due job.
 async fn refresh_queue_gauges(queue: Queue, every: Duration, shutdown: CancellationToken) {
     loop {
-        let depth = crate::queue::maintenance::depth(queue.pool(), queue.name());
+        let depth = pgqueue::maintenance::depth(queue.pool(), queue.name());
         match tokio::time::timeout(Duration::from_secs(5), depth).await {
             Ok(Ok(depth)) => {
                 for (state, count) in depth.states {

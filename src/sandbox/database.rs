@@ -7,7 +7,9 @@ use std::ops::RangeInclusive;
 use sqlx::postgres::PgConnectOptions;
 use sqlx::{AssertSqlSafe, ConnectOptions, Connection, PgConnection};
 
-use crate::db::{ClusterError, DatabaseArgs, LocalCluster};
+use devdb::{ClusterError, LocalCluster};
+
+use crate::db::DatabaseArgs;
 
 /// Why the sandbox cannot use a database.
 #[derive(Debug, thiserror::Error)]

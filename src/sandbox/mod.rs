@@ -23,9 +23,9 @@ use crate::app::{self, Running};
 use crate::bot::BotSettings;
 use crate::config::{DeliveryArgs, RunConfig, TelegramArgs};
 use crate::db::DatabaseArgs;
-use crate::sim::{SimConfig, SimHandle, Simulator};
 use session::Session;
 use terminal::Input;
+use tgsim::{SimConfig, SimHandle, Simulator};
 
 /// How often the users' chats are looked at.
 const POLL_EVERY: Duration = Duration::from_millis(100);

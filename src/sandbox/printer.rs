@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::sim::{ButtonView, TranscriptEntry};
+use tgsim::{ButtonView, TranscriptEntry};
 
 /// What was last printed of each message, per chat.
 #[derive(Debug, Default)]

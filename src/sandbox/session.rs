@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::sim::{NewUser, SimError, SimHandle};
+use tgsim::{NewUser, SimError, SimHandle};
 
 use super::printer::{self, Printer};
 

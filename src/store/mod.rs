@@ -19,7 +19,7 @@ pub enum StoreError {
     Sql(#[from] sqlx::Error),
     /// The queue failed.
     #[error(transparent)]
-    Queue(#[from] crate::queue::QueueError),
+    Queue(#[from] pgqueue::QueueError),
     /// A lead time that is negative or longer than the store holds (about 68 years).
     #[error("the lead time is negative or too long")]
     InvalidLead,

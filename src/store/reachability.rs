@@ -7,7 +7,7 @@ use sqlx::PgConnection;
 
 use super::StoreError;
 use super::tasks::{self, Task};
-use crate::queue::{JobId, Queue};
+use pgqueue::{JobId, Queue};
 
 /// Marks `chat_id` unreachable for `reason`, pauses its open recurring tasks and cancels their
 /// pending reminder jobs, except `running_job` (the caller's own, which it records itself).

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
 
 use super::tasks;
-use crate::queue::{GiveUpHook, GivenUpJob, Queue, QueueConfig, hook::HookFuture};
+use pgqueue::{GiveUpHook, GivenUpJob, Queue, QueueConfig, hook::HookFuture};
 
 /// The queue that reminder jobs go to.
 pub const REMINDER_QUEUE: &str = "reminders";

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::StoreError;
 use super::conversation::ANSWER_WITHIN;
-use crate::queue::maintenance;
+use pgqueue::maintenance;
 
 /// Rows are deleted this many per statement, so no pass holds long locks.
 const BATCH: i64 = 5000;

@@ -6,7 +6,7 @@ use sqlx::PgConnection;
 
 use super::{REMINDER_QUEUE, ReminderJob, StoreError};
 use crate::domain::recurrence::Recurrence;
-use crate::queue::{NewJob, Queue};
+use pgqueue::{NewJob, Queue};
 
 /// The longest task text, in characters: with the message around it a reminder stays far below
 /// Telegram's 4,096.
@@ -343,7 +343,7 @@ async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Result<(), Stor
     .flatten()
     .collect();
     for job_id in job_ids {
-        crate::queue::maintenance::cancel_job(&mut *conn, job_id).await?;
+        pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
     }
     Ok(())
 }
@@ -493,7 +493,7 @@ pub async fn snooze(
     .fetch_all(&mut *conn)
     .await?;
     for job_id in old_jobs.into_iter().flatten() {
-        crate::queue::maintenance::cancel_job(&mut *conn, job_id).await?;
+        pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
     }
     let reminder_id: i64 = sqlx::query_scalar(
         "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, 'snooze')

@@ -17,8 +17,8 @@ use super::record::{self, DueReminder, Recorded};
 use super::render::{ReminderView, reminder_html, reminder_keyboard};
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
-use crate::queue::{ClaimedJob, JobHandler, Outcome, Queue};
 use crate::store::ReminderJob;
+use pgqueue::{ClaimedJob, JobHandler, Outcome, Queue};
 
 /// Settings of the delivery worker.
 #[derive(Clone, Copy, Debug)]

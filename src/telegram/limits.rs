@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::queue::JobId;
+use pgqueue::JobId;
 
 /// The rates to keep to, and how 429s pause sending.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -4,8 +4,8 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
-use crate::queue::{ClaimedJob, Queue, QueueError};
 use crate::store::{StoreError, reachability, tasks};
+use pgqueue::{ClaimedJob, Queue, QueueError};
 
 /// A reminder with its task and chat, as read just before sending.
 #[derive(Clone, Debug, sqlx::FromRow)]

@@ -2,10 +2,10 @@
 //! stats that equal the tables, and the CLI's JSON.
 
 use chrono::{Duration, Utc};
+use pgqueue::{Queue, QueueConfig};
 use remindbot::admin::actions::{self, ActionResult};
 use remindbot::admin::failed::{self, FailedFilter};
 use remindbot::admin::stats;
-use remindbot::queue::{Queue, QueueConfig};
 use remindbot::store::{REMINDER_QUEUE, reminder_queue};
 
 use crate::support::{TestDb, task_due_now};

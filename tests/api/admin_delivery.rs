@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use chrono::Utc;
 use remindbot::admin::actions::{self, ActionResult};
-use remindbot::sim::{SimConfig, UserState};
+use tgsim::{SimConfig, UserState};
 
 use crate::delivery_support::{Setup, job_of_task};
 use crate::support::eventually;

@@ -8,10 +8,10 @@ use std::net::SocketAddr;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use pgqueue::QueueConfig;
 use remindbot::admin::session::AdminToken;
 use remindbot::admin::session::throttle::LockoutPolicy;
 use remindbot::admin::web::{self, AdminWebSettings};
-use remindbot::queue::QueueConfig;
 use remindbot::store::{REMINDER_QUEUE, reminder_queue};
 use reqwest::StatusCode;
 use reqwest::header::{AUTHORIZATION, COOKIE, HeaderName, LOCATION, RETRY_AFTER, SET_COOKIE};

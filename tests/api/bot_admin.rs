@@ -2,10 +2,10 @@
 //! ADMIN_CHAT_IDS; for admins /failed shows the failures with their reasons and buttons, Retry and
 //! Cancel act on the job (and are recorded), /retry and /stats work.
 
+use pgqueue::QueueConfig;
 use remindbot::bot::BotSettings;
-use remindbot::queue::QueueConfig;
-use remindbot::sim::NewUser;
 use remindbot::store::{REMINDER_QUEUE, reminder_queue};
+use tgsim::NewUser;
 
 use crate::bot_support::{TestApp, buttons, text};
 use crate::support::task_due_now;

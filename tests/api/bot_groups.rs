@@ -5,7 +5,7 @@
 
 use remindbot::domain::lang::Lang;
 use remindbot::i18n::Tr;
-use remindbot::sim::MemberStatus;
+use tgsim::MemberStatus;
 
 use crate::bot_support::{TestApp, buttons, text};
 
@@ -20,7 +20,7 @@ async fn open_tasks(app: &TestApp) -> Vec<i64> {
 }
 
 /// The answer shown to the user who tapped.
-fn toast(status: &remindbot::sim::CallbackStatus) -> String {
+fn toast(status: &tgsim::CallbackStatus) -> String {
     status
         .answer
         .as_ref()

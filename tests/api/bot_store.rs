@@ -3,9 +3,9 @@
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use chrono_tz::Tz;
+use pgqueue::{Queue, QueueConfig};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::queue::{Queue, QueueConfig};
 use remindbot::store::tasks::{self, NewTask, Task, TaskChange, TaskText};
 use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
 

@@ -4,13 +4,11 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use pgqueue::QueueConfig;
 use remindbot::bot::{self, BotDeps, BotSettings};
-use remindbot::queue::QueueConfig;
-use remindbot::sim::{
-    CallbackStatus, NewGroup, NewUser, SimConfig, SimHandle, Simulator, TranscriptEntry,
-};
 use remindbot::store::{REMINDER_QUEUE, reminder_queue};
 use teloxide::Bot;
+use tgsim::{CallbackStatus, NewGroup, NewUser, SimConfig, SimHandle, Simulator, TranscriptEntry};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 

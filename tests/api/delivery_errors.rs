@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::sim::{FaultAction, FaultRule, NewGroup, SimConfig, UserState};
 use remindbot::store::reachability;
 use remindbot::store::tasks::{self, NewTask, TaskText};
+use tgsim::{FaultAction, FaultRule, NewGroup, SimConfig, UserState};
 
 use crate::delivery_support::{Setup, job_of_task};
 use crate::support::eventually;

@@ -6,9 +6,9 @@ use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::sim::SimConfig;
 use remindbot::store::chats;
 use remindbot::store::tasks::{self, NewTask, TaskText};
+use tgsim::SimConfig;
 
 use crate::delivery_support::{Setup, job_of_task};
 use crate::support::eventually;

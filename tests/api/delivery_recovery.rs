@@ -4,8 +4,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use remindbot::db::LocalCluster;
-use remindbot::sim::{FaultAction, FaultRule, SimConfig};
+use devdb::LocalCluster;
+use tgsim::{FaultAction, FaultRule, SimConfig};
 use tokio::process::{Child, Command};
 
 use crate::delivery_support::Setup;

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use remindbot::sim::{LimitsConfig, Rate, SimConfig};
+use tgsim::{LimitsConfig, Rate, SimConfig};
 
 use crate::delivery_support::Setup;
 

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use chrono::{DateTime, Timelike, Utc};
 use chrono_tz::Tz;
+use pgqueue::QueueConfig;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::queue::QueueConfig;
-use remindbot::sim::{FaultAction, FaultRule, SimConfig};
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
+use tgsim::{FaultAction, FaultRule, SimConfig};
 
 use crate::delivery_support::Setup;
 use crate::support::eventually;

@@ -6,14 +6,15 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use devdb::ScratchDatabase;
+use pgqueue::{Queue, QueueConfig};
 use remindbot::app::{self, Running};
 use remindbot::config::{DeliveryArgs, RunConfig, TelegramArgs};
-use remindbot::db::{DatabaseArgs, ScratchDatabase};
-use remindbot::queue::{Queue, QueueConfig};
-use remindbot::sim::{SimConfig, SimHandle, Simulator};
+use remindbot::db::DatabaseArgs;
 use remindbot::store::{REMINDER_QUEUE, reminder_queue};
 use secrecy::SecretString;
 use sqlx::PgPool;
+use tgsim::{SimConfig, SimHandle, Simulator};
 
 use crate::support::server_url;
 
@@ -37,7 +38,7 @@ impl Setup {
 
     /// A fresh database on the server at `server` and a simulator with `sim`.
     pub async fn on_server(server: &str, sim: SimConfig) -> Self {
-        let database = ScratchDatabase::create(server)
+        let database = remindbot::db::scratch(server)
             .await
             .expect("a scratch database");
         let pool = database.pool(10).await.expect("a pool");
@@ -97,7 +98,7 @@ impl Setup {
         (first..first + n)
             .map(|id| {
                 self.sim
-                    .create_user(remindbot::sim::NewUser::new("user").id(id))
+                    .create_user(tgsim::NewUser::new("user").id(id))
                     .expect("a new user")
                     .user
                     .id

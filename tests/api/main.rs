@@ -17,6 +17,7 @@ mod delivery_recovery;
 mod delivery_scale;
 mod delivery_series;
 mod delivery_support;
+mod migrations;
 mod parser_properties;
 mod parser_tables;
 mod queue;

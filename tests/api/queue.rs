@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use remindbot::queue::RetryOutcome;
-use remindbot::queue::{
+use pgqueue::RetryOutcome;
+use pgqueue::{
     Backoff, ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, QueueError, Runner,
     RunnerConfig, Wakeups, maintenance, reaper,
 };

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use remindbot::queue::{
+use pgqueue::{
     ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
 };
 use serde_json::json;
@@ -272,7 +272,7 @@ async fn a_long_job_keeps_its_lease_while_the_reaper_runs() {
         Duration::from_millis(3000),
     )
     .await;
-    let reaping = tokio::spawn(remindbot::queue::reaper::run(
+    let reaping = tokio::spawn(pgqueue::reaper::run(
         h.db.pool.clone(),
         Vec::new(),
         Duration::from_millis(100),
@@ -450,7 +450,7 @@ async fn a_handler_whose_lease_is_lost_is_stopped_and_records_nothing() {
         .unwrap();
     // An admin cancels the job while it runs: the next heartbeat finds the lease gone.
     assert!(
-        remindbot::queue::maintenance::cancel_job(&mut *conn, id)
+        pgqueue::maintenance::cancel_job(&mut *conn, id)
             .await
             .unwrap()
     );

@@ -9,9 +9,9 @@ use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
 use remindbot::admin::actions::{self, ActionResult};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::sim::{BotMembership, FaultAction, FaultRule, NewGroup, SimConfig, UserState};
 use remindbot::store::reachability;
 use remindbot::store::tasks::{self, NewTask, TaskText};
+use tgsim::{BotMembership, FaultAction, FaultRule, NewGroup, SimConfig, UserState};
 
 use crate::delivery_support::Setup;
 use crate::support::eventually;
@@ -66,7 +66,7 @@ async fn wait_for_standing(setup: &Setup, task: i64, expected: (bool, &str, i64)
 /// The user writes `text`; returns the text of the bot's first reply.
 async fn say(setup: &Setup, user: i64, text: &str) -> String {
     let sent = setup.sim.user_says_in(user, user, text, None).unwrap();
-    let newer = |e: &remindbot::sim::TranscriptEntry| e.from_bot && e.message_id > sent.message_id;
+    let newer = |e: &tgsim::TranscriptEntry| e.from_bot && e.message_id > sent.message_id;
     let transcript = setup
         .sim
         .wait_for_transcript(user, WAIT, |t| t.iter().any(newer))

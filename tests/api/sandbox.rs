@@ -85,7 +85,7 @@ impl Sandbox {
         while let Ok(Some(line)) = self.stdout.next_line().await {
             self.seen.push(line);
         }
-        let secret = remindbot::sim::DEFAULT_TOKEN.split_once(':').unwrap().1;
+        let secret = tgsim::DEFAULT_TOKEN.split_once(':').unwrap().1;
         assert!(
             !self.seen.iter().any(|l| l.contains(secret)),
             "the bot token was printed: {:#?}",

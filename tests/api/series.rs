@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use chrono::{DateTime, Timelike, Utc};
 use chrono_tz::Tz;
-use remindbot::admin::actions::{self, ActionResult};
-use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::queue::{
+use pgqueue::{
     ClaimedJob, JobHandler, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups, reaper,
 };
+use remindbot::admin::actions::{self, ActionResult};
+use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
 use remindbot::telegram::record;

@@ -3,15 +3,15 @@
 
 use std::time::Duration;
 
-use remindbot::sim::{
-    BotMembership, FaultAction, FaultRule, LimitsConfig, NewGroup, NewUser, SimConfig, UserState,
-    descriptions,
-};
 use teloxide::prelude::*;
 use teloxide::types::{
     CallbackQueryId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ParseMode,
 };
 use teloxide::{ApiError, RequestError};
+use tgsim::{
+    BotMembership, FaultAction, FaultRule, LimitsConfig, NewGroup, NewUser, SimConfig, UserState,
+    descriptions,
+};
 
 use crate::sim_support::{WAIT, bot, start, start_unlimited, start_with, user};
 

@@ -3,10 +3,10 @@
 
 use std::time::{Duration, Instant};
 
-use remindbot::sim::{FaultAction, FaultRule, SimConfig, SimHandle};
 use serde_json::json;
 use teloxide::RequestError;
 use teloxide::prelude::*;
+use tgsim::{FaultAction, FaultRule, SimConfig, SimHandle};
 
 use crate::sim_support::{bot, call, start_unlimited, start_with, user};
 

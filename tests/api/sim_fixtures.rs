@@ -1,11 +1,9 @@
 //! The simulator's bodies equal Telegram's real ones (fixtures recorded from the reference), and
 //! its objects carry every field the spec marks required.
 
-use remindbot::sim::{
-    BotMembership, LimitsConfig, NewGroup, NewUser, SimConfig, SimHandle, UserState,
-};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tgsim::{BotMembership, LimitsConfig, NewGroup, NewUser, SimConfig, SimHandle, UserState};
 
 use crate::sim_support::{Raw, WAIT, call, start_unlimited, start_with, user};
 

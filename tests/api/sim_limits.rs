@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use remindbot::sim::{LimitsConfig, NewGroup, Rate, SimConfig, SimHandle};
 use serde_json::json;
+use tgsim::{LimitsConfig, NewGroup, Rate, SimConfig, SimHandle};
 
 use crate::sim_support::{call, start_with, user};
 

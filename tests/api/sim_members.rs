@@ -2,15 +2,15 @@
 //! members through a real teloxide `Bot`, Telegram's errors, no flood control but faults, and the
 //! members route of the control API.
 
-use remindbot::sim::{
-    BotMembership, FaultAction, FaultRule, LimitsConfig, MemberStatus, NewGroup, SimConfig,
-    SimHandle, UserState, descriptions,
-};
 use reqwest::Method;
 use serde_json::json;
 use teloxide::prelude::*;
 use teloxide::types::{ChatMemberKind, UserId};
 use teloxide::{ApiError, RequestError};
+use tgsim::{
+    BotMembership, FaultAction, FaultRule, LimitsConfig, MemberStatus, NewGroup, SimConfig,
+    SimHandle, UserState, descriptions,
+};
 
 use crate::sim_support::{
     Raw, bot, call, call_form, control, get, start_unlimited, start_with, user,

@@ -1,10 +1,10 @@
 //! Message methods as a bot uses them: encodings, method-name case, edits and deletions as the
 //! user sees them, replies, commands per scope and language, group upgrades, blocking.
 
-use remindbot::sim::{NewGroup, NewUser, UserState, descriptions};
 use serde_json::json;
 use teloxide::prelude::*;
 use teloxide::types::{BotCommand, BotCommandScope, Recipient};
+use tgsim::{NewGroup, NewUser, UserState, descriptions};
 
 use crate::sim_support::{bot, call, call_form, get, start_unlimited, user};
 

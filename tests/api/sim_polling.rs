@@ -3,11 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use remindbot::sim::SimHandle;
 use serde_json::json;
 use teloxide::RequestError;
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
+use tgsim::SimHandle;
 
 use crate::sim_support::{WAIT, bot, call, start, start_unlimited, user};
 

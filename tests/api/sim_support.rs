@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use remindbot::sim::{LimitsConfig, NewUser, SimConfig, SimHandle, Simulator};
 use serde_json::Value;
 use teloxide::Bot;
+use tgsim::{LimitsConfig, NewUser, SimConfig, SimHandle, Simulator};
 
 /// Generous bound for awaited conditions; they normally hold within milliseconds.
 pub const WAIT: Duration = Duration::from_secs(5);

@@ -7,8 +7,8 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
-use remindbot::sim::{SECRET_HEADER, SimHandle, descriptions};
 use serde_json::{Value, json};
+use tgsim::{SECRET_HEADER, SimHandle, descriptions};
 
 use crate::sim_support::{WAIT, call, start_unlimited, user};
 
@@ -136,7 +136,7 @@ async fn bad_settings_are_refused_and_pending_updates_can_be_dropped() {
 
 #[tokio::test]
 async fn https_rules_apply_in_strict_mode() {
-    let mut config = remindbot::sim::SimConfig::default();
+    let mut config = tgsim::SimConfig::default();
     config.webhook.require_https = true;
     let sim = crate::sim_support::start_with(config).await;
     let http = call(

@@ -2,9 +2,9 @@
 
 use chrono::{Duration, TimeZone, Utc};
 use chrono_tz::Tz;
+use pgqueue::QueueConfig;
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::queue::QueueConfig;
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
 
@@ -295,11 +295,11 @@ async fn queue_depth_is_exact_on_a_small_table_and_close_on_a_large_one() {
     remindbot::bench::explain::seed(&db.pool, 1000)
         .await
         .unwrap();
-    let small = remindbot::queue::maintenance::depth(&db.pool, REMINDER_QUEUE)
+    let small = pgqueue::maintenance::depth(&db.pool, REMINDER_QUEUE)
         .await
         .unwrap();
     assert!(!small.estimated);
-    let count = |depth: &remindbot::queue::maintenance::Depth, state: &str| {
+    let count = |depth: &pgqueue::maintenance::Depth, state: &str| {
         depth.states.iter().find(|(s, _)| s == state).unwrap().1
     };
     assert_eq!(count(&small, "pending"), 900);
@@ -311,7 +311,7 @@ async fn queue_depth_is_exact_on_a_small_table_and_close_on_a_large_one() {
     remindbot::bench::explain::seed(&db.pool, 50_000)
         .await
         .unwrap();
-    let large = remindbot::queue::maintenance::depth(&db.pool, REMINDER_QUEUE)
+    let large = pgqueue::maintenance::depth(&db.pool, REMINDER_QUEUE)
         .await
         .unwrap();
     assert!(large.estimated);

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-use remindbot::db::{DatabaseArgs, ScratchDatabase};
+use devdb::ScratchDatabase;
+use remindbot::db::DatabaseArgs;
 use sqlx::PgPool;
 use tokio::sync::OnceCell;
 
@@ -52,7 +53,7 @@ impl TestDb {
 
     /// A new database with a pool of `max_connections`.
     pub async fn with_connections(max_connections: u32) -> Self {
-        let database = ScratchDatabase::create(&server_url().await)
+        let database = remindbot::db::scratch(&server_url().await)
             .await
             .expect("a scratch database");
         let pool = database
@@ -83,12 +84,7 @@ where
 
 /// Creates chat `chat_id` (if new) and a one-off task of it due a minute ago, with its reminder
 /// job, in one transaction; returns the task's id.
-pub async fn task_due_now(
-    pool: &PgPool,
-    queue: &remindbot::queue::Queue,
-    chat_id: i64,
-    text: &str,
-) -> i64 {
+pub async fn task_due_now(pool: &PgPool, queue: &pgqueue::Queue, chat_id: i64, text: &str) -> i64 {
     use remindbot::store::tasks::{self, NewTask, TaskText};
     remindbot::store::chats::upsert(pool, chat_id, "private", remindbot::domain::lang::Lang::En)
         .await

@@ -3,11 +3,11 @@
 use axum::http::Uri;
 
 use super::Success;
-use crate::sim::config::WebhookSettings;
-use crate::sim::error::{ApiError, descriptions};
-use crate::sim::params::Params;
-use crate::sim::types::WebhookInfo;
-use crate::sim::world::{Webhook, World};
+use crate::config::WebhookSettings;
+use crate::error::{ApiError, descriptions};
+use crate::params::Params;
+use crate::types::WebhookInfo;
+use crate::world::{Webhook, World};
 
 /// setWebhook: an empty `url` removes the webhook.
 pub(super) fn set_webhook(

@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use super::Success;
-use crate::sim::error::{ApiError, descriptions};
-use crate::sim::params::Params;
-use crate::sim::state::Shared;
+use crate::error::{ApiError, descriptions};
+use crate::params::Params;
+use crate::state::Shared;
 
 /// getUpdates. Holds the request up to `timeout` seconds and answers as soon as an update is
 /// queued. A newer getUpdates overtakes a waiting one, which then answers 409.

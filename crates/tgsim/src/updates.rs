@@ -124,7 +124,7 @@ impl UpdateQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::types::{CallbackQuery, User};
+    use crate::types::{CallbackQuery, User};
 
     fn tap() -> UpdateKind {
         let from = User {

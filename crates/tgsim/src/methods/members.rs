@@ -1,10 +1,10 @@
 //! getChatMember: a user's status in a chat, so a bot can tell owners and administrators from
 //! ordinary members. Not subject to flood control.
 
-use crate::sim::error::{ApiError, descriptions};
-use crate::sim::params::Params;
-use crate::sim::types::ChatMember;
-use crate::sim::world::World;
+use crate::error::{ApiError, descriptions};
+use crate::params::Params;
+use crate::types::ChatMember;
+use crate::world::World;
 
 /// getChatMember.
 pub(super) fn get_chat_member(world: &World, params: &Params) -> Result<ChatMember, ApiError> {

@@ -64,6 +64,13 @@ pub trait JobHandler: Send + Sync + 'static {
     fn handle(&self, job: ClaimedJob) -> impl Future<Output = Outcome> + Send;
 }
 
+/// A shared handler handles jobs as the handler it shares (one handler state for several runners).
+impl<H: JobHandler> JobHandler for Arc<H> {
+    fn handle(&self, job: ClaimedJob) -> impl Future<Output = Outcome> + Send {
+        H::handle(self, job)
+    }
+}
+
 /// Settings of a runner.
 #[derive(Clone, Debug)]
 pub struct RunnerConfig {

@@ -3,10 +3,10 @@
 
 use serde_json::Value;
 
-use crate::sim::error::{ApiError, descriptions};
-use crate::sim::params::Params;
-use crate::sim::types::BotCommand;
-use crate::sim::world::World;
+use crate::error::{ApiError, descriptions};
+use crate::params::Params;
+use crate::types::BotCommand;
+use crate::world::World;
 
 /// Longest callback answer text, in characters.
 const MAX_ANSWER_TEXT: usize = 200;

@@ -1,4 +1,4 @@
-//! A durable job queue in PostgreSQL. It knows nothing about Telegram: a job is a queue name, a JSON
+//! A durable job queue in PostgreSQL. It knows nothing about what its jobs do: a job is a queue name, a JSON
 //! payload and a due time.
 //!
 //! - [`Queue::enqueue`] writes a job inside the caller's transaction: the job commits or rolls back
@@ -29,12 +29,13 @@ pub mod reaper;
 pub mod runner;
 pub mod wakeup;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::PgPool;
+use sqlx::migrate::Migrator;
 
 pub use backoff::Backoff;
 pub use fence::RetryOutcome;
@@ -43,7 +44,16 @@ pub use runner::{JobHandler, Outcome, Runner, RunnerConfig};
 pub use wakeup::Wakeups;
 
 /// The NOTIFY channel on which enqueues announce themselves; the payload is the queue's name.
-pub const NOTIFY_CHANNEL: &str = "remindbot_jobs";
+pub const NOTIFY_CHANNEL: &str = "pgqueue_jobs";
+
+/// The queue's own migrations (its tables, indexes and the attempt-history trigger), recorded in
+/// their own bookkeeping table, `pgqueue_migrations`, so that they never mix with the migrations
+/// of the program that embeds the queue. Run them before the program's own.
+pub static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
+    let mut migrator = sqlx::migrate!("./migrations");
+    migrator.dangerous_set_table_name("pgqueue_migrations");
+    migrator
+});
 
 /// A job's id.
 pub type JobId = i64;

@@ -1,6 +1,7 @@
 //! Fresh, migrated databases on demand: one per test, one per benchmark run.
 //!
-//! The first call in a server migrates a template database named after the migrations' checksums;
+//! The first call in a server migrates a template database named after the migrations' checksums
+//! (the caller's migrators, applied in the order given);
 //! every scratch database is then a cheap `CREATE DATABASE … TEMPLATE` copy of it. Concurrent
 //! processes serialise the template's creation on an advisory lock taken in the `postgres`
 //! database (advisory locks are per database). A scratch database is dropped when its handle is
@@ -10,10 +11,13 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use sqlx::postgres::PgConnectOptions;
+use std::time::Duration;
+
+use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{AssertSqlSafe, ConnectOptions, Connection, PgConnection, PgPool};
 
-use super::{DbError, connect};
+use super::DevDbError as DbError;
 
 /// Prefix of every scratch database's name.
 const PREFIX: &str = "remindbot_scratch_";
@@ -34,17 +38,17 @@ pub struct ScratchDatabase {
 }
 
 impl ScratchDatabase {
-    /// Creates a fresh, migrated database on the server that `server_url` points at
-    /// (any database there will do; the role must be allowed to create databases).
+    /// Creates a fresh database on the server that `server_url` points at (any database there
+    /// will do; the role must be allowed to create databases), migrated by `migrators` in order.
     #[tracing::instrument(skip_all)]
-    pub async fn create(server_url: &str) -> Result<Self, DbError> {
+    pub async fn create(server_url: &str, migrators: &[&Migrator]) -> Result<Self, DbError> {
         let server: PgConnectOptions = server_url.parse()?;
         let mut admin = connect_maintenance(&server).await?;
         static CLEANED: AtomicBool = AtomicBool::new(false);
         if !CLEANED.swap(true, Ordering::Relaxed) {
-            drop_leftovers(&mut admin).await?;
+            drop_leftovers(&mut admin, migrators).await?;
         }
-        let template = ensure_template(&mut admin, &server).await?;
+        let template = ensure_template(&mut admin, &server, migrators).await?;
         let name = new_name();
         sqlx::query(AssertSqlSafe(format!(
             "create database {name} template {template}"
@@ -63,7 +67,11 @@ impl ScratchDatabase {
 
     /// Opens a pool of at most `max_connections` to this database.
     pub async fn pool(&self, max_connections: u32) -> Result<PgPool, DbError> {
-        connect(&self.url, max_connections).await
+        Ok(PgPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(&self.url)
+            .await?)
     }
 }
 
@@ -97,8 +105,12 @@ impl Drop for ScratchDatabase {
 async fn ensure_template(
     admin: &mut PgConnection,
     server: &PgConnectOptions,
+    migrators: &[&Migrator],
 ) -> Result<String, DbError> {
-    let template = format!("{TEMPLATE_PREFIX}{:016x}", migrations_fingerprint());
+    let template = format!(
+        "{TEMPLATE_PREFIX}{:016x}",
+        migrations_fingerprint(migrators)
+    );
     if database_exists(admin, &template).await? {
         return Ok(template);
     }
@@ -106,7 +118,7 @@ async fn ensure_template(
     sqlx::query("select pg_advisory_lock(hashtext('remindbot scratch template'))")
         .execute(&mut *admin)
         .await?;
-    let created = create_template(admin, server, &template).await;
+    let created = create_template(admin, server, &template, migrators).await;
     sqlx::query("select pg_advisory_unlock(hashtext('remindbot scratch template'))")
         .execute(&mut *admin)
         .await?;
@@ -118,6 +130,7 @@ async fn create_template(
     admin: &mut PgConnection,
     server: &PgConnectOptions,
     template: &str,
+    migrators: &[&Migrator],
 ) -> Result<(), DbError> {
     if database_exists(admin, template).await? {
         return Ok(());
@@ -129,7 +142,9 @@ async fn create_template(
         .execute(&mut *admin)
         .await?;
     let mut conn = server.clone().database(&building).connect().await?;
-    crate::MIGRATOR.run(&mut conn).await?;
+    for migrator in migrators {
+        migrator.run(&mut conn).await?;
+    }
     conn.close().await?;
     sqlx::query(AssertSqlSafe(format!(
         "alter database {building} rename to {template}"
@@ -147,7 +162,7 @@ async fn create_template(
 }
 
 /// Drops scratch databases of killed runs and old templates of other migrations.
-async fn drop_leftovers(admin: &mut PgConnection) -> Result<(), DbError> {
+async fn drop_leftovers(admin: &mut PgConnection, migrators: &[&Migrator]) -> Result<(), DbError> {
     let databases: Vec<(String, Option<String>)> = sqlx::query_as(
         "select datname, shobj_description(oid, 'pg_database') from pg_database \
          where datname like 'remindbot\\_scratch\\_%' or datname like 'remindbot\\_template\\_%'",
@@ -155,7 +170,10 @@ async fn drop_leftovers(admin: &mut PgConnection) -> Result<(), DbError> {
     .fetch_all(&mut *admin)
     .await?;
     let now = unix_now();
-    let current = format!("{TEMPLATE_PREFIX}{:016x}", migrations_fingerprint());
+    let current = format!(
+        "{TEMPLATE_PREFIX}{:016x}",
+        migrations_fingerprint(migrators)
+    );
     let older_than = |created: Option<u64>, age: u64| {
         created.is_some_and(|created| now.saturating_sub(created) > age)
     };
@@ -224,11 +242,19 @@ fn unix_now() -> u64 {
         .unwrap_or(0)
 }
 
-/// Identifies the set of embedded migrations, so a changed migration gets a new template.
-fn migrations_fingerprint() -> u64 {
-    let bytes: Vec<u8> = crate::MIGRATOR
+/// Identifies the migrations (and their order and bookkeeping tables), so a changed migration
+/// gets a new template.
+fn migrations_fingerprint(migrators: &[&Migrator]) -> u64 {
+    let bytes: Vec<u8> = migrators
         .iter()
-        .flat_map(|m| m.checksum.iter().copied().chain(m.version.to_le_bytes()))
+        .flat_map(|migrator| {
+            let table = migrator.table_name.as_bytes().iter().copied();
+            table.chain(
+                migrator
+                    .iter()
+                    .flat_map(|m| m.checksum.iter().copied().chain(m.version.to_le_bytes())),
+            )
+        })
         .collect();
     super::fnv1a(&bytes)
 }

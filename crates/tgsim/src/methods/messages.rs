@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 
-use crate::sim::error::{ApiError, descriptions};
-use crate::sim::html;
-use crate::sim::params::Params;
-use crate::sim::text::{self, MAX_TEXT_LEN};
-use crate::sim::types::{InlineKeyboardMarkup, Message, MessageEntity};
-use crate::sim::world::World;
+use crate::error::{ApiError, descriptions};
+use crate::html;
+use crate::params::Params;
+use crate::text::{self, MAX_TEXT_LEN};
+use crate::types::{InlineKeyboardMarkup, Message, MessageEntity};
+use crate::world::World;
 
 /// Longest `callback_data`, in bytes.
 const MAX_CALLBACK_DATA: usize = 64;
