@@ -75,8 +75,7 @@ pub async fn cancel(queue: &Queue, actor: &str, job_id: JobId) -> Result<ActionR
 /// The reminders the jobs `job_ids` deliver.
 async fn reminders_of(conn: &mut PgConnection, job_ids: &[JobId]) -> Result<Vec<i64>, AdminError> {
     Ok(
-        sqlx::query_scalar("select id from reminders where job_id = any($1)")
-            .bind(job_ids)
+        sqlx::query_scalar!("select id from reminders where job_id = any($1)", job_ids)
             .fetch_all(conn)
             .await?,
     )
@@ -88,11 +87,11 @@ async fn resume_chats(
     queue: &Queue,
     job_ids: &[JobId],
 ) -> Result<(), AdminError> {
-    let chats: Vec<i64> = sqlx::query_scalar(
+    let chats = sqlx::query_scalar!(
         "select distinct t.chat_id from reminders r join tasks t on t.id = r.task_id
          where r.job_id = any($1)",
+        job_ids,
     )
-    .bind(job_ids)
     .fetch_all(&mut *conn)
     .await?;
     for chat_id in chats {
@@ -101,6 +100,7 @@ async fn resume_chats(
     Ok(())
 }
 
+/// Records that `actor` did `action` (to job `job_id`).
 async fn record(
     conn: &mut PgConnection,
     actor: &str,
@@ -108,13 +108,13 @@ async fn record(
     job_id: Option<JobId>,
     detail: Option<&str>,
 ) -> Result<(), AdminError> {
-    sqlx::query(
+    sqlx::query!(
         "insert into admin_actions (actor, action, job_id, detail) values ($1, $2, $3, $4)",
+        actor,
+        action,
+        job_id,
+        detail,
     )
-    .bind(actor)
-    .bind(action)
-    .bind(job_id)
-    .bind(detail)
     .execute(conn)
     .await?;
     Ok(())

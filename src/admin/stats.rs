@@ -1,19 +1,21 @@
 //! The queue's health at a glance: jobs per state, the oldest due job, and the last hour's
 //! deliveries, failures, 429s and lateness.
 
+use std::time::Duration;
+
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::PgPool;
 
 use super::AdminError;
 use crate::store::REMINDER_QUEUE;
-use pgqueue::maintenance;
+use pgqueue::{JobState, maintenance};
 
 /// A snapshot of the queue and of the last hour.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Stats {
     /// Jobs per state, all queues (an estimate on a large table, see `states_estimated`).
-    pub states: Vec<(String, i64)>,
+    pub states: Vec<(JobState, i64)>,
     /// Whether `states` is the planner's estimate rather than an exact count.
     pub states_estimated: bool,
     /// The pending reminder job that has waited longest since it fell due.
@@ -33,7 +35,7 @@ pub struct Stats {
 }
 
 /// The oldest job that is due and still waits.
-#[derive(Clone, Debug, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OldestDue {
     /// The job.
     pub job_id: i64,
@@ -47,14 +49,14 @@ pub struct OldestDue {
 #[tracing::instrument(skip_all)]
 pub async fn read(pool: &PgPool) -> Result<Stats, AdminError> {
     let depth = maintenance::depth(pool, REMINDER_QUEUE).await?;
-    let oldest_due = sqlx::query_as(
-        "select id as job_id, run_at, extract(epoch from now() - run_at)::float8 as waiting_secs
-         from jobs where queue = $1 and state = 'pending' and run_at <= now()
-         order by run_at, id limit 1",
-    )
-    .bind(REMINDER_QUEUE)
-    .fetch_optional(pool)
-    .await?;
+    let oldest_due = depth
+        .oldest_due
+        .zip(depth.oldest_due_secs)
+        .map(|(job, waiting_secs)| OldestDue {
+            job_id: job.id,
+            run_at: job.run_at,
+            waiting_secs,
+        });
     let (sent, p50, p99): (i64, Option<f64>, Option<f64>) = sqlx::query_as(
         "select count(*),
                 percentile_cont(0.5) within group (order by extract(epoch from sent_at - fire_at)),
@@ -63,26 +65,19 @@ pub async fn read(pool: &PgPool) -> Result<Stats, AdminError> {
     )
     .fetch_one(pool)
     .await?;
-    let (failed, retried, too_many): (i64, i64, i64) = sqlx::query_as(
-        "select
-             (select count(*) from jobs
-              where state = 'failed' and finished_at > now() - interval '1 hour'),
-             (select count(*) from job_attempts
-              where outcome = 'retry' and finished_at > now() - interval '1 hour'),
-             (select count(*) from job_attempts
-              where outcome = 'throttled' and finished_at > now() - interval '1 hour')",
-    )
-    .fetch_one(pool)
-    .await?;
+    let outcomes = pgqueue::recent_outcomes(pool, HOUR).await?;
     Ok(Stats {
         states: depth.states,
         states_estimated: depth.estimated,
         oldest_due,
         sent_last_hour: sent,
-        failed_last_hour: failed,
-        retried_last_hour: retried,
-        too_many_requests_last_hour: too_many,
+        failed_last_hour: outcomes.failed,
+        retried_last_hour: outcomes.retried,
+        too_many_requests_last_hour: outcomes.throttled,
         lateness_p50_secs: p50,
         lateness_p99_secs: p99,
     })
 }
+
+/// The window of the "last hour" figures.
+const HOUR: Duration = Duration::from_secs(3600);

@@ -31,7 +31,7 @@ use super::failed::{self, FailedFilter};
 use super::session::throttle::LockoutPolicy;
 use super::session::{Access, AdminToken, COOKIE_NAME, Guard, Refused, SESSION_LIFETIME};
 use super::stats;
-use pgqueue::{Queue, maintenance};
+use pgqueue::{JobState, Queue, maintenance};
 
 /// Failed reminders shown per page.
 const PAGE_SIZE: i64 = 50;
@@ -166,7 +166,7 @@ struct LoginPage {
 struct OverviewPage {
     csrf: String,
     notice: Option<String>,
-    states: Vec<(String, i64)>,
+    states: Vec<(JobState, i64)>,
     oldest_due: String,
     sent_last_hour: i64,
     failed_last_hour: i64,
@@ -195,23 +195,13 @@ struct FailedRow {
 #[template(path = "admin/job.html")]
 struct JobPage {
     job_id: i64,
-    state: String,
+    state: JobState,
     attempts: i32,
     max_attempts: i32,
     throttles: i32,
     run_at: String,
     last_error: Option<String>,
     history: Vec<AttemptRow>,
-}
-
-#[derive(sqlx::FromRow)]
-struct JobSummary {
-    state: String,
-    attempts: i32,
-    max_attempts: i32,
-    throttles: i32,
-    run_at: DateTime<Utc>,
-    last_error: Option<String>,
 }
 
 struct AttemptRow {
@@ -453,14 +443,7 @@ async fn job_page(
     Authenticated(_): Authenticated,
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
-    let job: Option<JobSummary> = sqlx::query_as(
-        "select state, attempts, max_attempts, throttles, run_at, last_error from jobs where id = $1",
-    )
-    .bind(id)
-    .fetch_optional(state.pool())
-    .await
-    .map_err(super::AdminError::from)?;
-    let Some(job) = job else {
+    let Some(job) = pgqueue::inspect(state.pool(), id).await? else {
         return Ok((StatusCode::NOT_FOUND, "no such job").into_response());
     };
     let history = maintenance::attempts(state.pool(), id)

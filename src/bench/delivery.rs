@@ -18,7 +18,9 @@ use sqlx::PgPool;
 use crate::config::{DeliveryArgs, RunConfig, TelegramArgs};
 use crate::db::{self, DatabaseArgs};
 use crate::domain::lang::Lang;
+use crate::domain::lead::Lead;
 use crate::store::tasks::{self, NewTask, TaskText};
+use crate::store::types::ChatKind;
 use crate::store::{REMINDER_QUEUE, StoreError, chats, reminder_queue};
 use pgqueue::{Queue, QueueConfig};
 use tgsim::{FaultAction, FaultRule, LimitsConfig, NewUser, Rate, SimConfig, Simulator};
@@ -286,14 +288,18 @@ pub async fn seed(
     let mut tx = pool.begin().await?;
     let mut ids = Vec::with_capacity(reminders.len());
     for (n, (chat_id, due_at)) in reminders.iter().enumerate() {
-        let kind = if *chat_id < 0 { "group" } else { "private" };
+        let kind = if *chat_id < 0 {
+            ChatKind::Group
+        } else {
+            ChatKind::Private
+        };
         chats::upsert(&mut *tx, *chat_id, kind, Lang::En).await?;
         let new = NewTask {
             chat_id: *chat_id,
             owner_id: chat_id.abs(),
             text: TaskText::parse(&format!("task {n}")).expect("a short text"),
             due_at: *due_at,
-            lead: chrono::Duration::zero(),
+            lead: Lead::ZERO,
             recurrence: None,
             tz: Tz::UTC,
         };

@@ -1,14 +1,24 @@
 //! `remindbot bench explain`: the look-ups that run on every new task, every admin view and every
 //! metrics refresh, measured on large tables. A fresh database gets `--rows` tasks, reminders and
-//! jobs (90 % of the jobs pending in the future, 1 % failed, the rest done), a VACUUM ANALYZE, then each
-//! statement runs under `EXPLAIN (ANALYZE)`: one line per statement with the plan's nodes (an
-//! index scan or a sequential one) and the median execution time.
+//! jobs (90 % of the jobs pending in the future, 1 % failed, the rest done), a VACUUM ANALYZE, then
+//! each statement of ours (on the bot's tables) runs under `EXPLAIN (ANALYZE)`: one line per
+//! statement with the plan's nodes (an index scan or a sequential one) and the median execution
+//! time. The queue's own reads behind the dashboards (depth, the failed list and count, the last
+//! hour's outcomes) are the queue's business: they are timed as the API calls they are, and the
+//! queue's tests check that indexes serve them.
 
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use pgqueue::{FailedQuery, JobId, NewJob, QueueConfig, maintenance};
 use serde_json::Value;
 use sqlx::PgPool;
 
 use super::median;
+use crate::admin::failed;
 use crate::db;
+use crate::store::{REMINDER_QUEUE, ReminderJob, reminder_queue};
 
 /// Options of `bench explain`.
 #[derive(Debug, clap::Args)]
@@ -33,79 +43,44 @@ pub struct Explained {
 }
 
 impl Explained {
-    /// Whether the statement is only a reference point (what the code ran before), which is
-    /// expected to scan.
-    pub fn is_reference(&self) -> bool {
-        self.name.starts_with("reference:")
-    }
-
-    /// Whether any node reads one of the project's tables sequentially.
+    /// Whether any node reads one of the bot's tables sequentially.
     pub fn scans_a_table(&self) -> bool {
         self.nodes.iter().any(|node| {
-            ["tasks", "reminders", "jobs", "job_attempts", "chats"]
-                .iter()
-                .any(|table| *node == format!("Seq Scan on {table}"))
+            [
+                "tasks",
+                "reminders",
+                "chats",
+                "conversations",
+                "admin_actions",
+            ]
+            .iter()
+            .any(|table| *node == format!("Seq Scan on {table}"))
         })
     }
 }
 
-/// The statements measured, as the code runs them (`$1` is a user, a queue or a limit).
+/// One of the queue's reads, timed as an API call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timed {
+    /// What the call is for.
+    pub name: &'static str,
+    /// Its median wall time, in milliseconds.
+    pub median_ms: f64,
+}
+
+/// The statements measured, as the code runs them (`$1`, where a statement has it, is the job ids
+/// of the failed list's first page).
 const STATEMENTS: &[(&str, &str)] = &[
     (
         "open_tasks_of_owner (each new task)",
         "select count(*) from tasks where owner_id = 4242 and state = 'open'",
     ),
-    (
-        "admin_failed_list",
-        "select j.id as job_id, j.queue, t.id as task_id, t.text as task_text, t.chat_id,
-                r.fire_at as due_at, j.attempts, j.last_error, j.finished_at as failed_at
-         from jobs j
-         left join reminders r on r.job_id = j.id
-         left join tasks t on t.id = r.task_id
-         where j.state = 'failed'
-         order by j.finished_at desc nulls last, j.id desc
-         limit 50 offset 0",
-    ),
-    (
-        "admin_failed_count",
-        "select count(*) from jobs where state = 'failed'",
-    ),
-    (
-        "depth_row_estimate (metrics)",
-        "select reltuples::float8 from pg_class where oid = 'jobs'::regclass",
-    ),
-    (
-        "depth_state_estimate (metrics)",
-        "select v.state, v.freq::float8
-         from pg_stats s,
-              unnest(s.most_common_vals::text::text[], s.most_common_freqs) as v(state, freq)
-         where s.schemaname = current_schema() and s.tablename = 'jobs' and s.attname = 'state'",
-    ),
-    (
-        "depth_due_now (metrics)",
-        "select (select count(*) from (select 1 from jobs
-                  where queue = 'reminders' and state = 'pending' and run_at <= now()
-                  limit 10000) due),
-                (select extract(epoch from now() - min(run_at))::float8 from jobs
-                  where queue = 'reminders' and state = 'pending' and run_at <= now())",
-    ),
+    ("admin_failed_reminders", failed::REMINDERS_OF_JOBS),
     (
         "stats_sent_last_hour",
         "select count(*),
                 percentile_cont(0.5) within group (order by extract(epoch from sent_at - fire_at))
          from reminders where sent and sent_at > now() - interval '1 hour'",
-    ),
-    (
-        "stats_failed_last_hour",
-        "select count(*) from jobs
-         where state = 'failed' and finished_at > now() - interval '1 hour'",
-    ),
-    (
-        "reference: exact_state_counts (what metrics ran before)",
-        "select s.state, count(j.id)
-         from unnest(array['pending', 'running', 'done', 'failed', 'cancelled']) as s(state)
-         left join jobs j on j.state = s.state
-         group by s.state order by s.state",
     ),
     (
         "retention_finished_tasks",
@@ -139,13 +114,25 @@ pub async fn run(args: &ExplainArgs, server_url: &str) -> anyhow::Result<()> {
             explained.nodes.join(" > ")
         );
     }
+    for timed in time_queue_reads(&pool, args.runs).await? {
+        println!(
+            "bench=explain query={:?} ms={:.3} timed=api_call",
+            timed.name, timed.median_ms
+        );
+    }
     Ok(())
 }
 
+/// Reminders (and their jobs) seeded per batch.
+const SEED_BATCH: i64 = 10_000;
+/// The error of the seeded failed jobs.
+const SEED_ERROR: &str = "Forbidden: bot was blocked by the user";
+
 /// Fills the tables: `rows` tasks over `rows / 10` chats (a tenth of them done), one reminder per
-/// task with its job (1 % failed an hour ago, 9 % done, the rest pending over the next weeks; a
-/// few due now), then VACUUM ANALYZE.
-pub async fn seed(pool: &PgPool, rows: i64) -> Result<(), sqlx::Error> {
+/// task with its job, enqueued through the queue in batches (1 % failed and 9 % done, claimed and
+/// finished through the queue as delivery would; the rest pending over the next weeks, a few due
+/// now), then VACUUM ANALYZE.
+pub async fn seed(pool: &PgPool, rows: i64) -> anyhow::Result<()> {
     let chats = (rows / 10).max(1);
     for statement in [
         "insert into chats (chat_id, kind, lang, tz)
@@ -155,20 +142,8 @@ pub async fn seed(pool: &PgPool, rows: i64) -> Result<(), sqlx::Error> {
                 'UTC', case when g % 10 = 0 then 'done' else 'open' end,
                 now() - (g % 200) * interval '1 day'
          from generate_series(1, $1) g",
-        "insert into jobs (queue, payload, run_at, state, attempts, claims, last_error,
-                           finished_at)
-         select 'reminders', jsonb_build_object('reminder_id', g),
-                case when g % 1000 = 50 then now() - interval '1 minute'
-                     else now() + (g % 40000) * interval '1 minute' end,
-                case when g % 100 = 0 then 'failed'
-                     when g % 100 < 10 then 'done' else 'pending' end,
-                case when g % 100 < 10 then 1 else 0 end,
-                case when g % 100 < 10 then 1 else 0 end,
-                case when g % 100 = 0 then 'Forbidden: bot was blocked by the user' end,
-                case when g % 100 < 10 then now() - (g % 200) * interval '1 day' end
-         from generate_series(1, $1) g",
-        "insert into reminders (task_id, due_at, fire_at, job_id, sent, sent_at)
-         select t.id, t.due_at, t.due_at, t.id, t.id % 100 between 1 and 9,
+        "insert into reminders (task_id, due_at, fire_at, sent, sent_at)
+         select t.id, t.due_at, t.due_at, t.id % 100 between 1 and 9,
                 case when t.id % 100 between 1 and 9 then now() - (t.id % 200) * interval '1 day'
                 end
          from tasks t",
@@ -179,22 +154,125 @@ pub async fn seed(pool: &PgPool, rows: i64) -> Result<(), sqlx::Error> {
             .execute(pool)
             .await?;
     }
+    let queue = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let now: DateTime<Utc> = sqlx::query_scalar("select now()").fetch_one(pool).await?;
+    let mut after = 0_i64;
+    loop {
+        let batch: Vec<(i64, i64)> =
+            sqlx::query_as("select id, task_id from reminders where id > $1 order by id limit $2")
+                .bind(after)
+                .bind(SEED_BATCH)
+                .fetch_all(pool)
+                .await?;
+        let Some(&(last, _)) = batch.last() else {
+            break;
+        };
+        after = last;
+        let task_of: HashMap<i64, i64> = batch.iter().copied().collect();
+        // The jobs to finish fell due a day ago: the claim below takes them (oldest first) and
+        // none of the pending ones, the earliest of which fell due a minute ago.
+        let jobs: Vec<NewJob> = batch
+            .iter()
+            .map(|&(reminder_id, task)| {
+                let run_at = match SeedFate::of(task) {
+                    SeedFate::Fail | SeedFate::Complete => now - chrono::Duration::days(1),
+                    SeedFate::Pending if task % 1000 == 50 => now - chrono::Duration::minutes(1),
+                    SeedFate::Pending => now + chrono::Duration::minutes(task % 40000),
+                };
+                NewJob::new(ReminderJob { reminder_id }.to_payload()).run_at(run_at)
+            })
+            .collect();
+        let mut tx = pool.begin().await?;
+        let ids = queue.enqueue_many(&mut tx, &jobs).await?;
+        // Each reminder points at its job, matched by the job's payload.
+        let (reminders, job_ids): (Vec<i64>, Vec<JobId>) = pgqueue::inspect_many(&mut *tx, &ids)
+            .await?
+            .iter()
+            .filter_map(|job| Some((reminder_of(&job.payload)?, job.id)))
+            .unzip();
+        sqlx::query(
+            "update reminders set job_id = u.job_id
+             from unnest($1::bigint[], $2::bigint[]) as u(id, job_id) where reminders.id = u.id",
+        )
+        .bind(&reminders)
+        .bind(&job_ids)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+
+        let finishing = batch
+            .iter()
+            .filter(|(_, task)| SeedFate::of(*task) != SeedFate::Pending)
+            .count();
+        let claimed = queue.claim("seed", finishing as i64).await?;
+        anyhow::ensure!(
+            claimed.len() == finishing,
+            "claimed {} of the {finishing} jobs to finish",
+            claimed.len()
+        );
+        let mut done = Vec::with_capacity(claimed.len());
+        for job in &claimed {
+            let task = reminder_of(&job.payload).and_then(|r| task_of.get(&r).copied());
+            match task.map(SeedFate::of) {
+                Some(SeedFate::Fail) => queue.fail(pool, job, SEED_ERROR).await?,
+                Some(SeedFate::Complete) => done.push((job.id, job.claim)),
+                _ => anyhow::bail!("claimed job {} is not one to finish", job.id),
+            }
+        }
+        let lost = queue.complete_many(&done).await?;
+        anyhow::ensure!(lost.is_empty(), "{} completions were lost", lost.len());
+    }
     // As autovacuum leaves a table in steady state: statistics fresh, visibility map set.
     sqlx::query("vacuum analyze").execute(pool).await?;
     Ok(())
 }
 
+/// What becomes of the seeded job of task `g`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SeedFate {
+    /// 1 %: failed.
+    Fail,
+    /// 9 %: done (its reminder is sent).
+    Complete,
+    /// The rest: pending.
+    Pending,
+}
+
+impl SeedFate {
+    fn of(task: i64) -> Self {
+        match task % 100 {
+            0 => SeedFate::Fail,
+            1..=9 => SeedFate::Complete,
+            _ => SeedFate::Pending,
+        }
+    }
+}
+
+/// The reminder a seeded job delivers.
+fn reminder_of(payload: &Value) -> Option<i64> {
+    ReminderJob::from_payload(payload).map(|job| job.reminder_id)
+}
+
 /// Runs every statement `runs` times under EXPLAIN ANALYZE.
-pub async fn explain_all(pool: &PgPool, runs: usize) -> Result<Vec<Explained>, sqlx::Error> {
+pub async fn explain_all(pool: &PgPool, runs: usize) -> anyhow::Result<Vec<Explained>> {
+    let failed_ids: Vec<JobId> = pgqueue::failed_jobs(pool, &first_failed_page())
+        .await?
+        .iter()
+        .map(|job| job.id)
+        .collect();
     let mut all = Vec::with_capacity(STATEMENTS.len());
     for (name, sql) in STATEMENTS {
         let mut times = Vec::with_capacity(runs);
         let mut nodes = Vec::new();
         for _ in 0..runs.max(1) {
             let explain = format!("explain (analyze, format json) {sql}");
-            let plan: Value = sqlx::query_scalar(sqlx::AssertSqlSafe(explain))
-                .fetch_one(pool)
-                .await?;
+            let query = sqlx::query_scalar(sqlx::AssertSqlSafe(explain));
+            let query = if sql.contains("$1") {
+                query.bind(&failed_ids)
+            } else {
+                query
+            };
+            let plan: Value = query.fetch_one(pool).await?;
             times.push(plan[0]["Execution Time"].as_f64().unwrap_or(f64::NAN));
             nodes.clear();
             collect_nodes(&plan[0]["Plan"], &mut nodes);
@@ -202,6 +280,78 @@ pub async fn explain_all(pool: &PgPool, runs: usize) -> Result<Vec<Explained>, s
         all.push(Explained {
             name,
             nodes,
+            median_ms: median(&mut times),
+        });
+    }
+    Ok(all)
+}
+
+/// The failed list's first page, as the admin page asks for it.
+fn first_failed_page() -> FailedQuery {
+    FailedQuery {
+        limit: 50,
+        ..FailedQuery::default()
+    }
+}
+
+/// The queue's reads behind the metrics and the admin views.
+#[derive(Clone, Copy, Debug)]
+enum QueueRead {
+    Depth,
+    FailedList,
+    FailedCount,
+    RecentOutcomes,
+}
+
+impl QueueRead {
+    const ALL: [QueueRead; 4] = [
+        QueueRead::Depth,
+        QueueRead::FailedList,
+        QueueRead::FailedCount,
+        QueueRead::RecentOutcomes,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            QueueRead::Depth => "queue_depth (metrics)",
+            QueueRead::FailedList => "admin_failed_list",
+            QueueRead::FailedCount => "admin_failed_count",
+            QueueRead::RecentOutcomes => "stats_recent_outcomes",
+        }
+    }
+
+    /// Makes the call as the bot does, discarding its answer.
+    async fn call(self, pool: &PgPool) -> Result<(), pgqueue::QueueError> {
+        match self {
+            QueueRead::Depth => {
+                maintenance::depth(pool, REMINDER_QUEUE).await?;
+            }
+            QueueRead::FailedList => {
+                pgqueue::failed_jobs(pool, &first_failed_page()).await?;
+            }
+            QueueRead::FailedCount => {
+                pgqueue::count_failed(pool, None).await?;
+            }
+            QueueRead::RecentOutcomes => {
+                pgqueue::recent_outcomes(pool, Duration::from_secs(3600)).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Times each of the queue's reads behind the metrics and the admin views `runs` times.
+pub async fn time_queue_reads(pool: &PgPool, runs: usize) -> anyhow::Result<Vec<Timed>> {
+    let mut all = Vec::with_capacity(QueueRead::ALL.len());
+    for read in QueueRead::ALL {
+        let mut times = Vec::with_capacity(runs);
+        for _ in 0..runs.max(1) {
+            let started = Instant::now();
+            read.call(pool).await?;
+            times.push(started.elapsed().as_secs_f64() * 1000.0);
+        }
+        all.push(Timed {
+            name: read.name(),
             median_ms: median(&mut times),
         });
     }

@@ -13,7 +13,8 @@ use tokio_util::sync::CancellationToken;
 use super::work;
 use crate::db;
 use pgqueue::{
-    ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
+    ClaimedJob, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig,
+    Wakeups,
 };
 
 /// Options of `bench queue`.
@@ -136,7 +137,7 @@ async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Que
     queue.enqueue_many(&mut tx, &jobs).await?;
     tx.commit().await?;
     let enqueue_ms = started.elapsed().as_secs_f64() * 1000.0;
-    sqlx::query("analyze jobs").execute(&pool).await?;
+    pgqueue::maintenance::analyze(&pool).await?;
 
     let handler = Arc::new(BenchHandler {
         executions: (0..args.jobs).map(|_| AtomicU32::new(0)).collect(),
@@ -182,9 +183,7 @@ async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Que
     }
     let drain_ms = started.elapsed().as_secs_f64() * 1000.0;
 
-    let done: i64 = sqlx::query_scalar("select count(*) from jobs where state = 'done'")
-        .fetch_one(&pool)
-        .await?;
+    let done = pgqueue::count(&pool, queue.name(), JobState::Done).await?;
     anyhow::ensure!(
         done as usize == args.jobs,
         "{done} of {} jobs are done in the database",

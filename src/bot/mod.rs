@@ -193,12 +193,20 @@ where
     }
 }
 
-/// The update handler: messages, button taps and changes of the bot's membership in a chat;
-/// everything else is ignored.
+/// The update handler: messages and button taps (admin ones first, for admins), and changes of
+/// the bot's membership in a chat; everything else is ignored.
 fn schema() -> UpdateHandler<BotError> {
     dptree::entry()
-        .branch(Update::filter_message().endpoint(handlers::on_message))
-        .branch(Update::filter_callback_query().endpoint(handlers::on_callback))
+        .branch(
+            Update::filter_message()
+                .branch(handlers::admin::commands())
+                .branch(dptree::endpoint(handlers::on_message)),
+        )
+        .branch(
+            Update::filter_callback_query()
+                .branch(handlers::admin::taps())
+                .branch(dptree::endpoint(handlers::on_callback)),
+        )
         .branch(Update::filter_my_chat_member().endpoint(handlers::on_membership))
 }
 

@@ -10,6 +10,7 @@ use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 use crate::callback::{Action, Snooze};
 use crate::domain::lang::Lang;
 use crate::domain::recurrence::{Frequency, Recurrence};
+use crate::i18n::dates::{self, Dates};
 use crate::i18n::{Arg, Tr};
 use crate::store::tasks::Task;
 
@@ -172,24 +173,31 @@ pub fn question(
 }
 
 /// A task card (after creating or changing a task): text, deadline, reminder time when a lead is
-/// set, and the schedule of a recurring task, all in the task's zone.
-pub fn task_card(tr: Tr, title_key: &str, task: &Task, tz: Tz) -> Result<String, RenderError> {
+/// set, and the schedule of a recurring task, all in the task's zone and as seen at `now`.
+pub fn task_card(
+    tr: Tr,
+    title_key: &str,
+    task: &Task,
+    tz: Tz,
+    now: DateTime<Utc>,
+) -> Result<String, RenderError> {
+    let dates = Dates::new(tr, tz, now);
     let due = tr.t_with(
         "task-due",
-        &[("when", Arg::Text(&local_time(task.due_at, tz)))],
+        &[("when", Arg::Text(&dates.moment(task.due_at)))],
     );
-    let remind = (task.lead_secs > 0).then(|| {
-        let at = local_time(task.due_at - task.lead(), tz);
-        let lead = lead_text(tr, i64::from(task.lead_secs));
+    let remind = (!task.lead.is_zero()).then(|| {
+        let at = dates.moment(task.due_at - task.lead.duration());
+        let lead = dates::lead(tr, task.lead);
         tr.t_with(
             "task-remind",
             &[("when", Arg::Text(&format!("{at} ({lead})")))],
         )
     });
-    let repeats = task.recurrence().ok().flatten().map(|rule| {
+    let repeats = task.recurrence.as_ref().map(|rule| {
         tr.t_with(
             "task-repeats",
-            &[("rule", Arg::Text(&repeats_text(tr, &rule)))],
+            &[("rule", Arg::Text(&repeats_text(tr, rule)))],
         )
     });
     finish(&TaskHtml {
@@ -202,24 +210,27 @@ pub fn task_card(tr: Tr, title_key: &str, task: &Task, tz: Tz) -> Result<String,
     })
 }
 
-/// One page of the task list (`page` counts from 0) with `total` open tasks in all.
+/// One page of the task list (`page` counts from 0) with `total` open tasks in all, due times in
+/// `tz` as seen at `now`.
 pub fn task_list(
     tr: Tr,
     tasks: &[Task],
     page: u32,
     total: i64,
     tz: Tz,
+    now: DateTime<Utc>,
 ) -> Result<String, RenderError> {
     if total == 0 {
         return notice(None, &[tr.t("list-empty")]);
     }
     let pages = page_count(total);
+    let dates = Dates::new(tr, tz, now);
     let items: Vec<ListItem> = tasks
         .iter()
         .map(|task| ListItem {
             id: task.id,
-            when: local_time(task.due_at, task.zone().unwrap_or(tz)),
-            repeats: task.rule.is_some(),
+            when: dates.moment(task.due_at),
+            repeats: task.recurs(),
             text: shorten(&task.text, LIST_TEXT_CHARS),
         })
         .collect();
@@ -256,34 +267,6 @@ pub fn help(tr: Tr) -> Result<String, RenderError> {
 /// How many pages `total` tasks fill.
 pub fn page_count(total: i64) -> i64 {
     ((total + PAGE_SIZE - 1) / PAGE_SIZE).max(1)
-}
-
-/// A wall-clock time in `tz`, as `31.12.2026 09:00`.
-pub fn local_time(t: DateTime<Utc>, tz: Tz) -> String {
-    t.with_timezone(&tz).format("%d.%m.%Y %H:%M").to_string()
-}
-
-/// A lead time in words: "at the deadline" or "30 minutes before the deadline".
-pub fn lead_text(tr: Tr, secs: i64) -> String {
-    if secs <= 0 {
-        return tr.t("lead-at-deadline");
-    }
-    tr.t_with(
-        "lead-before",
-        &[("duration", Arg::Text(&duration_text(tr, secs)))],
-    )
-}
-
-/// A duration in whole days, hours or minutes, with the language's plural forms.
-pub fn duration_text(tr: Tr, secs: i64) -> String {
-    let (key, n) = if secs % 86_400 == 0 {
-        ("duration-days", secs / 86_400)
-    } else if secs % 3_600 == 0 {
-        ("duration-hours", secs / 3_600)
-    } else {
-        ("duration-minutes", (secs + 59) / 60)
-    };
-    tr.t_with(key, &[("n", Arg::Number(n))])
 }
 
 /// A recurrence in words.

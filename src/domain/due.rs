@@ -31,11 +31,12 @@ mod spec;
 mod uz;
 mod vocab;
 
-use chrono::{DateTime, NaiveDateTime, NaiveTime, TimeDelta, Utc};
+use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
 
 use crate::domain::fold::is_space;
 use crate::domain::lang::Lang;
+use crate::domain::lead::Lead;
 use crate::domain::recurrence::Recurrence;
 
 /// The time of day used when a day but no time is said ("tomorrow", "5
@@ -62,18 +63,7 @@ pub struct ParsedDue {
     /// How the task repeats, if it does.
     pub recurrence: Option<Recurrence>,
     /// How long before the deadline to remind, if the user said so.
-    pub lead: Option<TimeDelta>,
-}
-
-impl ParsedDue {
-    /// When the reminder fires: the deadline minus the lead time. It may be
-    /// in the past for a close deadline with a long lead; callers fire such
-    /// reminders at once.
-    pub fn remind_at(&self) -> DateTime<Utc> {
-        self.lead
-            .and_then(|lead| self.due.checked_sub_signed(lead))
-            .unwrap_or(self.due)
-    }
+    pub lead: Option<Lead>,
 }
 
 /// Why a message gave no task; each variant is one thing the bot can
@@ -132,6 +122,34 @@ pub enum DueError {
         /// The last accepted year.
         max_year: i32,
     },
+    /// A lead time longer than [`Lead::MAX`] ("remind 40 days before").
+    #[error("a lead time longer than {max_days} days")]
+    LeadTooLong {
+        /// The longest lead, in days.
+        max_days: u32,
+    },
+}
+
+/// Reads a lead time typed on its own (`/settings 30 min`, "2 hrs", "2 часа", "1 kun"; `0` or
+/// "off" for none) with the same duration grammar as the lead times inside task phrases.
+/// [`DueError::NoTime`] when it is no duration, [`DueError::LeadTooLong`] past [`Lead::MAX`].
+pub fn parse_lead(input: &str, lang_hint: Lang) -> Result<Lead, DueError> {
+    if input.chars().count() > MAX_INPUT_CHARS {
+        return Err(DueError::TooLong {
+            max: MAX_INPUT_CHARS,
+        });
+    }
+    if matches!(
+        crate::domain::fold::fold(input.trim()).as_str(),
+        "0" | "off" | "none" | "нет" | "0 мин" | "yo'q"
+    ) {
+        return Ok(Lead::ZERO);
+    }
+    let lexed = grammar::Lexed::new(input, lang_hint);
+    let span = grammar::parse_duration(&lexed)
+        .filter(|span| span.months == 0)
+        .ok_or(DueError::NoTime)?;
+    resolve::lead_duration(span)
 }
 
 /// Parses a task message such as "pay rent tomorrow 9:00", "через 2 часа

@@ -43,6 +43,11 @@ impl Lang {
         Self::primary_subtag(&code.trim().to_ascii_lowercase()).unwrap_or(Lang::En)
     }
 
+    /// The language whose two-letter code (as [`Lang::as_str`] writes it) is `code`, exactly.
+    pub fn from_stored(code: &str) -> Option<Lang> {
+        Self::ALL.into_iter().find(|lang| lang.as_str() == code)
+    }
+
     /// The two-letter code, as stored in the database and used for locale files.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -1,8 +1,9 @@
-//! Pure domain logic of remindbot: languages, time zones, recurrence rules and
-//! the due-date parser. Nothing here does I/O, so all of it is unit-testable.
+//! Pure domain logic of remindbot: languages, time zones, lead times, recurrence
+//! rules and the due-date parser. Nothing here does I/O, so all of it is unit-testable.
 
 pub mod due;
 pub mod fold;
 pub mod lang;
+pub mod lead;
 pub mod recurrence;
 pub mod timezone;

@@ -103,7 +103,7 @@ pub async fn serve(
 
 #[tracing::instrument(skip_all)]
 async fn healthz(State(side_car): State<SideCar>) -> (StatusCode, &'static str) {
-    let probe = sqlx::query_scalar::<_, i32>("select 1").fetch_one(&side_car.pool);
+    let probe = sqlx::query_scalar!(r#"select 1 as "one!""#).fetch_one(&side_car.pool);
     match tokio::time::timeout(Duration::from_secs(2), probe).await {
         Ok(Ok(_)) => (StatusCode::OK, "ok\n"),
         _ => (StatusCode::SERVICE_UNAVAILABLE, "database unreachable\n"),
@@ -125,7 +125,7 @@ async fn refresh_queue_gauges(queue: Queue, every: Duration, shutdown: Cancellat
         match tokio::time::timeout(Duration::from_secs(5), depth).await {
             Ok(Ok(depth)) => {
                 for (state, count) in depth.states {
-                    metrics::gauge!(QUEUE_JOBS, "state" => state).set(count as f64);
+                    metrics::gauge!(QUEUE_JOBS, "state" => state.as_str()).set(count as f64);
                 }
                 let name = queue.name().to_owned();
                 metrics::gauge!(QUEUE_DUE, "queue" => name.clone()).set(depth.due_now as f64);

@@ -1,33 +1,64 @@
 //! Chats: where reminders go, in which language and time zone.
 
+use chrono_tz::Tz;
 use sqlx::PgExecutor;
 
 use super::StoreError;
+use super::types::{ChatKind, Corrupt, read, read_lead};
 use crate::domain::lang::Lang;
+use crate::domain::lead::Lead;
 
 /// A chat's settings.
-#[derive(Clone, Debug, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Chat {
     /// Telegram's chat id (negative for groups).
     pub chat_id: i64,
-    /// `private`, `group`, `supergroup` or `channel`.
-    pub kind: String,
-    /// `en`, `ru` or `uz`.
-    pub lang: String,
-    /// IANA zone, unset until chosen.
-    pub tz: Option<String>,
-    /// Default lead time before deadlines, in seconds.
-    pub default_lead_secs: i32,
+    /// Private chat, group, supergroup or channel.
+    pub kind: ChatKind,
+    /// The language the bot speaks there.
+    pub lang: Lang,
+    /// The IANA zone, unset until chosen.
+    pub zone: Option<Tz>,
+    /// How long before a deadline new tasks remind unless they say otherwise.
+    pub default_lead: Lead,
     /// Whether Telegram still delivers to it.
     pub reachable: bool,
     /// Whether some of its tasks are paused (they resume when the chat is reachable again).
     pub has_paused_tasks: bool,
 }
 
-impl Chat {
-    /// The chat's language.
-    pub fn lang(&self) -> Lang {
-        Lang::parse(&self.lang).unwrap_or(Lang::En)
+/// A `chats` row as stored.
+pub(crate) struct ChatRow {
+    pub(crate) chat_id: i64,
+    pub(crate) kind: String,
+    pub(crate) lang: String,
+    pub(crate) tz: Option<String>,
+    pub(crate) default_lead_secs: i32,
+    pub(crate) reachable: bool,
+    pub(crate) has_paused_tasks: bool,
+}
+
+impl TryFrom<ChatRow> for Chat {
+    type Error = Corrupt;
+
+    fn try_from(row: ChatRow) -> Result<Self, Corrupt> {
+        let kind = read("chats", row.chat_id, "kind", &row.kind, ChatKind::parse)?;
+        let lang = read("chats", row.chat_id, "lang", &row.lang, Lang::from_stored)?;
+        let zone = row
+            .tz
+            .as_deref()
+            .map(|tz| read("chats", row.chat_id, "tz", tz, |tz| tz.parse().ok()))
+            .transpose()?;
+        let default_lead = read_lead("chats", row.chat_id, row.default_lead_secs)?;
+        Ok(Self {
+            chat_id: row.chat_id,
+            kind,
+            lang,
+            zone,
+            default_lead,
+            reachable: row.reachable,
+            has_paused_tasks: row.has_paused_tasks,
+        })
     }
 }
 
@@ -38,37 +69,42 @@ impl Chat {
 pub async fn upsert<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: i64,
-    kind: &str,
+    kind: ChatKind,
     lang: Lang,
 ) -> Result<Chat, StoreError> {
-    Ok(sqlx::query_as(
-        "insert into chats (chat_id, kind, lang) values ($1, $2, $3)
-         on conflict (chat_id) do update set kind = excluded.kind
-         returning chat_id, kind, lang, tz, default_lead_secs, reachable,
-                   exists (select 1 from tasks t where t.chat_id = $1 and t.state = 'paused')
-                       as has_paused_tasks",
+    let row = sqlx::query_as!(
+        ChatRow,
+        r#"insert into chats (chat_id, kind, lang) values ($1, $2, $3)
+           on conflict (chat_id) do update set kind = excluded.kind
+           returning chat_id, kind, lang, tz, default_lead_secs, reachable,
+                     exists (select 1 from tasks t where t.chat_id = $1 and t.state = 'paused')
+                         as "has_paused_tasks!""#,
+        chat_id,
+        kind.as_str(),
+        lang.as_str(),
     )
-    .bind(chat_id)
-    .bind(kind)
-    .bind(lang.as_str())
     .fetch_one(executor)
-    .await?)
+    .await?;
+    Ok(row.try_into()?)
 }
 
 /// Reads a chat.
+#[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn find<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: i64,
 ) -> Result<Option<Chat>, StoreError> {
-    Ok(sqlx::query_as(
-        "select chat_id, kind, lang, tz, default_lead_secs, reachable,
-                exists (select 1 from tasks t where t.chat_id = c.chat_id and t.state = 'paused')
-                    as has_paused_tasks
-         from chats c where chat_id = $1",
+    let row = sqlx::query_as!(
+        ChatRow,
+        r#"select chat_id, kind, lang, tz, default_lead_secs, reachable,
+                  exists (select 1 from tasks t where t.chat_id = c.chat_id and t.state = 'paused')
+                      as "has_paused_tasks!"
+           from chats c where chat_id = $1"#,
+        chat_id,
     )
-    .bind(chat_id)
     .fetch_optional(executor)
-    .await?)
+    .await?;
+    Ok(row.map(Chat::try_from).transpose()?)
 }
 
 /// Sets the chat's language.
@@ -78,11 +114,13 @@ pub async fn set_lang<'e>(
     chat_id: i64,
     lang: Lang,
 ) -> Result<(), StoreError> {
-    sqlx::query("update chats set lang = $2, updated_at = now() where chat_id = $1")
-        .bind(chat_id)
-        .bind(lang.as_str())
-        .execute(executor)
-        .await?;
+    sqlx::query!(
+        "update chats set lang = $2, updated_at = now() where chat_id = $1",
+        chat_id,
+        lang.as_str(),
+    )
+    .execute(executor)
+    .await?;
     Ok(())
 }
 
@@ -91,13 +129,15 @@ pub async fn set_lang<'e>(
 pub async fn set_tz<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: i64,
-    tz: chrono_tz::Tz,
+    tz: Tz,
 ) -> Result<(), StoreError> {
-    sqlx::query("update chats set tz = $2, updated_at = now() where chat_id = $1")
-        .bind(chat_id)
-        .bind(tz.name())
-        .execute(executor)
-        .await?;
+    sqlx::query!(
+        "update chats set tz = $2, updated_at = now() where chat_id = $1",
+        chat_id,
+        tz.name(),
+    )
+    .execute(executor)
+    .await?;
     Ok(())
 }
 
@@ -106,12 +146,14 @@ pub async fn set_tz<'e>(
 pub async fn set_default_lead<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: i64,
-    lead_secs: i32,
+    lead: Lead,
 ) -> Result<(), StoreError> {
-    sqlx::query("update chats set default_lead_secs = $2, updated_at = now() where chat_id = $1")
-        .bind(chat_id)
-        .bind(lead_secs)
-        .execute(executor)
-        .await?;
+    sqlx::query!(
+        "update chats set default_lead_secs = $2, updated_at = now() where chat_id = $1",
+        chat_id,
+        lead.secs(),
+    )
+    .execute(executor)
+    .await?;
     Ok(())
 }

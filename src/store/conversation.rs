@@ -6,6 +6,7 @@
 use sqlx::PgExecutor;
 
 use super::StoreError;
+use super::types::Corrupt;
 
 /// How long an open question waits for its answer.
 pub const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(3600);
@@ -35,28 +36,39 @@ pub enum Pending {
     },
 }
 
-#[derive(sqlx::FromRow)]
+/// A `conversations` row as stored.
 struct Row {
+    chat_id: i64,
+    user_id: i64,
     kind: String,
     task_id: Option<i64>,
     text: Option<String>,
 }
 
-impl Pending {
-    fn from_row(row: Row) -> Option<Self> {
-        Some(match row.kind.as_str() {
-            "new_task_time" => Self::NewTaskTime { text: row.text? },
-            "edit_task" => Self::EditTask {
-                task_id: row.task_id?,
-            },
-            "snooze_time" => Self::SnoozeTime {
-                task_id: row.task_id?,
-            },
-            "time_zone" => Self::TimeZone { text: row.text },
-            _ => return None,
-        })
-    }
+impl TryFrom<Row> for Pending {
+    type Error = Corrupt;
 
+    fn try_from(row: Row) -> Result<Self, Corrupt> {
+        let key = format!("chat {} user {}", row.chat_id, row.user_id);
+        let corrupt = |column, value: &str| Corrupt {
+            table: "conversations",
+            row: key.clone(),
+            column,
+            value: value.to_owned(),
+        };
+        match (row.kind.as_str(), row.task_id, row.text) {
+            ("new_task_time", _, Some(text)) => Ok(Self::NewTaskTime { text }),
+            ("edit_task", Some(task_id), _) => Ok(Self::EditTask { task_id }),
+            ("snooze_time", Some(task_id), _) => Ok(Self::SnoozeTime { task_id }),
+            ("time_zone", _, text) => Ok(Self::TimeZone { text }),
+            ("new_task_time", ..) => Err(corrupt("text", "null")),
+            ("edit_task" | "snooze_time", ..) => Err(corrupt("task_id", "null")),
+            (other, ..) => Err(corrupt("kind", other)),
+        }
+    }
+}
+
+impl Pending {
     fn to_row(&self) -> (&'static str, Option<i64>, Option<&str>) {
         match self {
             Self::NewTaskTime { text } => ("new_task_time", None, Some(text)),
@@ -76,18 +88,18 @@ pub async fn ask<'e>(
     pending: &Pending,
 ) -> Result<(), StoreError> {
     let (kind, task_id, text) = pending.to_row();
-    sqlx::query(
+    sqlx::query!(
         "insert into conversations (chat_id, user_id, kind, task_id, text)
          values ($1, $2, $3, $4, $5)
          on conflict (chat_id, user_id) do update
              set kind = excluded.kind, task_id = excluded.task_id, text = excluded.text,
                  created_at = now()",
+        chat_id,
+        user_id,
+        kind,
+        task_id,
+        text,
     )
-    .bind(chat_id)
-    .bind(user_id)
-    .bind(kind)
-    .bind(task_id)
-    .bind(text)
     .execute(executor)
     .await?;
     Ok(())
@@ -100,17 +112,18 @@ pub async fn pending<'e>(
     chat_id: i64,
     user_id: i64,
 ) -> Result<Option<Pending>, StoreError> {
-    let row: Option<Row> = sqlx::query_as(
-        "select kind, task_id, text from conversations
+    let row = sqlx::query_as!(
+        Row,
+        "select chat_id, user_id, kind, task_id, text from conversations
          where chat_id = $1 and user_id = $2
            and created_at > now() - make_interval(secs => $3)",
+        chat_id,
+        user_id,
+        ANSWER_WITHIN.as_secs_f64(),
     )
-    .bind(chat_id)
-    .bind(user_id)
-    .bind(ANSWER_WITHIN.as_secs_f64())
     .fetch_optional(executor)
     .await?;
-    Ok(row.and_then(Pending::from_row))
+    Ok(row.map(Pending::try_from).transpose()?)
 }
 
 /// Closes the open question of `user_id` in `chat_id` (answered or abandoned).
@@ -120,10 +133,12 @@ pub async fn close<'e>(
     chat_id: i64,
     user_id: i64,
 ) -> Result<(), StoreError> {
-    sqlx::query("delete from conversations where chat_id = $1 and user_id = $2")
-        .bind(chat_id)
-        .bind(user_id)
-        .execute(executor)
-        .await?;
+    sqlx::query!(
+        "delete from conversations where chat_id = $1 and user_id = $2",
+        chat_id,
+        user_id,
+    )
+    .execute(executor)
+    .await?;
     Ok(())
 }

@@ -8,6 +8,7 @@ pub mod reachability;
 pub mod reminders;
 pub mod retention;
 pub mod tasks;
+pub mod types;
 
 pub use reminders::{REMINDER_QUEUE, ReminderJob, reminder_queue};
 
@@ -20,15 +21,7 @@ pub enum StoreError {
     /// The queue failed.
     #[error(transparent)]
     Queue(#[from] pgqueue::QueueError),
-    /// A lead time that is negative or longer than the store holds (about 68 years).
-    #[error("the lead time is negative or too long")]
-    InvalidLead,
-    /// A stored value no longer parses (a zone or rule written by an older version).
-    #[error("stored {what} {value:?} is invalid")]
-    Corrupt {
-        /// Which value.
-        what: &'static str,
-        /// Its text.
-        value: String,
-    },
+    /// A stored value does not read (see [`types`]).
+    #[error(transparent)]
+    Corrupt(#[from] types::Corrupt),
 }

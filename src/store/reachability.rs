@@ -6,7 +6,7 @@
 use sqlx::PgConnection;
 
 use super::StoreError;
-use super::tasks::{self, Task};
+use super::tasks::{self, Task, TaskRow};
 use pgqueue::{JobId, Queue};
 
 /// Marks `chat_id` unreachable for `reason`, pauses its open recurring tasks and cancels their
@@ -35,17 +35,16 @@ pub async fn mark_unreachable(
     .execute(&mut *conn)
     .await?
     .rows_affected();
-    sqlx::query(
-        "update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
-             updated_at = now()
-         where state = 'pending' and id is distinct from $2 and id in (
-             select r.job_id from reminders r join tasks t on t.id = r.task_id
-             where t.chat_id = $1 and t.state = 'paused' and not r.sent)",
+    let jobs: Vec<JobId> = sqlx::query_scalar(
+        "select r.job_id from reminders r join tasks t on t.id = r.task_id
+         where t.chat_id = $1 and t.state = 'paused' and not r.sent and r.job_id is not null
+           and r.job_id is distinct from $2",
     )
     .bind(chat_id)
     .bind(running_job)
-    .execute(&mut *conn)
+    .fetch_all(&mut *conn)
     .await?;
+    pgqueue::cancel_pending(&mut *conn, &jobs).await?;
     Ok(paused)
 }
 
@@ -58,38 +57,45 @@ pub async fn resume(
     queue: &Queue,
     chat_id: i64,
 ) -> Result<usize, StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "update chats set reachable = true, unreachable_reason = null, updated_at = now()
          where chat_id = $1 and not reachable",
+        chat_id,
     )
-    .bind(chat_id)
     .execute(&mut *conn)
     .await?;
-    let paused: Vec<Task> = sqlx::query_as(
+    let paused = sqlx::query_as!(
+        TaskRow,
         "update tasks set state = 'open', updated_at = now()
          where chat_id = $1 and state = 'paused'
          returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+        chat_id,
     )
-    .bind(chat_id)
     .fetch_all(&mut *conn)
-    .await?;
-    let now: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("select now()")
+    .await?
+    .into_iter()
+    .map(Task::try_from)
+    .collect::<Result<Vec<_>, _>>()?;
+    let now = sqlx::query_scalar!(r#"select now() as "now!""#)
         .fetch_one(&mut *conn)
         .await?;
     for task in &paused {
-        let Some(recurrence) = task.recurrence()? else {
+        let Some(recurrence) = &task.recurrence else {
             continue;
         };
         // Strictly after the paused deadline (its reminder was cancelled) and firing after now.
-        let next = recurrence.next_after(task.due_at.max(now + task.lead()), task.zone()?);
-        let moved: Task = sqlx::query_as(
-            "update tasks set due_at = $2, updated_at = now() where id = $1
-             returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+        let next = recurrence.next_after(task.due_at.max(now + task.lead.duration()), task.zone);
+        sqlx::query!(
+            "update tasks set due_at = $2, updated_at = now() where id = $1",
+            task.id,
+            next,
         )
-        .bind(task.id)
-        .bind(next)
-        .fetch_one(&mut *conn)
+        .execute(&mut *conn)
         .await?;
+        let moved = Task {
+            due_at: next,
+            ..task.clone()
+        };
         tasks::schedule_occurrence(conn, queue, &moved, next).await?;
     }
     Ok(paused.len())
@@ -103,26 +109,28 @@ pub async fn migrate_chat(
     old_chat_id: i64,
     new_chat_id: i64,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "insert into chats (chat_id, kind, lang, tz, default_lead_secs)
          select $2, 'supergroup', lang, tz, default_lead_secs from chats where chat_id = $1
          on conflict (chat_id) do nothing",
+        old_chat_id,
+        new_chat_id,
     )
-    .bind(old_chat_id)
-    .bind(new_chat_id)
     .execute(&mut *conn)
     .await?;
-    sqlx::query("update tasks set chat_id = $2, updated_at = now() where chat_id = $1")
-        .bind(old_chat_id)
-        .bind(new_chat_id)
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query(
+    sqlx::query!(
+        "update tasks set chat_id = $2, updated_at = now() where chat_id = $1",
+        old_chat_id,
+        new_chat_id,
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query!(
         "update chats set reachable = false, unreachable_reason = 'migrated to a supergroup',
              updated_at = now()
          where chat_id = $1",
+        old_chat_id,
     )
-    .bind(old_chat_id)
     .execute(&mut *conn)
     .await?;
     Ok(())

@@ -41,58 +41,75 @@ impl Purged {
 #[tracing::instrument(skip_all)]
 pub async fn purge(pool: &PgPool, keep: Duration) -> Result<Purged, StoreError> {
     let keep_secs = keep.as_secs_f64();
+    let lapse_secs = ANSWER_WITHIN.as_secs_f64();
     Ok(Purged {
-        tasks: in_batches(
-            pool,
-            "delete from tasks where id = any(array(
-                 select id from tasks
-                 where state in ('done', 'deleted') and updated_at < now() - make_interval(secs => $1)
-                 limit $2))",
-            keep_secs,
-        )
+        tasks: in_batches(|| async {
+            sqlx::query!(
+                "delete from tasks where id = any(array(
+                     select id from tasks
+                     where state in ('done', 'deleted')
+                       and updated_at < now() - make_interval(secs => $1)
+                     limit $2))",
+                keep_secs,
+                BATCH,
+            )
+            .execute(pool)
+            .await
+        })
         .await?,
-        reminders: in_batches(
-            pool,
-            "delete from reminders where id = any(array(
-                 select id from reminders
-                 where sent and sent_at < now() - make_interval(secs => $1)
-                 limit $2))",
-            keep_secs,
-        )
+        reminders: in_batches(|| async {
+            sqlx::query!(
+                "delete from reminders where id = any(array(
+                     select id from reminders
+                     where sent and sent_at < now() - make_interval(secs => $1)
+                     limit $2))",
+                keep_secs,
+                BATCH,
+            )
+            .execute(pool)
+            .await
+        })
         .await?,
-        conversations: in_batches(
-            pool,
-            "delete from conversations where ctid = any(array(
-                 select ctid from conversations
-                 where created_at < now() - make_interval(secs => $1)
-                 limit $2))",
-            ANSWER_WITHIN.as_secs_f64(),
-        )
+        conversations: in_batches(|| async {
+            sqlx::query!(
+                "delete from conversations where ctid = any(array(
+                     select ctid from conversations
+                     where created_at < now() - make_interval(secs => $1)
+                     limit $2))",
+                lapse_secs,
+                BATCH,
+            )
+            .execute(pool)
+            .await
+        })
         .await?,
         failed_jobs: maintenance::purge_failed(pool, keep).await?,
-        admin_actions: in_batches(
-            pool,
-            "delete from admin_actions where id = any(array(
-                 select id from admin_actions
-                 where at < now() - make_interval(secs => $1)
-                 limit $2))",
-            keep_secs,
-        )
+        admin_actions: in_batches(|| async {
+            sqlx::query!(
+                "delete from admin_actions where id = any(array(
+                     select id from admin_actions
+                     where at < now() - make_interval(secs => $1)
+                     limit $2))",
+                keep_secs,
+                BATCH,
+            )
+            .execute(pool)
+            .await
+        })
         .await?,
     })
 }
 
-/// Runs a batched delete (`$1`: the age in seconds, `$2`: the batch size) until a batch comes
-/// back short; returns the rows deleted.
-async fn in_batches(pool: &PgPool, sql: &'static str, secs: f64) -> Result<u64, StoreError> {
+/// Runs a batched delete of at most [`BATCH`] rows until a batch comes back short; returns the
+/// rows deleted.
+async fn in_batches<F, Fut>(mut batch: F) -> Result<u64, StoreError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<sqlx::postgres::PgQueryResult, sqlx::Error>>,
+{
     let mut deleted = 0;
     loop {
-        let rows = sqlx::query(sql)
-            .bind(secs)
-            .bind(BATCH)
-            .execute(pool)
-            .await?
-            .rows_affected();
+        let rows = batch().await?.rows_affected();
         deleted += rows;
         if rows < BATCH as u64 {
             return Ok(deleted);

@@ -2,11 +2,13 @@
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
+use pgqueue::{NewJob, Queue};
 use sqlx::PgConnection;
 
+use super::types::{Corrupt, TaskState, read, read_lead};
 use super::{REMINDER_QUEUE, ReminderJob, StoreError};
+use crate::domain::lead::Lead;
 use crate::domain::recurrence::Recurrence;
-use pgqueue::{NewJob, Queue};
 
 /// The longest task text, in characters: with the message around it a reminder stays far below
 /// Telegram's 4,096.
@@ -59,15 +61,15 @@ pub struct NewTask {
     /// The (first) deadline.
     pub due_at: DateTime<Utc>,
     /// How long before the deadline to remind.
-    pub lead: chrono::Duration,
+    pub lead: Lead,
     /// The schedule of a recurring task.
     pub recurrence: Option<Recurrence>,
     /// The zone its wall-clock schedule is in.
     pub tz: Tz,
 }
 
-/// A stored task.
-#[derive(Clone, Debug, sqlx::FromRow)]
+/// A stored task, its columns read into their types.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Task {
     /// Its id.
     pub id: i64,
@@ -79,45 +81,72 @@ pub struct Task {
     pub text: String,
     /// The current deadline.
     pub due_at: DateTime<Utc>,
-    /// Seconds before the deadline to remind.
-    pub lead_secs: i32,
-    /// The recurrence rule, for recurring tasks.
-    pub rule: Option<String>,
+    /// How long before each deadline to remind.
+    pub lead: Lead,
+    /// The schedule of a recurring task.
+    pub recurrence: Option<Recurrence>,
     /// The zone of its schedule.
-    pub tz: String,
-    /// `open`, `paused`, `done` or `deleted`.
-    pub state: String,
+    pub zone: Tz,
+    /// Where it stands.
+    pub state: TaskState,
 }
 
 impl Task {
-    /// The task's recurrence, if it recurs.
-    pub fn recurrence(&self) -> Result<Option<Recurrence>, StoreError> {
-        self.rule
-            .as_deref()
-            .map(|rule| {
-                Recurrence::parse_rule_string(rule).map_err(|_| StoreError::Corrupt {
-                    what: "recurrence rule",
-                    value: rule.to_owned(),
-                })
-            })
-            .transpose()
+    /// Whether the task recurs.
+    pub fn recurs(&self) -> bool {
+        self.recurrence.is_some()
     }
 
-    /// The task's zone.
-    pub fn zone(&self) -> Result<Tz, StoreError> {
-        self.tz.parse().map_err(|_| StoreError::Corrupt {
-            what: "time zone",
-            value: self.tz.clone(),
-        })
-    }
-
-    /// The lead time.
-    pub fn lead(&self) -> chrono::Duration {
-        chrono::Duration::seconds(i64::from(self.lead_secs))
+    /// Whether it is open (waiting for its deadline).
+    pub fn is_open(&self) -> bool {
+        self.state == TaskState::Open
     }
 }
 
-const TASK_COLUMNS: &str = "id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state";
+/// A `tasks` row as stored.
+pub(crate) struct TaskRow {
+    pub(crate) id: i64,
+    pub(crate) chat_id: i64,
+    pub(crate) owner_id: i64,
+    pub(crate) text: String,
+    pub(crate) due_at: DateTime<Utc>,
+    pub(crate) lead_secs: i32,
+    pub(crate) rule: Option<String>,
+    pub(crate) tz: String,
+    pub(crate) state: String,
+}
+
+impl TryFrom<TaskRow> for Task {
+    type Error = Corrupt;
+
+    fn try_from(row: TaskRow) -> Result<Self, Corrupt> {
+        let id = row.id;
+        Ok(Self {
+            lead: read_lead("tasks", id, row.lead_secs)?,
+            recurrence: row
+                .rule
+                .as_deref()
+                .map(|rule| {
+                    read("tasks", id, "rule", rule, |rule| {
+                        Recurrence::parse_rule_string(rule).ok()
+                    })
+                })
+                .transpose()?,
+            zone: read("tasks", id, "tz", &row.tz, |tz| tz.parse().ok())?,
+            state: read("tasks", id, "state", &row.state, TaskState::parse)?,
+            id,
+            chat_id: row.chat_id,
+            owner_id: row.owner_id,
+            text: row.text,
+            due_at: row.due_at,
+        })
+    }
+}
+
+/// Reads a fetched row, if any.
+fn read_task(row: Option<TaskRow>) -> Result<Option<Task>, StoreError> {
+    Ok(row.map(Task::try_from).transpose()?)
+}
 
 /// Creates a task and its first reminder with its job, through `conn` (pass `&mut *tx`: the task
 /// and its job commit or roll back together).
@@ -127,37 +156,44 @@ pub async fn create(
     queue: &Queue,
     new: &NewTask,
 ) -> Result<Task, StoreError> {
-    let task: Task = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let row = sqlx::query_as!(
+        TaskRow,
         "insert into tasks (chat_id, owner_id, text, due_at, lead_secs, rule, tz)
          values ($1, $2, $3, $4, $5, $6, $7)
-         returning {TASK_COLUMNS}"
-    )))
-    .bind(new.chat_id)
-    .bind(new.owner_id)
-    .bind(new.text.as_str())
-    .bind(new.due_at)
-    .bind(lead_secs(new.lead)?)
-    .bind(new.recurrence.as_ref().map(Recurrence::to_rule_string))
-    .bind(new.tz.name())
+         returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+        new.chat_id,
+        new.owner_id,
+        new.text.as_str(),
+        new.due_at,
+        new.lead.secs(),
+        new.recurrence.as_ref().map(Recurrence::to_rule_string),
+        new.tz.name(),
+    )
     .fetch_one(&mut *conn)
     .await?;
+    let task = Task::try_from(row)?;
     schedule_occurrence(conn, queue, &task, task.due_at).await?;
     Ok(task)
 }
 
 /// Reads a task of `chat_id`; another chat's task is not found.
+#[tracing::instrument(skip_all, fields(chat_id, task_id))]
 pub async fn find(
     conn: &mut PgConnection,
     chat_id: i64,
     task_id: i64,
 ) -> Result<Option<Task>, StoreError> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "select {TASK_COLUMNS} from tasks where id = $1 and chat_id = $2 and state <> 'deleted'"
-    )))
-    .bind(task_id)
-    .bind(chat_id)
-    .fetch_optional(conn)
-    .await?)
+    read_task(
+        sqlx::query_as!(
+            TaskRow,
+            "select id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state
+             from tasks where id = $1 and chat_id = $2 and state <> 'deleted'",
+            task_id,
+            chat_id,
+        )
+        .fetch_optional(conn)
+        .await?,
+    )
 }
 
 /// Adds the reminder of the occurrence due at `due_at` (firing `lead` earlier) and enqueues its job.
@@ -169,15 +205,15 @@ pub async fn schedule_occurrence(
     task: &Task,
     due_at: DateTime<Utc>,
 ) -> Result<Option<i64>, StoreError> {
-    let fire_at = due_at - task.lead();
-    let reminder_id: Option<i64> = sqlx::query_scalar(
+    let fire_at = due_at - task.lead.duration();
+    let reminder_id = sqlx::query_scalar!(
         "insert into reminders (task_id, due_at, fire_at) values ($1, $2, $3)
          on conflict (task_id, due_at) where kind = 'occurrence' do nothing
          returning id",
+        task.id,
+        due_at,
+        fire_at,
     )
-    .bind(task.id)
-    .bind(due_at)
-    .bind(fire_at)
     .fetch_optional(&mut *conn)
     .await?;
     let Some(reminder_id) = reminder_id else {
@@ -196,20 +232,23 @@ pub async fn schedule_next_occurrence(
     queue: &Queue,
     task: &Task,
 ) -> Result<Option<i64>, StoreError> {
-    let Some(recurrence) = task.recurrence()? else {
+    let Some(recurrence) = &task.recurrence else {
         return Ok(None);
     };
-    let next = recurrence.next_after(task.due_at, task.zone()?);
-    let moved: Option<Task> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "update tasks set due_at = $2, updated_at = now()
-         where id = $1 and due_at = $3 and state = 'open'
-         returning {TASK_COLUMNS}"
-    )))
-    .bind(task.id)
-    .bind(next)
-    .bind(task.due_at)
-    .fetch_optional(&mut *conn)
-    .await?;
+    let next = recurrence.next_after(task.due_at, task.zone);
+    let moved = read_task(
+        sqlx::query_as!(
+            TaskRow,
+            "update tasks set due_at = $2, updated_at = now()
+             where id = $1 and due_at = $3 and state = 'open'
+             returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+            task.id,
+            next,
+            task.due_at,
+        )
+        .fetch_optional(&mut *conn)
+        .await?,
+    )?;
     match moved {
         Some(moved) => schedule_occurrence(conn, queue, &moved, next).await,
         None => Ok(None),
@@ -226,28 +265,24 @@ pub async fn continue_series(
     queue: &Queue,
     reminder_id: i64,
 ) -> Result<Option<i64>, StoreError> {
-    let task: Option<Task> = sqlx::query_as(
-        "select t.id, t.chat_id, t.owner_id, t.text, t.due_at, t.lead_secs, t.rule, t.tz, t.state
-         from reminders r join tasks t on t.id = r.task_id
-         where r.id = $1 and r.kind = 'occurrence' and r.due_at >= t.due_at
-           and t.state = 'open' and t.rule is not null
-         for update of t",
-    )
-    .bind(reminder_id)
-    .fetch_optional(&mut *conn)
-    .await?;
-    match task {
-        Some(task) => schedule_next_occurrence(conn, queue, &task).await,
+    let current = read_task(
+        sqlx::query_as!(
+            TaskRow,
+            "select t.id, t.chat_id, t.owner_id, t.text, t.due_at, t.lead_secs, t.rule, t.tz,
+                    t.state
+             from reminders r join tasks t on t.id = r.task_id
+             where r.id = $1 and r.kind = 'occurrence' and r.due_at >= t.due_at
+               and t.state = 'open' and t.rule is not null
+             for update of t",
+            reminder_id,
+        )
+        .fetch_optional(&mut *conn)
+        .await?,
+    )?;
+    match current {
+        Some(current) => schedule_next_occurrence(conn, queue, &current).await,
         None => Ok(None),
     }
-}
-
-/// A lead time in whole seconds, as stored; negative or absurdly long leads are refused.
-fn lead_secs(lead: chrono::Duration) -> Result<i32, StoreError> {
-    i32::try_from(lead.num_seconds())
-        .ok()
-        .filter(|secs| *secs >= 0)
-        .ok_or(StoreError::InvalidLead)
 }
 
 /// Enqueues the job that delivers reminder `reminder_id` at `fire_at` and links it.
@@ -262,56 +297,64 @@ async fn attach_job(
         .run_at(fire_at)
         .dedupe_key(format!("reminder:{reminder_id}"));
     let job_id = queue.enqueue(&mut *conn, job).await?;
-    sqlx::query("update reminders set job_id = $2 where id = $1")
-        .bind(reminder_id)
-        .bind(job_id)
-        .execute(conn)
-        .await?;
+    sqlx::query!(
+        "update reminders set job_id = $2 where id = $1",
+        reminder_id,
+        job_id,
+    )
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
 /// A chat's open tasks, soonest first: `limit` of them after skipping `offset`.
-#[tracing::instrument(skip_all)]
+#[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn list_open(
     conn: &mut PgConnection,
     chat_id: i64,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Task>, StoreError> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "select {TASK_COLUMNS} from tasks where chat_id = $1 and state = 'open'
-         order by due_at, id limit $2 offset $3"
-    )))
-    .bind(chat_id)
-    .bind(limit)
-    .bind(offset)
+    let rows = sqlx::query_as!(
+        TaskRow,
+        "select id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state
+         from tasks where chat_id = $1 and state = 'open'
+         order by due_at, id limit $2 offset $3",
+        chat_id,
+        limit,
+        offset,
+    )
     .fetch_all(conn)
-    .await?)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(Task::try_from)
+        .collect::<Result<_, _>>()?)
 }
 
 /// How many open tasks a chat has.
-#[tracing::instrument(skip_all)]
+#[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn count_open(conn: &mut PgConnection, chat_id: i64) -> Result<i64, StoreError> {
-    Ok(
-        sqlx::query_scalar("select count(*) from tasks where chat_id = $1 and state = 'open'")
-            .bind(chat_id)
-            .fetch_one(conn)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        r#"select count(*) as "count!" from tasks where chat_id = $1 and state = 'open'"#,
+        chat_id,
     )
+    .fetch_one(conn)
+    .await?)
 }
 
 /// How many open tasks a user created, in all chats (the abuse limit counts these).
-#[tracing::instrument(skip_all)]
+#[tracing::instrument(skip_all, fields(owner_id))]
 pub async fn count_open_by_owner(
     conn: &mut PgConnection,
     owner_id: i64,
 ) -> Result<i64, StoreError> {
-    Ok(
-        sqlx::query_scalar("select count(*) from tasks where owner_id = $1 and state = 'open'")
-            .bind(owner_id)
-            .fetch_one(conn)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        r#"select count(*) as "count!" from tasks where owner_id = $1 and state = 'open'"#,
+        owner_id,
     )
+    .fetch_one(conn)
+    .await?)
 }
 
 /// Reads an open task of `chat_id` and locks it for the rest of the transaction.
@@ -320,23 +363,27 @@ async fn lock_open(
     chat_id: i64,
     task_id: i64,
 ) -> Result<Option<Task>, StoreError> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "select {TASK_COLUMNS} from tasks where id = $1 and chat_id = $2 and state = 'open'
-         for update"
-    )))
-    .bind(task_id)
-    .bind(chat_id)
-    .fetch_optional(conn)
-    .await?)
+    read_task(
+        sqlx::query_as!(
+            TaskRow,
+            "select id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state
+             from tasks where id = $1 and chat_id = $2 and state = 'open'
+             for update",
+            task_id,
+            chat_id,
+        )
+        .fetch_optional(conn)
+        .await?,
+    )
 }
 
 /// Cancels the jobs of the task's reminders not sent yet and removes those reminders (a reminder
 /// being sent right now loses its lease and records nothing).
 async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Result<(), StoreError> {
-    let job_ids: Vec<i64> = sqlx::query_scalar::<_, Option<i64>>(
+    let job_ids: Vec<i64> = sqlx::query_scalar!(
         "delete from reminders where task_id = $1 and not sent returning job_id",
+        task_id,
     )
-    .bind(task_id)
     .fetch_all(&mut *conn)
     .await?
     .into_iter()
@@ -359,23 +406,24 @@ pub async fn finish(
     chat_id: i64,
     task_id: i64,
 ) -> Result<Option<Task>, StoreError> {
-    let Some(task) = lock_open(conn, chat_id, task_id).await? else {
+    let Some(open) = lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
     };
-    cancel_unsent(conn, task.id).await?;
-    if task.rule.is_some() {
-        schedule_next_occurrence(conn, queue, &task).await?;
+    cancel_unsent(conn, open.id).await?;
+    if open.recurs() {
+        schedule_next_occurrence(conn, queue, &open).await?;
         return find(conn, chat_id, task_id).await;
     }
-    Ok(Some(
-        sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    read_task(
+        sqlx::query_as!(
+            TaskRow,
             "update tasks set state = 'done', updated_at = now() where id = $1
-             returning {TASK_COLUMNS}"
-        )))
-        .bind(task.id)
-        .fetch_one(conn)
+             returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+            open.id,
+        )
+        .fetch_optional(conn)
         .await?,
-    ))
+    )
 }
 
 /// Marks done the task whose reminder message `message_id` (in `chat_id`) was answered with Done.
@@ -390,20 +438,21 @@ pub async fn finish_from_reminder(
     task_id: i64,
     message_id: i64,
 ) -> Result<Option<Task>, StoreError> {
-    let Some(task) = lock_open(conn, chat_id, task_id).await? else {
+    let Some(open) = lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
     };
-    let announced_sent_occurrence: bool = sqlx::query_scalar(
-        "select exists (select 1 from reminders
-                        where task_id = $1 and message_id = $2 and sent and due_at < $3)",
+    let announced_sent_occurrence = sqlx::query_scalar!(
+        r#"select exists (select 1 from reminders
+                          where task_id = $1 and message_id = $2 and sent and due_at < $3)
+               as "announced!""#,
+        open.id,
+        message_id,
+        open.due_at,
     )
-    .bind(task.id)
-    .bind(message_id)
-    .bind(task.due_at)
     .fetch_one(&mut *conn)
     .await?;
-    if task.rule.is_some() && announced_sent_occurrence {
-        return Ok(Some(task));
+    if open.recurs() && announced_sent_occurrence {
+        return Ok(Some(open));
     }
     finish(conn, queue, chat_id, task_id).await
 }
@@ -416,15 +465,17 @@ pub async fn delete(
     chat_id: i64,
     task_id: i64,
 ) -> Result<Option<Task>, StoreError> {
-    let Some(task) = lock_open(conn, chat_id, task_id).await? else {
+    let Some(open) = lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
     };
-    cancel_unsent(conn, task.id).await?;
-    sqlx::query("update tasks set state = 'deleted', updated_at = now() where id = $1")
-        .bind(task.id)
-        .execute(conn)
-        .await?;
-    Ok(Some(task))
+    cancel_unsent(conn, open.id).await?;
+    sqlx::query!(
+        "update tasks set state = 'deleted', updated_at = now() where id = $1",
+        open.id,
+    )
+    .execute(conn)
+    .await?;
+    Ok(Some(open))
 }
 
 /// A task's new text and schedule.
@@ -435,7 +486,7 @@ pub struct TaskChange {
     /// The new (first) deadline.
     pub due_at: DateTime<Utc>,
     /// The new lead time.
-    pub lead: chrono::Duration,
+    pub lead: Lead,
     /// The new recurrence; `None` makes the task one-off.
     pub recurrence: Option<Recurrence>,
 }
@@ -451,22 +502,24 @@ pub async fn reschedule(
     task_id: i64,
     change: &TaskChange,
 ) -> Result<Option<Task>, StoreError> {
-    let Some(task) = lock_open(conn, chat_id, task_id).await? else {
+    let Some(open) = lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
     };
-    cancel_unsent(conn, task.id).await?;
-    let changed: Task = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    cancel_unsent(conn, open.id).await?;
+    let row = sqlx::query_as!(
+        TaskRow,
         "update tasks set text = coalesce($2, text), due_at = $3, lead_secs = $4, rule = $5,
              updated_at = now()
-         where id = $1 returning {TASK_COLUMNS}"
-    )))
-    .bind(task.id)
-    .bind(change.text.as_ref().map(TaskText::as_str))
-    .bind(change.due_at)
-    .bind(change.lead.num_seconds() as i32)
-    .bind(change.recurrence.as_ref().map(Recurrence::to_rule_string))
+         where id = $1 returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+        open.id,
+        change.text.as_ref().map(TaskText::as_str),
+        change.due_at,
+        change.lead.secs(),
+        change.recurrence.as_ref().map(Recurrence::to_rule_string),
+    )
     .fetch_one(&mut *conn)
     .await?;
+    let changed = Task::try_from(row)?;
     schedule_occurrence(conn, queue, &changed, changed.due_at).await?;
     Ok(Some(changed))
 }
@@ -482,30 +535,30 @@ pub async fn snooze(
     task_id: i64,
     fire_at: DateTime<Utc>,
 ) -> Result<Option<Task>, StoreError> {
-    let Some(task) = lock_open(conn, chat_id, task_id).await? else {
+    let Some(open) = lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
     };
-    let old_jobs: Vec<Option<i64>> = sqlx::query_scalar(
+    let old_jobs = sqlx::query_scalar!(
         "delete from reminders where task_id = $1 and kind = 'snooze' and not sent
          returning job_id",
+        open.id,
     )
-    .bind(task.id)
     .fetch_all(&mut *conn)
     .await?;
     for job_id in old_jobs.into_iter().flatten() {
         pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
     }
-    let reminder_id: i64 = sqlx::query_scalar(
+    let reminder_id = sqlx::query_scalar!(
         "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, 'snooze')
          returning id",
+        open.id,
+        open.due_at,
+        fire_at,
     )
-    .bind(task.id)
-    .bind(task.due_at)
-    .bind(fire_at)
     .fetch_one(&mut *conn)
     .await?;
     attach_job(conn, queue, reminder_id, fire_at).await?;
-    Ok(Some(task))
+    Ok(Some(open))
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono_tz::Tz;
 use teloxide::prelude::*;
 use teloxide::types::ParseMode;
 
@@ -15,7 +14,6 @@ use super::limits::RateLimits;
 use super::metrics;
 use super::record::{self, DueReminder, Recorded};
 use super::render::{ReminderView, reminder_html, reminder_keyboard};
-use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::ReminderJob;
 use pgqueue::{ClaimedJob, JobHandler, Outcome, Queue};
@@ -83,17 +81,18 @@ impl Delivery {
             Verdict::Send(due) => due,
             Verdict::Skip(outcome) => return outcome,
         };
-        if let Err(deferral) = self.limits.admit(job.id, due.chat_id, due.is_group()).await {
+        let chat_id = due.chat.chat_id;
+        if let Err(deferral) = self.limits.admit(job.id, chat_id, due.is_group()).await {
             metrics::deferred(deferral);
             return Outcome::Snooze(deferral.wait());
         }
-        let tr = Tr::new(Lang::parse(&due.lang).unwrap_or(Lang::En));
+        let tr = Tr::new(due.chat.lang);
         let html = reminder_html(tr, &self.view(&due));
         let sent = self
             .bot
-            .send_message(ChatId(due.chat_id), html)
+            .send_message(ChatId(chat_id), html)
             .parse_mode(ParseMode::Html)
-            .reply_markup(reminder_keyboard(tr, due.task_id))
+            .reply_markup(reminder_keyboard(tr, due.task.id))
             .await;
         match sent {
             Ok(message) => {
@@ -128,28 +127,23 @@ impl Delivery {
             metrics::already_sent();
             return Verdict::Skip(Outcome::Done);
         }
-        match due.task_state.as_str() {
-            "done" | "deleted" | "paused" => return Verdict::Skip(Outcome::Cancel),
-            _ => {}
+        if !due.task.is_open() {
+            return Verdict::Skip(Outcome::Cancel);
         }
         Verdict::Send(Box::new(due))
     }
 
     fn view<'a>(&self, due: &'a DueReminder) -> ReminderView<'a> {
-        let zone: Tz = due
-            .chat_tz
-            .as_deref()
-            .and_then(|tz| tz.parse().ok())
-            .or_else(|| due.task_tz.parse().ok())
-            .unwrap_or(Tz::UTC);
+        let zone = due.chat.zone.unwrap_or(due.task.zone);
         let overdue = Duration::from_secs_f64(due.overdue_secs.max(0.0));
         ReminderView {
-            task_id: due.task_id,
-            text: &due.text,
+            task_id: due.task.id,
+            text: &due.task.text,
             due_at: due.due_at,
             zone,
             late_by: (overdue > self.config.late_threshold)
                 .then(|| chrono::Duration::seconds(overdue.as_secs() as i64)),
+            now: chrono::Utc::now(),
         }
     }
 
@@ -195,7 +189,7 @@ impl Delivery {
     async fn failed(&self, job: &ClaimedJob, due: &DueReminder, failure: SendFailure) -> Outcome {
         match failure {
             SendFailure::Flood { retry_after, error } => {
-                let scope = self.limits.too_many_requests(due.chat_id, retry_after);
+                let scope = self.limits.too_many_requests(due.chat.chat_id, retry_after);
                 metrics::too_many_requests(scope);
                 tracing::warn!(
                     retry_after = retry_after.as_secs(),
@@ -213,8 +207,14 @@ impl Delivery {
             }
             SendFailure::Unreachable(reason) => {
                 metrics::failed("unreachable");
-                match record::unreachable(self.queue.pool(), &self.queue, job, due.chat_id, &reason)
-                    .await
+                match record::unreachable(
+                    self.queue.pool(),
+                    &self.queue,
+                    job,
+                    due.chat.chat_id,
+                    &reason,
+                )
+                .await
                 {
                     Ok(()) => Outcome::Recorded,
                     Err(error) => {
@@ -224,7 +224,7 @@ impl Delivery {
                 }
             }
             SendFailure::Migrated(new_chat_id) => {
-                match record::migrated(self.queue.pool(), due.chat_id, new_chat_id).await {
+                match record::migrated(self.queue.pool(), due.chat.chat_id, new_chat_id).await {
                     Ok(()) => {
                         metrics::retried("migrated");
                         Outcome::Snooze(Duration::ZERO)

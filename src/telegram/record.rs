@@ -4,75 +4,132 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
-use crate::store::{StoreError, reachability, tasks};
 use pgqueue::{ClaimedJob, Queue, QueueError};
 
+use crate::store::chats::{Chat, ChatRow};
+use crate::store::tasks::{Task, TaskRow};
+use crate::store::types::{Corrupt, ReminderKind, read};
+use crate::store::{StoreError, reachability, tasks};
+
 /// A reminder with its task and chat, as read just before sending.
-#[derive(Clone, Debug, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DueReminder {
     /// The reminder occurrence.
     pub reminder_id: i64,
-    /// `occurrence` or `snooze`.
-    pub kind: String,
+    /// Whether it follows the schedule or is a snooze.
+    pub kind: ReminderKind,
     /// The occurrence's deadline.
     pub due_at: DateTime<Utc>,
     /// When it was meant to go out.
     pub fire_at: DateTime<Utc>,
     /// Whether it went out already.
     pub sent: bool,
-    /// Its task.
-    pub task_id: i64,
-    /// The task's text.
-    pub text: String,
-    /// The task's state (`open`, `paused`, `done`, `deleted`).
-    pub task_state: String,
-    /// The task's zone.
-    pub task_tz: String,
-    /// Whether the task recurs.
-    pub recurring: bool,
-    /// The task's current deadline.
-    pub task_due_at: DateTime<Utc>,
-    /// Where it goes.
-    pub chat_id: i64,
-    /// `private`, `group`, `supergroup` or `channel`.
-    pub chat_kind: String,
-    /// The chat's language.
-    pub lang: String,
-    /// The chat's zone, when chosen.
-    pub chat_tz: Option<String>,
-    /// Whether Telegram still delivers to the chat.
-    pub reachable: bool,
-    /// Why not, when not.
-    pub unreachable_reason: Option<String>,
     /// How overdue it is now (database clock), in seconds.
     pub overdue_secs: f64,
+    /// Its task, as it is now.
+    pub task: Task,
+    /// Where it goes.
+    pub chat: Chat,
 }
 
 impl DueReminder {
     /// Whether the chat is a group or supergroup (the per-group limit applies).
     pub fn is_group(&self) -> bool {
-        matches!(self.chat_kind.as_str(), "group" | "supergroup") || self.chat_id < 0
+        self.chat.kind.is_group() || self.chat.chat_id < 0
+    }
+}
+
+/// A reminder joined with its task and chat, as stored.
+struct DueRow {
+    reminder_id: i64,
+    kind: String,
+    due_at: DateTime<Utc>,
+    fire_at: DateTime<Utc>,
+    sent: bool,
+    overdue_secs: f64,
+    task_id: i64,
+    owner_id: i64,
+    text: String,
+    task_due_at: DateTime<Utc>,
+    lead_secs: i32,
+    rule: Option<String>,
+    task_tz: String,
+    task_state: String,
+    chat_id: i64,
+    chat_kind: String,
+    lang: String,
+    chat_tz: Option<String>,
+    default_lead_secs: i32,
+    reachable: bool,
+    has_paused_tasks: bool,
+}
+
+impl TryFrom<DueRow> for DueReminder {
+    type Error = Corrupt;
+
+    fn try_from(row: DueRow) -> Result<Self, Corrupt> {
+        let kind = read(
+            "reminders",
+            row.reminder_id,
+            "kind",
+            &row.kind,
+            ReminderKind::parse,
+        )?;
+        let task = Task::try_from(TaskRow {
+            id: row.task_id,
+            chat_id: row.chat_id,
+            owner_id: row.owner_id,
+            text: row.text,
+            due_at: row.task_due_at,
+            lead_secs: row.lead_secs,
+            rule: row.rule,
+            tz: row.task_tz,
+            state: row.task_state,
+        })?;
+        let chat = Chat::try_from(ChatRow {
+            chat_id: row.chat_id,
+            kind: row.chat_kind,
+            lang: row.lang,
+            tz: row.chat_tz,
+            default_lead_secs: row.default_lead_secs,
+            reachable: row.reachable,
+            has_paused_tasks: row.has_paused_tasks,
+        })?;
+        Ok(Self {
+            reminder_id: row.reminder_id,
+            kind,
+            due_at: row.due_at,
+            fire_at: row.fire_at,
+            sent: row.sent,
+            overdue_secs: row.overdue_secs,
+            task,
+            chat,
+        })
     }
 }
 
 /// Reads reminder `reminder_id` with its task and chat; `None` when it is gone.
 #[tracing::instrument(skip_all, fields(reminder_id))]
-pub async fn load(pool: &PgPool, reminder_id: i64) -> Result<Option<DueReminder>, sqlx::Error> {
-    sqlx::query_as(
-        "select r.id as reminder_id, r.kind, r.due_at, r.fire_at, r.sent,
-                t.id as task_id, t.text, t.state as task_state, t.tz as task_tz,
-                t.rule is not null as recurring, t.due_at as task_due_at,
-                c.chat_id, c.kind as chat_kind, c.lang, c.tz as chat_tz, c.reachable,
-                c.unreachable_reason,
-                extract(epoch from now() - r.fire_at)::float8 as overdue_secs
-         from reminders r
-         join tasks t on t.id = r.task_id
-         join chats c on c.chat_id = t.chat_id
-         where r.id = $1",
+pub async fn load(pool: &PgPool, reminder_id: i64) -> Result<Option<DueReminder>, StoreError> {
+    let row = sqlx::query_as!(
+        DueRow,
+        r#"select r.id as reminder_id, r.kind, r.due_at, r.fire_at, r.sent,
+                  extract(epoch from now() - r.fire_at)::float8 as "overdue_secs!",
+                  t.id as task_id, t.owner_id, t.text, t.due_at as task_due_at, t.lead_secs,
+                  t.rule, t.tz as task_tz, t.state as task_state,
+                  c.chat_id, c.kind as chat_kind, c.lang, c.tz as chat_tz, c.default_lead_secs,
+                  c.reachable,
+                  exists (select 1 from tasks p where p.chat_id = c.chat_id and p.state = 'paused')
+                      as "has_paused_tasks!"
+           from reminders r
+           join tasks t on t.id = r.task_id
+           join chats c on c.chat_id = t.chat_id
+           where r.id = $1"#,
+        reminder_id,
     )
-    .bind(reminder_id)
     .fetch_optional(pool)
-    .await
+    .await?;
+    Ok(row.map(DueReminder::try_from).transpose()?)
 }
 
 /// What recording a sent reminder did.
@@ -103,12 +160,12 @@ pub async fn sent(
     message_id: Option<i64>,
 ) -> Result<Recorded, StoreError> {
     let mut tx = pool.begin().await?;
-    let lateness_secs: Option<f64> = sqlx::query_scalar(
-        "update reminders set sent = true, sent_at = now(), message_id = $2 where id = $1
-         returning extract(epoch from sent_at - fire_at)::float8",
+    let lateness_secs = sqlx::query_scalar!(
+        r#"update reminders set sent = true, sent_at = now(), message_id = $2 where id = $1
+           returning extract(epoch from sent_at - fire_at)::float8 as "lateness!""#,
+        due.reminder_id,
+        message_id,
     )
-    .bind(due.reminder_id)
-    .bind(message_id)
     .fetch_optional(&mut *tx)
     .await?;
     let Some(lateness_secs) = lateness_secs else {
@@ -119,8 +176,8 @@ pub async fn sent(
         Err(QueueError::LeaseLost { .. }) => false,
         Err(error) => return Err(error.into()),
     };
-    if !due.reachable {
-        reachability::resume(&mut tx, queue, due.chat_id).await?;
+    if !due.chat.reachable {
+        reachability::resume(&mut tx, queue, due.chat.chat_id).await?;
     }
     tasks::continue_series(&mut tx, queue, due.reminder_id).await?;
     tx.commit().await?;

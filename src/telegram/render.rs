@@ -1,5 +1,6 @@
 //! The reminder message: Telegram HTML from `templates/reminder.html` in the chat's language and
-//! time zone, with a "late by" line when it goes out late, and the Done and Snooze buttons.
+//! time zone, with a "late by" line when it goes out late, and the Done and Snooze buttons. Dates
+//! and durations are worded by [`crate::i18n::dates`].
 
 use askama::Template;
 use chrono::{DateTime, Utc};
@@ -7,6 +8,7 @@ use chrono_tz::Tz;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 use crate::callback::{Action, Snooze};
+use crate::i18n::dates::{self, Dates};
 use crate::i18n::{Arg, Tr};
 
 /// One reminder, ready to render.
@@ -22,6 +24,8 @@ pub struct ReminderView<'a> {
     pub zone: Tz,
     /// How late it goes out, when late enough to say so.
     pub late_by: Option<chrono::Duration>,
+    /// When it goes out: the deadline reads "today", "tomorrow" or "yesterday" relative to it.
+    pub now: DateTime<Utc>,
 }
 
 #[derive(Template)]
@@ -35,17 +39,13 @@ struct ReminderHtml<'a> {
 
 /// The message text (Telegram HTML, every value escaped).
 pub fn reminder_html(tr: Tr, view: &ReminderView<'_>) -> String {
-    let when = view
-        .due_at
-        .with_timezone(&view.zone)
-        .format("%d.%m.%Y %H:%M")
-        .to_string();
+    let when = Dates::new(tr, view.zone, view.now).moment(view.due_at);
     let html = ReminderHtml {
         title: tr.t("reminder-title"),
         text: view.text,
         due: tr.t_with("reminder-due", &[("when", Arg::Text(&when))]),
         late: view.late_by.map(|late| {
-            let late = duration_words(tr, late);
+            let late = dates::duration(tr, late);
             tr.t_with("reminder-late", &[("late", Arg::Text(&late))])
         }),
     };
@@ -71,27 +71,6 @@ pub fn reminder_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
     ])
 }
 
-/// A duration in words, to the minute: "2 hours 5 minutes", "1 day 3 hours", "7 minutes".
-pub fn duration_words(tr: Tr, d: chrono::Duration) -> String {
-    let minutes = d.num_minutes().max(1);
-    let (days, hours, mins) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
-    let word = |key: &str, n: i64| tr.t_with(key, &[("n", Arg::Number(n))]);
-    let parts: Vec<String> = if days > 0 {
-        [("duration-days", days), ("duration-hours", hours)]
-            .into_iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(key, n)| word(key, n))
-            .collect()
-    } else {
-        [("duration-hours", hours), ("duration-minutes", mins)]
-            .into_iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(key, n)| word(key, n))
-            .collect()
-    };
-    parts.join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;
@@ -107,10 +86,11 @@ mod tests {
             due_at: Utc.with_ymd_and_hms(2026, 12, 31, 6, 0, 0).unwrap(),
             zone: Tz::Asia__Tashkent,
             late_by: Some(chrono::Duration::minutes(65)),
+            now: Utc.with_ymd_and_hms(2026, 12, 31, 7, 5, 0).unwrap(),
         };
         let html = reminder_html(Tr::new(Lang::En), &view);
         assert!(html.contains("pay &#60;rent&#62; &#38; tax"), "{html}");
-        assert!(html.contains("31.12.2026 11:00"), "{html}");
+        assert!(html.contains("Due today at 11:00"), "{html}");
         assert!(html.contains("Late by 1 hour 5 minutes"), "{html}");
         let html = reminder_html(
             Tr::new(Lang::Ru),
@@ -120,25 +100,8 @@ mod tests {
             },
         );
         assert!(
-            html.contains("Срок: 31.12.2026 11:00") && !html.contains("опоздан"),
+            html.contains("Срок: сегодня в 11:00") && !html.contains("опоздан"),
             "{html}"
-        );
-    }
-
-    #[test]
-    fn russian_plurals_of_lateness() {
-        let tr = Tr::new(Lang::Ru);
-        assert_eq!(
-            duration_words(tr, chrono::Duration::minutes(21)),
-            "21 минуту"
-        );
-        assert_eq!(
-            duration_words(tr, chrono::Duration::minutes(63)),
-            "1 час 3 минуты"
-        );
-        assert_eq!(
-            duration_words(tr, chrono::Duration::hours(29)),
-            "1 день 5 часов"
         );
     }
 

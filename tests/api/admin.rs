@@ -128,7 +128,14 @@ async fn the_stats_equal_what_the_tables_hold() {
     queue.retry(&job, "Bad Gateway", Some(wait)).await.unwrap();
 
     let stats = stats::read(&db.pool).await.unwrap();
-    let count = |state: &str| stats.states.iter().find(|(s, _)| s == state).unwrap().1;
+    let count = |state: &str| {
+        stats
+            .states
+            .iter()
+            .find(|(s, _)| s.as_str() == state)
+            .unwrap()
+            .1
+    };
     assert_eq!(
         (count("failed"), count("pending"), count("running")),
         (2, 2, 0)

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use chrono::Utc;
+use pgqueue::JobState;
 use remindbot::admin::actions::{self, ActionResult};
 use tgsim::{SimConfig, UserState};
 
@@ -26,7 +27,7 @@ async fn a_retried_reminder_is_delivered_and_a_cancelled_one_is_not() {
         "both reminders to fail",
         || async {
             let states = setup.job_states().await;
-            states == vec![("failed".to_owned(), 2)]
+            states == vec![(JobState::Failed, 2)]
         },
     )
     .await;
@@ -63,7 +64,7 @@ async fn a_retried_reminder_is_delivered_and_a_cancelled_one_is_not() {
         "the cancelled one never does"
     );
     let (state, _, _, _) = job_of_task(&setup.pool, tasks[0]).await;
-    assert_eq!(state, "done");
+    assert_eq!(state, JobState::Done);
     running.stop().await.unwrap();
 }
 

@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use pgqueue::QueueConfig;
+use pgqueue::{JobState, QueueConfig, maintenance};
 use remindbot::admin::session::AdminToken;
 use remindbot::admin::session::throttle::LockoutPolicy;
 use remindbot::admin::web::{self, AdminWebSettings};
@@ -18,7 +18,7 @@ use reqwest::header::{AUTHORIZATION, COOKIE, HeaderName, LOCATION, RETRY_AFTER, 
 use secrecy::SecretString;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use crate::support::{TestDb, task_due_now};
+use crate::support::{TestDb, db_now, task_due_now};
 
 const TOKEN: &str = "s3cret-admin-token-0123456789abcdef";
 
@@ -53,10 +53,15 @@ async fn site(settings: Option<AdminWebSettings>) -> AdminSite {
     task_due_now(&db.pool, &queue, 77, "pay <rent> & call").await;
     let job = queue.claim("w", 1).await.unwrap().remove(0);
     queue.retry(&job, "Bad Gateway", None).await.unwrap();
-    sqlx::query("update jobs set run_at = now()")
-        .execute(&db.pool)
-        .await
-        .unwrap();
+    // Due again at once, rather than after the backoff.
+    let mut conn = db.pool.acquire().await.unwrap();
+    let now = db_now(&db.pool).await;
+    assert!(
+        maintenance::reschedule_job(&mut conn, job.id, now)
+            .await
+            .unwrap()
+    );
+    drop(conn);
     let job = queue.claim("w", 1).await.unwrap().remove(0);
     queue
         .fail(&db.pool, &job, "Forbidden: bot was blocked by the user")
@@ -139,12 +144,12 @@ impl AdminSite {
         (cookie, csrf)
     }
 
-    async fn job_state(&self) -> String {
-        sqlx::query_scalar("select state from jobs where id = $1")
-            .bind(self.failed_job)
-            .fetch_one(&self.db.pool)
+    async fn job_state(&self) -> JobState {
+        pgqueue::inspect(&self.db.pool, self.failed_job)
             .await
             .unwrap()
+            .expect("the job exists")
+            .state
     }
 }
 
@@ -210,7 +215,7 @@ async fn strangers_are_refused_without_or_with_a_wrong_token() {
         site.post(&path, None, &[]).await.status(),
         StatusCode::UNAUTHORIZED
     );
-    assert_eq!(site.job_state().await, "failed");
+    assert_eq!(site.job_state().await, JobState::Failed);
 }
 
 #[tokio::test]
@@ -444,7 +449,7 @@ async fn retry_needs_the_sessions_csrf_token_and_is_recorded() {
     assert_eq!(forged.status(), StatusCode::FORBIDDEN);
     let missing = site.post(&path, Some(&cookie), &[]).await;
     assert_eq!(missing.status(), StatusCode::FORBIDDEN);
-    assert_eq!(site.job_state().await, "failed");
+    assert_eq!(site.job_state().await, JobState::Failed);
 
     let done = site.post(&path, Some(&cookie), &[("csrf", &csrf)]).await;
     assert_eq!(done.status(), StatusCode::SEE_OTHER);
@@ -452,7 +457,7 @@ async fn retry_needs_the_sessions_csrf_token_and_is_recorded() {
     assert_eq!(location, "/admin?done=retried&count=1");
     let (_, html) = site.get(&location, &[(COOKIE, cookie.clone())]).await;
     assert!(html.contains("Returned 1 job(s) to the queue."), "{html}");
-    assert_eq!(site.job_state().await, "pending");
+    assert_eq!(site.job_state().await, JobState::Pending);
     let actor: String =
         sqlx::query_scalar("select actor from admin_actions where action = 'retry'")
             .fetch_one(&site.db.pool)
@@ -493,5 +498,5 @@ async fn cancel_works_for_a_script_with_the_bearer_token() {
         response.headers()[LOCATION],
         format!("/admin?done=cancelled&job={}", site.failed_job)
     );
-    assert_eq!(site.job_state().await, "cancelled");
+    assert_eq!(site.job_state().await, JobState::Cancelled);
 }

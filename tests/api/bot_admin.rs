@@ -2,7 +2,7 @@
 //! ADMIN_CHAT_IDS; for admins /failed shows the failures with their reasons and buttons, Retry and
 //! Cancel act on the job (and are recorded), /retry and /stats work.
 
-use pgqueue::QueueConfig;
+use pgqueue::{JobState, QueueConfig};
 use remindbot::bot::BotSettings;
 use remindbot::store::{REMINDER_QUEUE, reminder_queue};
 use tgsim::NewUser;
@@ -34,12 +34,12 @@ async fn seed_failure(app: &TestApp, reason: &str) -> i64 {
     job.id
 }
 
-async fn job_state(app: &TestApp, id: i64) -> String {
-    sqlx::query_scalar("select state from jobs where id = $1")
-        .bind(id)
-        .fetch_one(&app.db.pool)
+async fn job_state(app: &TestApp, id: i64) -> JobState {
+    pgqueue::inspect(&app.db.pool, id)
         .await
         .unwrap()
+        .expect("the job exists")
+        .state
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -59,7 +59,7 @@ async fn to_anyone_else_the_admin_commands_are_unknown_commands() {
         assert_eq!(text(&reply), unknown, "{command}");
         assert!(buttons(&reply).is_empty());
     }
-    assert_eq!(job_state(&app, job).await, "failed");
+    assert_eq!(job_state(&app, job).await, JobState::Failed);
     let actions: i64 = sqlx::query_scalar("select count(*) from admin_actions")
         .fetch_one(&app.db.pool)
         .await
@@ -92,12 +92,12 @@ async fn admins_see_failures_with_reasons_and_retry_or_cancel_them() {
         answer.answer.unwrap().text.as_deref(),
         Some("Back in the queue.")
     );
-    assert_eq!(job_state(&app, blocked).await, "pending");
+    assert_eq!(job_state(&app, blocked).await, JobState::Pending);
     let answer = app
         .tap(ADMIN, listing.message_id, ADMIN, &format!("ac:{missing}"))
         .await;
     assert_eq!(answer.answer.unwrap().text.as_deref(), Some("Cancelled."));
-    assert_eq!(job_state(&app, missing).await, "cancelled");
+    assert_eq!(job_state(&app, missing).await, JobState::Cancelled);
     let answer = app
         .tap(ADMIN, listing.message_id, ADMIN, &format!("ac:{missing}"))
         .await;
@@ -116,7 +116,7 @@ async fn admins_see_failures_with_reasons_and_retry_or_cancel_them() {
         "{}",
         text(&retried)
     );
-    assert_eq!(job_state(&app, third).await, "pending");
+    assert_eq!(job_state(&app, third).await, JobState::Pending);
 
     let log: Vec<String> =
         sqlx::query_scalar("select actor || ' ' || action from admin_actions order by id")
@@ -146,6 +146,6 @@ async fn in_a_group_the_admin_commands_show_nothing_even_to_an_admin() {
         assert!(buttons(&reply).is_empty(), "{command}");
         assert!(!text(&reply).contains("blocked"), "{command}");
     }
-    assert_eq!(job_state(&app, job).await, "failed");
+    assert_eq!(job_state(&app, job).await, JobState::Failed);
     app.stop().await;
 }

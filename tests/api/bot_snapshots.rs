@@ -1,11 +1,14 @@
 //! Snapshots of every message template in every language, with user text that needs escaping, so
 //! a change to a template or a translation shows up in review. Each snapshot holds the HTML sent
-//! to Telegram and the buttons under it.
+//! to Telegram and the buttons under it. Dates as each language writes them have snapshots of
+//! their own, one per language and case.
 
-use chrono::{TimeZone, Utc};
+use chrono::{DateTime, TimeZone, Utc};
 use remindbot::bot::render::{self, Reply};
 use remindbot::domain::lang::Lang;
+use remindbot::domain::lead::Lead;
 use remindbot::domain::timezone::parse_zone;
+use remindbot::i18n::dates::{self, Dates};
 use remindbot::i18n::{Arg, Tr};
 use remindbot::store::tasks::Task;
 
@@ -16,11 +19,18 @@ fn task(id: i64, text: &str, lead_secs: i32, rule: Option<&str>) -> Task {
         owner_id: 1,
         text: text.to_owned(),
         due_at: Utc.with_ymd_and_hms(2026, 12, 31, 5, 0, 0).unwrap(),
-        lead_secs,
-        rule: rule.map(str::to_owned),
-        tz: "Asia/Tashkent".to_owned(),
-        state: "open".to_owned(),
+        lead: remindbot::domain::lead::Lead::from_secs(i64::from(lead_secs)).unwrap(),
+        recurrence: rule.map(|rule| {
+            remindbot::domain::recurrence::Recurrence::parse_rule_string(rule).unwrap()
+        }),
+        zone: chrono_tz::Tz::Asia__Tashkent,
+        state: remindbot::store::types::TaskState::Open,
     }
+}
+
+/// When the template snapshots are rendered: a month before the tasks' 31 December deadline.
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 12, 1, 12, 0, 0).unwrap()
 }
 
 fn show(reply: Reply) -> String {
@@ -100,7 +110,8 @@ fn bot_every_template_in_every_language() {
         snap(
             "task_saved",
             Reply::text(
-                render::task_card(tr, "task-saved", &task(7, tricky, 0, None), zone).unwrap(),
+                render::task_card(tr, "task-saved", &task(7, tricky, 0, None), zone, now())
+                    .unwrap(),
             )
             .with_keyboard(render::confirm_keyboard(tr, 7)),
         );
@@ -117,6 +128,7 @@ fn bot_every_template_in_every_language() {
                         Some("FREQ=DAILY;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
                     ),
                     zone,
+                    now(),
                 )
                 .unwrap(),
             ),
@@ -132,19 +144,19 @@ fn bot_every_template_in_every_language() {
         ];
         snap(
             "list_page",
-            Reply::text(render::task_list(tr, &tasks, 1, 12, zone).unwrap())
+            Reply::text(render::task_list(tr, &tasks, 1, 12, zone, now()).unwrap())
                 .with_keyboard(render::list_keyboard(tr, &tasks, 1, 12)),
         );
         snap(
             "list_empty",
-            Reply::text(render::task_list(tr, &[], 0, 0, zone).unwrap()),
+            Reply::text(render::task_list(tr, &[], 0, 0, zone, now()).unwrap()),
         );
         snap("help", Reply::text(render::help(tr).unwrap()));
         snap(
             "lead_times",
             Reply::text(
                 [0, 60, 180, 300, 1260, 3600, 7200, 86_400, 172_800]
-                    .map(|secs| render::lead_text(tr, secs))
+                    .map(|secs| dates::lead(tr, Lead::from_secs(secs).unwrap()))
                     .join("\n"),
             ),
         );
@@ -161,16 +173,77 @@ fn reminder_template_in_every_language() {
             ("on_time", None),
             ("late", Some(chrono::Duration::minutes(95))),
         ] {
+            let due_at = Utc.with_ymd_and_hms(2026, 3, 29, 7, 0, 0).unwrap();
             let view = ReminderView {
                 task_id: 12,
                 text: "pay <b>rent</b> & \"fees\"",
-                due_at: Utc.with_ymd_and_hms(2026, 3, 29, 7, 0, 0).unwrap(),
+                due_at,
                 zone,
                 late_by,
+                now: due_at + late_by.unwrap_or_default(),
             };
             let reply =
                 Reply::text(reminder_html(tr, &view)).with_keyboard(reminder_keyboard(tr, 12));
             insta::assert_snapshot!(format!("reminder_{lang}_{name}"), show(reply));
         }
+    }
+}
+
+/// A moment in UTC.
+fn utc(year: i32, month: u32, day: u32, hour: u32, minute: u32) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(year, month, day, hour, minute, 0)
+        .unwrap()
+}
+
+#[test]
+fn bot_dates_in_every_language() {
+    let berlin = parse_zone("Europe/Berlin").unwrap();
+    // (case, now, the moment shown); Berlin is UTC+1 in winter, UTC+2 from 29 March 2026 03:00.
+    let cases = [
+        ("today", utc(2026, 12, 1, 9, 0), utc(2026, 12, 1, 11, 37)),
+        ("tomorrow", utc(2026, 12, 1, 9, 0), utc(2026, 12, 2, 8, 0)),
+        (
+            "this_year",
+            utc(2026, 11, 20, 9, 0),
+            utc(2026, 12, 1, 11, 37),
+        ),
+        ("other_year", utc(2026, 12, 1, 9, 0), utc(2027, 1, 1, 8, 0)),
+        (
+            "yesterday",
+            utc(2026, 12, 1, 9, 0),
+            utc(2026, 11, 30, 17, 0),
+        ),
+        (
+            "across_dst",
+            utc(2026, 3, 28, 22, 30),
+            utc(2026, 3, 29, 1, 0),
+        ),
+        (
+            "midnight",
+            utc(2026, 12, 1, 22, 50),
+            utc(2026, 12, 1, 23, 0),
+        ),
+    ];
+    let local = |t: DateTime<Utc>| t.with_timezone(&berlin).format("%a %Y-%m-%d %H:%M %:z");
+    for lang in Lang::ALL {
+        let tr = Tr::new(lang);
+        for (case, now, moment) in cases {
+            let dates = Dates::new(tr, berlin, now);
+            let shown = format!(
+                "now:    {} {berlin}\nmoment: {}\nshown:  {}",
+                local(now),
+                local(moment),
+                dates.moment(moment)
+            );
+            insta::assert_snapshot!(format!("dates_{lang}_{case}"), shown);
+        }
+        // After choosing a zone the local time is shown with its date, even though it is today.
+        let now = utc(2026, 12, 1, 11, 37);
+        let shown = format!(
+            "now:    {} {berlin}\nshown:  {}",
+            local(now),
+            Dates::new(tr, berlin, now).date_time(now)
+        );
+        insta::assert_snapshot!(format!("dates_{lang}_clock"), shown);
     }
 }

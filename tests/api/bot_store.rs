@@ -18,9 +18,14 @@ async fn setup() -> (TestDb, Queue) {
     let db = TestDb::new().await;
     let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
     for chat in [CHAT, OTHER] {
-        chats::upsert(&db.pool, chat, "private", Lang::En)
-            .await
-            .unwrap();
+        chats::upsert(
+            &db.pool,
+            chat,
+            remindbot::store::types::ChatKind::Private,
+            Lang::En,
+        )
+        .await
+        .unwrap();
     }
     (db, queue)
 }
@@ -36,7 +41,7 @@ async fn create(db: &TestDb, queue: &Queue, daily: bool) -> Task {
         owner_id: CHAT,
         text: TaskText::parse("stretch").unwrap(),
         due_at: in_days(1),
-        lead: Duration::zero(),
+        lead: remindbot::domain::lead::Lead::ZERO,
         recurrence: daily.then(|| {
             let time = in_days(1).with_timezone(&Tz::UTC).time();
             Recurrence::new(Frequency::Daily, time).unwrap()
@@ -51,10 +56,12 @@ async fn create(db: &TestDb, queue: &Queue, daily: bool) -> Task {
 
 /// `(state, run_at)` of every reminder job, oldest first.
 async fn jobs(db: &TestDb) -> Vec<(String, DateTime<Utc>)> {
-    sqlx::query_as("select state, run_at from jobs order by id")
-        .fetch_all(&db.pool)
+    pgqueue::list(&db.pool, REMINDER_QUEUE, None, i64::MAX)
         .await
         .unwrap()
+        .into_iter()
+        .map(|job| (job.state.to_string(), job.run_at))
+        .collect()
 }
 
 #[tokio::test]
@@ -65,7 +72,7 @@ async fn bot_store_another_chats_task_is_untouchable() {
     let change = TaskChange {
         text: None,
         due_at: in_days(2),
-        lead: Duration::zero(),
+        lead: remindbot::domain::lead::Lead::ZERO,
         recurrence: None,
     };
     assert!(
@@ -115,7 +122,10 @@ async fn bot_store_a_second_snooze_replaces_the_first_and_leaves_the_deadline() 
         .await
         .unwrap()
         .unwrap();
-    assert_eq!((after.due_at, after.rule), (task.due_at, task.rule));
+    assert_eq!(
+        (after.due_at, after.recurrence),
+        (task.due_at, task.recurrence)
+    );
 }
 
 #[tokio::test]
@@ -126,7 +136,7 @@ async fn bot_store_rescheduling_back_to_the_old_time_still_gets_a_job() {
         let change = TaskChange {
             text: None,
             due_at,
-            lead: Duration::minutes(5),
+            lead: remindbot::domain::lead::Lead::new(Duration::minutes(5)).unwrap(),
             recurrence: None,
         };
         let mut tx = db.pool.begin().await.unwrap();
@@ -160,8 +170,8 @@ async fn bot_store_done_closes_a_one_off_and_moves_a_recurring_task_on() {
         .unwrap()
         .unwrap();
     tx.commit().await.unwrap();
-    assert_eq!(closed.state, "done");
-    assert_eq!(moved.state, "open");
+    assert_eq!(closed.state, remindbot::store::types::TaskState::Done);
+    assert_eq!(moved.state, remindbot::store::types::TaskState::Open);
     assert_eq!(moved.due_at, daily.due_at + Duration::days(1));
     assert_eq!(moved.due_at.time(), daily.due_at.time());
     let states: Vec<String> = jobs(&db).await.into_iter().map(|(s, _)| s).collect();

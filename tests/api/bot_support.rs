@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use pgqueue::QueueConfig;
+use pgqueue::{JobState, QueueConfig};
 use remindbot::bot::{self, BotDeps, BotSettings};
-use remindbot::store::{REMINDER_QUEUE, reminder_queue};
+use remindbot::store::{REMINDER_QUEUE, ReminderJob, reminder_queue};
 use teloxide::Bot;
 use tgsim::{CallbackStatus, NewGroup, NewUser, SimConfig, SimHandle, Simulator, TranscriptEntry};
 use tokio::task::JoinHandle;
@@ -17,13 +17,13 @@ use crate::support::TestDb;
 /// Bound for awaited replies; they normally arrive within milliseconds.
 pub const WAIT: Duration = Duration::from_secs(10);
 
-/// One reminder job as the jobs table holds it.
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+/// One reminder job as the queue reports it, with the kind of the reminder it delivers.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JobRow {
     /// Its id.
     pub id: i64,
-    /// `pending`, `cancelled`, …
-    pub state: String,
+    /// Pending, cancelled, …
+    pub state: JobState,
     /// When it is due.
     pub run_at: DateTime<Utc>,
     /// The reminder it delivers.
@@ -199,17 +199,32 @@ impl TestApp {
         (answer, reply)
     }
 
-    /// The reminder jobs, oldest first.
+    /// The reminder jobs, oldest first (also those whose reminder is gone: `kind` is `None`).
     pub async fn jobs(&self) -> Vec<JobRow> {
-        sqlx::query_as(
-            "select j.id, j.state, j.run_at, (j.payload->>'reminder_id')::bigint as reminder_id,
-                    r.kind
-             from jobs j left join reminders r on r.job_id = j.id
-             where j.queue = 'reminders' order by j.id",
-        )
-        .fetch_all(&self.db.pool)
-        .await
-        .expect("jobs are readable")
+        let jobs = pgqueue::list(&self.db.pool, REMINDER_QUEUE, None, i64::MAX)
+            .await
+            .expect("jobs are readable");
+        let ids: Vec<i64> = jobs.iter().map(|j| j.id).collect();
+        let kinds: Vec<(i64, String)> =
+            sqlx::query_as("select job_id, kind from reminders where job_id = any($1)")
+                .bind(&ids)
+                .fetch_all(&self.db.pool)
+                .await
+                .expect("reminders are readable");
+        jobs.into_iter()
+            .map(|job| JobRow {
+                id: job.id,
+                state: job.state,
+                run_at: job.run_at,
+                reminder_id: ReminderJob::from_payload(&job.payload)
+                    .expect("a reminder job's payload")
+                    .reminder_id,
+                kind: kinds
+                    .iter()
+                    .find(|(id, _)| *id == job.id)
+                    .map(|(_, kind)| kind.clone()),
+            })
+            .collect()
     }
 
     /// The pending reminder jobs, soonest first.
@@ -218,7 +233,7 @@ impl TestApp {
             .jobs()
             .await
             .into_iter()
-            .filter(|j| j.state == "pending")
+            .filter(|j| j.state == JobState::Pending)
             .collect();
         jobs.sort_by_key(|j| j.run_at);
         jobs

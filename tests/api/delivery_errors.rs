@@ -5,7 +5,9 @@ use std::time::{Duration, Instant};
 
 use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
+use pgqueue::JobState;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
+use remindbot::store::REMINDER_QUEUE;
 use remindbot::store::reachability;
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use tgsim::{FaultAction, FaultRule, NewGroup, SimConfig, UserState};
@@ -36,14 +38,13 @@ async fn flood_once(with_parameters: bool) {
     assert_eq!((state.as_str(), attempts), ("done", 1));
     assert_eq!(throttles_of_task(&setup.pool, task).await, 1);
     assert!(last_error.is_some_and(|e| e.to_lowercase().contains("retry after")));
-    let history: Vec<String> = sqlx::query_scalar(
-        "select a.outcome from job_attempts a join reminders r on r.job_id = a.job_id
-         where r.task_id = $1 order by a.id",
-    )
-    .bind(task)
-    .fetch_all(&setup.pool)
-    .await
-    .unwrap();
+    let job = crate::support::job_of_task(&setup.pool, task).await;
+    let history: Vec<String> = pgqueue::maintenance::attempts(&setup.pool, job.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|a| a.outcome)
+        .collect();
     assert_eq!(history, ["throttled", "done"]);
     assert_eq!(setup.sim.counters().requests_by_method["sendMessage"], 2);
     running.stop().await.unwrap();
@@ -51,14 +52,7 @@ async fn flood_once(with_parameters: bool) {
 
 /// How often flood control turned away the job of task `task_id`'s latest reminder.
 async fn throttles_of_task(pool: &sqlx::PgPool, task_id: i64) -> i32 {
-    sqlx::query_scalar(
-        "select j.throttles from reminders r join jobs j on j.id = r.job_id
-         where r.task_id = $1 order by r.id desc limit 1",
-    )
-    .bind(task_id)
-    .fetch_one(pool)
-    .await
-    .unwrap()
+    crate::support::job_of_task(pool, task_id).await.throttles
 }
 
 /// Seconds from each sent reminder's fire time to its sending, for the tasks `tasks`.
@@ -239,7 +233,7 @@ async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_task
             owner_id: chat,
             text: TaskText::parse("daily").unwrap(),
             due_at: Utc::now() + chrono::Duration::days(1),
-            lead: chrono::Duration::zero(),
+            lead: remindbot::domain::lead::Lead::ZERO,
             recurrence: Some(
                 Recurrence::new(Frequency::Daily, NaiveTime::from_hms_opt(9, 0, 0).unwrap())
                     .unwrap(),
@@ -252,8 +246,7 @@ async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_task
     }
     let running = setup.start(setup.config(25, 1)).await;
     eventually(Duration::from_secs(10), "both failed", || async {
-        let failed: i64 = sqlx::query_scalar("select count(*) from jobs where state = 'failed'")
-            .fetch_one(&setup.pool)
+        let failed = pgqueue::count(&setup.pool, REMINDER_QUEUE, JobState::Failed)
             .await
             .unwrap();
         failed == 2
@@ -281,8 +274,7 @@ async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_task
             (missing, false, "paused".into())
         ]
     );
-    let pending: i64 = sqlx::query_scalar("select count(*) from jobs where state = 'pending'")
-        .fetch_one(&setup.pool)
+    let pending = pgqueue::count(&setup.pool, REMINDER_QUEUE, JobState::Pending)
         .await
         .unwrap();
     assert_eq!(pending, 0, "{:?}", setup.job_states().await);
@@ -295,19 +287,24 @@ async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_task
         .unwrap();
     tx.commit().await.unwrap();
     assert_eq!(resumed, 1);
-    let (reachable, state, due_in): (bool, String, f64) = sqlx::query_as(
-        "select c.reachable, t.state, extract(epoch from j.run_at - now())::float8
-         from chats c join tasks t using (chat_id) join reminders r on r.task_id = t.id
-         join jobs j on j.id = r.job_id
-         where c.chat_id = $1 and t.rule is not null and j.state = 'pending'",
+    let (reachable, state, task): (bool, String, i64) = sqlx::query_as(
+        "select c.reachable, t.state, t.id from chats c join tasks t using (chat_id)
+         where c.chat_id = $1 and t.rule is not null",
     )
     .bind(blocked)
     .fetch_one(&setup.pool)
     .await
     .unwrap();
+    let pending: Vec<_> = crate::support::reminders_with_jobs(&setup.pool, task)
+        .await
+        .into_iter()
+        .filter(|r| r.job.state == JobState::Pending)
+        .collect();
+    assert_eq!(pending.len(), 1, "{pending:?}");
+    let due_in = pending[0].job.run_at - crate::support::db_now(&setup.pool).await;
     assert!(reachable);
     assert_eq!(state, "open");
-    assert!(due_in > 0.0);
+    assert!(due_in > chrono::Duration::zero());
     running.stop().await.unwrap();
 }
 

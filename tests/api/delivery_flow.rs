@@ -4,10 +4,11 @@ use std::time::Duration;
 
 use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
+use pgqueue::JobState;
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::store::chats;
 use remindbot::store::tasks::{self, NewTask, TaskText};
+use remindbot::store::{REMINDER_QUEUE, chats};
 use tgsim::SimConfig;
 
 use crate::delivery_support::{Setup, job_of_task};
@@ -18,15 +19,20 @@ async fn a_recurring_reminder_is_sent_in_the_chats_language_with_buttons_and_its
  {
     let setup = Setup::new(SimConfig::default()).await;
     let chat = setup.users(5_000_000, 1)[0];
-    chats::upsert(&setup.pool, chat, "private", Lang::Ru)
-        .await
-        .unwrap();
+    chats::upsert(
+        &setup.pool,
+        chat,
+        remindbot::store::types::ChatKind::Private,
+        Lang::Ru,
+    )
+    .await
+    .unwrap();
     let daily = NewTask {
         chat_id: chat,
         owner_id: chat,
         text: TaskText::parse("зарядка <5 мин>").unwrap(),
         due_at: Utc::now(),
-        lead: chrono::Duration::zero(),
+        lead: remindbot::domain::lead::Lead::ZERO,
         recurrence: Some(
             Recurrence::new(Frequency::Daily, NaiveTime::from_hms_opt(7, 0, 0).unwrap()).unwrap(),
         ),
@@ -57,7 +63,7 @@ async fn a_recurring_reminder_is_sent_in_the_chats_language_with_buttons_and_its
     assert_eq!(message_id, Some(message.message_id));
     assert!(sent_at.is_some());
     let (state, _, _, due_in) = job_of_task(&setup.pool, task.id).await;
-    assert_eq!(state, "pending", "the next occurrence is queued");
+    assert_eq!(state, JobState::Pending, "the next occurrence is queued");
     assert!(due_in > 0.0 && due_in <= 86_400.0 + 60.0, "{due_in}");
     running.stop().await.unwrap();
 }
@@ -88,17 +94,24 @@ async fn done_deleted_and_already_sent_reminders_are_not_sent() {
         .unwrap();
     let running = setup.start(setup.config(25, 1)).await;
     eventually(Duration::from_secs(10), "all three handled", || async {
-        let open: i64 =
-            sqlx::query_scalar("select count(*) from jobs where state in ('pending', 'running')")
-                .fetch_one(&setup.pool)
+        let mut open = 0;
+        for state in [JobState::Pending, JobState::Running] {
+            open += pgqueue::count(&setup.pool, REMINDER_QUEUE, state)
                 .await
                 .unwrap();
+        }
         open == 0
     })
     .await;
-    assert_eq!(job_of_task(&setup.pool, tasks[0]).await.0, "cancelled");
-    assert_eq!(job_of_task(&setup.pool, tasks[1]).await.0, "cancelled");
-    assert_eq!(job_of_task(&setup.pool, tasks[2]).await.0, "done");
+    assert_eq!(
+        job_of_task(&setup.pool, tasks[0]).await.0,
+        JobState::Cancelled
+    );
+    assert_eq!(
+        job_of_task(&setup.pool, tasks[1]).await.0,
+        JobState::Cancelled
+    );
+    assert_eq!(job_of_task(&setup.pool, tasks[2]).await.0, JobState::Done);
     assert_eq!(setup.sim.counters().messages_sent, 0);
     running.stop().await.unwrap();
 }

@@ -5,6 +5,8 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use devdb::LocalCluster;
+use pgqueue::JobState;
+use remindbot::store::REMINDER_QUEUE;
 use tgsim::{FaultAction, FaultRule, SimConfig};
 use tokio::process::{Child, Command};
 
@@ -52,8 +54,7 @@ async fn seed_one_each(setup: &Setup, first: i64, n: i64) {
 }
 
 async fn running_jobs(setup: &Setup) -> i64 {
-    sqlx::query_scalar("select count(*) from jobs where state = 'running'")
-        .fetch_one(&setup.pool)
+    pgqueue::count(&setup.pool, REMINDER_QUEUE, JobState::Running)
         .await
         .unwrap()
 }

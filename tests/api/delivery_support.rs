@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use devdb::ScratchDatabase;
-use pgqueue::{Queue, QueueConfig};
+use pgqueue::{JobState, Queue, QueueConfig};
 use remindbot::app::{self, Running};
 use remindbot::config::{DeliveryArgs, RunConfig, TelegramArgs};
 use remindbot::db::DatabaseArgs;
@@ -125,12 +125,9 @@ impl Setup {
         );
     }
 
-    /// Jobs by state.
-    pub async fn job_states(&self) -> Vec<(String, i64)> {
-        sqlx::query_as("select state, count(*) from jobs group by state order by state")
-            .fetch_all(&self.pool)
-            .await
-            .expect("job states")
+    /// Jobs by state (the states that have any).
+    pub async fn job_states(&self) -> Vec<(JobState, i64)> {
+        crate::support::job_states(&self.pool).await
     }
 
     /// Messages the bot sent to `chat_id`, by the simulator's transcript.
@@ -145,16 +142,11 @@ impl Setup {
     }
 }
 
-/// The state, attempts and last error of the job of the reminder of task `task_id`.
-pub async fn job_of_task(pool: &PgPool, task_id: i64) -> (String, i32, Option<String>, f64) {
-    sqlx::query_as(
-        "select j.state, j.attempts, j.last_error,
-                extract(epoch from j.run_at - now())::float8
-         from reminders r join jobs j on j.id = r.job_id
-         where r.task_id = $1 order by r.id desc limit 1",
-    )
-    .bind(task_id)
-    .fetch_one(pool)
-    .await
-    .expect("the task's job")
+/// The state, attempts and last error of the job of the reminder of task `task_id`, and in how
+/// many seconds it is due (by the database's clock).
+pub async fn job_of_task(pool: &PgPool, task_id: i64) -> (JobState, i32, Option<String>, f64) {
+    let job = crate::support::job_of_task(pool, task_id).await;
+    let due_in = (job.run_at - crate::support::db_now(pool).await).num_microseconds();
+    let due_in = due_in.expect("a due time within centuries") as f64 / 1e6;
+    (job.state, job.attempts, job.last_error, due_in)
 }

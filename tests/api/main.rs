@@ -20,8 +20,6 @@ mod delivery_support;
 mod migrations;
 mod parser_properties;
 mod parser_tables;
-mod queue;
-mod queue_runner;
 mod reachability;
 mod sandbox;
 mod series;

@@ -14,26 +14,45 @@ use crate::support::server_url;
 /// The migrations of the last release before the workspace.
 static LEGACY: Migrator = sqlx::migrate!("tests/fixtures/legacy_migrations");
 
-/// Row counts of every table the old release had.
-async fn counts(pool: &sqlx::PgPool) -> Vec<i64> {
+/// Rows the old release wrote, in its schema (as a dump of its database would hold them).
+const LEGACY_DATA: &str = include_str!("../fixtures/legacy_release_data.sql");
+
+/// Row counts of every table the old release had: the bot's tables, and the queue's rows as the
+/// queue reports them (jobs per state, and the attempt history of the reminders' jobs).
+async fn counts(pool: &sqlx::PgPool) -> Vec<(String, i64)> {
     let mut counts = Vec::new();
     for table in [
         "chats",
         "tasks",
         "reminders",
         "conversations",
-        "jobs",
-        "job_attempts",
         "admin_actions",
     ] {
         let sql = format!("select count(*) from {table}");
-        counts.push(
+        counts.push((
+            table.to_owned(),
             sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
                 .fetch_one(pool)
                 .await
                 .unwrap(),
-        );
+        ));
     }
+    for (state, jobs) in pgqueue::maintenance::state_counts(pool).await.unwrap() {
+        counts.push((format!("{state} jobs"), jobs));
+    }
+    let job_ids: Vec<i64> =
+        sqlx::query_scalar("select job_id from reminders where job_id is not null order by id")
+            .fetch_all(pool)
+            .await
+            .unwrap();
+    let mut attempts = 0;
+    for id in job_ids {
+        attempts += pgqueue::maintenance::attempts(pool, id)
+            .await
+            .unwrap()
+            .len() as i64;
+    }
+    counts.push(("job attempts".to_owned(), attempts));
     counts
 }
 
@@ -45,35 +64,7 @@ async fn a_database_of_the_last_release_migrates_forward_with_its_data() {
     let pool = database.pool(4).await.unwrap();
     // What the old release wrote: a chat with a pending reminder, a failed one with its history,
     // a done one, a question waiting for its answer and an admin's action.
-    sqlx::raw_sql(
-        "insert into chats (chat_id, kind, lang, tz) values (7, 'private', 'ru', 'Europe/Moscow');
-         insert into tasks (chat_id, owner_id, text, due_at, tz) values
-             (7, 7, 'pay rent', now() - interval '1 minute', 'Europe/Moscow'),
-             (7, 7, 'call mom', now() - interval '1 day', 'Europe/Moscow'),
-             (7, 7, 'buy milk', now() - interval '2 days', 'Europe/Moscow');
-         update tasks set state = 'done' where text = 'buy milk';
-         insert into jobs (queue, payload, run_at, state, attempts, claims, last_error,
-                           finished_at, max_attempts) values
-             ('reminders', '{\"reminder_id\": 1}', now() - interval '1 minute', 'pending', 0, 0,
-              null, null, 5),
-             ('reminders', '{\"reminder_id\": 2}', now() - interval '1 day', 'failed', 5, 5,
-              'Forbidden: bot was blocked by the user', now(), 5),
-             ('reminders', '{\"reminder_id\": 3}', now() - interval '2 days', 'done', 1, 1,
-              null, now(), 5);
-         insert into reminders (task_id, due_at, fire_at, job_id, sent, sent_at) values
-             (1, now() - interval '1 minute', now() - interval '1 minute', 1, false, null),
-             (2, now() - interval '1 day', now() - interval '1 day', 2, false, null),
-             (3, now() - interval '2 days', now() - interval '2 days', 3, true, now());
-         insert into job_attempts (job_id, attempt, outcome, error) values
-             (2, 4, 'retry', 'Bad Gateway'),
-             (2, 5, 'failed', 'Forbidden: bot was blocked by the user');
-         insert into conversations (chat_id, user_id, kind, text) values
-             (7, 7, 'new_task_time', 'water the plants');
-         insert into admin_actions (actor, action, job_id) values ('cli:ops uid=1000', 'retry', 2);",
-    )
-    .execute(&pool)
-    .await
-    .unwrap();
+    sqlx::raw_sql(LEGACY_DATA).execute(&pool).await.unwrap();
     let before = counts(&pool).await;
 
     remindbot::db::migrate(&pool).await.unwrap();
@@ -102,13 +93,8 @@ async fn a_database_of_the_last_release_migrates_forward_with_its_data() {
         )
         .await
         .unwrap();
-    let (attempts, throttles): (i32, i32) =
-        sqlx::query_as("select attempts, throttles from jobs where id = $1")
-            .bind(job.id)
-            .fetch_one(&pool)
-            .await
-            .unwrap();
-    assert_eq!((attempts, throttles), (0, 1));
+    let throttled = pgqueue::inspect(&pool, job.id).await.unwrap().unwrap();
+    assert_eq!((throttled.attempts, throttled.throttles), (0, 1));
     // Admins still see the failure with its history; the bot still lists the open tasks.
     let failed = remindbot::admin::failed::list(
         &pool,

@@ -512,7 +512,7 @@ fn problems(e: &Expect, p: &ParsedDue, now: chrono::DateTime<Utc>, tz: Tz) -> Ve
     {
         out.push(format!("utc {}, want {utc}", p.due.naive_utc()));
     }
-    let lead = p.lead.map(|l| l.num_minutes());
+    let lead = p.lead.map(|l| l.duration().num_minutes());
     if lead != e.lead_minutes {
         out.push(format!("lead {lead:?}, want {:?}", e.lead_minutes));
     }

@@ -7,20 +7,26 @@ use std::time::Duration;
 
 use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
+use pgqueue::JobState;
 use remindbot::admin::actions::{self, ActionResult};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::reachability;
 use remindbot::store::tasks::{self, NewTask, TaskText};
+use remindbot::store::types::ChatKind;
 use tgsim::{BotMembership, FaultAction, FaultRule, NewGroup, SimConfig, UserState};
 
 use crate::delivery_support::Setup;
-use crate::support::eventually;
+use crate::support::{eventually, job_of_task, reminders_with_jobs};
 
 const WAIT: Duration = Duration::from_secs(10);
 
 /// A daily task of `chat` at 09:00 UTC starting tomorrow; returns its id.
 async fn daily_task(setup: &Setup, chat: i64, text: &str) -> i64 {
-    let kind = if chat < 0 { "group" } else { "private" };
+    let kind = if chat < 0 {
+        ChatKind::Group
+    } else {
+        ChatKind::Private
+    };
     remindbot::store::chats::upsert(&setup.pool, chat, kind, remindbot::domain::lang::Lang::En)
         .await
         .unwrap();
@@ -29,7 +35,7 @@ async fn daily_task(setup: &Setup, chat: i64, text: &str) -> i64 {
         owner_id: chat.abs(),
         text: TaskText::parse(text).unwrap(),
         due_at: Utc::now() + chrono::Duration::days(1),
-        lead: chrono::Duration::zero(),
+        lead: remindbot::domain::lead::Lead::ZERO,
         recurrence: Some(
             Recurrence::new(Frequency::Daily, NaiveTime::from_hms_opt(9, 0, 0).unwrap()).unwrap(),
         ),
@@ -43,16 +49,19 @@ async fn daily_task(setup: &Setup, chat: i64, text: &str) -> i64 {
 
 /// `(chat reachable, task state, pending jobs of the task)`.
 async fn standing(setup: &Setup, task: i64) -> (bool, String, i64) {
-    sqlx::query_as(
-        "select c.reachable, t.state,
-                (select count(*) from reminders r join jobs j on j.id = r.job_id
-                 where r.task_id = t.id and j.state = 'pending')
-         from tasks t join chats c using (chat_id) where t.id = $1",
+    let (reachable, state): (bool, String) = sqlx::query_as(
+        "select c.reachable, t.state from tasks t join chats c using (chat_id) where t.id = $1",
     )
     .bind(task)
     .fetch_one(&setup.pool)
     .await
-    .unwrap()
+    .unwrap();
+    let pending = reminders_with_jobs(&setup.pool, task)
+        .await
+        .iter()
+        .filter(|r| r.job.state == JobState::Pending)
+        .count();
+    (reachable, state, pending as i64)
 }
 
 async fn wait_for_standing(setup: &Setup, task: i64, expected: (bool, &str, i64), what: &str) {
@@ -101,13 +110,7 @@ async fn an_admin_retry_resumes_the_chats_paused_tasks() {
 
     // The account is back; an admin retries the failed reminder.
     setup.sim.set_user_state(user, UserState::Started).unwrap();
-    let job: i64 = sqlx::query_scalar(
-        "select j.id from reminders r join jobs j on j.id = r.job_id where r.task_id = $1",
-    )
-    .bind(one_off)
-    .fetch_one(&setup.pool)
-    .await
-    .unwrap();
+    let job = job_of_task(&setup.pool, one_off).await.id;
     assert_eq!(
         actions::retry(&setup.queue, "admin:test", job)
             .await

@@ -7,7 +7,8 @@ use std::time::Duration;
 use chrono::{DateTime, Timelike, Utc};
 use chrono_tz::Tz;
 use pgqueue::{
-    ClaimedJob, JobHandler, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups, reaper,
+    ClaimedJob, JobHandler, JobState, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
+    reaper,
 };
 use remindbot::admin::actions::{self, ActionResult};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
@@ -15,7 +16,7 @@ use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
 use remindbot::telegram::record;
 
-use crate::support::TestDb;
+use crate::support::{TestDb, reminders_with_jobs};
 
 /// What the scripted handler does with every job.
 #[derive(Clone)]
@@ -36,9 +37,14 @@ impl JobHandler for Script {
 /// A daily task of chat 600 whose current occurrence fell due a minute ago (its reminder job is
 /// due now) and whose next one is tomorrow; returns its id and that occurrence's deadline.
 async fn daily_task_due_now(pool: &sqlx::PgPool, queue: &Queue) -> (i64, DateTime<Utc>) {
-    chats::upsert(pool, 600, "private", remindbot::domain::lang::Lang::En)
-        .await
-        .unwrap();
+    chats::upsert(
+        pool,
+        600,
+        remindbot::store::types::ChatKind::Private,
+        remindbot::domain::lang::Lang::En,
+    )
+    .await
+    .unwrap();
     let due = (Utc::now() - chrono::Duration::minutes(1))
         .with_second(0)
         .and_then(|t| t.with_nanosecond(0))
@@ -49,7 +55,7 @@ async fn daily_task_due_now(pool: &sqlx::PgPool, queue: &Queue) -> (i64, DateTim
         owner_id: 600,
         text: TaskText::parse("stretch").unwrap(),
         due_at: due,
-        lead: chrono::Duration::zero(),
+        lead: remindbot::domain::lead::Lead::ZERO,
         recurrence: Some(rule),
         tz: Tz::UTC,
     };
@@ -61,15 +67,14 @@ async fn daily_task_due_now(pool: &sqlx::PgPool, queue: &Queue) -> (i64, DateTim
 
 /// The deadlines of the task's occurrences whose reminder job is pending.
 async fn pending_occurrences(pool: &sqlx::PgPool, task_id: i64) -> Vec<DateTime<Utc>> {
-    sqlx::query_scalar(
-        "select r.due_at from reminders r join jobs j on j.id = r.job_id
-         where r.task_id = $1 and r.kind = 'occurrence' and j.state = 'pending'
-         order by r.due_at",
-    )
-    .bind(task_id)
-    .fetch_all(pool)
-    .await
-    .unwrap()
+    let mut due: Vec<DateTime<Utc>> = reminders_with_jobs(pool, task_id)
+        .await
+        .into_iter()
+        .filter(|r| r.kind == "occurrence" && r.job.state == JobState::Pending)
+        .map(|r| r.due_at)
+        .collect();
+    due.sort();
+    due
 }
 
 /// Runs the task's due job once through a runner whose handler follows `script`; asserts that
@@ -91,16 +96,14 @@ async fn assert_series_survives(script: Script, max_attempts: i32, expected: &st
         Wakeups::poll_only(),
     );
     assert_eq!(runner.run_once().await.unwrap(), 1);
-    let state: String = sqlx::query_scalar(
-        "select j.state from reminders r join jobs j on j.id = r.job_id
-         where r.task_id = $1 and r.due_at = $2",
-    )
-    .bind(task)
-    .bind(due)
-    .fetch_one(&db.pool)
-    .await
-    .unwrap();
-    assert_eq!(state, expected);
+    let state = reminders_with_jobs(&db.pool, task)
+        .await
+        .into_iter()
+        .find(|r| r.due_at == due)
+        .expect("the occurrence's reminder")
+        .job
+        .state;
+    assert_eq!(state.as_str(), expected);
     assert_eq!(
         pending_occurrences(&db.pool, task).await,
         vec![due + chrono::Duration::days(1)],

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use devdb::ScratchDatabase;
+use pgqueue::{JobInfo, JobState};
 use remindbot::db::DatabaseArgs;
 use sqlx::PgPool;
 use tokio::sync::OnceCell;
@@ -86,15 +87,20 @@ where
 /// job, in one transaction; returns the task's id.
 pub async fn task_due_now(pool: &PgPool, queue: &pgqueue::Queue, chat_id: i64, text: &str) -> i64 {
     use remindbot::store::tasks::{self, NewTask, TaskText};
-    remindbot::store::chats::upsert(pool, chat_id, "private", remindbot::domain::lang::Lang::En)
-        .await
-        .expect("the chat is stored");
+    remindbot::store::chats::upsert(
+        pool,
+        chat_id,
+        remindbot::store::types::ChatKind::Private,
+        remindbot::domain::lang::Lang::En,
+    )
+    .await
+    .expect("the chat is stored");
     let task = NewTask {
         chat_id,
         owner_id: chat_id,
         text: TaskText::parse(text).expect("a valid task text"),
         due_at: chrono::Utc::now() - chrono::Duration::minutes(1),
-        lead: chrono::Duration::zero(),
+        lead: remindbot::domain::lead::Lead::ZERO,
         recurrence: None,
         tz: chrono_tz::Tz::Asia__Tashkent,
     };
@@ -104,4 +110,81 @@ pub async fn task_due_now(pool: &PgPool, queue: &pgqueue::Queue, chat_id: i64, t
         .expect("the task is created");
     tx.commit().await.expect("the task commits");
     task.id
+}
+
+/// A reminder of a task with its job, as the queue reports the job.
+#[derive(Clone, Debug)]
+pub struct ReminderWithJob {
+    /// The occurrence's deadline.
+    pub due_at: chrono::DateTime<chrono::Utc>,
+    /// `occurrence` or `snooze`.
+    pub kind: String,
+    /// Its job.
+    pub job: JobInfo,
+}
+
+/// The reminders of task `task_id` whose job still exists, oldest first, each with its job: the
+/// bot's rows point at jobs by id, and the queue says what became of them.
+pub async fn reminders_with_jobs(pool: &PgPool, task_id: i64) -> Vec<ReminderWithJob> {
+    let reminders: Vec<(chrono::DateTime<chrono::Utc>, String, i64)> = sqlx::query_as(
+        "select due_at, kind, job_id from reminders
+         where task_id = $1 and job_id is not null order by id",
+    )
+    .bind(task_id)
+    .fetch_all(pool)
+    .await
+    .expect("the task's reminders");
+    let ids: Vec<i64> = reminders.iter().map(|r| r.2).collect();
+    let jobs = pgqueue::inspect_many(pool, &ids)
+        .await
+        .expect("the reminders' jobs");
+    reminders
+        .into_iter()
+        .filter_map(|(due_at, kind, job_id)| {
+            let job = jobs.iter().find(|j| j.id == job_id)?.clone();
+            Some(ReminderWithJob { due_at, kind, job })
+        })
+        .collect()
+}
+
+/// The job of reminder `reminder_id`.
+pub async fn job_of_reminder(pool: &PgPool, reminder_id: i64) -> JobInfo {
+    let job_id: i64 = sqlx::query_scalar("select job_id from reminders where id = $1")
+        .bind(reminder_id)
+        .fetch_one(pool)
+        .await
+        .expect("the reminder has a job");
+    pgqueue::inspect(pool, job_id)
+        .await
+        .expect("the job is readable")
+        .expect("the job exists")
+}
+
+/// The job of task `task_id`'s newest reminder.
+pub async fn job_of_task(pool: &PgPool, task_id: i64) -> JobInfo {
+    let reminder_id: i64 =
+        sqlx::query_scalar("select id from reminders where task_id = $1 order by id desc limit 1")
+            .bind(task_id)
+            .fetch_one(pool)
+            .await
+            .expect("the task has a reminder");
+    job_of_reminder(pool, reminder_id).await
+}
+
+/// How many jobs are in each state that has any, all queues together, by state.
+pub async fn job_states(pool: &PgPool) -> Vec<(JobState, i64)> {
+    pgqueue::maintenance::state_counts(pool)
+        .await
+        .expect("job states")
+        .into_iter()
+        .filter(|(_, count)| *count > 0)
+        .collect()
+}
+
+/// The database's clock, which the queue's due times follow.
+pub async fn db_now(pool: &PgPool) -> chrono::DateTime<chrono::Utc> {
+    sqlx::query_scalar("select now()")
+        .fetch_one(pool)
+        .await
+        .expect("the database's clock")
 }

@@ -5,8 +5,9 @@
 //! series (the next reminder of a recurring task) uses it to keep the series going whatever became
 //! of this step.
 //!
-//! Cancellations a producer makes itself ([`super::maintenance::cancel_job`]) do not run it: the
-//! producer is in its own transaction and knows what it wants next.
+//! Cancellations a producer makes itself ([`super::maintenance::cancel_job`],
+//! [`super::cancel_pending`]) do not run it: the producer is in its own transaction and knows what
+//! it wants next.
 
 use std::future::Future;
 use std::pin::Pin;

@@ -15,6 +15,10 @@
 //!   whatever became of one of them.
 //! - Flood control ([`Queue::throttle`]) puts a job back without using up an attempt, but counts
 //!   it (`throttles`) and keeps the error.
+//! - The queue owns its tables: programs that embed it read jobs through [`inspect()`],
+//!   [`inspect_many`], [`failed_jobs`], [`count`], [`recent_outcomes`] and
+//!   [`maintenance::depth`], and cancel their own pending jobs with [`cancel_pending`], never by
+//!   SQL of their own.
 //!
 //! All times come from the database clock (`now()`).
 
@@ -24,6 +28,7 @@ mod completer;
 mod enqueue;
 mod fence;
 pub mod hook;
+mod inspect;
 pub mod maintenance;
 pub mod reaper;
 pub mod runner;
@@ -40,6 +45,10 @@ use sqlx::migrate::Migrator;
 pub use backoff::Backoff;
 pub use fence::RetryOutcome;
 pub use hook::{GaveUp, GiveUpHook, GivenUpJob, HookError};
+pub use inspect::{
+    FailedQuery, JobInfo, JobState, RecentOutcomes, cancel_pending, count, count_failed,
+    failed_jobs, inspect, inspect_many, list, recent_outcomes,
+};
 pub use runner::{JobHandler, Outcome, Runner, RunnerConfig};
 pub use wakeup::Wakeups;
 

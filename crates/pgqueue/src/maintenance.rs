@@ -1,13 +1,15 @@
 //! Work on jobs outside a claim: retention, and the changes producers and admins make to a job
-//! (cancel, move, retry a failed one), plus counts for dashboards.
+//! (cancel, move, retry a failed one), plus the queue's depth for dashboards and a job's attempt
+//! history. Reading jobs ([`crate::inspect()`], [`crate::failed_jobs`], [`crate::count`], …) is
+//! at the crate's root.
 
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use sqlx::{PgConnection, PgExecutor, PgPool};
+use sqlx::{Acquire, PgConnection, PgExecutor, PgPool, Postgres};
 use tokio_util::sync::CancellationToken;
 
-use super::{JobId, NOTIFY_CHANNEL, QueueError, secs};
+use super::{JobId, JobState, NOTIFY_CHANNEL, QueueError, secs};
 
 /// Deletes `done` and `cancelled` jobs that finished more than `older_than` ago, in batches;
 /// `failed` jobs stay for admins. Returns how many were deleted.
@@ -172,15 +174,27 @@ pub async fn purge_failed(pool: &PgPool, older_than: Duration) -> Result<u64, Qu
 /// millions of rows: no statement here scans the table.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Depth {
-    /// Jobs per state, all queues together: the planner's estimate (from the statistics
-    /// autovacuum keeps), or an exact count while the table is small.
-    pub states: Vec<(String, i64)>,
+    /// Jobs per state, all queues together, one entry per state in [`JobState::ALL`] order: the
+    /// planner's estimate (from the statistics autovacuum keeps), or an exact count while the
+    /// table is small.
+    pub states: Vec<(JobState, i64)>,
     /// Whether `states` is an estimate.
     pub estimated: bool,
     /// Pending jobs of the queue that are due now, counted exactly up to [`DUE_COUNT_CAP`].
     pub due_now: i64,
     /// How long the queue's oldest due job has waited, in seconds.
     pub oldest_due_secs: Option<f64>,
+    /// The queue's oldest due job, the one that has waited `oldest_due_secs`.
+    pub oldest_due: Option<DueJob>,
+}
+
+/// A pending job that is due and still waits for a worker.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct DueJob {
+    /// The job.
+    pub id: JobId,
+    /// When it fell due.
+    pub run_at: DateTime<Utc>,
 }
 
 /// Due jobs are counted up to this many; a larger backlog shows as this number.
@@ -188,72 +202,87 @@ pub const DUE_COUNT_CAP: i64 = 10_000;
 /// Below this many rows (by the table's statistics) the states are counted exactly.
 const EXACT_BELOW: f64 = 20_000.0;
 
-/// Reads the [`Depth`] of `queue`.
+/// Reads the [`Depth`] of `queue` on one connection: a pool's (`&PgPool`), or the caller's.
 #[tracing::instrument(skip_all, fields(queue))]
-pub async fn depth(pool: &PgPool, queue: &str) -> Result<Depth, QueueError> {
+pub async fn depth<'c>(
+    conn: impl Acquire<'c, Database = Postgres>,
+    queue: &str,
+) -> Result<Depth, QueueError> {
+    let mut conn = conn.acquire().await?;
     let rows: f64 =
         sqlx::query_scalar("select reltuples::float8 from pg_class where oid = 'jobs'::regclass")
-            .fetch_one(pool)
+            .fetch_one(&mut *conn)
             .await?;
     let estimated = rows >= EXACT_BELOW;
     let states = if estimated {
-        estimated_state_counts(pool, rows).await?
+        estimated_state_counts(&mut conn, rows).await?
     } else {
-        state_counts(pool).await?
+        state_counts(&mut *conn).await?
     };
-    let (due_now, oldest_due_secs): (i64, Option<f64>) = sqlx::query_as(
+    // Both off the claim index: the due jobs in claim order, the first of them the oldest.
+    let (due_now, oldest_id, oldest_run_at, oldest_due_secs): (
+        i64,
+        Option<JobId>,
+        Option<DateTime<Utc>>,
+        Option<f64>,
+    ) = sqlx::query_as(
         "select (select count(*) from (select 1 from jobs
                   where queue = $1 and state = 'pending' and run_at <= now()
                   limit $2) due),
-                (select extract(epoch from now() - min(run_at))::float8 from jobs
-                  where queue = $1 and state = 'pending' and run_at <= now())",
+                oldest.id, oldest.run_at,
+                extract(epoch from now() - oldest.run_at)::float8
+         from (select 1) one
+         left join lateral (select id, run_at from jobs
+                            where queue = $1 and state = 'pending' and run_at <= now()
+                            order by run_at, id limit 1) oldest on true",
     )
     .bind(queue)
     .bind(DUE_COUNT_CAP)
-    .fetch_one(pool)
+    .fetch_one(&mut *conn)
     .await?;
+    let oldest_due = oldest_id
+        .zip(oldest_run_at)
+        .map(|(id, run_at)| DueJob { id, run_at });
     Ok(Depth {
         states,
         estimated,
         due_now,
         oldest_due_secs,
+        oldest_due,
     })
 }
 
 /// Jobs per state by the planner's statistics of the `state` column and the table's row count.
 async fn estimated_state_counts(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     rows: f64,
-) -> Result<Vec<(String, i64)>, QueueError> {
+) -> Result<Vec<(JobState, i64)>, QueueError> {
     let frequencies: Vec<(String, f64)> = sqlx::query_as(
         "select v.state, v.freq::float8
          from pg_stats s,
               unnest(s.most_common_vals::text::text[], s.most_common_freqs) as v(state, freq)
          where s.schemaname = current_schema() and s.tablename = 'jobs' and s.attname = 'state'",
     )
-    .fetch_all(pool)
+    .fetch_all(conn)
     .await?;
-    Ok(JOB_STATES
+    Ok(JobState::ALL
         .iter()
         .map(|state| {
             let freq = frequencies
                 .iter()
-                .find(|(s, _)| s == state)
+                .find(|(s, _)| s == state.as_str())
                 .map_or(0.0, |(_, f)| *f);
-            ((*state).to_owned(), (freq * rows).round() as i64)
+            (*state, (freq * rows).round() as i64)
         })
         .collect())
 }
 
-/// Every state a job can be in.
-const JOB_STATES: [&str; 5] = ["cancelled", "done", "failed", "pending", "running"];
-
-/// The number of jobs in each state, all queues together, as `(state, count)` pairs (an exact
-/// count: a scan of the whole table; dashboards use [`depth`]).
+/// The number of jobs in each state, all queues together, one pair per state in
+/// [`JobState::ALL`] order (an exact count: a scan of the whole table; dashboards use [`depth`]).
 #[tracing::instrument(skip_all)]
 pub async fn state_counts<'e>(
     executor: impl PgExecutor<'e>,
-) -> Result<Vec<(String, i64)>, QueueError> {
+) -> Result<Vec<(JobState, i64)>, QueueError> {
     Ok(sqlx::query_as(
         "select s.state, count(j.id)
          from unnest(array['pending', 'running', 'done', 'failed', 'cancelled']) as s(state)
@@ -262,6 +291,17 @@ pub async fn state_counts<'e>(
     )
     .fetch_all(executor)
     .await?)
+}
+
+/// Refreshes the planner's statistics of the queue's tables at once, as autovacuum would in a
+/// while: after a bulk enqueue (a benchmark's), so that the claims that follow are planned on
+/// the table as it now is.
+#[tracing::instrument(skip_all)]
+pub async fn analyze<'e>(executor: impl PgExecutor<'e>) -> Result<(), QueueError> {
+    sqlx::query("analyze jobs, job_attempts")
+        .execute(executor)
+        .await?;
+    Ok(())
 }
 
 async fn notify(conn: &mut PgConnection, queue: &str) -> Result<(), QueueError> {

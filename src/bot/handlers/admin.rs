@@ -1,28 +1,158 @@
 //! Admin commands in the chat: /failed (a page of failed reminders with Retry and Cancel buttons),
-//! /retry <id> | all, /stats. Only users listed in ADMIN_CHAT_IDS get here; the checks are in the
-//! command and button dispatch.
+//! /retry <id> | all, /stats, and those buttons. They are a dptree branch of their own
+//! ([`commands`], [`taps`]) in front of the chat's handlers, guarded once ([`is_admin_here`]):
+//! only users listed in ADMIN_CHAT_IDS, and only in their private chat with the bot (in a group
+//! the answers would show other users' reminders to everyone there). Anyone else falls through
+//! to the chat's handlers, where the commands are unknown and the buttons stale.
 
-use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
+use std::sync::Arc;
 
-use super::callbacks::Toast;
-use super::{Ctx, Turn};
+use teloxide::dispatching::UpdateHandler;
+use teloxide::prelude::*;
+use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
+
+use super::context::{Ctx, Turn, begin, user_id};
+use super::replies::{Toast, report_failure};
 use crate::admin::actions::{self, ActionResult};
 use crate::admin::failed::{self, FailedFilter};
 use crate::admin::stats;
 use crate::bot::BotError;
+use crate::bot::commands::{self, Command, Input};
 use crate::bot::render::{self, Reply};
 use crate::callback::Action;
-use crate::i18n::Arg;
+use crate::domain::lang::Lang;
+use crate::i18n::{Arg, Tr};
 
 /// Failed reminders per /failed page.
 const PAGE_SIZE: i64 = 5;
 
+/// The one admin guard: `user` is listed in ADMIN_CHAT_IDS and writes in their private chat.
+fn is_admin_here(ctx: &Ctx, chat: &teloxide::types::Chat, user: &teloxide::types::User) -> bool {
+    chat.is_private() && ctx.deps.settings.admin_ids.contains(&user_id(user))
+}
+
+/// An admin command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum AdminCommand {
+    Failed(String),
+    Retry(String),
+    Stats,
+}
+
+/// What an admin button asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AdminTap {
+    Retry(i64),
+    Cancel(i64),
+}
+
+/// The branch of message handling that serves admin commands from admins.
+pub(crate) fn commands() -> UpdateHandler<BotError> {
+    dptree::filter_map(|ctx: Arc<Ctx>, msg: Message| admin_command(&ctx, &msg)).endpoint(on_command)
+}
+
+/// The branch of button handling that serves admin buttons tapped by admins.
+pub(crate) fn taps() -> UpdateHandler<BotError> {
+    dptree::filter_map(|ctx: Arc<Ctx>, query: CallbackQuery| admin_tap(&ctx, &query))
+        .endpoint(on_tap)
+}
+
+fn admin_command(ctx: &Ctx, msg: &Message) -> Option<AdminCommand> {
+    let user = msg.from.as_ref()?;
+    if !is_admin_here(ctx, &msg.chat, user) {
+        return None;
+    }
+    match commands::parse(msg.text()?, &ctx.username) {
+        Input::Command(Command::Failed(args)) => Some(AdminCommand::Failed(args)),
+        Input::Command(Command::Retry(args)) => Some(AdminCommand::Retry(args)),
+        Input::Command(Command::Stats) => Some(AdminCommand::Stats),
+        _ => None,
+    }
+}
+
+fn admin_tap(ctx: &Ctx, query: &CallbackQuery) -> Option<AdminTap> {
+    let message = query.message.as_ref()?;
+    if !is_admin_here(ctx, message.chat(), &query.from) {
+        return None;
+    }
+    match Action::decode(query.data.as_deref()?)? {
+        Action::AdminRetry { job_id } => Some(AdminTap::Retry(job_id)),
+        Action::AdminCancel { job_id } => Some(AdminTap::Cancel(job_id)),
+        _ => None,
+    }
+}
+
+#[tracing::instrument(skip_all, fields(chat_id = msg.chat.id.0))]
+async fn on_command(ctx: Arc<Ctx>, msg: Message, command: AdminCommand) -> Result<(), BotError> {
+    let Some(user) = msg.from.as_ref() else {
+        return Ok(());
+    };
+    let result = async {
+        let turn = begin(&ctx, &msg.chat, user).await?;
+        match command {
+            AdminCommand::Failed(args) => failed(&ctx, &turn, &args).await,
+            AdminCommand::Retry(args) => retry(&ctx, &turn, &args).await,
+            AdminCommand::Stats => stats(&ctx, &turn).await,
+        }
+    }
+    .await;
+    if let Err(error) = &result {
+        let lang = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
+        report_failure(&ctx, msg.chat.id.0, lang, error).await;
+    }
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+async fn on_tap(ctx: Arc<Ctx>, query: CallbackQuery, tap: AdminTap) -> Result<(), BotError> {
+    let fallback = Tr::new(Lang::from_code(
+        query.from.language_code.as_deref().unwrap_or(""),
+    ));
+    let (toast, tr) = match tapped(&ctx, &query, tap).await {
+        Ok(answer) => answer,
+        Err(error) => {
+            tracing::error!(%error, "an admin button failed");
+            (Toast::Key("err-internal"), fallback)
+        }
+    };
+    let answer = ctx.bot.answer_callback_query(query.id.clone());
+    match toast.text(tr) {
+        Some(text) => answer.text(render::shorten(&text, 200)).await?,
+        None => answer.await?,
+    };
+    Ok(())
+}
+
+/// Retries or cancels the job of an admin button; returns the notice and its language.
+async fn tapped(ctx: &Ctx, query: &CallbackQuery, tap: AdminTap) -> Result<(Toast, Tr), BotError> {
+    let Some(message) = query.message.as_ref() else {
+        return Ok((Toast::Key("stale-button"), Tr::new(Lang::En)));
+    };
+    let turn = begin(ctx, message.chat(), &query.from).await?;
+    let toast = match tap {
+        AdminTap::Retry(job_id) => {
+            match actions::retry(&ctx.deps.queue, &actor(&turn), job_id).await? {
+                ActionResult::Retried(_) => Toast::Key("admin-toast-retried"),
+                _ => Toast::Key("admin-toast-not-failed"),
+            }
+        }
+        AdminTap::Cancel(job_id) => {
+            match actions::cancel(&ctx.deps.queue, &actor(&turn), job_id).await? {
+                ActionResult::Cancelled(_) => Toast::Key("admin-toast-cancelled"),
+                _ => Toast::Key("admin-toast-not-failed"),
+            }
+        }
+    };
+    Ok((toast, turn.tr))
+}
+
+/// How an admin's actions are recorded.
 fn actor(turn: &Turn) -> String {
     format!("bot:{}", turn.user_id)
 }
 
 /// /failed [page]: the failed reminders, newest first, each with its reason and buttons.
-pub(super) async fn failed(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
+async fn failed(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     let page = args
         .trim()
         .parse::<i64>()
@@ -84,7 +214,7 @@ pub(super) async fn failed(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), Bot
 }
 
 /// /retry <id> or /retry all.
-pub(super) async fn retry(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
+async fn retry(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     let tr = turn.tr;
     let argument = args.trim();
     let result = if argument.eq_ignore_ascii_case("all") {
@@ -106,7 +236,7 @@ pub(super) async fn retry(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotE
 }
 
 /// /stats: jobs per state, the oldest due job, and the last hour.
-pub(super) async fn stats(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
+async fn stats(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
     let tr = turn.tr;
     let stats = stats::read(&ctx.deps.pool).await?;
     let mut lines: Vec<String> = stats
@@ -143,24 +273,4 @@ pub(super) async fn stats(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
     ));
     let text = render::notice(Some(&tr.t("admin-stats-title")), &lines)?;
     ctx.send(turn.chat_id, Reply::text(text)).await
-}
-
-/// The Retry button under /failed.
-pub(super) async fn retry_tapped(ctx: &Ctx, turn: &Turn, job_id: i64) -> Result<Toast, BotError> {
-    Ok(
-        match actions::retry(&ctx.deps.queue, &actor(turn), job_id).await? {
-            ActionResult::Retried(_) => Toast::Key("admin-toast-retried"),
-            _ => Toast::Key("admin-toast-not-failed"),
-        },
-    )
-}
-
-/// The Cancel button under /failed.
-pub(super) async fn cancel_tapped(ctx: &Ctx, turn: &Turn, job_id: i64) -> Result<Toast, BotError> {
-    Ok(
-        match actions::cancel(&ctx.deps.queue, &actor(turn), job_id).await? {
-            ActionResult::Cancelled(_) => Toast::Key("admin-toast-cancelled"),
-            _ => Toast::Key("admin-toast-not-failed"),
-        },
-    )
 }

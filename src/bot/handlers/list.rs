@@ -1,12 +1,17 @@
-//! The task list (paged) and finishing or deleting tasks by id.
+//! `/list`: the chat's open tasks, a page at a time, with Done, Snooze, Edit and Delete buttons per
+//! task; a page button shows another page in place, and a change made from a list page shows the
+//! page again with the change applied.
 
+use chrono::Utc;
 use teloxide::prelude::*;
-use teloxide::types::{MessageId, ParseMode};
+use teloxide::types::{
+    InlineKeyboardButton, InlineKeyboardButtonKind, Message, MessageId, ParseMode,
+};
 
-use super::{Ctx, Turn, add};
+use super::context::{Ctx, Turn};
 use crate::bot::BotError;
 use crate::bot::render::{self, PAGE_SIZE, Reply};
-use crate::i18n::Arg;
+use crate::callback::Action;
 use crate::store::tasks;
 
 /// Shows page `page` of the chat's open tasks; with `edit`, replaces that message (a page button).
@@ -29,7 +34,7 @@ pub(super) async fn show(
     )
     .await?;
     drop(conn);
-    let text = render::task_list(turn.tr, &page_tasks, page, total, zone)?;
+    let text = render::task_list(turn.tr, &page_tasks, page, total, zone, Utc::now())?;
     let keyboard = render::list_keyboard(turn.tr, &page_tasks, page, total);
     match edit {
         Some(message_id) => {
@@ -52,117 +57,54 @@ pub(super) async fn show(
     }
 }
 
-/// Reads a task id (`12` or `#12`).
-fn task_id(args: &str) -> Option<i64> {
-    args.trim()
-        .trim_start_matches('#')
-        .parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-}
-
-/// What became of a change the user asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Changed {
-    /// Done, and said so.
-    Yes,
-    /// The chat has no such open task (said so).
-    NotFound,
-    /// The task is someone else's in a group, and the user does not administer it: nothing
-    /// changed, and nothing was said yet (a command says it in the chat, a tap in a toast).
-    NotAllowed,
-}
-
-/// `/done <id>`.
-pub(super) async fn done_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
-    match task_id(args) {
-        Some(id) => {
-            let changed = finish(ctx, turn, id, None).await?;
-            say_if_not_allowed(ctx, turn, changed).await
-        }
-        None => {
-            ctx.send_problem(turn, &turn.tr.t("id-usage"), None, "id-example-done")
-                .await
-        }
+/// The page a list message shows (one with rows of Done, Snooze, Edit and Delete), read from its
+/// page indicator button (labelled `2/5`, see [`render::list_keyboard`]); page 0 for a one-page
+/// list; `None` for any other message.
+pub(super) fn page_of(message: &Message) -> Option<u32> {
+    let rows = &message.reply_markup()?.inline_keyboard;
+    let actions = |row: &[InlineKeyboardButton]| -> Vec<(String, Action)> {
+        row.iter()
+            .filter_map(|button| match &button.kind {
+                InlineKeyboardButtonKind::CallbackData(data) => {
+                    Action::decode(data).map(|action| (button.text.clone(), action))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let is_task_row = |row: &[InlineKeyboardButton]| {
+        matches!(
+            actions(row).as_slice(),
+            [
+                (_, Action::Done { .. }),
+                (_, Action::Snooze { .. }),
+                (_, Action::Edit { .. }),
+                (_, Action::Delete { .. })
+            ]
+        )
+    };
+    if !rows.iter().any(|row| is_task_row(row)) {
+        return None;
     }
+    let current =
+        rows.iter()
+            .flat_map(|row| actions(row))
+            .find_map(|(label, action)| match action {
+                Action::ListPage { page } if render::is_page_indicator(&label, page) => Some(page),
+                _ => None,
+            });
+    Some(current.unwrap_or(0))
 }
 
-/// `/delete <id>`.
-pub(super) async fn delete_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
-    match task_id(args) {
-        Some(id) => {
-            let changed = delete(ctx, turn, id, "deleted").await?;
-            say_if_not_allowed(ctx, turn, changed).await
-        }
-        None => {
-            ctx.send_problem(turn, &turn.tr.t("id-usage"), None, "id-example-delete")
-                .await
-        }
-    }
-}
-
-/// Tells a user who may not change a task so, in the chat.
-async fn say_if_not_allowed(ctx: &Ctx, turn: &Turn, changed: Changed) -> Result<(), BotError> {
-    match changed {
-        Changed::NotAllowed => ctx.send_lines(turn, &[turn.tr.t("not-allowed-task")]).await,
-        Changed::Yes | Changed::NotFound => Ok(()),
-    }
-}
-
-/// Marks the task done (a recurring one moves to its next occurrence, unless Done answers the
-/// reminder message `reminder_message` of an occurrence already past) and says so.
-pub(super) async fn finish(
+/// After a change made from a list, shows the list's page again with the change applied.
+pub(super) async fn refresh(
     ctx: &Ctx,
     turn: &Turn,
-    task_id: i64,
-    reminder_message: Option<i64>,
-) -> Result<Changed, BotError> {
-    if !ctx.may_change_task(turn, task_id).await? {
-        return Ok(Changed::NotAllowed);
+    message_id: MessageId,
+    page: Option<u32>,
+) -> Result<(), BotError> {
+    match page {
+        Some(page) => show(ctx, turn, page, Some(message_id)).await,
+        None => Ok(()),
     }
-    let mut tx = ctx.deps.pool.begin().await?;
-    let queue = &ctx.deps.queue;
-    let finished = match reminder_message {
-        Some(message_id) => {
-            tasks::finish_from_reminder(&mut tx, queue, turn.chat_id, task_id, message_id).await?
-        }
-        None => tasks::finish(&mut tx, queue, turn.chat_id, task_id).await?,
-    };
-    tx.commit().await?;
-    let Some(task) = finished else {
-        add::not_found(ctx, turn).await?;
-        return Ok(Changed::NotFound);
-    };
-    let line = if task.state == "open" {
-        let when = render::local_time(task.due_at, task.zone()?);
-        turn.tr.t_with("done-next", &[("when", Arg::Text(&when))])
-    } else {
-        let text = render::shorten(&task.text, 200);
-        turn.tr.t_with("done-ok", &[("text", Arg::Text(&text))])
-    };
-    ctx.send_lines(turn, &[line]).await?;
-    Ok(Changed::Yes)
-}
-
-/// Deletes the task and says so with the message `key` (`deleted`, or `undone` for Undo).
-pub(super) async fn delete(
-    ctx: &Ctx,
-    turn: &Turn,
-    task_id: i64,
-    key: &str,
-) -> Result<Changed, BotError> {
-    if !ctx.may_change_task(turn, task_id).await? {
-        return Ok(Changed::NotAllowed);
-    }
-    let mut tx = ctx.deps.pool.begin().await?;
-    let deleted = tasks::delete(&mut tx, turn.chat_id, task_id).await?;
-    tx.commit().await?;
-    let Some(task) = deleted else {
-        add::not_found(ctx, turn).await?;
-        return Ok(Changed::NotFound);
-    };
-    let text = render::shorten(&task.text, 200);
-    ctx.send_lines(turn, &[turn.tr.t_with(key, &[("text", Arg::Text(&text))])])
-        .await?;
-    Ok(Changed::Yes)
 }

@@ -1,212 +1,41 @@
-//! Entry points for updates, and what every handler shares: the context, the turn (who, where, in
-//! which language and zone) and sending replies.
+//! Entry points for updates, routed to the modules that handle them: a message (a command, a
+//! task, or the answer to a question the bot asked), a button tap, or a change of the bot's own
+//! membership in a chat. Each module has one concern; the shared context and answers are in
+//! [`context`] and [`replies`]; admin commands are a branch of their own ([`admin`]).
 
-mod add;
-mod admin;
+pub(crate) mod admin;
 mod callbacks;
+mod context;
+mod create;
+mod edit;
+mod finish;
+mod language;
 mod list;
+mod onboarding;
+mod replies;
 mod settings;
-mod start;
+mod snooze;
+mod zone;
 
 use std::sync::Arc;
 
-use chrono_tz::Tz;
 use teloxide::prelude::*;
-use teloxide::types::{CallbackQuery, ForceReply, ParseMode};
+use teloxide::types::CallbackQuery;
 
+pub(crate) use context::{Ctx, Turn};
+
+use super::BotError;
 use super::commands::{self, Command, Input};
-use super::group_admins::GroupAdmins;
-use super::limits::{UserLimits, Verdict};
+use super::limits::Verdict;
 use super::render::{self, Reply};
-use super::{BotDeps, BotError};
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
-use crate::store::chats::{self, Chat};
+use crate::store::chats;
 use crate::store::conversation::{self, Pending};
-use crate::store::{reachability, tasks};
-
-/// Shared by all handlers.
-pub(crate) struct Ctx {
-    pub bot: Bot,
-    pub username: String,
-    pub bot_id: teloxide::types::UserId,
-    pub deps: BotDeps,
-    pub limits: UserLimits,
-    pub admins: GroupAdmins,
-}
-
-/// One user's update in one chat.
-pub(crate) struct Turn {
-    pub chat_id: i64,
-    pub user_id: i64,
-    pub chat: Chat,
-    pub tr: Tr,
-}
-
-impl Turn {
-    /// The chat's zone, once chosen.
-    pub fn zone(&self) -> Option<Tz> {
-        self.chat.tz.as_deref().and_then(|tz| tz.parse().ok())
-    }
-
-    /// Whether this is the user's private chat with the bot (where they own everything).
-    pub fn is_private(&self) -> bool {
-        ChatId(self.chat_id).is_user()
-    }
-}
-
-impl Ctx {
-    /// Whether the Telegram user of `turn` may use the admin commands: listed in ADMIN_CHAT_IDS
-    /// and writing in their private chat (in a group, the answers would show other users'
-    /// reminders to everyone there).
-    pub fn is_admin(&self, turn: &Turn) -> bool {
-        turn.is_private() && self.deps.settings.admin_ids.contains(&turn.user_id)
-    }
-
-    /// Whether the user of `turn` may change a task created by `owner_id`: in a private chat
-    /// always; in a group, when they created it or administer the group.
-    pub async fn may_change(&self, turn: &Turn, owner_id: i64) -> Result<bool, BotError> {
-        if turn.is_private() || owner_id == turn.user_id {
-            return Ok(true);
-        }
-        Ok(self
-            .admins
-            .is_admin(&self.bot, turn.chat_id, turn.user_id)
-            .await?)
-    }
-
-    /// Whether the user of `turn` may change task `task_id` (see [`Ctx::may_change`]). A task the
-    /// chat does not have passes: the store then answers "not found".
-    pub async fn may_change_task(&self, turn: &Turn, task_id: i64) -> Result<bool, BotError> {
-        let mut conn = self.deps.pool.acquire().await?;
-        let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
-        drop(conn);
-        match task {
-            Some(task) => self.may_change(turn, task.owner_id).await,
-            None => Ok(true),
-        }
-    }
-
-    /// Whether the user of `turn` may change the chat's settings (language, zone, lead): in a
-    /// private chat always; in a group only its administrators.
-    pub async fn may_change_settings(&self, turn: &Turn) -> Result<bool, BotError> {
-        if turn.is_private() {
-            return Ok(true);
-        }
-        Ok(self
-            .admins
-            .is_admin(&self.bot, turn.chat_id, turn.user_id)
-            .await?)
-    }
-
-    /// Sends `reply` to the chat.
-    #[tracing::instrument(skip_all, fields(chat_id = chat_id))]
-    pub async fn send(&self, chat_id: i64, reply: Reply) -> Result<(), BotError> {
-        let request = self
-            .bot
-            .send_message(ChatId(chat_id), reply.text)
-            .parse_mode(ParseMode::Html);
-        match reply.keyboard {
-            Some(keyboard) => request.reply_markup(keyboard).await?,
-            None if reply.expects_answer && !ChatId(chat_id).is_user() => {
-                request.reply_markup(ForceReply::new()).await?
-            }
-            None => request.await?,
-        };
-        Ok(())
-    }
-
-    /// Sends a problem: what is wrong, an optional hint, and an example (by its string key).
-    pub async fn send_problem(
-        &self,
-        turn: &Turn,
-        problem: &str,
-        hint: Option<&str>,
-        example_key: &str,
-    ) -> Result<(), BotError> {
-        let text = render::problem(turn.tr, problem, hint, &turn.tr.t(example_key))?;
-        self.send(turn.chat_id, Reply::text(text)).await
-    }
-
-    /// Opens the question `pending` for this user (kept in PostgreSQL, so a restart loses
-    /// nothing) and renders it: the question `question_key` about `subject` (shortened), with the
-    /// example `example_key`. The caller sends it with the buttons it needs.
-    pub async fn ask(
-        &self,
-        turn: &Turn,
-        pending: &Pending,
-        question_key: &str,
-        subject: &str,
-        example_key: &str,
-    ) -> Result<String, BotError> {
-        conversation::ask(&self.deps.pool, turn.chat_id, turn.user_id, pending).await?;
-        Ok(render::question(
-            turn.tr,
-            &turn.tr.t(question_key),
-            Some(&render::shorten(subject, 200)),
-            &turn.tr.t(example_key),
-        )?)
-    }
-
-    /// Sends lines of plain text.
-    pub async fn send_lines(&self, turn: &Turn, lines: &[String]) -> Result<(), BotError> {
-        let text = render::notice(None, lines)?;
-        self.send(turn.chat_id, Reply::text(text)).await
-    }
-}
-
-fn chat_kind(chat: &teloxide::types::Chat) -> &'static str {
-    if chat.is_private() {
-        "private"
-    } else if chat.is_group() {
-        "group"
-    } else if chat.is_supergroup() {
-        "supergroup"
-    } else {
-        "channel"
-    }
-}
-
-/// Starts a turn: records the chat (language from the user's Telegram language on first contact),
-/// and resumes a chat that had been unreachable.
-async fn begin(
-    ctx: &Ctx,
-    chat: &teloxide::types::Chat,
-    user: &teloxide::types::User,
-) -> Result<Turn, BotError> {
-    let lang = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-    let mut stored = chats::upsert(&ctx.deps.pool, chat.id.0, chat_kind(chat), lang).await?;
-    if !stored.reachable || stored.has_paused_tasks {
-        // The user writes again after Telegram refused to deliver: their paused tasks resume.
-        let mut tx = ctx.deps.pool.begin().await?;
-        reachability::resume(&mut tx, &ctx.deps.queue, chat.id.0).await?;
-        tx.commit().await?;
-        stored.reachable = true;
-        stored.has_paused_tasks = false;
-    }
-    Ok(Turn {
-        chat_id: chat.id.0,
-        user_id: user_id(user),
-        tr: Tr::new(stored.lang()),
-        chat: stored,
-    })
-}
-
-fn user_id(user: &teloxide::types::User) -> i64 {
-    i64::try_from(user.id.0).unwrap_or(i64::MAX)
-}
-
-/// Tells the user something went wrong on our side (nothing they typed is lost: questions stay
-/// open and nothing half-done was committed).
-async fn report_failure(ctx: &Ctx, chat_id: i64, lang: Lang, error: &BotError) {
-    tracing::error!(%error, chat_id, "handling an update failed");
-    let tr = Tr::new(lang);
-    if let Ok(text) = render::notice(None, &[tr.t("err-internal")])
-        && let Err(error) = ctx.send(chat_id, Reply::text(text)).await
-    {
-        tracing::warn!(%error, "could not report the failure");
-    }
-}
+use crate::store::reachability;
+use crate::store::types::ChatKind;
+use context::{begin, user_id};
+use replies::{Toast, report_failure};
 
 /// Whether the message replies to one of this bot's messages.
 fn replies_to_bot(ctx: &Ctx, msg: &Message) -> bool {
@@ -258,7 +87,7 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
             }
             Input::Text => match pending {
                 Some(pending) => on_answer(&ctx, &turn, pending, text).await,
-                None => add::create_from_text(&ctx, &turn, text).await,
+                None => create::from_text(&ctx, &turn, text).await,
             },
             Input::OtherBot => Ok(()),
         }
@@ -270,33 +99,39 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     Ok(())
 }
 
+/// Runs a command.
 async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotError> {
     match command {
-        Command::Start => start::start(ctx, turn).await,
-        Command::Help => start::help(ctx, turn).await,
-        Command::Lang(args) => start::lang(ctx, turn, &args).await,
-        Command::Tz(args) => start::tz(ctx, turn, &args).await,
-        Command::Settings(args) => settings::settings(ctx, turn, &args).await,
-        Command::Add(args) => add::create_from_text(ctx, turn, &args).await,
+        Command::Start => onboarding::start(ctx, turn).await,
+        Command::Help => onboarding::help(ctx, turn).await,
+        Command::Lang(args) => language::command(ctx, turn, &args).await,
+        Command::Tz(args) => match zone::command(ctx, turn, &args).await? {
+            Some(chosen) => create::after_zone(ctx, turn, chosen).await,
+            None => Ok(()),
+        },
+        Command::Settings(args) => settings::command(ctx, turn, &args).await,
+        Command::Add(args) => create::from_text(ctx, turn, &args).await,
         Command::List => list::show(ctx, turn, 0, None).await,
-        Command::Done(args) => list::done_by_id(ctx, turn, &args).await,
-        Command::Delete(args) => list::delete_by_id(ctx, turn, &args).await,
-        Command::Failed(args) if ctx.is_admin(turn) => admin::failed(ctx, turn, &args).await,
-        Command::Retry(args) if ctx.is_admin(turn) => admin::retry(ctx, turn, &args).await,
-        Command::Stats if ctx.is_admin(turn) => admin::stats(ctx, turn).await,
-        // To anyone else, and in groups, the admin commands are unknown commands, word for word.
+        Command::Done(args) => finish::done_by_id(ctx, turn, &args).await,
+        Command::Delete(args) => finish::delete_by_id(ctx, turn, &args).await,
+        // Admins' admin commands are served by the admin branch before this: to anyone else,
+        // and in groups, they are unknown commands, word for word.
         Command::Unknown | Command::Failed(_) | Command::Retry(_) | Command::Stats => {
             ctx.send_lines(turn, &[turn.tr.t("unknown-command")]).await
         }
     }
 }
 
+/// Takes the answer to the question the bot asked.
 async fn on_answer(ctx: &Ctx, turn: &Turn, pending: Pending, text: &str) -> Result<(), BotError> {
     match pending {
-        Pending::NewTaskTime { text: task } => add::answer_when(ctx, turn, &task, text).await,
-        Pending::EditTask { task_id } => add::answer_edit(ctx, turn, task_id, text).await,
-        Pending::SnoozeTime { task_id } => add::answer_snooze(ctx, turn, task_id, text).await,
-        Pending::TimeZone { text: task } => start::answer_zone(ctx, turn, text, task).await,
+        Pending::NewTaskTime { text: task } => create::answer_when(ctx, turn, &task, text).await,
+        Pending::EditTask { task_id } => edit::answer(ctx, turn, task_id, text).await,
+        Pending::SnoozeTime { task_id } => snooze::answer(ctx, turn, task_id, text).await,
+        Pending::TimeZone { text: waiting } => match zone::typed(ctx, turn, text, waiting).await? {
+            Some(chosen) => create::after_zone(ctx, turn, chosen).await,
+            None => Ok(()),
+        },
     }
 }
 
@@ -312,7 +147,7 @@ pub(crate) async fn on_membership(
     let chat_id = update.chat.id.0;
     let lang = Lang::from_code(update.from.language_code.as_deref().unwrap_or(""));
     let mut tx = ctx.deps.pool.begin().await?;
-    chats::upsert(&mut *tx, chat_id, chat_kind(&update.chat), lang).await?;
+    chats::upsert(&mut *tx, chat_id, ChatKind::of(&update.chat), lang).await?;
     if update.new_chat_member.kind.is_present() {
         let resumed = reachability::resume(&mut tx, &ctx.deps.queue, chat_id).await?;
         tracing::info!(resumed, "the bot is back in the chat");
@@ -337,18 +172,18 @@ pub(crate) async fn on_callback(ctx: Arc<Ctx>, query: CallbackQuery) -> Result<(
     let outcome = if verdict == Verdict::Allow {
         callbacks::handle(&ctx, &query).await
     } else {
-        Ok(callbacks::Toast::Key("rate-limited"))
+        Ok(Toast::Key("rate-limited"))
     };
     let (toast, failure) = match outcome {
         Ok(toast) => (toast, None),
-        Err(error) => (callbacks::Toast::Key("err-internal"), Some(error)),
+        Err(error) => (Toast::Key("err-internal"), Some(error)),
     };
     let lang = match query.message.as_ref() {
         Some(message) => chats::find(&ctx.deps.pool, message.chat().id.0)
             .await
             .ok()
             .flatten()
-            .map_or(fallback, |chat| chat.lang()),
+            .map_or(fallback, |chat| chat.lang),
         None => fallback,
     };
     let answer = ctx.bot.answer_callback_query(query.id.clone());

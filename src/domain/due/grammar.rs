@@ -181,6 +181,14 @@ pub(super) fn parse_item(lexed: &Lexed, at: usize, context: Context) -> Option<(
     })
 }
 
+/// The duration that the whole of `lexed` spells ("30 min", "2 hrs", "полтора часа"), if it is
+/// one and nothing else.
+pub(super) fn parse_duration(lexed: &Lexed) -> Option<Span> {
+    let mut cursor = Cursor::new(lexed, 0);
+    let span = amount::standalone(&mut cursor)?;
+    (cursor.pos() == lexed.len()).then_some(span)
+}
+
 /// Picks a period meaning.
 fn period_key(key: Key) -> Option<Period> {
     match key {

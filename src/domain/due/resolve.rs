@@ -4,6 +4,7 @@
 use chrono::{DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeDelta, Utc, WeekdaySet};
 use chrono_tz::Tz;
 
+use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Frequency, Recurrence, RecurrenceError};
 use crate::domain::timezone::{resolve_local, to_local};
 
@@ -20,7 +21,7 @@ pub(super) struct Resolved {
     /// The recurrence, for repeating tasks.
     pub recurrence: Option<Recurrence>,
     /// How long before the deadline to remind.
-    pub lead: Option<TimeDelta>,
+    pub lead: Option<Lead>,
 }
 
 /// Resolves `spec` against `now` in `tz`.
@@ -115,14 +116,18 @@ fn period_default(period: Period) -> NaiveTime {
     NaiveTime::from_hms_opt(hour, 0, 0).unwrap_or(DEFAULT_TIME)
 }
 
-/// A lead time as a plain duration (a day of lead is 24 hours).
-fn lead_duration(span: Span) -> Result<TimeDelta, DueError> {
-    span.days
+/// A lead time as a plain duration (a day of lead is 24 hours), at most [`Lead::MAX`].
+pub(super) fn lead_duration(span: Span) -> Result<Lead, DueError> {
+    let too_long = DueError::LeadTooLong {
+        max_days: (Lead::MAX.secs() / 86_400) as u32,
+    };
+    let secs = span
+        .days
         .checked_mul(86_400)
         .and_then(|s| s.checked_add(span.seconds))
         .and_then(|s| i64::try_from(s).ok())
-        .and_then(TimeDelta::try_seconds)
-        .ok_or_else(too_far)
+        .ok_or(too_long.clone())?;
+    Lead::from_secs(secs).map_err(|_| too_long)
 }
 
 /// The schedule of a recurrence; "every week"/"every month" repeat on
@@ -314,6 +319,9 @@ mod tests {
             days: 1,
             months: 0,
         };
-        assert_eq!(lead_duration(span), Ok(TimeDelta::minutes(24 * 60 + 30)));
+        assert_eq!(
+            lead_duration(span).map(Lead::duration),
+            Ok(TimeDelta::minutes(24 * 60 + 30))
+        );
     }
 }

@@ -35,6 +35,12 @@ pub(super) fn lead(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     (span.months == 0).then_some(Item::Lead(span))
 }
 
+/// A duration standing alone ("30 min", "2 hrs", "2 часа", "1 kun"): the same grammar as the
+/// durations inside a task phrase, for settings that take a length of time.
+pub(super) fn standalone(c: &mut Cursor<'_>) -> Option<Span> {
+    amount(c)
+}
+
 /// "remind me", "напомни мне", "eslatib qo'y".
 fn remind(c: &mut Cursor<'_>) -> bool {
     let asked = c.eat(Key::Remind);

@@ -2,7 +2,10 @@
 //!
 //! The strings are plain text; markup lives in the askama templates, which escape everything a
 //! string returns (user text passed as an argument included). Fluent's Unicode isolation marks are
-//! off: they would end up in Telegram messages.
+//! off: they would end up in Telegram messages. Dates, times and durations are put into words in
+//! [`dates`], the one place for them.
+
+pub mod dates;
 
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use pgqueue::RetryOutcome;
 use pgqueue::{
-    Backoff, ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, QueueError, Runner,
-    RunnerConfig, Wakeups, maintenance, reaper,
+    Backoff, ClaimedJob, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, QueueError,
+    Runner, RunnerConfig, Wakeups, maintenance, reaper,
 };
 use serde_json::json;
 use sqlx::PgPool;
@@ -514,14 +514,12 @@ async fn admins_can_retry_a_failed_job_and_producers_cancel_or_move_pending_ones
     assert_eq!(
         counts,
         [
-            ("cancelled", 1),
-            ("done", 0),
-            ("failed", 0),
-            ("pending", 1),
-            ("running", 0)
+            (JobState::Cancelled, 1),
+            (JobState::Done, 0),
+            (JobState::Failed, 0),
+            (JobState::Pending, 1),
+            (JobState::Running, 0)
         ]
-        .map(|(s, n)| (s.to_owned(), n))
-        .to_vec()
     );
 }
 

@@ -1,0 +1,115 @@
+//! New tasks from what people type (free text or `/add`), and the answer to "when?" for a text
+//! given without a time. Invalid input never creates a job: it gets a message saying what was
+//! wrong and an example that works, and an open question stays open.
+
+use chrono::Utc;
+use chrono_tz::Tz;
+
+use super::context::{Ctx, Turn};
+use super::replies::{due_problem, text_problem};
+use super::zone::{self, ZoneChosen};
+use crate::bot::BotError;
+use crate::bot::render::{self, Reply};
+use crate::domain::due::{DueError, ParsedDue, parse_due};
+use crate::i18n::Arg;
+use crate::store::conversation::{self, Pending};
+use crate::store::tasks::{self, NewTask, TaskText};
+
+/// A task message: creates the task, asks when if no time was given, asks the zone first if the
+/// chat has none, or explains what was wrong.
+pub(super) async fn from_text(ctx: &Ctx, turn: &Turn, text: &str) -> Result<(), BotError> {
+    let Some(zone) = turn.zone() else {
+        if let Err(error) = TaskText::parse(text) {
+            return text_problem(ctx, turn, error).await;
+        }
+        let ask = render::notice(None, &[turn.tr.t("tz-ask")])?;
+        return zone::ask(ctx, turn, ask, Some(text.to_owned())).await;
+    };
+    match parse_due(text, turn.tr.lang(), Utc::now(), zone) {
+        Ok(parsed) => create(ctx, turn, zone, parsed).await,
+        Err(DueError::NoTime) => match TaskText::parse(text) {
+            Ok(task) => ask_when(ctx, turn, task).await,
+            Err(error) => text_problem(ctx, turn, error).await,
+        },
+        Err(error) => due_problem(ctx, turn, zone, &error).await,
+    }
+}
+
+/// The zone was just chosen: the task message that waited for it is created now, in that zone.
+pub(super) async fn after_zone(ctx: &Ctx, turn: &Turn, chosen: ZoneChosen) -> Result<(), BotError> {
+    let Some(waiting) = chosen.waiting else {
+        return Ok(());
+    };
+    let mut turn_with_zone = Turn {
+        chat: turn.chat.clone(),
+        ..*turn
+    };
+    turn_with_zone.chat.zone = Some(chosen.zone);
+    from_text(ctx, &turn_with_zone, &waiting).await
+}
+
+/// The answer to "when?" for a task text given without a time.
+pub(super) async fn answer_when(
+    ctx: &Ctx,
+    turn: &Turn,
+    task: &str,
+    answer: &str,
+) -> Result<(), BotError> {
+    let Some(zone) = turn.zone() else {
+        return from_text(ctx, turn, task).await;
+    };
+    match parse_due(
+        &format!("{task} {answer}"),
+        turn.tr.lang(),
+        Utc::now(),
+        zone,
+    ) {
+        Ok(parsed) => create(ctx, turn, zone, parsed).await,
+        Err(error) => due_problem(ctx, turn, zone, &error).await,
+    }
+}
+
+async fn ask_when(ctx: &Ctx, turn: &Turn, task: TaskText) -> Result<(), BotError> {
+    let pending = Pending::NewTaskTime {
+        text: task.as_str().to_owned(),
+    };
+    let text = ctx
+        .ask(turn, &pending, "ask-when", task.as_str(), "when-example")
+        .await?;
+    ctx.send(turn.chat_id, Reply::question(text)).await
+}
+
+/// Creates the parsed task with its first reminder job, within the user's open-task limit.
+async fn create(ctx: &Ctx, turn: &Turn, zone: Tz, parsed: ParsedDue) -> Result<(), BotError> {
+    let text = match TaskText::parse(&parsed.text) {
+        Ok(text) => text,
+        Err(error) => return text_problem(ctx, turn, error).await,
+    };
+    let max = ctx.deps.settings.max_open_tasks;
+    let mut tx = ctx.deps.pool.begin().await?;
+    if tasks::count_open_by_owner(&mut tx, turn.user_id).await? >= max {
+        drop(tx);
+        let problem = turn
+            .tr
+            .t_with("too-many-tasks", &[("max", Arg::Number(max))]);
+        return ctx.send_lines(turn, &[problem]).await;
+    }
+    let new = NewTask {
+        chat_id: turn.chat_id,
+        owner_id: turn.user_id,
+        text,
+        due_at: parsed.due,
+        lead: parsed.lead.unwrap_or(turn.chat.default_lead),
+        recurrence: parsed.recurrence,
+        tz: zone,
+    };
+    let task = tasks::create(&mut tx, &ctx.deps.queue, &new).await?;
+    conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
+    tx.commit().await?;
+    let card = render::task_card(turn.tr, "task-saved", &task, zone, Utc::now())?;
+    ctx.send(
+        turn.chat_id,
+        Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, task.id)),
+    )
+    .await
+}

@@ -1,0 +1,138 @@
+//! Finishing and deleting tasks: `/done <id>` and `/delete <id>`, and the Done, Delete and Undo
+//! buttons (under a card, a list page or a reminder).
+
+use chrono::Utc;
+
+use super::context::{Ctx, Turn};
+use super::replies::{Toast, not_allowed_task, not_found};
+use crate::bot::BotError;
+use crate::bot::render;
+use crate::i18n::Arg;
+use crate::i18n::dates::Dates;
+use crate::store::tasks;
+
+/// Reads a task id (`12` or `#12`).
+fn task_id(args: &str) -> Option<i64> {
+    args.trim()
+        .trim_start_matches('#')
+        .parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+}
+
+/// What became of a change the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Changed {
+    /// Done, and said so.
+    Yes,
+    /// The chat has no such open task (said so).
+    NotFound,
+    /// The task is someone else's in a group, and the user does not administer it: nothing
+    /// changed, and nothing was said yet (a command says it in the chat, a tap in a toast).
+    NotAllowed,
+}
+
+/// `/done <id>`.
+pub(super) async fn done_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
+    match task_id(args) {
+        Some(id) => {
+            let changed = finish(ctx, turn, id, None).await?;
+            say_if_not_allowed(ctx, turn, changed).await
+        }
+        None => {
+            ctx.send_problem(turn, &turn.tr.t("id-usage"), None, "id-example-done")
+                .await
+        }
+    }
+}
+
+/// `/delete <id>`.
+pub(super) async fn delete_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
+    match task_id(args) {
+        Some(id) => {
+            let changed = delete(ctx, turn, id, "deleted").await?;
+            say_if_not_allowed(ctx, turn, changed).await
+        }
+        None => {
+            ctx.send_problem(turn, &turn.tr.t("id-usage"), None, "id-example-delete")
+                .await
+        }
+    }
+}
+
+/// Tells a user who may not change a task so, in the chat.
+async fn say_if_not_allowed(ctx: &Ctx, turn: &Turn, changed: Changed) -> Result<(), BotError> {
+    match changed {
+        Changed::NotAllowed => not_allowed_task(ctx, turn).await,
+        Changed::Yes | Changed::NotFound => Ok(()),
+    }
+}
+
+/// Marks the task done (a recurring one moves to its next occurrence, unless Done answers the
+/// reminder message `reminder_message` of an occurrence already past) and says so.
+pub(super) async fn finish(
+    ctx: &Ctx,
+    turn: &Turn,
+    task_id: i64,
+    reminder_message: Option<i64>,
+) -> Result<Changed, BotError> {
+    if !ctx.may_change_task(turn, task_id).await? {
+        return Ok(Changed::NotAllowed);
+    }
+    let mut tx = ctx.deps.pool.begin().await?;
+    let queue = &ctx.deps.queue;
+    let finished = match reminder_message {
+        Some(message_id) => {
+            tasks::finish_from_reminder(&mut tx, queue, turn.chat_id, task_id, message_id).await?
+        }
+        None => tasks::finish(&mut tx, queue, turn.chat_id, task_id).await?,
+    };
+    tx.commit().await?;
+    let Some(task) = finished else {
+        not_found(ctx, turn).await?;
+        return Ok(Changed::NotFound);
+    };
+    let line = if task.is_open() {
+        let when = Dates::new(turn.tr, task.zone, Utc::now()).moment(task.due_at);
+        turn.tr.t_with("done-next", &[("when", Arg::Text(&when))])
+    } else {
+        let text = render::shorten(&task.text, 200);
+        turn.tr.t_with("done-ok", &[("text", Arg::Text(&text))])
+    };
+    ctx.send_lines(turn, &[line]).await?;
+    Ok(Changed::Yes)
+}
+
+/// Deletes the task and says so with the message `key` (`deleted`, or `undone` for Undo).
+pub(super) async fn delete(
+    ctx: &Ctx,
+    turn: &Turn,
+    task_id: i64,
+    key: &str,
+) -> Result<Changed, BotError> {
+    if !ctx.may_change_task(turn, task_id).await? {
+        return Ok(Changed::NotAllowed);
+    }
+    let mut tx = ctx.deps.pool.begin().await?;
+    let deleted = tasks::delete(&mut tx, turn.chat_id, task_id).await?;
+    tx.commit().await?;
+    let Some(task) = deleted else {
+        not_found(ctx, turn).await?;
+        return Ok(Changed::NotFound);
+    };
+    let text = render::shorten(&task.text, 200);
+    ctx.send_lines(turn, &[turn.tr.t_with(key, &[("text", Arg::Text(&text))])])
+        .await?;
+    Ok(Changed::Yes)
+}
+
+impl Changed {
+    /// The toast answering a tap that asked for the change: `done` when it was made.
+    pub(super) fn toast(self, done: &'static str) -> Toast {
+        Toast::Key(match self {
+            Self::Yes => done,
+            Self::NotFound => "not-found",
+            Self::NotAllowed => "not-allowed-task",
+        })
+    }
+}

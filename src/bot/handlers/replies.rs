@@ -1,0 +1,156 @@
+//! The answers several handlers give: what a tap shows (a toast), "not found", "not allowed", and
+//! what was wrong with a task text or a time, each with an example that works.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use super::context::{Ctx, Turn};
+use crate::bot::BotError;
+use crate::bot::render::{self, Reply};
+use crate::domain::due::DueError;
+use crate::domain::lang::Lang;
+use crate::i18n::dates::Dates;
+use crate::i18n::{Arg, Tr};
+use crate::store::tasks::{self, TaskTextError};
+
+/// The short notice shown on the user's screen in answer to a tap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Toast {
+    /// No text: the chat shows the result.
+    Silent,
+    /// The string with this key.
+    Key(&'static str),
+}
+
+impl Toast {
+    /// The notice's text in the user's language.
+    pub fn text(self, tr: Tr) -> Option<String> {
+        match self {
+            Self::Silent => None,
+            Self::Key(key) => Some(tr.t(key)),
+        }
+    }
+}
+
+/// Says the task was not found (another chat's, finished, deleted, or never there).
+pub(super) async fn not_found(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
+    ctx.send_lines(turn, &[turn.tr.t("not-found")]).await
+}
+
+/// Says that only the task's creator or a group admin may change it.
+pub(super) async fn not_allowed_task(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
+    ctx.send_lines(turn, &[turn.tr.t("not-allowed-task")]).await
+}
+
+/// Says that only a group admin changes the group's settings.
+pub(super) async fn not_allowed_settings(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
+    ctx.send_lines(turn, &[turn.tr.t("not-allowed-settings")])
+        .await
+}
+
+/// Explains why a text cannot be a task's.
+pub(super) async fn text_problem(
+    ctx: &Ctx,
+    turn: &Turn,
+    error: TaskTextError,
+) -> Result<(), BotError> {
+    let tr = turn.tr;
+    let problem = match error {
+        TaskTextError::Empty => tr.t("err-empty"),
+        TaskTextError::TooLong(len) => tr.t_with(
+            "err-text-too-long",
+            &[
+                ("len", Arg::Number(len as i64)),
+                ("max", Arg::Number(tasks::MAX_TEXT_CHARS as i64)),
+            ],
+        ),
+    };
+    ctx.send_problem(turn, &problem, None, "add-example").await
+}
+
+/// Explains a parser error with an example that works (a time that has passed in `zone`).
+pub(super) async fn due_problem(
+    ctx: &Ctx,
+    turn: &Turn,
+    zone: Tz,
+    error: &DueError,
+) -> Result<(), BotError> {
+    let (problem, example) = due_problem_text(turn.tr, zone, Utc::now(), error);
+    ctx.send_problem(turn, &problem, None, example).await
+}
+
+/// The message for a parser error and the key of its example; a time that has passed is shown
+/// in `zone` as seen at `now`.
+fn due_problem_text(
+    tr: Tr,
+    zone: Tz,
+    now: DateTime<Utc>,
+    error: &DueError,
+) -> (String, &'static str) {
+    match error {
+        DueError::EmptyInput => (tr.t("err-empty"), "add-example"),
+        DueError::TooLong { max } => (
+            tr.t_with("err-too-long", &[("max", Arg::Number(*max as i64))]),
+            "add-example",
+        ),
+        DueError::NoTime => (tr.t("err-no-time"), "when-example"),
+        DueError::EmptyText => (tr.t("err-no-text"), "add-example"),
+        DueError::InvalidTime { hour, minute } => (
+            tr.t_with(
+                "err-invalid-time",
+                &[("time", Arg::Text(&format!("{hour:02}:{minute:02}")))],
+            ),
+            "when-example",
+        ),
+        DueError::InvalidDate { day, month, year } => {
+            let date = match year {
+                Some(year) => format!("{day:02}.{month:02}.{year}"),
+                None => format!("{day:02}.{month:02}"),
+            };
+            (
+                tr.t_with("err-invalid-date", &[("date", Arg::Text(&date))]),
+                "add-example",
+            )
+        }
+        DueError::InvalidDayOfMonth { day } => (
+            tr.t_with("err-invalid-day", &[("day", Arg::Number(i64::from(*day)))]),
+            "repeat-example",
+        ),
+        DueError::InPast { local } => (
+            tr.t_with(
+                "err-past",
+                &[(
+                    "when",
+                    Arg::Text(&Dates::new(tr, zone, now).local_moment(*local)),
+                )],
+            ),
+            "when-example",
+        ),
+        DueError::TooFar { max_year } => (
+            tr.t_with(
+                "err-too-far",
+                &[("year", Arg::Number(i64::from(*max_year)))],
+            ),
+            "add-example",
+        ),
+        DueError::LeadTooLong { max_days } => (
+            tr.t_with(
+                "err-lead-too-long",
+                &[("days", Arg::Number(i64::from(*max_days)))],
+            ),
+            "lead-example",
+        ),
+    }
+}
+
+/// Tells the user something went wrong on our side (nothing they typed is lost: questions stay
+/// open and nothing half-done was committed).
+pub(super) async fn report_failure(ctx: &Ctx, chat_id: i64, lang: Lang, error: &BotError) {
+    tracing::error!(%error, chat_id, "handling an update failed");
+    let tr = Tr::new(lang);
+    if let Ok(text) = render::notice(None, &[tr.t("err-internal")])
+        && let Err(error) = ctx.send(chat_id, Reply::text(text)).await
+    {
+        tracing::warn!(%error, "could not report the failure");
+    }
+}

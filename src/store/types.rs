@@ -1,0 +1,167 @@
+//! The typed values of the bot's columns, and the one policy for a stored value that no longer
+//! reads (written by a bug, an older version or by hand): an error that names the table, the row
+//! and the column, never a silent default.
+
+use std::fmt;
+
+use crate::domain::lead::Lead;
+
+/// Where a task stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TaskState {
+    /// Waiting for its deadline (a recurring one, for its next occurrence).
+    Open,
+    /// A recurring task whose chat cannot be reached: it resumes when the chat is back.
+    Paused,
+    /// Finished.
+    Done,
+    /// Deleted by its user.
+    Deleted,
+}
+
+/// What kind of chat a chat is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChatKind {
+    /// A user's private chat with the bot.
+    Private,
+    /// A basic group.
+    Group,
+    /// A supergroup.
+    Supergroup,
+    /// A channel.
+    Channel,
+}
+
+/// Why a reminder occurrence exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReminderKind {
+    /// It follows the task's schedule.
+    Occurrence,
+    /// An extra reminder the user asked for.
+    Snooze,
+}
+
+/// A text column's values, both ways.
+macro_rules! text_column {
+    ($type:ty { $($variant:ident => $text:literal),+ $(,)? }) => {
+        impl $type {
+            /// The value as stored.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $text),+
+                }
+            }
+
+            /// Reads a stored value; `None` when it is none of the known ones.
+            pub fn parse(text: &str) -> Option<Self> {
+                match text {
+                    $($text => Some(Self::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+
+        impl fmt::Display for $type {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+text_column!(TaskState { Open => "open", Paused => "paused", Done => "done", Deleted => "deleted" });
+text_column!(ChatKind {
+    Private => "private",
+    Group => "group",
+    Supergroup => "supergroup",
+    Channel => "channel",
+});
+text_column!(ReminderKind { Occurrence => "occurrence", Snooze => "snooze" });
+
+impl ChatKind {
+    /// The kind of a Telegram chat.
+    pub fn of(chat: &teloxide::types::Chat) -> Self {
+        if chat.is_private() {
+            Self::Private
+        } else if chat.is_group() {
+            Self::Group
+        } else if chat.is_supergroup() {
+            Self::Supergroup
+        } else {
+            Self::Channel
+        }
+    }
+
+    /// Whether Telegram's per-group limit applies (a group or supergroup).
+    pub fn is_group(self) -> bool {
+        matches!(self, Self::Group | Self::Supergroup)
+    }
+}
+
+/// A stored value that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{table} row {row}: the stored {column} {value:?} is not valid")]
+pub struct Corrupt {
+    /// The table.
+    pub table: &'static str,
+    /// The row's key (its id, or the columns of its primary key).
+    pub row: String,
+    /// The column.
+    pub column: &'static str,
+    /// What is stored.
+    pub value: String,
+}
+
+/// Reads column `column` of row `row` (its key) of `table` with `parse`, or says which value
+/// does not read.
+pub(crate) fn read<T>(
+    table: &'static str,
+    row: impl fmt::Display,
+    column: &'static str,
+    value: &str,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> Result<T, Corrupt> {
+    parse(value).ok_or_else(|| Corrupt {
+        table,
+        row: row.to_string(),
+        column,
+        value: value.to_owned(),
+    })
+}
+
+/// Reads a lead time stored in seconds (column `lead_secs` or `default_lead_secs`).
+pub(crate) fn read_lead(table: &'static str, id: i64, secs: i32) -> Result<Lead, Corrupt> {
+    read(table, id, "lead", &secs.to_string(), |_| {
+        Lead::from_secs(i64::from(secs)).ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_reads_back_and_a_stranger_names_its_row() {
+        for state in [
+            TaskState::Open,
+            TaskState::Paused,
+            TaskState::Done,
+            TaskState::Deleted,
+        ] {
+            assert_eq!(TaskState::parse(state.as_str()), Some(state));
+        }
+        for kind in [
+            ChatKind::Private,
+            ChatKind::Group,
+            ChatKind::Supergroup,
+            ChatKind::Channel,
+        ] {
+            assert_eq!(ChatKind::parse(kind.as_str()), Some(kind));
+        }
+        let corrupt = read("tasks", 12, "state", "archived", TaskState::parse).unwrap_err();
+        assert_eq!(
+            corrupt.to_string(),
+            "tasks row 12: the stored state \"archived\" is not valid"
+        );
+    }
+}
