@@ -26,6 +26,10 @@ pub enum AdminCommand {
         /// Only those whose error contains this text.
         #[arg(long)]
         reason: Option<String>,
+        /// Only those of this kind: unreachable, rejected, transient, flood, lease_expired, panic,
+        /// database, bad_payload.
+        #[arg(long)]
+        class: Option<String>,
         /// At most this many.
         #[arg(long, default_value_t = 50)]
         limit: i64,
@@ -69,10 +73,12 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
         AdminCommand::Failed {
             json,
             reason,
+            class,
             limit,
         } => {
             let filter = FailedFilter {
                 reason,
+                class,
                 limit,
                 ..FailedFilter::default()
             };
@@ -81,12 +87,12 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
                 println!("{}", serde_json::to_string_pretty(&jobs)?);
             } else {
                 println!(
-                    "{:>8}  {:>8}  {:>14}  {:>3}  {:<20}  error",
-                    "job", "task", "chat", "try", "failed at"
+                    "{:>8}  {:>8}  {:>14}  {:>3}  {:<20}  {:<13}  error",
+                    "job", "task", "chat", "try", "failed at", "kind"
                 );
                 for job in jobs {
                     println!(
-                        "{:>8}  {:>8}  {:>14}  {:>3}  {:<20}  {}",
+                        "{:>8}  {:>8}  {:>14}  {:>3}  {:<20}  {:<13}  {}",
                         job.job_id,
                         job.task_id.map(|id| id.to_string()).unwrap_or_default(),
                         job.chat_id.map(|id| id.to_string()).unwrap_or_default(),
@@ -94,6 +100,7 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
                         job.failed_at
                             .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
                             .unwrap_or_default(),
+                        job.class.unwrap_or_default(),
                         job.last_error.unwrap_or_default()
                     );
                 }

@@ -28,6 +28,8 @@ pub struct FailedJob {
     pub attempts: i32,
     /// Why the last attempt failed.
     pub last_error: Option<String>,
+    /// The kind of that failure (`unreachable`, `rejected`, `transient`, `lease_expired`, …).
+    pub class: Option<String>,
     /// When it was given up.
     pub failed_at: Option<DateTime<Utc>>,
 }
@@ -37,6 +39,8 @@ pub struct FailedJob {
 pub struct FailedFilter {
     /// Only those whose last error contains this text (case-insensitive).
     pub reason: Option<String>,
+    /// Only those whose failure is of this kind (see [`FailedJob::class`]).
+    pub class: Option<String>,
     /// Only those that failed at or after this time.
     pub since: Option<DateTime<Utc>>,
     /// Only those that failed before this time.
@@ -60,6 +64,7 @@ pub async fn list<'c>(
     let query = FailedQuery {
         queue: None,
         reason: filter.reason.clone(),
+        class: filter.class.clone(),
         since: filter.since,
         until: filter.until,
         limit: filter.limit,
@@ -67,10 +72,16 @@ pub async fn list<'c>(
     };
     let jobs = pgqueue::failed_jobs(&mut *conn, &query).await?;
     let ids: Vec<JobId> = jobs.iter().map(|job| job.id).collect();
-    let reminders: Vec<ReminderOfJob> = sqlx::query_as(REMINDERS_OF_JOBS)
-        .bind(&ids)
-        .fetch_all(&mut *conn)
-        .await?;
+    let reminders = sqlx::query_as!(
+        ReminderOfJob,
+        r#"select r.job_id as "job_id!", t.id as "task_id?", t.text as "task_text?",
+                  t.chat_id as "chat_id?", r.fire_at as "due_at!"
+           from reminders r left join tasks t on t.id = r.task_id
+           where r.job_id = any($1)"#,
+        &ids,
+    )
+    .fetch_all(&mut *conn)
+    .await?;
     let mut by_job: HashMap<JobId, ReminderOfJob> = HashMap::with_capacity(reminders.len());
     for reminder in reminders {
         by_job.entry(reminder.job_id).or_insert(reminder);
@@ -88,21 +99,14 @@ pub async fn list<'c>(
                 due_at: reminder.map(|r| r.due_at),
                 attempts: job.attempts,
                 last_error: job.last_error,
+                class: job.error_class,
                 failed_at: job.finished_at,
             }
         })
         .collect())
 }
 
-/// The reminders (with their tasks) of the jobs `$1`, by the `reminders_by_job` index; `bench
-/// explain` measures it as the failed list runs it.
-pub(crate) const REMINDERS_OF_JOBS: &str =
-    "select r.job_id, t.id as task_id, t.text as task_text, t.chat_id, r.fire_at as due_at
-     from reminders r left join tasks t on t.id = r.task_id
-     where r.job_id = any($1)";
-
 /// The reminder a failed job was for, with its task.
-#[derive(sqlx::FromRow)]
 struct ReminderOfJob {
     job_id: JobId,
     task_id: Option<i64>,

@@ -176,6 +176,7 @@ struct OverviewPage {
     lateness_p99: String,
     failed_total: i64,
     reason: String,
+    class: String,
     since: String,
     until: String,
     failed: Vec<FailedRow>,
@@ -187,6 +188,7 @@ struct FailedRow {
     chat: String,
     due: String,
     attempts: i32,
+    class: String,
     reason: String,
     failed_at: String,
 }
@@ -209,13 +211,14 @@ struct AttemptRow {
     worker: String,
     started: String,
     finished: String,
-    outcome: String,
+    outcome: &'static str,
     error: String,
 }
 
 #[derive(Deserialize)]
 struct OverviewQuery {
     reason: Option<String>,
+    class: Option<String>,
     since: Option<String>,
     until: Option<String>,
     page: Option<i64>,
@@ -383,6 +386,7 @@ async fn overview(
     let stats = stats::read(state.pool()).await?;
     let filter = FailedFilter {
         reason: query.reason.clone().filter(|r| !r.trim().is_empty()),
+        class: query.class.clone().filter(|c| !c.trim().is_empty()),
         since: query.since.as_deref().and_then(start_of_day),
         until: query
             .until
@@ -416,6 +420,7 @@ async fn overview(
         lateness_p99: seconds(stats.lateness_p99_secs),
         failed_total: failed::count(state.pool()).await?,
         reason: query.reason.unwrap_or_default(),
+        class: query.class.unwrap_or_default(),
         since: query.since.unwrap_or_default(),
         until: query.until.unwrap_or_default(),
         failed: failed
@@ -429,6 +434,7 @@ async fn overview(
                 chat: f.chat_id.map(|c| c.to_string()).unwrap_or_default(),
                 due: f.due_at.map(when).unwrap_or_default(),
                 attempts: f.attempts,
+                class: f.class.unwrap_or_default(),
                 reason: f.last_error.unwrap_or_default(),
                 failed_at: f.failed_at.map(when).unwrap_or_default(),
             })
@@ -454,8 +460,11 @@ async fn job_page(
             worker: a.worker.unwrap_or_default(),
             started: a.started_at.map(when).unwrap_or_default(),
             finished: when(a.finished_at),
-            outcome: a.outcome,
-            error: a.error.unwrap_or_default(),
+            outcome: a.outcome.as_str(),
+            error: match (a.error, a.error_class) {
+                (Some(error), Some(class)) => format!("[{class}] {error}"),
+                (error, _) => error.unwrap_or_default(),
+            },
         })
         .collect();
     let html = JobPage {

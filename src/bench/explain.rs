@@ -16,7 +16,6 @@ use serde_json::Value;
 use sqlx::PgPool;
 
 use super::median;
-use crate::admin::failed;
 use crate::db;
 use crate::store::{REMINDER_QUEUE, ReminderJob, reminder_queue};
 
@@ -75,7 +74,12 @@ const STATEMENTS: &[(&str, &str)] = &[
         "open_tasks_of_owner (each new task)",
         "select count(*) from tasks where owner_id = 4242 and state = 'open'",
     ),
-    ("admin_failed_reminders", failed::REMINDERS_OF_JOBS),
+    (
+        "admin_failed_reminders",
+        "select r.job_id, t.id as task_id, t.text as task_text, t.chat_id, r.fire_at as due_at
+         from reminders r left join tasks t on t.id = r.task_id
+         where r.job_id = any($1)",
+    ),
     (
         "stats_sent_last_hour",
         "select count(*),

@@ -9,14 +9,14 @@ use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::types::ParseMode;
 
-use super::classify::{SendFailure, classify};
+use super::classify::{SendFailure, class, classify};
 use super::limits::RateLimits;
 use super::metrics;
 use super::record::{self, DueReminder, Recorded};
 use super::render::{ReminderView, reminder_html, reminder_keyboard};
 use crate::i18n::Tr;
 use crate::store::ReminderJob;
-use pgqueue::{ClaimedJob, JobHandler, Outcome, Queue};
+use pgqueue::{ClaimedJob, JobError, JobHandler, Outcome, Queue};
 
 /// Settings of the delivery worker.
 #[derive(Clone, Copy, Debug)]
@@ -109,7 +109,10 @@ impl Delivery {
         let Some(reminder) = ReminderJob::from_payload(&job.payload) else {
             metrics::failed("bad_payload");
             return Verdict::Skip(Outcome::Fail {
-                error: format!("not a reminder job's payload: {}", job.payload),
+                error: JobError::new(
+                    class::BAD_PAYLOAD,
+                    format!("not a reminder job's payload: {}", job.payload),
+                ),
             });
         };
         let due = match record::load(self.queue.pool(), reminder.reminder_id).await {
@@ -118,7 +121,10 @@ impl Delivery {
             Err(error) => {
                 metrics::retried("database");
                 return Verdict::Skip(Outcome::Retry {
-                    error: format!("reading the reminder failed: {error}"),
+                    error: JobError::new(
+                        class::DATABASE,
+                        format!("reading the reminder failed: {error}"),
+                    ),
                     floor: None,
                 });
             }
@@ -197,13 +203,16 @@ impl Delivery {
                     "Telegram answered 429; pausing"
                 );
                 Outcome::Throttle {
-                    error,
+                    error: JobError::new(class::FLOOD, error),
                     delay: retry_after,
                 }
             }
             SendFailure::Transient(error) => {
                 count_retry(job, "transient");
-                Outcome::Retry { error, floor: None }
+                Outcome::Retry {
+                    error: JobError::new(class::TRANSIENT, error),
+                    floor: None,
+                }
             }
             SendFailure::Unreachable(reason) => {
                 metrics::failed("unreachable");
@@ -219,7 +228,9 @@ impl Delivery {
                     Ok(()) => Outcome::Recorded,
                     Err(error) => {
                         tracing::warn!(%error, "marking the chat unreachable failed");
-                        Outcome::Fail { error: reason }
+                        Outcome::Fail {
+                            error: JobError::new(class::UNREACHABLE, reason),
+                        }
                     }
                 }
             }
@@ -232,7 +243,10 @@ impl Delivery {
                     Err(error) => {
                         metrics::retried("database");
                         Outcome::Retry {
-                            error: format!("moving the chat to {new_chat_id} failed: {error}"),
+                            error: JobError::new(
+                                class::DATABASE,
+                                format!("moving the chat to {new_chat_id} failed: {error}"),
+                            ),
                             floor: None,
                         }
                     }
@@ -241,7 +255,9 @@ impl Delivery {
             SendFailure::Rejected(error) => {
                 metrics::failed("rejected");
                 tracing::error!(%error, "Telegram rejected a reminder");
-                Outcome::Fail { error }
+                Outcome::Fail {
+                    error: JobError::new(class::REJECTED, error),
+                }
             }
             SendFailure::AcceptedUnreadable(error) => {
                 tracing::warn!(%error, "unreadable answer to a send; counting it as sent");

@@ -4,8 +4,9 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
-use pgqueue::{ClaimedJob, Queue, QueueError};
+use pgqueue::{ClaimedJob, JobError, Queue, QueueError};
 
+use super::classify::class;
 use crate::store::chats::{Chat, ChatRow};
 use crate::store::tasks::{Task, TaskRow};
 use crate::store::types::{Corrupt, ReminderKind, read};
@@ -199,7 +200,9 @@ pub async fn unreachable(
 ) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
     reachability::mark_unreachable(&mut tx, chat_id, reason, Some(job.id)).await?;
-    queue.fail(&mut tx, job, reason).await?;
+    queue
+        .fail(&mut tx, job, JobError::new(class::UNREACHABLE, reason))
+        .await?;
     tx.commit().await?;
     Ok(())
 }

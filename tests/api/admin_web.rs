@@ -18,7 +18,7 @@ use reqwest::header::{AUTHORIZATION, COOKIE, HeaderName, LOCATION, RETRY_AFTER, 
 use secrecy::SecretString;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use crate::support::{TestDb, db_now, task_due_now};
+use crate::support::{TestDb, WAIT, db_now, eventually, job_by_id, task_due_now};
 
 const TOKEN: &str = "s3cret-admin-token-0123456789abcdef";
 
@@ -145,11 +145,7 @@ impl AdminSite {
     }
 
     async fn job_state(&self) -> JobState {
-        pgqueue::inspect(&self.db.pool, self.failed_job)
-            .await
-            .unwrap()
-            .expect("the job exists")
-            .state
+        job_by_id(&self.db.pool, self.failed_job).await.state
     }
 }
 
@@ -235,18 +231,10 @@ async fn repeated_wrong_logins_lock_the_address_out_until_the_lockout_ends() {
         "the right token is not even checked while locked out"
     );
 
-    let accepted = loop {
-        let response = site.login(TOKEN).await;
-        if response.status() != StatusCode::TOO_MANY_REQUESTS {
-            break response;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "still locked out"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
-    assert_eq!(accepted.status(), StatusCode::SEE_OTHER);
+    eventually(WAIT, "the lockout to end and the token to pass", || async {
+        site.login(TOKEN).await.status() == StatusCode::SEE_OTHER
+    })
+    .await;
     assert!(started.elapsed() >= Duration::from_millis(500));
     assert_eq!(
         site.login("guess-four").await.status(),
@@ -269,7 +257,8 @@ async fn serve_alone(db: &TestDb) -> (tokio::process::Child, String) {
         .spawn()
         .unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
-    let banner = tokio::time::timeout(Duration::from_secs(30), stdout.next_line())
+    // The built binary starts and migrates before its banner.
+    let banner = tokio::time::timeout(WAIT * 2, stdout.next_line())
         .await
         .expect("admin serve starts")
         .unwrap()
@@ -305,7 +294,7 @@ async fn each_wrong_token_is_logged_with_the_address_and_never_the_token() {
     let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
     let mut failures = Vec::new();
     while failures.len() < 2 {
-        let line = tokio::time::timeout(Duration::from_secs(10), stderr.next_line())
+        let line = tokio::time::timeout(WAIT, stderr.next_line())
             .await
             .unwrap_or_else(|_| panic!("two failures logged: {failures:#?}"))
             .unwrap()

@@ -1,51 +1,72 @@
 //! Admin commands in the chat: refused exactly like unknown commands for anyone not in
-//! ADMIN_CHAT_IDS; for admins /failed shows the failures with their reasons and buttons, Retry and
-//! Cancel act on the job (and are recorded), /retry and /stats work.
+//! ADMIN_CHAT_IDS; for admins /failed shows the reminders the delivery workers could not deliver,
+//! with their reasons and buttons, Retry (which delivers once the user is reachable) and Cancel
+//! act on the job (and are recorded), /retry and /stats work.
 
-use pgqueue::{JobState, QueueConfig};
-use remindbot::bot::BotSettings;
-use remindbot::store::{REMINDER_QUEUE, reminder_queue};
-use tgsim::NewUser;
+use pgqueue::JobState;
+use tgsim::{NewUser, UserState};
 
-use crate::bot_support::{TestApp, buttons, text};
-use crate::support::task_due_now;
+use crate::app::{TestApp, buttons, text};
+use crate::support::{WAIT, eventually, job_by_id, task_due_now};
 
 const ADMIN: i64 = 900_001;
 
 async fn app_with_admin() -> TestApp {
-    let settings = BotSettings {
-        admin_ids: vec![ADMIN],
-        ..BotSettings::default()
-    };
-    let app = TestApp::with_settings(settings).await;
+    let app = TestApp::builder()
+        .config(|c| c.bot.admin_ids = vec![ADMIN])
+        .start()
+        .await;
     app.sim
         .create_user(NewUser::new("Ada").id(ADMIN).language("en"))
         .unwrap();
     app
 }
 
-/// A reminder for chat 4242 whose delivery failed with `reason`; returns its job id.
-async fn seed_failure(app: &TestApp, reason: &str) -> i64 {
-    let pool = &app.db.pool;
-    let queue = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
-    task_due_now(pool, &queue, 4242, "water <the> plants & more").await;
-    let job = queue.claim("w", 1).await.unwrap().remove(0);
-    queue.fail(pool, &job, reason).await.unwrap();
-    job.id
+/// Why Telegram refuses a reminder, as the simulator plays it.
+#[derive(Clone, Copy)]
+enum Refusal {
+    /// "Forbidden: bot was blocked by the user".
+    Blocked,
+    /// "Bad Request: chat not found": no such chat.
+    ChatNotFound,
+    /// "Forbidden: user is deactivated".
+    Deactivated,
 }
 
-async fn job_state(app: &TestApp, id: i64) -> JobState {
-    pgqueue::inspect(&app.db.pool, id)
-        .await
-        .unwrap()
-        .expect("the job exists")
-        .state
+/// A reminder for chat `chat` that the delivery workers fail for `refusal`; returns its job id.
+async fn seed_failure(app: &TestApp, chat: i64, refusal: Refusal) -> i64 {
+    let state = match refusal {
+        Refusal::Blocked => Some(UserState::Blocked),
+        Refusal::ChatNotFound => None,
+        Refusal::Deactivated => Some(UserState::Deactivated),
+    };
+    if let Some(state) = state {
+        app.sim
+            .create_user(NewUser::new("Bo").id(chat).state(state))
+            .unwrap();
+    }
+    let task = task_due_now(&app.pool, &app.queue, chat, "water <the> plants & more").await;
+    let id = crate::support::job_of_task(&app.pool, task).await.id;
+    eventually(WAIT, "the reminder to fail", || async {
+        job_by_id(&app.pool, id).await.state == JobState::Failed
+    })
+    .await;
+    id
+}
+
+/// Waits until the reminder of job `id` has been delivered to `chat`.
+async fn wait_delivered(app: &TestApp, id: i64, chat: i64) {
+    eventually(WAIT, "the retried reminder to be delivered", || async {
+        job_by_id(&app.pool, id).await.state == JobState::Done
+    })
+    .await;
+    assert_eq!(app.bot_messages(chat).len(), 1, "delivered once");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn to_anyone_else_the_admin_commands_are_unknown_commands() {
-    let app = app_with_admin().await;
-    let job = seed_failure(&app, "Forbidden: bot was blocked by the user").await;
+    let mut app = app_with_admin().await;
+    let job = seed_failure(&app, 4242, Refusal::Blocked).await;
     let stranger = app.user("Eve", "ru");
     let unknown = text(&app.say(stranger, "/frobnicate").await).to_owned();
     for command in [
@@ -59,9 +80,9 @@ async fn to_anyone_else_the_admin_commands_are_unknown_commands() {
         assert_eq!(text(&reply), unknown, "{command}");
         assert!(buttons(&reply).is_empty());
     }
-    assert_eq!(job_state(&app, job).await, JobState::Failed);
+    assert_eq!(job_by_id(&app.pool, job).await.state, JobState::Failed);
     let actions: i64 = sqlx::query_scalar("select count(*) from admin_actions")
-        .fetch_one(&app.db.pool)
+        .fetch_one(&app.pool)
         .await
         .unwrap();
     assert_eq!(actions, 0);
@@ -70,9 +91,9 @@ async fn to_anyone_else_the_admin_commands_are_unknown_commands() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn admins_see_failures_with_reasons_and_retry_or_cancel_them() {
-    let app = app_with_admin().await;
-    let blocked = seed_failure(&app, "Forbidden: bot was blocked by the user").await;
-    let missing = seed_failure(&app, "Bad Request: chat not found").await;
+    let mut app = app_with_admin().await;
+    let blocked = seed_failure(&app, 4242, Refusal::Blocked).await;
+    let missing = seed_failure(&app, 4343, Refusal::ChatNotFound).await;
 
     let listing = app.say(ADMIN, "/failed").await;
     let shown = text(&listing);
@@ -85,6 +106,8 @@ async fn admins_see_failures_with_reasons_and_retry_or_cancel_them() {
     let data = buttons(&listing);
     assert!(data.contains(&format!("ar:{blocked}")) && data.contains(&format!("ac:{missing}")));
 
+    // The user unblocks the bot; the admin retries their reminder, and it arrives.
+    app.sim.set_user_state(4242, UserState::Started).unwrap();
     let answer = app
         .tap(ADMIN, listing.message_id, ADMIN, &format!("ar:{blocked}"))
         .await;
@@ -92,12 +115,15 @@ async fn admins_see_failures_with_reasons_and_retry_or_cancel_them() {
         answer.answer.unwrap().text.as_deref(),
         Some("Back in the queue.")
     );
-    assert_eq!(job_state(&app, blocked).await, JobState::Pending);
+    wait_delivered(&app, blocked, 4242).await;
     let answer = app
         .tap(ADMIN, listing.message_id, ADMIN, &format!("ac:{missing}"))
         .await;
     assert_eq!(answer.answer.unwrap().text.as_deref(), Some("Cancelled."));
-    assert_eq!(job_state(&app, missing).await, JobState::Cancelled);
+    assert_eq!(
+        job_by_id(&app.pool, missing).await.state,
+        JobState::Cancelled
+    );
     let answer = app
         .tap(ADMIN, listing.message_id, ADMIN, &format!("ac:{missing}"))
         .await;
@@ -107,20 +133,25 @@ async fn admins_see_failures_with_reasons_and_retry_or_cancel_them() {
     );
 
     let stats = app.say(ADMIN, "/stats").await;
-    assert!(text(&stats).contains("cancelled: 1") && text(&stats).contains("pending: 1"));
+    assert!(
+        text(&stats).contains("cancelled: 1") && text(&stats).contains("done: 1"),
+        "{}",
+        text(&stats)
+    );
     assert!(text(&app.say(ADMIN, "/failed").await).contains("No failed reminders."));
-    let third = seed_failure(&app, "Forbidden: user is deactivated").await;
+    let third = seed_failure(&app, 4444, Refusal::Deactivated).await;
+    app.sim.set_user_state(4444, UserState::Started).unwrap();
     let retried = app.say(ADMIN, "/retry all").await;
     assert!(
         text(&retried).contains("1 reminder is back in the queue."),
         "{}",
         text(&retried)
     );
-    assert_eq!(job_state(&app, third).await, JobState::Pending);
+    wait_delivered(&app, third, 4444).await;
 
     let log: Vec<String> =
         sqlx::query_scalar("select actor || ' ' || action from admin_actions order by id")
-            .fetch_all(&app.db.pool)
+            .fetch_all(&app.pool)
             .await
             .unwrap();
     assert_eq!(
@@ -136,8 +167,8 @@ async fn admins_see_failures_with_reasons_and_retry_or_cancel_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_a_group_the_admin_commands_show_nothing_even_to_an_admin() {
-    let app = app_with_admin().await;
-    let job = seed_failure(&app, "Forbidden: bot was blocked by the user").await;
+    let mut app = app_with_admin().await;
+    let job = seed_failure(&app, 4242, Refusal::Blocked).await;
     let group = app.group("Team");
     let unknown = text(&app.say_in(group, ADMIN, "/frobnicate").await).to_owned();
     for command in ["/failed", "/stats", "/retry all", &format!("/retry {job}")] {
@@ -146,6 +177,6 @@ async fn in_a_group_the_admin_commands_show_nothing_even_to_an_admin() {
         assert!(buttons(&reply).is_empty(), "{command}");
         assert!(!text(&reply).contains("blocked"), "{command}");
     }
-    assert_eq!(job_state(&app, job).await, JobState::Failed);
+    assert_eq!(job_by_id(&app.pool, job).await.state, JobState::Failed);
     app.stop().await;
 }

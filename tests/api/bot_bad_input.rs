@@ -4,13 +4,12 @@
 
 use std::num::NonZeroU32;
 
-use remindbot::bot::BotSettings;
 use remindbot::domain::lang::Lang;
 use remindbot::i18n::Tr;
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
-use crate::bot_support::{TestApp, text};
+use crate::app::{TestApp, text};
 
 /// Inputs that must not create a task, whatever the user's language.
 fn cases() -> Vec<String> {
@@ -105,11 +104,10 @@ fn is_clear_answer(lang: Lang, reply: &str) -> bool {
 
 #[tokio::test]
 async fn bot_bad_input_gets_a_clear_answer_and_creates_nothing() {
-    let app = TestApp::with_settings(BotSettings {
-        user_updates_per_minute: NonZeroU32::new(10_000).unwrap(),
-        ..BotSettings::default()
-    })
-    .await;
+    let mut app = TestApp::builder()
+        .config(|c| c.bot.user_updates_per_minute = NonZeroU32::new(10_000).unwrap())
+        .start()
+        .await;
     let mut checked = 0;
     for (code, lang, zone) in [
         ("en", Lang::En, "/tz New York"),
@@ -120,7 +118,7 @@ async fn bot_bad_input_gets_a_clear_answer_and_creates_nothing() {
         app.say(user, zone).await;
         for case in cases() {
             sqlx::query("delete from conversations")
-                .execute(&app.db.pool)
+                .execute(&app.pool)
                 .await
                 .unwrap();
             let reply = app.say(user, &case).await;
@@ -142,7 +140,7 @@ async fn bot_bad_input_gets_a_clear_answer_and_creates_nothing() {
     assert!(checked >= 100, "{checked} cases");
     assert!(app.jobs().await.is_empty(), "{:?}", app.jobs().await);
     let tasks: i64 = sqlx::query_scalar("select count(*) from tasks")
-        .fetch_one(&app.db.pool)
+        .fetch_one(&app.pool)
         .await
         .unwrap();
     assert_eq!(tasks, 0);

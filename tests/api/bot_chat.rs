@@ -3,17 +3,16 @@
 
 use std::num::NonZeroU32;
 
-use remindbot::bot::BotSettings;
 use remindbot::domain::lang::Lang;
 use remindbot::i18n::{Arg, Tr};
 
-use crate::bot_support::{TestApp, buttons, text};
+use crate::app::{TestApp, buttons, text};
 
 const BOT: &str = "remindbot_sim_bot";
 
 #[tokio::test]
 async fn bot_groups_answer_commands_addressed_to_the_bot_and_get_the_reminders() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     let tr = Tr::new(Lang::En);
     let ann = app.user("Ann", "en");
     let group = app.group("Team");
@@ -34,7 +33,7 @@ async fn bot_groups_answer_commands_addressed_to_the_bot_and_get_the_reminders()
         .await;
     assert!(text(&card).contains("standup"), "{card:?}");
     let chat_of_task: i64 = sqlx::query_scalar("select chat_id from tasks")
-        .fetch_one(&app.db.pool)
+        .fetch_one(&app.pool)
         .await
         .unwrap();
     assert_eq!(chat_of_task, group, "reminders go to the group");
@@ -59,7 +58,7 @@ async fn bot_groups_answer_commands_addressed_to_the_bot_and_get_the_reminders()
 
 #[tokio::test]
 async fn bot_lead_times_come_from_the_task_or_the_default_setting() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     let tr = Tr::new(Lang::Uz);
     let ann = app.user("Ann", "uz");
     app.say(ann, "/tz +5").await;
@@ -69,7 +68,7 @@ async fn bot_lead_times_come_from_the_task_or_the_default_setting() {
     assert!(text(&card).contains(remind.trim()), "{card:?}");
     let job = &app.pending_jobs().await[0];
     let due: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("select due_at from tasks")
-        .fetch_one(&app.db.pool)
+        .fetch_one(&app.pool)
         .await
         .unwrap();
     assert_eq!(due - job.run_at, chrono::Duration::minutes(30));
@@ -85,7 +84,7 @@ async fn bot_lead_times_come_from_the_task_or_the_default_setting() {
     let jobs = app.pending_jobs().await;
     let due: chrono::DateTime<chrono::Utc> =
         sqlx::query_scalar("select due_at from tasks where text = 'sport'")
-            .fetch_one(&app.db.pool)
+            .fetch_one(&app.pool)
             .await
             .unwrap();
     assert!(
@@ -97,12 +96,13 @@ async fn bot_lead_times_come_from_the_task_or_the_default_setting() {
 
 #[tokio::test]
 async fn bot_limits_stop_floods_and_too_many_tasks_with_a_clear_message() {
-    let app = TestApp::with_settings(BotSettings {
-        user_updates_per_minute: NonZeroU32::new(5).unwrap(),
-        max_open_tasks: 2,
-        ..BotSettings::default()
-    })
-    .await;
+    let mut app = TestApp::builder()
+        .config(|c| {
+            c.bot.user_updates_per_minute = NonZeroU32::new(5).unwrap();
+            c.bot.max_open_tasks = 2;
+        })
+        .start()
+        .await;
     let tr = Tr::new(Lang::Ru);
     let ann = app.user("Ann", "ru");
     app.say(ann, "/tz Москва").await;
@@ -136,7 +136,7 @@ async fn bot_limits_stop_floods_and_too_many_tasks_with_a_clear_message() {
 
 #[tokio::test]
 async fn bot_publishes_the_command_menu_in_each_language() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     for (code, lang) in [
         ("en", Lang::En),
         ("ru", Lang::Ru),
@@ -165,7 +165,7 @@ async fn bot_questions_survive_a_restart_and_language_changes_apply() {
         "{ask:?}"
     );
     let pending: i64 = sqlx::query_scalar("select count(*) from conversations")
-        .fetch_one(&app.db.pool)
+        .fetch_one(&app.pool)
         .await
         .unwrap();
     assert_eq!(pending, 1, "the question is kept in the database");
@@ -193,7 +193,7 @@ async fn bot_questions_survive_a_restart_and_language_changes_apply() {
 
 #[tokio::test]
 async fn bot_a_task_sent_before_the_zone_waits_for_it() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     let tr = Tr::new(Lang::Ru);
     let ann = app.user("Ann", "ru");
     let ask = app.say(ann, "позвонить маме завтра в 18:00").await;
@@ -210,7 +210,7 @@ async fn bot_a_task_sent_before_the_zone_waits_for_it() {
 
 #[tokio::test]
 async fn bot_a_recurring_task_given_a_new_time_keeps_repeating() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     let ann = app.user("Ann", "en");
     app.say(ann, "/tz Europe/Berlin").await;
     let card = app.say(ann, "every day 8:00 stretch").await;
@@ -224,7 +224,7 @@ async fn bot_a_recurring_task_given_a_new_time_keeps_repeating() {
     assert!(text(&changed).contains("🔁"), "{changed:?}");
     assert!(text(&changed).contains("10:30"), "{changed:?}");
     let rule: String = sqlx::query_scalar("select rule from tasks")
-        .fetch_one(&app.db.pool)
+        .fetch_one(&app.pool)
         .await
         .unwrap();
     assert!(
@@ -239,7 +239,7 @@ async fn bot_a_recurring_task_given_a_new_time_keeps_repeating() {
 
 #[tokio::test]
 async fn bot_the_list_pages_and_shows_changes_in_place() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     let ann = app.user("Ann", "en");
     app.say(ann, "/tz Asia/Tashkent").await;
     for day in 1..=7 {
@@ -286,7 +286,7 @@ async fn bot_the_list_pages_and_shows_changes_in_place() {
 
 #[tokio::test]
 async fn bot_the_longest_texts_still_fit_telegram() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     let ann = app.user("Ann", "ru");
     app.say(ann, "/tz Asia/Tashkent").await;
     let longest = format!("{} & <i>", "😀".repeat(990));

@@ -11,7 +11,7 @@ use remindbot::i18n::{Arg, Tr};
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
-use crate::bot_support::{TestApp, buttons, text};
+use crate::app::{TestApp, buttons, text};
 
 const TASHKENT: Tz = chrono_tz::Asia::Tashkent;
 
@@ -73,7 +73,7 @@ fn task_id(data: &[String], prefix: &str) -> i64 {
 }
 
 async fn full_round(script: Script) {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     let tr = Tr::new(script.lang);
     let ann = app.user("Ann", script.code);
 
@@ -278,7 +278,7 @@ async fn bot_e2e_uzbek() {
 
 #[tokio::test]
 async fn bot_a_time_that_has_passed_is_named_as_each_language_writes_dates() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     for (code, typed, answer) in [
         (
             "en",

@@ -7,14 +7,14 @@ use remindbot::domain::lang::Lang;
 use remindbot::i18n::Tr;
 use tgsim::MemberStatus;
 
-use crate::bot_support::{TestApp, buttons, text};
+use crate::app::{TestApp, buttons, text};
 
 const BOT: &str = "remindbot_sim_bot";
 
 /// The group's open tasks, by id.
 async fn open_tasks(app: &TestApp) -> Vec<i64> {
     sqlx::query_scalar("select id from tasks where state = 'open' order by id")
-        .fetch_all(&app.db.pool)
+        .fetch_all(&app.pool)
         .await
         .unwrap()
 }
@@ -30,7 +30,7 @@ fn toast(status: &tgsim::CallbackStatus) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_a_group_only_a_tasks_creator_or_an_admin_changes_it() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     let en = Tr::new(Lang::En);
     let (ann, bob, eve) = (
         app.user("Ann", "en"),
@@ -74,7 +74,7 @@ async fn in_a_group_only_a_tasks_creator_or_an_admin_changes_it() {
     assert_eq!(open_tasks(&app).await, vec![task]);
     let extra_reminders: i64 =
         sqlx::query_scalar("select count(*) from reminders where kind = 'snooze'")
-            .fetch_one(&app.db.pool)
+            .fetch_one(&app.pool)
             .await
             .unwrap();
     assert_eq!(extra_reminders, 0, "a member snoozed someone else's task");
@@ -105,7 +105,7 @@ async fn in_a_group_only_a_tasks_creator_or_an_admin_changes_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_a_group_only_admins_change_its_settings() {
-    let app = TestApp::start().await;
+    let mut app = TestApp::start().await;
     let en = Tr::new(Lang::En);
     let (ann, eve) = (app.user("Ann", "en"), app.user("Eve", "en"));
     let group = app.group("Club");
@@ -113,7 +113,7 @@ async fn in_a_group_only_admins_change_its_settings() {
     app.tap_reply(group, start.message_id, eve, "z:2").await;
     let zone: Option<String> = sqlx::query_scalar("select tz from chats where chat_id = $1")
         .bind(group)
-        .fetch_one(&app.db.pool)
+        .fetch_one(&app.pool)
         .await
         .unwrap();
     assert!(zone.is_some(), "the first zone is anyone's to choose");
@@ -128,7 +128,7 @@ async fn in_a_group_only_admins_change_its_settings() {
     let settings: (String, Option<String>, i32) =
         sqlx::query_as("select lang, tz, default_lead_secs from chats where chat_id = $1")
             .bind(group)
-            .fetch_one(&app.db.pool)
+            .fetch_one(&app.pool)
             .await
             .unwrap();
     assert_eq!(settings, ("en".to_owned(), zone, 0));

@@ -9,7 +9,7 @@ use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, Task, TaskChange, TaskText};
 use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
 
-use crate::support::TestDb;
+use crate::support::{TestDb, reminder_jobs};
 
 const CHAT: i64 = 42;
 const OTHER: i64 = 43;
@@ -56,9 +56,8 @@ async fn create(db: &TestDb, queue: &Queue, daily: bool) -> Task {
 
 /// `(state, run_at)` of every reminder job, oldest first.
 async fn jobs(db: &TestDb) -> Vec<(String, DateTime<Utc>)> {
-    pgqueue::list(&db.pool, REMINDER_QUEUE, None, i64::MAX)
+    reminder_jobs(&db.pool)
         .await
-        .unwrap()
         .into_iter()
         .map(|job| (job.state.to_string(), job.run_at))
         .collect()

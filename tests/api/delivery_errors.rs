@@ -6,19 +6,22 @@ use std::time::{Duration, Instant};
 use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
 use pgqueue::JobState;
+use pgqueue::maintenance::AttemptOutcome;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::store::REMINDER_QUEUE;
 use remindbot::store::reachability;
 use remindbot::store::tasks::{self, NewTask, TaskText};
-use tgsim::{FaultAction, FaultRule, NewGroup, SimConfig, UserState};
+use tgsim::{FaultAction, FaultRule, NewGroup, UserState};
 
-use crate::delivery_support::{Setup, job_of_task};
-use crate::support::eventually;
+use crate::app::TestApp;
+use crate::support::{
+    WAIT, attempt_outcomes, db_now, due_in_secs, eventually, job_of_task, job_states, jobs_in,
+    reminders_with_jobs,
+};
 
 async fn flood_once(with_parameters: bool) {
-    let setup = Setup::new(SimConfig::default()).await;
-    let chat = setup.users(3_000_000, 1)[0];
-    setup.sim.add_fault(
+    let mut app = TestApp::builder().telegram_limits().prepare().await;
+    let chat = app.users(3_000_000, 1)[0];
+    app.sim.add_fault(
         FaultRule::new(FaultAction::TooManyRequests {
             retry_after: 2,
             with_parameters,
@@ -26,33 +29,30 @@ async fn flood_once(with_parameters: bool) {
         .method("sendMessage")
         .times(1),
     );
-    let task = setup.seed(&[(chat, Utc::now())]).await[0];
+    let task = app.seed(&[(chat, Utc::now())]).await[0];
     let started = Instant::now();
-    let running = setup.start(setup.config(25, 1)).await;
-    setup.wait_sent(1, Duration::from_secs(15)).await;
+    app.run().await;
+    app.wait_sent(1, WAIT).await;
     let waited = started.elapsed();
-    let (state, attempts, last_error, _) = job_of_task(&setup.pool, task).await;
-    eprintln!("429 (parameters: {with_parameters}): sent after {waited:?}, {last_error:?}");
+    let job = job_of_task(&app.pool, task).await;
+    eprintln!(
+        "429 (parameters: {with_parameters}): sent after {waited:?}, {:?}",
+        job.last_error
+    );
     assert!(waited >= Duration::from_secs(2), "{waited:?}");
     // The 429 used up no attempt, but it is on record.
-    assert_eq!((state.as_str(), attempts), ("done", 1));
-    assert_eq!(throttles_of_task(&setup.pool, task).await, 1);
-    assert!(last_error.is_some_and(|e| e.to_lowercase().contains("retry after")));
-    let job = crate::support::job_of_task(&setup.pool, task).await;
-    let history: Vec<String> = pgqueue::maintenance::attempts(&setup.pool, job.id)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|a| a.outcome)
-        .collect();
-    assert_eq!(history, ["throttled", "done"]);
-    assert_eq!(setup.sim.counters().requests_by_method["sendMessage"], 2);
-    running.stop().await.unwrap();
-}
-
-/// How often flood control turned away the job of task `task_id`'s latest reminder.
-async fn throttles_of_task(pool: &sqlx::PgPool, task_id: i64) -> i32 {
-    crate::support::job_of_task(pool, task_id).await.throttles
+    assert_eq!((job.state, job.attempts), (JobState::Done, 1));
+    assert_eq!(job.throttles, 1);
+    assert!(
+        job.last_error
+            .is_some_and(|e| e.to_lowercase().contains("retry after"))
+    );
+    assert_eq!(
+        attempt_outcomes(&app.pool, job.id).await,
+        [AttemptOutcome::Throttled, AttemptOutcome::Done]
+    );
+    assert_eq!(app.sim.counters().requests_by_method["sendMessage"], 2);
+    app.stop().await;
 }
 
 /// Seconds from each sent reminder's fire time to its sending, for the tasks `tasks`.
@@ -79,9 +79,9 @@ async fn a_429_without_parameters_is_read_from_the_description() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_chats_hour_long_429_delays_only_that_chat() {
-    let setup = Setup::new(SimConfig::default()).await;
-    let chats = setup.users(3_100_000, 6);
-    setup.sim.add_fault(
+    let mut app = TestApp::builder().telegram_limits().prepare().await;
+    let chats = app.users(3_100_000, 6);
+    app.sim.add_fault(
         FaultRule::new(FaultAction::TooManyRequests {
             retry_after: 3600,
             with_parameters: true,
@@ -90,34 +90,39 @@ async fn one_chats_hour_long_429_delays_only_that_chat() {
         .chat(chats[0])
         .times(1),
     );
-    let parked = setup.seed(&[(chats[0], Utc::now())]).await[0];
-    let running = setup.start(setup.config(25, 1)).await;
-    eventually(Duration::from_secs(10), "the 429", || async {
-        setup.sim.counters().requests >= 1 && throttles_of_task(&setup.pool, parked).await == 1
+    let parked = app.seed(&[(chats[0], Utc::now())]).await[0];
+    app.run().await;
+    eventually(WAIT, "the 429", || async {
+        app.sim.counters().requests >= 1 && job_of_task(&app.pool, parked).await.throttles == 1
     })
     .await;
     // Five other users' reminders fall due after the 429: each goes out on time.
     let soon = Utc::now() + chrono::Duration::seconds(1);
     let due: Vec<_> = chats[1..].iter().map(|chat| (*chat, soon)).collect();
-    let others = setup.seed(&due).await;
-    setup.wait_sent(5, Duration::from_secs(10)).await;
-    for late in lateness(&setup.pool, &others).await {
+    let others = app.seed(&due).await;
+    app.wait_sent(5, WAIT).await;
+    for late in lateness(&app.pool, &others).await {
         assert!(late < 2.0, "another chat's reminder went out {late} s late");
     }
-    let (state, attempts, last_error, due_in) = job_of_task(&setup.pool, parked).await;
-    assert_eq!((state.as_str(), attempts), ("pending", 0));
+    let job = job_of_task(&app.pool, parked).await;
+    let due_in = due_in_secs(&app.pool, &job).await;
+    assert_eq!((job.state, job.attempts), (JobState::Pending, 0));
     assert!(due_in > 3500.0, "due in {due_in} s");
-    assert!(last_error.is_some());
-    assert_eq!(setup.sim.counters().requests_by_method["sendMessage"], 6);
-    running.stop().await.unwrap();
+    assert!(job.last_error.is_some());
+    assert_eq!(app.sim.counters().requests_by_method["sendMessage"], 6);
+    app.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_429s_from_many_chats_pauses_everyone_for_at_most_the_cap() {
-    let setup = Setup::new(SimConfig::default()).await;
-    let chats = setup.users(3_150_000, 4);
+    let mut app = TestApp::builder()
+        .telegram_limits()
+        .config(|c| c.delivery.flood_pause_cap_secs = 3)
+        .prepare()
+        .await;
+    let chats = app.users(3_150_000, 4);
     for chat in &chats[..3] {
-        setup.sim.add_fault(
+        app.sim.add_fault(
             FaultRule::new(FaultAction::TooManyRequests {
                 retry_after: 3600,
                 with_parameters: true,
@@ -127,21 +132,19 @@ async fn a_flood_of_429s_from_many_chats_pauses_everyone_for_at_most_the_cap() {
             .times(1),
         );
     }
-    let flooded = setup
+    let flooded = app
         .seed(&[
             (chats[0], Utc::now()),
             (chats[1], Utc::now()),
             (chats[2], Utc::now()),
         ])
         .await;
-    let bystander = setup
+    let bystander = app
         .seed(&[(chats[3], Utc::now() + chrono::Duration::milliseconds(1500))])
         .await[0];
-    let mut config = setup.config(25, 1);
-    config.delivery.flood_pause_cap_secs = 3;
-    let running = setup.start(config).await;
-    setup.wait_sent(1, Duration::from_secs(15)).await;
-    let calls = setup.sim.calls(0);
+    app.run().await;
+    app.wait_sent(1, WAIT).await;
+    let calls = app.sim.calls(0);
     let last_refusal = calls
         .iter()
         .filter(|c| c.status == 429)
@@ -158,26 +161,27 @@ async fn a_flood_of_429s_from_many_chats_pauses_everyone_for_at_most_the_cap() {
         (2000..=5000).contains(&paused_ms),
         "the bystander's reminder went out {paused_ms} ms after the flood"
     );
-    assert!(lateness(&setup.pool, &[bystander]).await[0] < 5.0);
+    assert!(lateness(&app.pool, &[bystander]).await[0] < 5.0);
     // The chats that got the 429s wait their own retry_after.
     for task in flooded {
-        let (state, attempts, _, due_in) = job_of_task(&setup.pool, task).await;
-        assert_eq!((state.as_str(), attempts), ("pending", 0));
+        let job = job_of_task(&app.pool, task).await;
+        let due_in = due_in_secs(&app.pool, &job).await;
+        assert_eq!((job.state, job.attempts), (JobState::Pending, 0));
         assert!(due_in > 3500.0, "due in {due_in} s");
     }
-    running.stop().await.unwrap();
+    app.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_absurd_retry_after_neither_panics_nor_parks_anything_beyond_the_cap() {
-    let setup = Setup::new(SimConfig::default()).await;
-    let chats = setup.users(3_180_000, 3);
+    let mut app = TestApp::builder().telegram_limits().prepare().await;
+    let chats = app.users(3_180_000, 3);
     let bodies = [
         r#"{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 10000000000000","parameters":{"retry_after":10000000000000}}"#,
         r#"{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 99999999999999999999999999"}"#,
     ];
     for (chat, body) in chats.iter().zip(bodies) {
-        setup.sim.add_fault(
+        app.sim.add_fault(
             FaultRule::new(FaultAction::Raw {
                 status: 429,
                 body: body.into(),
@@ -188,42 +192,40 @@ async fn an_absurd_retry_after_neither_panics_nor_parks_anything_beyond_the_cap(
             .times(1),
         );
     }
-    let absurd = setup
+    let absurd = app
         .seed(&[(chats[0], Utc::now()), (chats[1], Utc::now())])
         .await;
-    let running = setup.start(setup.config(25, 1)).await;
-    eventually(Duration::from_secs(10), "both 429s", || async {
+    app.run().await;
+    eventually(WAIT, "both 429s", || async {
         let mut throttled = 0;
         for task in &absurd {
-            throttled += throttles_of_task(&setup.pool, *task).await;
+            throttled += job_of_task(&app.pool, *task).await.throttles;
         }
         throttled == 2
     })
     .await;
-    let other = setup.seed(&[(chats[2], Utc::now())]).await;
-    setup.wait_sent(1, Duration::from_secs(10)).await;
-    assert!(lateness(&setup.pool, &other).await[0] < 2.0);
+    let other = app.seed(&[(chats[2], Utc::now())]).await;
+    app.wait_sent(1, WAIT).await;
+    assert!(lateness(&app.pool, &other).await[0] < 2.0);
     for task in absurd {
-        let (state, attempts, _, due_in) = job_of_task(&setup.pool, task).await;
-        assert_eq!((state.as_str(), attempts), ("pending", 0));
+        let job = job_of_task(&app.pool, task).await;
+        let due_in = due_in_secs(&app.pool, &job).await;
+        assert_eq!((job.state, job.attempts), (JobState::Pending, 0));
         assert!(
             due_in > 3500.0 && due_in <= 3601.0,
             "clamped to an hour: due in {due_in} s"
         );
     }
-    running.stop().await.unwrap();
+    app.stop().await;
 }
 
 #[tokio::test]
 async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_tasks() {
-    let setup = Setup::new(SimConfig::default()).await;
-    let blocked = setup.users(3_200_000, 1)[0];
-    setup
-        .sim
-        .set_user_state(blocked, UserState::Blocked)
-        .unwrap();
+    let mut app = TestApp::builder().telegram_limits().prepare().await;
+    let blocked = app.users(3_200_000, 1)[0];
+    app.sim.set_user_state(blocked, UserState::Blocked).unwrap();
     let missing = 3_200_777; // never known to the simulator: "chat not found"
-    let tasks = setup
+    let tasks = app
         .seed(&[(blocked, Utc::now()), (missing, Utc::now())])
         .await;
     // A recurring task of each chat, due tomorrow: paused, its pending reminder cancelled.
@@ -240,31 +242,27 @@ async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_task
             ),
             tz: Tz::UTC,
         };
-        let mut tx = setup.pool.begin().await.unwrap();
-        tasks::create(&mut tx, &setup.queue, &daily).await.unwrap();
+        let mut tx = app.pool.begin().await.unwrap();
+        tasks::create(&mut tx, &app.queue, &daily).await.unwrap();
         tx.commit().await.unwrap();
     }
-    let running = setup.start(setup.config(25, 1)).await;
-    eventually(Duration::from_secs(10), "both failed", || async {
-        let failed = pgqueue::count(&setup.pool, REMINDER_QUEUE, JobState::Failed)
-            .await
-            .unwrap();
+    app.run().await;
+    eventually(WAIT, "both failed", || async {
+        let failed = jobs_in(&app.pool, JobState::Failed).await;
         failed == 2
     })
     .await;
     for (task, reason) in [(tasks[0], "blocked"), (tasks[1], "chat not found")] {
-        let (state, attempts, last_error, _) = job_of_task(&setup.pool, task).await;
-        assert_eq!((state.as_str(), attempts), ("failed", 1));
-        assert!(
-            last_error.as_deref().unwrap().contains(reason),
-            "{last_error:?}"
-        );
+        let job = job_of_task(&app.pool, task).await;
+        assert_eq!((job.state, job.attempts), (JobState::Failed, 1));
+        let last_error = job.last_error.unwrap_or_default();
+        assert!(last_error.contains(reason), "{last_error:?}");
     }
     let chats: Vec<(i64, bool, String)> = sqlx::query_as(
         "select c.chat_id, c.reachable, t.state from chats c join tasks t using (chat_id)
          where t.rule is not null order by c.chat_id",
     )
-    .fetch_all(&setup.pool)
+    .fetch_all(&app.pool)
     .await
     .unwrap();
     assert_eq!(
@@ -274,15 +272,13 @@ async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_task
             (missing, false, "paused".into())
         ]
     );
-    let pending = pgqueue::count(&setup.pool, REMINDER_QUEUE, JobState::Pending)
-        .await
-        .unwrap();
-    assert_eq!(pending, 0, "{:?}", setup.job_states().await);
-    assert_eq!(setup.sim.counters().requests_by_method["sendMessage"], 2);
+    let pending = jobs_in(&app.pool, JobState::Pending).await;
+    assert_eq!(pending, 0, "{:?}", job_states(&app.pool).await);
+    assert_eq!(app.sim.counters().requests_by_method["sendMessage"], 2);
 
     // The blocked user writes again: the daily task resumes at its next occurrence.
-    let mut tx = setup.pool.begin().await.unwrap();
-    let resumed = reachability::resume(&mut tx, &setup.queue, blocked)
+    let mut tx = app.pool.begin().await.unwrap();
+    let resumed = reachability::resume(&mut tx, &app.queue, blocked)
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -292,50 +288,45 @@ async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_task
          where c.chat_id = $1 and t.rule is not null",
     )
     .bind(blocked)
-    .fetch_one(&setup.pool)
+    .fetch_one(&app.pool)
     .await
     .unwrap();
-    let pending: Vec<_> = crate::support::reminders_with_jobs(&setup.pool, task)
+    let pending: Vec<_> = reminders_with_jobs(&app.pool, task)
         .await
         .into_iter()
         .filter(|r| r.job.state == JobState::Pending)
         .collect();
     assert_eq!(pending.len(), 1, "{pending:?}");
-    let due_in = pending[0].job.run_at - crate::support::db_now(&setup.pool).await;
+    let due_in = pending[0].job.run_at - db_now(&app.pool).await;
     assert!(reachable);
     assert_eq!(state, "open");
     assert!(due_in > chrono::Duration::zero());
-    running.stop().await.unwrap();
+    app.stop().await;
 }
 
 #[tokio::test]
 async fn a_reminder_for_a_migrated_group_reaches_the_supergroup() {
-    let setup = Setup::new(SimConfig::default()).await;
-    let group = setup
-        .sim
-        .create_group(NewGroup::new("team"))
-        .unwrap()
-        .chat
-        .id;
-    let supergroup = setup.sim.upgrade_group(group, None).unwrap();
-    let task = setup.seed(&[(group, Utc::now())]).await[0];
-    let running = setup.start(setup.config(25, 1)).await;
-    setup.wait_sent(1, Duration::from_secs(10)).await;
-    assert_eq!(setup.bot_messages(supergroup).len(), 1);
+    let mut app = TestApp::builder().telegram_limits().prepare().await;
+    let group = app.sim.create_group(NewGroup::new("team")).unwrap().chat.id;
+    let supergroup = app.sim.upgrade_group(group, None).unwrap();
+    let task = app.seed(&[(group, Utc::now())]).await[0];
+    app.run().await;
+    app.wait_sent(1, WAIT).await;
+    assert_eq!(app.bot_messages(supergroup).len(), 1);
     let chat: i64 = sqlx::query_scalar("select chat_id from tasks where id = $1")
         .bind(task)
-        .fetch_one(&setup.pool)
+        .fetch_one(&app.pool)
         .await
         .unwrap();
     assert_eq!(chat, supergroup);
-    running.stop().await.unwrap();
+    app.stop().await;
 }
 
 #[tokio::test]
 async fn an_unreadable_answer_after_delivery_counts_as_sent_and_is_not_sent_again() {
-    let setup = Setup::new(SimConfig::default()).await;
-    let chat = setup.users(3_300_000, 1)[0];
-    setup.sim.add_fault(
+    let mut app = TestApp::builder().telegram_limits().prepare().await;
+    let chat = app.users(3_300_000, 1)[0];
+    app.sim.add_fault(
         FaultRule::new(FaultAction::Raw {
             status: 200,
             body: r#"{"ok":true,"result":{"message_id":"not a number"}}"#.into(),
@@ -344,12 +335,12 @@ async fn an_unreadable_answer_after_delivery_counts_as_sent_and_is_not_sent_agai
         .method("sendMessage")
         .times(1),
     );
-    let task = setup.seed(&[(chat, Utc::now())]).await[0];
-    let running = setup.start(setup.config(25, 1)).await;
-    setup.wait_sent(1, Duration::from_secs(10)).await;
+    let task = app.seed(&[(chat, Utc::now())]).await[0];
+    app.run().await;
+    app.wait_sent(1, WAIT).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(setup.bot_messages(chat).len(), 1);
-    let (state, attempts, _, _) = job_of_task(&setup.pool, task).await;
-    assert_eq!((state.as_str(), attempts), ("done", 1));
-    running.stop().await.unwrap();
+    assert_eq!(app.bot_messages(chat).len(), 1);
+    let job = job_of_task(&app.pool, task).await;
+    assert_eq!((job.state, job.attempts), (JobState::Done, 1));
+    app.stop().await;
 }

@@ -1,26 +1,23 @@
 //! One reminder's way through the delivery worker: what is sent, what is skipped, what is recorded.
 
-use std::time::Duration;
-
 use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
 use pgqueue::JobState;
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
+use remindbot::store::chats;
 use remindbot::store::tasks::{self, NewTask, TaskText};
-use remindbot::store::{REMINDER_QUEUE, chats};
-use tgsim::SimConfig;
 
-use crate::delivery_support::{Setup, job_of_task};
-use crate::support::eventually;
+use crate::app::TestApp;
+use crate::support::{WAIT, due_in_secs, eventually, job_of_task, jobs_in};
 
 #[tokio::test]
 async fn a_recurring_reminder_is_sent_in_the_chats_language_with_buttons_and_its_next_occurrence_scheduled()
  {
-    let setup = Setup::new(SimConfig::default()).await;
-    let chat = setup.users(5_000_000, 1)[0];
+    let mut app = TestApp::builder().telegram_limits().prepare().await;
+    let chat = app.users(5_000_000, 1)[0];
     chats::upsert(
-        &setup.pool,
+        &app.pool,
         chat,
         remindbot::store::types::ChatKind::Private,
         Lang::Ru,
@@ -38,13 +35,13 @@ async fn a_recurring_reminder_is_sent_in_the_chats_language_with_buttons_and_its
         ),
         tz: Tz::Europe__Moscow,
     };
-    let mut tx = setup.pool.begin().await.unwrap();
-    let task = tasks::create(&mut tx, &setup.queue, &daily).await.unwrap();
+    let mut tx = app.pool.begin().await.unwrap();
+    let task = tasks::create(&mut tx, &app.queue, &daily).await.unwrap();
     tx.commit().await.unwrap();
 
-    let running = setup.start(setup.config(25, 1)).await;
-    setup.wait_sent(1, Duration::from_secs(10)).await;
-    let transcript = setup.sim.transcript(chat).unwrap();
+    app.run().await;
+    app.wait_sent(1, WAIT).await;
+    let transcript = app.sim.transcript(chat).unwrap();
     let message = transcript.iter().find(|m| m.from_bot).unwrap();
     let text = message.text.as_deref().unwrap();
     assert!(
@@ -57,61 +54,61 @@ async fn a_recurring_reminder_is_sent_in_the_chats_language_with_buttons_and_its
     let (message_id, sent_at): (Option<i64>, Option<chrono::DateTime<Utc>>) =
         sqlx::query_as("select message_id, sent_at from reminders where task_id = $1 and sent")
             .bind(task.id)
-            .fetch_one(&setup.pool)
+            .fetch_one(&app.pool)
             .await
             .unwrap();
     assert_eq!(message_id, Some(message.message_id));
     assert!(sent_at.is_some());
-    let (state, _, _, due_in) = job_of_task(&setup.pool, task.id).await;
-    assert_eq!(state, JobState::Pending, "the next occurrence is queued");
+    let job = job_of_task(&app.pool, task.id).await;
+    let due_in = due_in_secs(&app.pool, &job).await;
+    assert_eq!(
+        job.state,
+        JobState::Pending,
+        "the next occurrence is queued"
+    );
     assert!(due_in > 0.0 && due_in <= 86_400.0 + 60.0, "{due_in}");
-    running.stop().await.unwrap();
+    app.stop().await;
 }
 
 #[tokio::test]
 async fn done_deleted_and_already_sent_reminders_are_not_sent() {
-    let setup = Setup::new(SimConfig::default()).await;
-    let chats = setup.users(5_100_000, 3);
+    let mut app = TestApp::builder().telegram_limits().prepare().await;
+    let chats = app.users(5_100_000, 3);
     let now = Utc::now();
-    let tasks = setup
+    let tasks = app
         .seed(&[(chats[0], now), (chats[1], now), (chats[2], now)])
         .await;
     sqlx::query("update tasks set state = 'done' where id = $1")
         .bind(tasks[0])
-        .execute(&setup.pool)
+        .execute(&app.pool)
         .await
         .unwrap();
     sqlx::query("update tasks set state = 'deleted' where id = $1")
         .bind(tasks[1])
-        .execute(&setup.pool)
+        .execute(&app.pool)
         .await
         .unwrap();
     // Sent by an earlier run whose completion was lost.
     sqlx::query("update reminders set sent = true, sent_at = now() where task_id = $1")
         .bind(tasks[2])
-        .execute(&setup.pool)
+        .execute(&app.pool)
         .await
         .unwrap();
-    let running = setup.start(setup.config(25, 1)).await;
-    eventually(Duration::from_secs(10), "all three handled", || async {
-        let mut open = 0;
-        for state in [JobState::Pending, JobState::Running] {
-            open += pgqueue::count(&setup.pool, REMINDER_QUEUE, state)
-                .await
-                .unwrap();
-        }
-        open == 0
+    app.run().await;
+    eventually(WAIT, "all three handled", || async {
+        jobs_in(&app.pool, JobState::Pending).await + jobs_in(&app.pool, JobState::Running).await
+            == 0
     })
     .await;
     assert_eq!(
-        job_of_task(&setup.pool, tasks[0]).await.0,
+        job_of_task(&app.pool, tasks[0]).await.state,
         JobState::Cancelled
     );
     assert_eq!(
-        job_of_task(&setup.pool, tasks[1]).await.0,
+        job_of_task(&app.pool, tasks[1]).await.state,
         JobState::Cancelled
     );
-    assert_eq!(job_of_task(&setup.pool, tasks[2]).await.0, JobState::Done);
-    assert_eq!(setup.sim.counters().messages_sent, 0);
-    running.stop().await.unwrap();
+    assert_eq!(job_of_task(&app.pool, tasks[2]).await.state, JobState::Done);
+    assert_eq!(app.sim.counters().messages_sent, 0);
+    app.stop().await;
 }

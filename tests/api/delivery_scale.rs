@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use tgsim::{LimitsConfig, Rate, SimConfig};
 
-use crate::delivery_support::Setup;
+use crate::app::TestApp;
+use crate::support::{WAIT, eventually};
 
 /// The simulator's overall limit and the bot's, scaled together by 10 (Telegram: 30/s and 25/s).
 const SIM_RATE: u32 = 300;
@@ -17,18 +18,23 @@ async fn a_thousand_reminders_for_a_thousand_chats_go_out_once_each_near_the_rat
         global: Rate::per_second(SIM_RATE, SIM_RATE),
         ..LimitsConfig::default()
     };
-    let setup = Setup::new(SimConfig::default().with_limits(limits)).await;
-    let chats = setup.users(1_000_000, 1000);
+    let mut app = TestApp::builder()
+        .simulator(SimConfig::default().with_limits(limits))
+        .config(|c| c.delivery.rate_per_sec = BOT_RATE)
+        .prepare()
+        .await;
+    let chats = app.users(1_000_000, 1000);
     let now = Utc::now();
     let seeded: Vec<_> = chats.iter().map(|c| (*c, now)).collect();
-    setup.seed(&seeded).await;
+    app.seed(&seeded).await;
 
     let started = Instant::now();
-    let running = setup.start(setup.config(BOT_RATE, 1)).await;
-    setup.wait_sent(1000, Duration::from_secs(60)).await;
+    app.run().await;
+    // 1000 sends at 250/s take 4 s at the least, and far more on a busy machine.
+    app.wait_sent(1000, WAIT * 6).await;
     let elapsed = started.elapsed().as_secs_f64();
 
-    let counters = setup.sim.counters();
+    let counters = app.sim.counters();
     let rate = 1000.0 / elapsed;
     eprintln!(
         "1000 reminders in {elapsed:.2} s: {rate:.0}/s (bot limit {BOT_RATE}/s), 429s: {:?}, max {}/s",
@@ -36,7 +42,7 @@ async fn a_thousand_reminders_for_a_thousand_chats_go_out_once_each_near_the_rat
     );
     assert_eq!(counters.messages_sent, 1000);
     for chat in &chats {
-        assert_eq!(setup.bot_messages(*chat).len(), 1, "chat {chat}");
+        assert_eq!(app.bot_messages(*chat).len(), 1, "chat {chat}");
     }
     let throttled = counters.too_many_requests;
     assert_eq!(throttled.global + throttled.per_chat, 0, "{throttled:?}");
@@ -45,7 +51,7 @@ async fn a_thousand_reminders_for_a_thousand_chats_go_out_once_each_near_the_rat
         "{rate:.0}/s is far below the limit"
     );
 
-    let metrics = reqwest::get(format!("http://{}/metrics", running.http_addr))
+    let metrics = reqwest::get(format!("http://{}/metrics", app.http_addr()))
         .await
         .unwrap()
         .text()
@@ -63,16 +69,16 @@ async fn a_thousand_reminders_for_a_thousand_chats_go_out_once_each_near_the_rat
         metrics.contains("remindbot_reminder_lateness_seconds_bucket"),
         "{metrics}"
     );
-    let debug = format!("{running:?}");
+    let debug = format!("{:?}", app.running());
     assert!(
-        !debug.contains(setup.sim.token()),
+        !debug.contains(app.sim.token()),
         "the token leaks into Debug: {debug}"
     );
-    let health = reqwest::get(format!("http://{}/healthz", running.http_addr))
+    let health = reqwest::get(format!("http://{}/healthz", app.http_addr()))
         .await
         .unwrap();
     assert!(health.status().is_success());
-    running.stop().await.unwrap();
+    app.stop().await;
 }
 
 #[tokio::test]
@@ -83,35 +89,37 @@ async fn fifty_reminders_for_one_chat_keep_its_rate_and_do_not_delay_other_chats
         per_chat: Rate::per_second(10, 3),
         ..LimitsConfig::default()
     };
-    let setup = Setup::new(SimConfig::default().with_limits(limits)).await;
-    let busy = setup.users(2_000_000, 1)[0];
-    let others = setup.users(2_100_000, 50);
+    let mut app = TestApp::builder()
+        .simulator(SimConfig::default().with_limits(limits))
+        .config(|c| c.delivery.rate_per_chat_per_sec = 8)
+        .prepare()
+        .await;
+    let busy = app.users(2_000_000, 1)[0];
+    let others = app.users(2_100_000, 50);
     let now = Utc::now();
     let mut seeded: Vec<_> = (0..50).map(|_| (busy, now)).collect();
     seeded.extend(others.iter().map(|c| (*c, now)));
-    setup.seed(&seeded).await;
+    app.seed(&seeded).await;
 
     let started = Instant::now();
-    let running = setup.start(setup.config(25, 8)).await;
-    let mut others_done = None;
-    while others_done.is_none() && started.elapsed() < Duration::from_secs(20) {
-        if others.iter().all(|c| !setup.bot_messages(*c).is_empty()) {
-            others_done = Some(started.elapsed());
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    setup.wait_sent(100, Duration::from_secs(30)).await;
+    app.run().await;
+    eventually(WAIT, "the other chats served", || async {
+        others.iter().all(|c| !app.bot_messages(*c).is_empty())
+    })
+    .await;
+    let others_done = started.elapsed();
+    // The busy chat's 50 reminders at 8/s take 6 s at the least.
+    app.wait_sent(100, WAIT * 2).await;
     let all_done = started.elapsed();
-    let counters = setup.sim.counters();
+    let counters = app.sim.counters();
     eprintln!(
         "other chats done after {others_done:?}, busy chat after {all_done:?}; max chat rate {}/s; 429s {:?}",
         counters.max_chat_rate_per_s, counters.too_many_requests
     );
-    assert_eq!(setup.bot_messages(busy).len(), 50);
+    assert_eq!(app.bot_messages(busy).len(), 50);
     assert!(counters.max_chat_rate_per_s <= 10);
     assert_eq!(counters.too_many_requests.per_chat, 0);
     assert_eq!(counters.too_many_requests.global, 0);
-    let others_done = others_done.expect("other chats served");
     assert!(
         others_done < Duration::from_secs(5) && others_done * 2 < all_done,
         "{others_done:?} vs {all_done:?}"
@@ -120,5 +128,5 @@ async fn fifty_reminders_for_one_chat_keep_its_rate_and_do_not_delay_other_chats
         all_done >= Duration::from_millis(49 * 1000 / 8),
         "{all_done:?}"
     );
-    running.stop().await.unwrap();
+    app.stop().await;
 }

@@ -10,16 +10,16 @@ use pgqueue::{JobState, QueueConfig};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
-use tgsim::{FaultAction, FaultRule, SimConfig};
+use tgsim::{FaultAction, FaultRule};
 
-use crate::delivery_support::Setup;
-use crate::support::{eventually, reminders_with_jobs};
+use crate::app::TestApp;
+use crate::support::{WAIT, eventually, reminders_with_jobs};
 
 /// A daily task of `chat` whose current occurrence fell due a minute ago (its job with
 /// `max_attempts`) and whose next one is tomorrow; returns its id and that occurrence's deadline.
-async fn daily_task(setup: &Setup, chat: i64, max_attempts: i32) -> (i64, DateTime<Utc>) {
+async fn daily_task(app: &TestApp, chat: i64, max_attempts: i32) -> (i64, DateTime<Utc>) {
     chats::upsert(
-        &setup.pool,
+        &app.pool,
         chat,
         remindbot::store::types::ChatKind::Private,
         remindbot::domain::lang::Lang::En,
@@ -40,21 +40,21 @@ async fn daily_task(setup: &Setup, chat: i64, max_attempts: i32) -> (i64, DateTi
         tz: Tz::UTC,
     };
     let queue = reminder_queue(
-        setup.pool.clone(),
+        app.pool.clone(),
         QueueConfig {
             max_attempts,
             ..QueueConfig::new(REMINDER_QUEUE)
         },
     );
-    let mut tx = setup.pool.begin().await.unwrap();
+    let mut tx = app.pool.begin().await.unwrap();
     let task = tasks::create(&mut tx, &queue, &new).await.unwrap();
     tx.commit().await.unwrap();
     (task.id, due)
 }
 
 /// `(state of today's job, deadlines of the pending occurrences)` of the task.
-async fn series(setup: &Setup, task: i64, today: DateTime<Utc>) -> (JobState, Vec<DateTime<Utc>>) {
-    let reminders = reminders_with_jobs(&setup.pool, task).await;
+async fn series(app: &TestApp, task: i64, today: DateTime<Utc>) -> (JobState, Vec<DateTime<Utc>>) {
+    let reminders = reminders_with_jobs(&app.pool, task).await;
     let state = reminders
         .iter()
         .find(|r| r.due_at == today)
@@ -70,18 +70,18 @@ async fn series(setup: &Setup, task: i64, today: DateTime<Utc>) -> (JobState, Ve
     (state, pending)
 }
 
-async fn wait_for_failure(setup: &Setup, task: i64, today: DateTime<Utc>, within: Duration) {
+async fn wait_for_failure(app: &TestApp, task: i64, today: DateTime<Utc>, within: Duration) {
     eventually(within, "today's occurrence to fail", || async {
-        series(setup, task, today).await.0 == JobState::Failed
+        series(app, task, today).await.0 == JobState::Failed
     })
     .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_occurrence_telegram_refuses_with_a_400_leaves_the_next_one_pending() {
-    let setup = Setup::new(SimConfig::default()).await;
-    let chat = setup.users(3_400_000, 1)[0];
-    setup.sim.add_fault(
+    let mut app = TestApp::builder().telegram_limits().prepare().await;
+    let chat = app.users(3_400_000, 1)[0];
+    app.sim.add_fault(
         FaultRule::new(FaultAction::ApiError {
             error_code: 400,
             description:
@@ -93,47 +93,50 @@ async fn an_occurrence_telegram_refuses_with_a_400_leaves_the_next_one_pending()
         .times(1),
     );
     let default_attempts = QueueConfig::new(REMINDER_QUEUE).max_attempts;
-    let (task, today) = daily_task(&setup, chat, default_attempts).await;
-    let running = setup.start(setup.config(25, 1)).await;
-    wait_for_failure(&setup, task, today, Duration::from_secs(10)).await;
+    let (task, today) = daily_task(&app, chat, default_attempts).await;
+    app.run().await;
+    wait_for_failure(&app, task, today, WAIT).await;
     assert_eq!(
-        series(&setup, task, today).await.1,
+        series(&app, task, today).await.1,
         vec![today + chrono::Duration::days(1)]
     );
-    running.stop().await.unwrap();
+    app.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_occurrence_that_meets_5xx_until_its_attempts_run_out_leaves_the_next_one_pending() {
-    let setup = Setup::new(SimConfig::default()).await;
-    let chat = setup.users(3_410_000, 1)[0];
-    setup.sim.add_fault(
+    let mut app = TestApp::builder()
+        .telegram_limits()
+        // teloxide waits 10 s after each 5xx before it reads the answer.
+        .config(|c| c.delivery.lease_secs = Some(30))
+        .prepare()
+        .await;
+    let chat = app.users(3_410_000, 1)[0];
+    app.sim.add_fault(
         FaultRule::new(FaultAction::ServerError { status: 502 })
             .method("sendMessage")
             .times(2),
     );
-    let (task, today) = daily_task(&setup, chat, 2).await;
-    let mut config = setup.config(25, 1);
-    // teloxide waits 10 s after each 5xx before it reads the answer.
-    config.delivery.lease_secs = Some(30);
-    let running = setup.start(config).await;
-    wait_for_failure(&setup, task, today, Duration::from_secs(60)).await;
+    let (task, today) = daily_task(&app, chat, 2).await;
+    app.run().await;
+    // Two attempts, each 10 s of teloxide's wait after the 5xx, with a backoff between them.
+    wait_for_failure(&app, task, today, WAIT * 6).await;
     assert_eq!(
-        series(&setup, task, today).await.1,
+        series(&app, task, today).await.1,
         vec![today + chrono::Duration::days(1)]
     );
-    assert_eq!(setup.sim.counters().requests_by_method["sendMessage"], 2);
-    running.stop().await.unwrap();
+    assert_eq!(app.sim.counters().requests_by_method["sendMessage"], 2);
+    app.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_occurrence_whose_worker_died_for_good_leaves_the_next_one_pending() {
-    let setup = Setup::new(SimConfig::default()).await;
-    let chat = setup.users(3_420_000, 1)[0];
-    let (task, today) = daily_task(&setup, chat, 1).await;
+    let mut app = TestApp::builder().telegram_limits().prepare().await;
+    let chat = app.users(3_420_000, 1)[0];
+    let (task, today) = daily_task(&app, chat, 1).await;
     // A worker claims the job on its last attempt and dies before it reports anything.
     let dead = reminder_queue(
-        setup.pool.clone(),
+        app.pool.clone(),
         QueueConfig {
             lease: Duration::ZERO,
             max_attempts: 1,
@@ -141,12 +144,12 @@ async fn an_occurrence_whose_worker_died_for_good_leaves_the_next_one_pending() 
         },
     );
     assert_eq!(dead.claim("dead-worker", 1).await.unwrap().len(), 1);
-    let running = setup.start(setup.config(25, 1)).await;
-    wait_for_failure(&setup, task, today, Duration::from_secs(10)).await;
+    app.run().await;
+    wait_for_failure(&app, task, today, WAIT).await;
     assert_eq!(
-        series(&setup, task, today).await.1,
+        series(&app, task, today).await.1,
         vec![today + chrono::Duration::days(1)]
     );
-    assert!(setup.bot_messages(chat).is_empty());
-    running.stop().await.unwrap();
+    assert!(app.bot_messages(chat).is_empty());
+    app.stop().await;
 }

@@ -1,8 +1,10 @@
-//! The one integration-test binary: one module per area, sharing `support`.
+//! The one integration-test binary: one module per area, sharing `support` (databases, the wait
+//! bound, queue probes) and `app` (the one harness: `remindbot run` against the simulator).
 
 mod admin;
 mod admin_delivery;
 mod admin_web;
+mod app;
 mod bot_admin;
 mod bot_bad_input;
 mod bot_chat;
@@ -10,13 +12,11 @@ mod bot_e2e;
 mod bot_groups;
 mod bot_snapshots;
 mod bot_store;
-mod bot_support;
 mod delivery_errors;
 mod delivery_flow;
 mod delivery_recovery;
 mod delivery_scale;
 mod delivery_series;
-mod delivery_support;
 mod migrations;
 mod parser_properties;
 mod parser_tables;

@@ -9,7 +9,7 @@ use pgqueue::QueueConfig;
 use remindbot::store::{REMINDER_QUEUE, reminder_queue};
 use sqlx::migrate::Migrator;
 
-use crate::support::server_url;
+use crate::support::{attempt_outcomes, job_by_id, job_states, server_url};
 
 /// The migrations of the last release before the workspace.
 static LEGACY: Migrator = sqlx::migrate!("tests/fixtures/legacy_migrations");
@@ -17,9 +17,8 @@ static LEGACY: Migrator = sqlx::migrate!("tests/fixtures/legacy_migrations");
 /// Rows the old release wrote, in its schema (as a dump of its database would hold them).
 const LEGACY_DATA: &str = include_str!("../fixtures/legacy_release_data.sql");
 
-/// Row counts of every table the old release had: the bot's tables, and the queue's rows as the
-/// queue reports them (jobs per state, and the attempt history of the reminders' jobs).
-async fn counts(pool: &sqlx::PgPool) -> Vec<(String, i64)> {
+/// Row counts of the bot's tables.
+async fn app_counts(pool: &sqlx::PgPool) -> Vec<(String, i64)> {
     let mut counts = Vec::new();
     for table in [
         "chats",
@@ -37,9 +36,18 @@ async fn counts(pool: &sqlx::PgPool) -> Vec<(String, i64)> {
                 .unwrap(),
         ));
     }
-    for (state, jobs) in pgqueue::maintenance::state_counts(pool).await.unwrap() {
-        counts.push((format!("{state} jobs"), jobs));
-    }
+    counts
+}
+
+/// The queue's rows as the queue reports them (on the migrated schema): jobs per state that has
+/// any, and the attempt history of the reminders' jobs.
+async fn queue_counts(pool: &sqlx::PgPool) -> Vec<(String, i64)> {
+    let mut counts: Vec<(String, i64)> = job_states(pool)
+        .await
+        .into_iter()
+        .filter(|(_, jobs)| *jobs > 0)
+        .map(|(state, jobs)| (format!("{state} jobs"), jobs))
+        .collect();
     let job_ids: Vec<i64> =
         sqlx::query_scalar("select job_id from reminders where job_id is not null order by id")
             .fetch_all(pool)
@@ -47,13 +55,19 @@ async fn counts(pool: &sqlx::PgPool) -> Vec<(String, i64)> {
             .unwrap();
     let mut attempts = 0;
     for id in job_ids {
-        attempts += pgqueue::maintenance::attempts(pool, id)
-            .await
-            .unwrap()
-            .len() as i64;
+        attempts += attempt_outcomes(pool, id).await.len() as i64;
     }
     counts.push(("job attempts".to_owned(), attempts));
     counts
+}
+
+/// The queue's rows the fixture wrote.
+fn fixture_queue_rows() -> Vec<(String, i64)> {
+    ["done jobs", "failed jobs", "pending jobs", "job attempts"]
+        .into_iter()
+        .zip([1, 1, 1, 2])
+        .map(|(what, n)| (what.to_owned(), n))
+        .collect()
 }
 
 #[tokio::test]
@@ -65,21 +79,31 @@ async fn a_database_of_the_last_release_migrates_forward_with_its_data() {
     // What the old release wrote: a chat with a pending reminder, a failed one with its history,
     // a done one, a question waiting for its answer and an admin's action.
     sqlx::raw_sql(LEGACY_DATA).execute(&pool).await.unwrap();
-    let before = counts(&pool).await;
+    let before = app_counts(&pool).await;
 
     remindbot::db::migrate(&pool).await.unwrap();
-    assert_eq!(counts(&pool).await, before, "no row lost");
-    for (table, version) in [("pgqueue_migrations", 1_i64), ("remindbot_migrations", 1)] {
+    assert_eq!(app_counts(&pool).await, before, "no row of the bot's lost");
+    assert_eq!(
+        queue_counts(&pool).await,
+        fixture_queue_rows(),
+        "no row of the queue's lost"
+    );
+    let newest = |migrator: &Migrator| migrator.iter().map(|m| m.version).max();
+    for (table, version) in [
+        ("pgqueue_migrations", newest(&pgqueue::MIGRATOR)),
+        ("remindbot_migrations", newest(&remindbot::MIGRATOR)),
+    ] {
         let sql = format!("select max(version) from {table} where success");
         let applied: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
             .fetch_one(&pool)
             .await
             .unwrap();
-        assert_eq!(applied, Some(version), "{table}");
+        assert_eq!(applied, version, "{table}");
     }
     // A second run (a second replica starting) changes nothing.
     remindbot::db::migrate(&pool).await.unwrap();
-    assert_eq!(counts(&pool).await, before);
+    assert_eq!(app_counts(&pool).await, before);
+    assert_eq!(queue_counts(&pool).await, fixture_queue_rows());
 
     // The queue claims the old pending job and throttles it without using its attempt.
     let queue = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
@@ -93,7 +117,7 @@ async fn a_database_of_the_last_release_migrates_forward_with_its_data() {
         )
         .await
         .unwrap();
-    let throttled = pgqueue::inspect(&pool, job.id).await.unwrap().unwrap();
+    let throttled = job_by_id(&pool, job.id).await;
     assert_eq!((throttled.attempts, throttled.throttles), (0, 1));
     // Admins still see the failure with its history; the bot still lists the open tasks.
     let failed = remindbot::admin::failed::list(
@@ -107,10 +131,7 @@ async fn a_database_of_the_last_release_migrates_forward_with_its_data() {
     .unwrap();
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].task_text.as_deref(), Some("call mom"));
-    let history = pgqueue::maintenance::attempts(&pool, failed[0].job_id)
-        .await
-        .unwrap();
-    assert_eq!(history.len(), 2);
+    assert_eq!(attempt_outcomes(&pool, failed[0].job_id).await.len(), 2);
     let mut conn = pool.acquire().await.unwrap();
     let open = remindbot::store::tasks::list_open(&mut conn, 7, 10, 0)
         .await

@@ -3,17 +3,14 @@
 //! several users, switching between them, and end of input as a way out.
 
 use std::process::{ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use remindbot::domain::lang::Lang;
 use remindbot::i18n::{Arg, Tr};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
-use crate::support::TestDb;
-
-/// Bound for each expected line (start-up includes migrations; a reminder is due in 3 s).
-const WAIT: Duration = Duration::from_secs(15);
+use crate::support::{TestDb, WAIT};
 
 /// The sandbox binary with pipes on both ends.
 struct Sandbox {
@@ -45,15 +42,18 @@ impl Sandbox {
         }
     }
 
-    /// Reads lines until one starts with `prefix` and contains `text`; returns it.
+    /// Reads lines until one starts with `prefix` and contains `text`; returns it. Each line may
+    /// take twice [`WAIT`]: it may wait for the start-up (with migrations) or for a reminder due in
+    /// 3 s.
     async fn expect(&mut self, prefix: &str, text: &str) -> String {
-        let deadline = Instant::now() + WAIT;
+        let within = WAIT * 2;
+        let deadline = Instant::now() + within;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = tokio::time::timeout(left, self.stdout.next_line())
                 .await
                 .unwrap_or_else(|_| {
-                    panic!("no {prefix}…{text:?} within {WAIT:?}: {:#?}", self.seen)
+                    panic!("no {prefix}…{text:?} within {within:?}: {:#?}", self.seen)
                 })
                 .expect("reading stdout")
                 .unwrap_or_else(|| {

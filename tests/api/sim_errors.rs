@@ -13,7 +13,8 @@ use tgsim::{
     descriptions,
 };
 
-use crate::sim_support::{WAIT, bot, start, start_unlimited, start_with, user};
+use crate::sim_support::{bot, start, start_unlimited, start_with, user};
+use crate::support::WAIT;
 
 fn unknown(result: Result<Message, RequestError>) -> String {
     match result {

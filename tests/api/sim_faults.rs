@@ -9,6 +9,7 @@ use teloxide::prelude::*;
 use tgsim::{FaultAction, FaultRule, SimConfig, SimHandle};
 
 use crate::sim_support::{bot, call, start_unlimited, start_with, user};
+use crate::support::WAIT;
 
 async fn send_with_timeout(
     sim: &SimHandle,
@@ -56,7 +57,7 @@ async fn an_answer_slower_than_the_client_timeout_still_delivers() {
 
     let started = Instant::now();
     assert_eq!(
-        send_with_timeout(&sim, ann, "fast again", Duration::from_secs(5))
+        send_with_timeout(&sim, ann, "fast again", WAIT)
             .await
             .unwrap(),
         200
@@ -113,7 +114,7 @@ async fn server_errors_and_dropped_connections() {
         .times(1),
     );
     assert!(
-        send_with_timeout(&sim, ann, "never arrives", Duration::from_secs(5))
+        send_with_timeout(&sim, ann, "never arrives", WAIT)
             .await
             .is_err()
     );
@@ -124,7 +125,7 @@ async fn server_errors_and_dropped_connections() {
         .times(1),
     );
     assert!(
-        send_with_timeout(&sim, ann, "arrives unanswered", Duration::from_secs(5))
+        send_with_timeout(&sim, ann, "arrives unanswered", WAIT)
             .await
             .is_err()
     );
@@ -233,7 +234,7 @@ async fn a_poll_abandoned_by_its_client_is_logged_as_499() {
         .await;
     assert!(abandoned.unwrap_err().is_timeout());
     let calls = sim
-        .wait_for_calls(Duration::from_secs(2), |calls| !calls.is_empty())
+        .wait_for_calls(WAIT, |calls| !calls.is_empty())
         .await
         .unwrap();
     assert_eq!(

@@ -5,7 +5,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tgsim::{BotMembership, LimitsConfig, NewGroup, NewUser, SimConfig, SimHandle, UserState};
 
-use crate::sim_support::{Raw, WAIT, call, start_unlimited, start_with, user};
+use crate::sim_support::{Raw, call, start_unlimited, start_with, user};
+use crate::support::WAIT;
 
 #[derive(Deserialize)]
 struct Fixture {

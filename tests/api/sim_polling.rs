@@ -9,7 +9,8 @@ use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
 use tgsim::SimHandle;
 
-use crate::sim_support::{WAIT, bot, call, start, start_unlimited, user};
+use crate::sim_support::{bot, call, start, start_unlimited, user};
+use crate::support::WAIT;
 
 fn update_ids(raw: &crate::sim_support::Raw) -> Vec<i64> {
     raw.json["result"]

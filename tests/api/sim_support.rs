@@ -1,14 +1,9 @@
-//! Shared helpers for the simulator tests: start a simulator, point teloxide or a raw HTTP client
-//! at it, create users.
-
-use std::time::Duration;
+//! Shared helpers for the simulator's own tests: start a simulator, point teloxide or a raw HTTP
+//! client at it, create users. Their waits use [`crate::support::WAIT`].
 
 use serde_json::Value;
 use teloxide::Bot;
 use tgsim::{LimitsConfig, NewUser, SimConfig, SimHandle, Simulator};
-
-/// Generous bound for awaited conditions; they normally hold within milliseconds.
-pub const WAIT: Duration = Duration::from_secs(5);
 
 /// A simulator with default settings (Telegram-like limits, real clock).
 pub async fn start() -> SimHandle {

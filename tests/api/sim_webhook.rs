@@ -10,7 +10,8 @@ use axum::routing::post;
 use serde_json::{Value, json};
 use tgsim::{SECRET_HEADER, SimHandle, descriptions};
 
-use crate::sim_support::{WAIT, call, start_unlimited, user};
+use crate::sim_support::{call, start_unlimited, user};
+use crate::support::WAIT;
 
 /// One delivery: the secret-token header and the update.
 type Delivery = (Option<String>, Value);

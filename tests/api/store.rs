@@ -8,7 +8,7 @@ use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
 
-use crate::support::{TestDb, job_of_reminder, job_states};
+use crate::support::{TestDb, job_of_reminder, job_states, jobs_in};
 
 fn daily_nine(chat_id: i64) -> NewTask {
     NewTask {
@@ -165,9 +165,7 @@ async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
         .unwrap()
         .unwrap();
     assert_eq!(done.due_at, tomorrow);
-    let pending = pgqueue::count(&db.pool, REMINDER_QUEUE, JobState::Pending)
-        .await
-        .unwrap();
+    let pending = jobs_in(&db.pool, JobState::Pending).await;
     assert_eq!(pending, 1, "tomorrow's reminder was cancelled");
 
     // Done from the list (no reminder message) closes tomorrow's occurrence ahead of time.

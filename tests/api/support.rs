@@ -1,4 +1,6 @@
-//! Shared test set-up: a fresh, migrated database per test on real PostgreSQL.
+//! Shared test set-up: a fresh, migrated database per test on real PostgreSQL, the one wait bound
+//! ([`WAIT`]) with the one polling helper ([`eventually`]), and the queue probes every test reads
+//! the queue through (tests never query the queue's tables themselves).
 //!
 //! The server is `DATABASE_URL` when set, otherwise the project's private cluster in `.pgdata`
 //! (started on first use). Each test gets its own database, dropped when the test ends.
@@ -8,10 +10,17 @@ use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use devdb::ScratchDatabase;
+use pgqueue::maintenance::AttemptOutcome;
 use pgqueue::{JobInfo, JobState};
 use remindbot::db::DatabaseArgs;
+use remindbot::store::{REMINDER_QUEUE, ReminderJob};
 use sqlx::PgPool;
 use tokio::sync::OnceCell;
+
+/// How long to wait for what normally happens within milliseconds (a reply, a sent reminder, a
+/// job changing state) before failing. Waits that genuinely take longer use a multiple of it and
+/// say why.
+pub const WAIT: Duration = Duration::from_secs(10);
 
 static TRACING: LazyLock<()> = LazyLock::new(|| {
     if std::env::var_os("TEST_LOG").is_some() {
@@ -47,18 +56,18 @@ pub struct TestDb {
 }
 
 impl TestDb {
-    /// A new database with a pool of 10 connections.
+    /// A new database on the tests' server, with a pool of 10 connections.
     pub async fn new() -> Self {
-        Self::with_connections(10).await
+        Self::on_server(&server_url().await).await
     }
 
-    /// A new database with a pool of `max_connections`.
-    pub async fn with_connections(max_connections: u32) -> Self {
-        let database = remindbot::db::scratch(&server_url().await)
+    /// A new database on the server at `server`, with a pool of 10 connections.
+    pub async fn on_server(server: &str) -> Self {
+        let database = remindbot::db::scratch(server)
             .await
             .expect("a scratch database");
         let pool = database
-            .pool(max_connections)
+            .pool(10)
             .await
             .expect("a pool on the scratch database");
         Self { pool, database }
@@ -70,7 +79,8 @@ impl TestDb {
     }
 }
 
-/// Waits until `condition` holds, checking every 10 ms; panics with `what` after `timeout`.
+/// Waits until `condition` holds, checking every 10 ms; panics with `what` after `timeout`
+/// ([`WAIT`], or a multiple of it for what genuinely takes longer).
 pub async fn eventually<F, Fut>(timeout: Duration, what: &str, mut condition: F)
 where
     F: FnMut() -> Fut,
@@ -154,10 +164,7 @@ pub async fn job_of_reminder(pool: &PgPool, reminder_id: i64) -> JobInfo {
         .fetch_one(pool)
         .await
         .expect("the reminder has a job");
-    pgqueue::inspect(pool, job_id)
-        .await
-        .expect("the job is readable")
-        .expect("the job exists")
+    job_by_id(pool, job_id).await
 }
 
 /// The job of task `task_id`'s newest reminder.
@@ -171,6 +178,14 @@ pub async fn job_of_task(pool: &PgPool, task_id: i64) -> JobInfo {
     job_of_reminder(pool, reminder_id).await
 }
 
+/// The job `id`.
+pub async fn job_by_id(pool: &PgPool, id: i64) -> JobInfo {
+    pgqueue::inspect(pool, id)
+        .await
+        .expect("the job is readable")
+        .expect("the job exists")
+}
+
 /// How many jobs are in each state that has any, all queues together, by state.
 pub async fn job_states(pool: &PgPool) -> Vec<(JobState, i64)> {
     pgqueue::maintenance::state_counts(pool)
@@ -181,10 +196,87 @@ pub async fn job_states(pool: &PgPool) -> Vec<(JobState, i64)> {
         .collect()
 }
 
+/// How many reminder jobs are in `state`.
+pub async fn jobs_in(pool: &PgPool, state: JobState) -> i64 {
+    pgqueue::count(pool, REMINDER_QUEUE, state)
+        .await
+        .expect("a count of jobs")
+}
+
+/// The outcome of each attempt of job `id`, oldest first.
+pub async fn attempt_outcomes(pool: &PgPool, id: i64) -> Vec<AttemptOutcome> {
+    pgqueue::maintenance::attempts(pool, id)
+        .await
+        .expect("the job's attempts")
+        .into_iter()
+        .map(|attempt| attempt.outcome)
+        .collect()
+}
+
+/// One reminder job as the queue reports it, with the kind of the reminder it delivers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobRow {
+    /// Its id.
+    pub id: i64,
+    /// Pending, cancelled, …
+    pub state: JobState,
+    /// When it is due.
+    pub run_at: chrono::DateTime<chrono::Utc>,
+    /// The reminder it delivers.
+    pub reminder_id: i64,
+    /// The reminder's kind: `occurrence` or `snooze`.
+    pub kind: Option<String>,
+}
+
+/// Every reminder job, oldest first (also those whose reminder is gone: `kind` is `None`).
+pub async fn reminder_jobs(pool: &PgPool) -> Vec<JobRow> {
+    let jobs = pgqueue::list(pool, REMINDER_QUEUE, None, i64::MAX)
+        .await
+        .expect("jobs are readable");
+    let ids: Vec<i64> = jobs.iter().map(|j| j.id).collect();
+    let kinds: Vec<(i64, String)> =
+        sqlx::query_as("select job_id, kind from reminders where job_id = any($1)")
+            .bind(&ids)
+            .fetch_all(pool)
+            .await
+            .expect("reminders are readable");
+    jobs.into_iter()
+        .map(|job| JobRow {
+            id: job.id,
+            state: job.state,
+            run_at: job.run_at,
+            reminder_id: ReminderJob::from_payload(&job.payload)
+                .expect("a reminder job's payload")
+                .reminder_id,
+            kind: kinds
+                .iter()
+                .find(|(id, _)| *id == job.id)
+                .map(|(_, kind)| kind.clone()),
+        })
+        .collect()
+}
+
+/// The pending reminder jobs, soonest first.
+pub async fn pending_reminder_jobs(pool: &PgPool) -> Vec<JobRow> {
+    let mut jobs: Vec<JobRow> = reminder_jobs(pool)
+        .await
+        .into_iter()
+        .filter(|j| j.state == JobState::Pending)
+        .collect();
+    jobs.sort_by_key(|j| j.run_at);
+    jobs
+}
+
 /// The database's clock, which the queue's due times follow.
 pub async fn db_now(pool: &PgPool) -> chrono::DateTime<chrono::Utc> {
     sqlx::query_scalar("select now()")
         .fetch_one(pool)
         .await
         .expect("the database's clock")
+}
+
+/// In how many seconds `job` is due, by the database's clock (negative: overdue).
+pub async fn due_in_secs(pool: &PgPool, job: &JobInfo) -> f64 {
+    let due_in = (job.run_at - db_now(pool).await).num_microseconds();
+    due_in.expect("a due time within centuries") as f64 / 1e6
 }

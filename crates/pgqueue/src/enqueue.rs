@@ -17,22 +17,22 @@ impl Queue {
         conn: &mut PgConnection,
         job: NewJob,
     ) -> Result<Option<JobId>, QueueError> {
-        let id = sqlx::query_scalar(
-            "with inserted as (
-                 insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
-                 values ($1, $2, coalesce($3, now()), $4, $5)
-                 on conflict (queue, dedupe_key)
-                     where dedupe_key is not null and state in ('pending', 'running')
-                     do nothing
-                 returning id)
-             select id from inserted, pg_notify($6, $1)",
+        let id = sqlx::query_scalar!(
+            r#"with inserted as (
+                   insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
+                   values ($1, $2, coalesce($3, now()), $4, $5)
+                   on conflict (queue, dedupe_key)
+                       where dedupe_key is not null and state in ('pending', 'running')
+                       do nothing
+                   returning id)
+               select id as "id!" from inserted, pg_notify($6, $1)"#,
+            self.config.name,
+            job.payload,
+            job.run_at,
+            job.dedupe_key,
+            job.max_attempts.unwrap_or(self.config.max_attempts),
+            super::NOTIFY_CHANNEL,
         )
-        .bind(&self.config.name)
-        .bind(&job.payload)
-        .bind(job.run_at)
-        .bind(&job.dedupe_key)
-        .bind(job.max_attempts.unwrap_or(self.config.max_attempts))
-        .bind(super::NOTIFY_CHANNEL)
         .fetch_optional(conn)
         .await?;
         Ok(id)
@@ -53,25 +53,25 @@ impl Queue {
             .iter()
             .map(|j| j.max_attempts.unwrap_or(self.config.max_attempts))
             .collect();
-        let ids = sqlx::query_scalar(
-            "with inserted as (
-                 insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
-                 select $1, payload, coalesce(run_at, now()), dedupe_key, max_attempts
-                 from unnest($2::jsonb[], $3::timestamptz[], $4::text[], $5::int[])
-                     as j(payload, run_at, dedupe_key, max_attempts)
-                 on conflict (queue, dedupe_key)
-                     where dedupe_key is not null and state in ('pending', 'running')
-                     do nothing
-                 returning id),
-             notified as (select pg_notify($6, $1))
-             select id from inserted, notified order by id",
+        let ids = sqlx::query_scalar!(
+            r#"with inserted as (
+                   insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
+                   select $1, payload, coalesce(run_at, now()), dedupe_key, max_attempts
+                   from unnest($2::jsonb[], $3::timestamptz[], $4::text[], $5::int[])
+                       as j(payload, run_at, dedupe_key, max_attempts)
+                   on conflict (queue, dedupe_key)
+                       where dedupe_key is not null and state in ('pending', 'running')
+                       do nothing
+                   returning id),
+               notified as (select pg_notify($6, $1))
+               select id as "id!" from inserted, notified order by id"#,
+            self.config.name,
+            &payloads,
+            &run_ats as &[Option<DateTime<Utc>>],
+            &keys as &[Option<String>],
+            &attempts,
+            super::NOTIFY_CHANNEL,
         )
-        .bind(&self.config.name)
-        .bind(payloads)
-        .bind(run_ats)
-        .bind(keys)
-        .bind(attempts)
-        .bind(super::NOTIFY_CHANNEL)
         .fetch_all(conn)
         .await?;
         Ok(ids)

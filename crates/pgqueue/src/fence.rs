@@ -9,7 +9,7 @@ use serde_json::Value;
 use sqlx::{Acquire, PgConnection, PgExecutor, Postgres};
 
 use super::hook::{GaveUp, GivenUpJob};
-use super::{ClaimedJob, JobId, Queue, QueueError, secs};
+use super::{ClaimedJob, JobError, JobId, Queue, QueueError, secs};
 
 /// What a retry did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +29,16 @@ impl Queue {
         executor: impl PgExecutor<'e>,
         job: &ClaimedJob,
     ) -> Result<(), QueueError> {
-        self.finish(executor, job, "done").await
+        let result = sqlx::query!(
+            "update jobs set state = 'done', locked_until = null, finished_at = now(),
+                 updated_at = now()
+             where id = $1 and state = 'running' and claims = $2",
+            job.id,
+            job.claim,
+        )
+        .execute(executor)
+        .await?;
+        fenced(result.rows_affected(), job)
     }
 
     /// Marks many claimed jobs `done` in one statement; returns the `(id, claim)` pairs whose lease
@@ -48,15 +57,15 @@ impl Queue {
             *entry = (*entry).max(claim);
         }
         let (ids, fences): (Vec<JobId>, Vec<i32>) = newest.iter().map(|(id, c)| (*id, *c)).unzip();
-        let done: Vec<JobId> = sqlx::query_scalar(
+        let done = sqlx::query_scalar!(
             "update jobs j set state = 'done', locked_until = null, finished_at = now(),
                  updated_at = now()
              where j.id = any($1) and j.state = 'running'
                and j.claims = ($2::int[])[array_position($1, j.id)]
              returning j.id",
+            &ids,
+            &fences,
         )
-        .bind(ids)
-        .bind(fences)
         .fetch_all(&self.pool)
         .await?;
         if done.len() == claims.len() {
@@ -76,15 +85,29 @@ impl Queue {
     pub async fn retry(
         &self,
         job: &ClaimedJob,
-        error: &str,
+        error: impl Into<JobError>,
         floor: Option<Duration>,
     ) -> Result<RetryOutcome, QueueError> {
+        let error = error.into();
         if job.is_last_attempt() {
             self.fail(&self.pool, job, error).await?;
             return Ok(RetryOutcome::Failed);
         }
         let delay = self.config.backoff.delay(job.attempt, floor);
-        self.back_to_pending(job, delay, Some(error), false).await?;
+        let result = sqlx::query!(
+            "update jobs set state = 'pending', locked_until = null, locked_by = null,
+                 run_at = now() + make_interval(secs => $3),
+                 last_error = $4, error_class = $5, updated_at = now()
+             where id = $1 and state = 'running' and claims = $2",
+            job.id,
+            job.claim,
+            secs(delay),
+            error.message,
+            error.class.as_ref(),
+        )
+        .execute(&self.pool)
+        .await?;
+        fenced(result.rows_affected(), job)?;
         Ok(RetryOutcome::Scheduled(delay))
     }
 
@@ -92,7 +115,18 @@ impl Queue {
     /// could not run yet, such as a chat that is not ready for another message).
     #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
     pub async fn reschedule(&self, job: &ClaimedJob, delay: Duration) -> Result<(), QueueError> {
-        self.back_to_pending(job, delay, None, true).await
+        let result = sqlx::query!(
+            "update jobs set state = 'pending', locked_until = null, locked_by = null,
+                 run_at = now() + make_interval(secs => $3), attempts = attempts - 1,
+                 updated_at = now()
+             where id = $1 and state = 'running' and claims = $2",
+            job.id,
+            job.claim,
+            secs(delay),
+        )
+        .execute(&self.pool)
+        .await?;
+        fenced(result.rows_affected(), job)
     }
 
     /// Puts the job back to `pending` after `delay` because flood control turned it away (a 429):
@@ -103,19 +137,21 @@ impl Queue {
         &self,
         job: &ClaimedJob,
         delay: Duration,
-        error: &str,
+        error: impl Into<JobError>,
     ) -> Result<(), QueueError> {
-        let result = sqlx::query(
+        let error = error.into();
+        let result = sqlx::query!(
             "update jobs set state = 'pending', locked_until = null, locked_by = null,
                  run_at = now() + make_interval(secs => $3),
                  attempts = attempts - 1, throttles = throttles + 1, last_error = $4,
-                 updated_at = now()
+                 error_class = $5, updated_at = now()
              where id = $1 and state = 'running' and claims = $2",
+            job.id,
+            job.claim,
+            secs(delay),
+            error.message,
+            error.class.as_ref(),
         )
-        .bind(job.id)
-        .bind(job.claim)
-        .bind(secs(delay))
-        .bind(error)
         .execute(&self.pool)
         .await?;
         fenced(result.rows_affected(), job)
@@ -139,18 +175,18 @@ impl Queue {
     pub async fn release_many(&self, jobs: &[ClaimedJob]) -> Result<Vec<JobId>, QueueError> {
         let ids: Vec<JobId> = jobs.iter().map(|j| j.id).collect();
         let fences: Vec<i32> = jobs.iter().map(|j| j.claim).collect();
-        let released: Vec<JobId> = sqlx::query_scalar(
-            "with released as (
-                 update jobs j set state = 'pending', locked_until = null, locked_by = null,
-                     run_at = now(), attempts = j.attempts - 1, updated_at = now()
-                 where j.id = any($1) and j.state = 'running'
-                   and j.claims = ($2::int[])[array_position($1, j.id)]
-                 returning j.id, j.queue)
-             select id from released, lateral (select pg_notify($3, released.queue)) n",
+        let released = sqlx::query_scalar!(
+            r#"with released as (
+                   update jobs j set state = 'pending', locked_until = null, locked_by = null,
+                       run_at = now(), attempts = j.attempts - 1, updated_at = now()
+                   where j.id = any($1) and j.state = 'running'
+                     and j.claims = ($2::int[])[array_position($1, j.id)]
+                   returning j.id, j.queue)
+               select id as "id!" from released, lateral (select pg_notify($3, released.queue)) n"#,
+            &ids,
+            &fences,
+            super::NOTIFY_CHANNEL,
         )
-        .bind(&ids)
-        .bind(fences)
-        .bind(super::NOTIFY_CHANNEL)
         .fetch_all(&self.pool)
         .await?;
         let released: std::collections::HashSet<JobId> = released.into_iter().collect();
@@ -168,27 +204,24 @@ impl Queue {
         &self,
         conn: impl Acquire<'c, Database = Postgres>,
         job: &ClaimedJob,
-        error: &str,
+        error: impl Into<JobError>,
     ) -> Result<(), QueueError> {
+        let error = error.into();
         let mut tx = conn.begin().await?;
-        let result = sqlx::query(
+        let result = sqlx::query!(
             "update jobs set state = 'failed', locked_until = null, last_error = $3,
-                 finished_at = now(), updated_at = now()
+                 error_class = $4, finished_at = now(), updated_at = now()
              where id = $1 and state = 'running' and claims = $2",
+            job.id,
+            job.claim,
+            error.message,
+            error.class.as_ref(),
         )
-        .bind(job.id)
-        .bind(job.claim)
-        .bind(error)
         .execute(&mut *tx)
         .await?;
         fenced(result.rows_affected(), job)?;
-        self.run_give_up_hook(
-            &mut tx,
-            job.id,
-            &job.payload,
-            GaveUp::Failed(error.to_owned()),
-        )
-        .await?;
+        self.run_give_up_hook(&mut tx, job.id, &job.payload, GaveUp::Failed(error))
+            .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -202,7 +235,16 @@ impl Queue {
         job: &ClaimedJob,
     ) -> Result<(), QueueError> {
         let mut tx = conn.begin().await?;
-        self.finish(&mut *tx, job, "cancelled").await?;
+        let result = sqlx::query!(
+            "update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
+                 updated_at = now()
+             where id = $1 and state = 'running' and claims = $2",
+            job.id,
+            job.claim,
+        )
+        .execute(&mut *tx)
+        .await?;
+        fenced(result.rows_affected(), job)?;
         self.run_give_up_hook(&mut tx, job.id, &job.payload, GaveUp::Cancelled)
             .await?;
         tx.commit().await?;
@@ -234,16 +276,17 @@ impl Queue {
     /// its new deadline.
     #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
     pub async fn extend_lease(&self, job: &ClaimedJob) -> Result<ClaimedJob, QueueError> {
-        let until = sqlx::query_scalar(
+        let until = sqlx::query_scalar!(
             "update jobs set locked_until = now() + make_interval(secs => $3), updated_at = now()
              where id = $1 and state = 'running' and claims = $2
              returning locked_until",
+            job.id,
+            job.claim,
+            secs(self.config.lease),
         )
-        .bind(job.id)
-        .bind(job.claim)
-        .bind(secs(self.config.lease))
         .fetch_optional(&self.pool)
-        .await?;
+        .await?
+        .flatten();
         match until {
             Some(locked_until) => Ok(ClaimedJob {
                 locked_until,
@@ -251,50 +294,6 @@ impl Queue {
             }),
             None => Err(lease_lost(job)),
         }
-    }
-
-    /// Moves the job from `running` to the final `state` (`done` or `cancelled`).
-    async fn finish<'e>(
-        &self,
-        executor: impl PgExecutor<'e>,
-        job: &ClaimedJob,
-        state: &'static str,
-    ) -> Result<(), QueueError> {
-        let result = sqlx::query(
-            "update jobs set state = $3, locked_until = null, finished_at = now(),
-                 updated_at = now()
-             where id = $1 and state = 'running' and claims = $2",
-        )
-        .bind(job.id)
-        .bind(job.claim)
-        .bind(state)
-        .execute(executor)
-        .await?;
-        fenced(result.rows_affected(), job)
-    }
-
-    async fn back_to_pending(
-        &self,
-        job: &ClaimedJob,
-        delay: Duration,
-        error: Option<&str>,
-        uncount_attempt: bool,
-    ) -> Result<(), QueueError> {
-        let result = sqlx::query(
-            "update jobs set state = 'pending', locked_until = null, locked_by = null,
-                 run_at = now() + make_interval(secs => $3),
-                 attempts = attempts - $4, last_error = coalesce($5, last_error),
-                 updated_at = now()
-             where id = $1 and state = 'running' and claims = $2",
-        )
-        .bind(job.id)
-        .bind(job.claim)
-        .bind(secs(delay))
-        .bind(i32::from(uncount_attempt))
-        .bind(error)
-        .execute(&self.pool)
-        .await?;
-        fenced(result.rows_affected(), job)
     }
 }
 

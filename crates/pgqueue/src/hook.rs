@@ -15,13 +15,13 @@ use std::pin::Pin;
 use serde_json::Value;
 use sqlx::PgConnection;
 
-use super::{JobId, Queue};
+use super::{JobError, JobId, Queue};
 
 /// How a job left `running` without success.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GaveUp {
     /// It is `failed`, with this error.
-    Failed(String),
+    Failed(JobError),
     /// It is `cancelled`.
     Cancelled,
 }

@@ -62,7 +62,7 @@ impl std::fmt::Display for JobState {
 }
 
 /// A job as it stands: what an admin page shows and what tests check.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct JobInfo {
     /// The job.
     pub id: JobId,
@@ -82,6 +82,8 @@ pub struct JobInfo {
     pub run_at: DateTime<Utc>,
     /// Why the last attempt did not succeed, if one did not.
     pub last_error: Option<String>,
+    /// The class of that error ([`crate::JobError::class`]).
+    pub error_class: Option<String>,
     /// Its data.
     pub payload: Value,
     /// When it was enqueued.
@@ -92,27 +94,21 @@ pub struct JobInfo {
     pub dedupe_key: Option<String>,
 }
 
-/// The columns of [`JobInfo`], in one place for every query here (a macro, so that each query
-/// stays one static string).
-macro_rules! job_info {
-    () => {
-        "id, queue, state, attempts, max_attempts, claims, throttles, run_at, last_error, \
-         payload, created_at, finished_at, dedupe_key"
-    };
-}
-
 /// The job `id`, or `None` when there is no such job (never enqueued, or purged by retention).
 #[tracing::instrument(skip_all, fields(job = id))]
 pub async fn inspect<'e>(
     executor: impl PgExecutor<'e>,
     id: JobId,
 ) -> Result<Option<JobInfo>, QueueError> {
-    Ok(
-        sqlx::query_as(concat!("select ", job_info!(), " from jobs where id = $1"))
-            .bind(id)
-            .fetch_optional(executor)
-            .await?,
+    Ok(sqlx::query_as!(
+        JobInfo,
+        r#"select id, queue, state as "state: JobState", attempts, max_attempts, claims, throttles, run_at,
+                  last_error, error_class, payload, created_at, finished_at, dedupe_key
+           from jobs where id = $1"#,
+        id,
     )
+    .fetch_optional(executor)
+    .await?)
 }
 
 /// Those of the jobs `ids` that exist, ordered by id (one statement, by the primary key): a
@@ -122,12 +118,13 @@ pub async fn inspect_many<'e>(
     executor: impl PgExecutor<'e>,
     ids: &[JobId],
 ) -> Result<Vec<JobInfo>, QueueError> {
-    Ok(sqlx::query_as(concat!(
-        "select ",
-        job_info!(),
-        " from jobs where id = any($1) order by id"
-    ))
-    .bind(ids)
+    Ok(sqlx::query_as!(
+        JobInfo,
+        r#"select id, queue, state as "state: JobState", attempts, max_attempts, claims, throttles, run_at,
+                  last_error, error_class, payload, created_at, finished_at, dedupe_key
+           from jobs where id = any($1) order by id"#,
+        ids,
+    )
     .fetch_all(executor)
     .await?)
 }
@@ -143,16 +140,17 @@ pub async fn list<'e>(
     state: Option<JobState>,
     limit: i64,
 ) -> Result<Vec<JobInfo>, QueueError> {
-    Ok(sqlx::query_as(concat!(
-        "select ",
-        job_info!(),
-        " from jobs
-         where queue = $1 and ($2::text is null or state = $2)
-         order by id limit $3"
-    ))
-    .bind(queue)
-    .bind(state.map(JobState::as_str))
-    .bind(limit.max(0))
+    Ok(sqlx::query_as!(
+        JobInfo,
+        r#"select id, queue, state as "state: JobState", attempts, max_attempts, claims, throttles, run_at,
+                  last_error, error_class, payload, created_at, finished_at, dedupe_key
+           from jobs
+           where queue = $1 and ($2::text is null or state = $2)
+           order by id limit $3"#,
+        queue,
+        state.map(JobState::as_str),
+        limit.max(0),
+    )
     .fetch_all(executor)
     .await?)
 }
@@ -165,13 +163,13 @@ pub async fn count<'e>(
     queue: &str,
     state: JobState,
 ) -> Result<i64, QueueError> {
-    Ok(
-        sqlx::query_scalar("select count(*) from jobs where queue = $1 and state = $2")
-            .bind(queue)
-            .bind(state.as_str())
-            .fetch_one(executor)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        r#"select count(*) as "count!" from jobs where queue = $1 and state = $2"#,
+        queue,
+        state.as_str(),
     )
+    .fetch_one(executor)
+    .await?)
 }
 
 /// Which failed jobs [`failed_jobs`] lists. The default lists the newest one of any queue.
@@ -181,6 +179,8 @@ pub struct FailedQuery {
     pub queue: Option<String>,
     /// Only those whose last error contains this text (case-insensitive).
     pub reason: Option<String>,
+    /// Only those whose last error has this class ([`crate::JobError::class`]).
+    pub class: Option<String>,
     /// Only those that failed at or after this time.
     pub since: Option<DateTime<Utc>>,
     /// Only those that failed before this time.
@@ -199,24 +199,27 @@ pub async fn failed_jobs<'e>(
     executor: impl PgExecutor<'e>,
     query: &FailedQuery,
 ) -> Result<Vec<JobInfo>, QueueError> {
-    Ok(sqlx::query_as(concat!(
-        "select ",
-        job_info!(),
-        " from jobs
-         where state = 'failed'
-           and ($1::text is null or queue = $1)
-           and ($2::text is null or strpos(lower(last_error), lower($2)) > 0)
-           and ($3::timestamptz is null or finished_at >= $3)
-           and ($4::timestamptz is null or finished_at < $4)
-         order by finished_at desc nulls last, id desc
-         limit $5 offset $6"
-    ))
-    .bind(query.queue.as_deref())
-    .bind(query.reason.as_deref())
-    .bind(query.since)
-    .bind(query.until)
-    .bind(query.limit.max(1))
-    .bind(query.offset.max(0))
+    Ok(sqlx::query_as!(
+        JobInfo,
+        r#"select id, queue, state as "state: JobState", attempts, max_attempts, claims, throttles, run_at,
+                  last_error, error_class, payload, created_at, finished_at, dedupe_key
+           from jobs
+           where state = 'failed'
+             and ($1::text is null or queue = $1)
+             and ($2::text is null or strpos(lower(last_error), lower($2)) > 0)
+             and ($3::text is null or error_class = $3)
+             and ($4::timestamptz is null or finished_at >= $4)
+             and ($5::timestamptz is null or finished_at < $5)
+           order by finished_at desc nulls last, id desc
+           limit $6 offset $7"#,
+        query.queue.as_deref(),
+        query.reason.as_deref(),
+        query.class.as_deref(),
+        query.since,
+        query.until,
+        query.limit.max(1),
+        query.offset.max(0),
+    )
     .fetch_all(executor)
     .await?)
 }
@@ -227,10 +230,11 @@ pub async fn count_failed<'e>(
     executor: impl PgExecutor<'e>,
     queue: Option<&str>,
 ) -> Result<i64, QueueError> {
-    Ok(sqlx::query_scalar(
-        "select count(*) from jobs where state = 'failed' and ($1::text is null or queue = $1)",
+    Ok(sqlx::query_scalar!(
+        r#"select count(*) as "count!" from jobs
+           where state = 'failed' and ($1::text is null or queue = $1)"#,
+        queue,
     )
-    .bind(queue)
     .fetch_one(executor)
     .await?)
 }
@@ -245,15 +249,15 @@ pub async fn cancel_pending<'e>(
     executor: impl PgExecutor<'e>,
     ids: &[JobId],
 ) -> Result<Vec<JobId>, QueueError> {
-    Ok(sqlx::query_scalar(
-        "with cancelled as (
-             update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
-                 updated_at = now()
-             where id = any($1) and state = 'pending'
-             returning id)
-         select id from cancelled order by id",
+    Ok(sqlx::query_scalar!(
+        r#"with cancelled as (
+               update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
+                   updated_at = now()
+               where id = any($1) and state = 'pending'
+               returning id)
+           select id as "id!" from cancelled order by id"#,
+        ids,
     )
-    .bind(ids)
     .fetch_all(executor)
     .await?)
 }
@@ -276,21 +280,20 @@ pub async fn recent_outcomes<'e>(
     executor: impl PgExecutor<'e>,
     within: Duration,
 ) -> Result<RecentOutcomes, QueueError> {
-    let (failed, retried, throttled) = sqlx::query_as(
-        "select
-             (select count(*) from jobs
-              where state = 'failed' and finished_at > now() - make_interval(secs => $1)),
-             (select count(*) from job_attempts
-              where outcome = 'retry' and finished_at > now() - make_interval(secs => $1)),
-             (select count(*) from job_attempts
-              where outcome = 'throttled' and finished_at > now() - make_interval(secs => $1))",
+    Ok(sqlx::query_as!(
+        RecentOutcomes,
+        r#"select
+               (select count(*) from jobs
+                where state = 'failed' and finished_at > now() - make_interval(secs => $1))
+                   as "failed!",
+               (select count(*) from job_attempts
+                where outcome = 'retry' and finished_at > now() - make_interval(secs => $1))
+                   as "retried!",
+               (select count(*) from job_attempts
+                where outcome = 'throttled' and finished_at > now() - make_interval(secs => $1))
+                   as "throttled!""#,
+        secs(within),
     )
-    .bind(secs(within))
     .fetch_one(executor)
-    .await?;
-    Ok(RecentOutcomes {
-        failed,
-        retried,
-        throttled,
-    })
+    .await?)
 }

@@ -26,6 +26,7 @@ pub mod backoff;
 mod claim;
 mod completer;
 mod enqueue;
+mod error;
 mod fence;
 pub mod hook;
 mod inspect;
@@ -43,6 +44,7 @@ use sqlx::PgPool;
 use sqlx::migrate::Migrator;
 
 pub use backoff::Backoff;
+pub use error::JobError;
 pub use fence::RetryOutcome;
 pub use hook::{GaveUp, GiveUpHook, GivenUpJob, HookError};
 pub use inspect::{

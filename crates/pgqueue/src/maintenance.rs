@@ -17,14 +17,14 @@ use super::{JobId, JobState, NOTIFY_CHANNEL, QueueError, secs};
 pub async fn purge_finished(pool: &PgPool, older_than: Duration) -> Result<u64, QueueError> {
     let mut deleted = 0;
     loop {
-        let result = sqlx::query(
+        let result = sqlx::query!(
             "delete from jobs where id = any(array(
                  select id from jobs
                  where state in ('done', 'cancelled')
                    and finished_at < now() - make_interval(secs => $1)
                  limit 5000))",
+            secs(older_than),
         )
-        .bind(secs(older_than))
         .execute(pool)
         .await?;
         deleted += result.rows_affected();
@@ -59,12 +59,12 @@ pub async fn run_retention(
 /// records nothing. Returns whether a job was cancelled.
 #[tracing::instrument(skip_all, fields(job = id))]
 pub async fn cancel_job<'e>(executor: impl PgExecutor<'e>, id: JobId) -> Result<bool, QueueError> {
-    let result = sqlx::query(
+    let result = sqlx::query!(
         "update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
              updated_at = now()
          where id = $1 and state in ('pending', 'running', 'failed')",
+        id,
     )
-    .bind(id)
     .execute(executor)
     .await?;
     Ok(result.rows_affected() == 1)
@@ -78,13 +78,13 @@ pub async fn reschedule_job(
     id: JobId,
     run_at: DateTime<Utc>,
 ) -> Result<bool, QueueError> {
-    let moved: Option<String> = sqlx::query_scalar(
+    let moved = sqlx::query_scalar!(
         "update jobs set run_at = $2, updated_at = now()
          where id = $1 and state = 'pending'
          returning queue",
+        id,
+        run_at,
     )
-    .bind(id)
-    .bind(run_at)
     .fetch_optional(&mut *conn)
     .await?;
     let Some(queue) = moved else {
@@ -122,7 +122,7 @@ async fn revive_failed(
     id: Option<JobId>,
     queue: Option<&str>,
 ) -> Result<Vec<JobId>, QueueError> {
-    let revived: Vec<(JobId, String)> = sqlx::query_as(
+    let revived = sqlx::query!(
         "update jobs j set state = 'pending', attempts = 0, run_at = now(), finished_at = null,
              updated_at = now()
          where j.state = 'failed'
@@ -133,18 +133,18 @@ async fn revive_failed(
                where live.queue = j.queue and live.dedupe_key = j.dedupe_key
                  and live.state in ('pending', 'running'))
          returning j.id, j.queue",
+        id,
+        queue,
     )
-    .bind(id)
-    .bind(queue)
     .fetch_all(&mut *conn)
     .await?;
-    let mut queues: Vec<&str> = revived.iter().map(|(_, q)| q.as_str()).collect();
+    let mut queues: Vec<&str> = revived.iter().map(|row| row.queue.as_str()).collect();
     queues.sort_unstable();
     queues.dedup();
     for queue in queues {
         notify(conn, queue).await?;
     }
-    Ok(revived.into_iter().map(|(id, _)| id).collect())
+    Ok(revived.into_iter().map(|row| row.id).collect())
 }
 
 /// Purges `failed` jobs that failed more than `older_than` ago and that no admin acted on, in
@@ -153,14 +153,14 @@ async fn revive_failed(
 pub async fn purge_failed(pool: &PgPool, older_than: Duration) -> Result<u64, QueueError> {
     let mut deleted = 0;
     loop {
-        let result = sqlx::query(
+        let result = sqlx::query!(
             "delete from jobs where id = any(array(
                  select id from jobs
                  where state = 'failed' and finished_at < now() - make_interval(secs => $1)
                  order by finished_at
                  limit 5000))",
+            secs(older_than),
         )
-        .bind(secs(older_than))
         .execute(pool)
         .await?;
         deleted += result.rows_affected();
@@ -209,10 +209,11 @@ pub async fn depth<'c>(
     queue: &str,
 ) -> Result<Depth, QueueError> {
     let mut conn = conn.acquire().await?;
-    let rows: f64 =
-        sqlx::query_scalar("select reltuples::float8 from pg_class where oid = 'jobs'::regclass")
+    let rows =
+        sqlx::query_scalar!("select reltuples::float8 from pg_class where oid = 'jobs'::regclass")
             .fetch_one(&mut *conn)
-            .await?;
+            .await?
+            .unwrap_or(-1.0);
     let estimated = rows >= EXACT_BELOW;
     let states = if estimated {
         estimated_state_counts(&mut conn, rows).await?
@@ -220,34 +221,30 @@ pub async fn depth<'c>(
         state_counts(&mut *conn).await?
     };
     // Both off the claim index: the due jobs in claim order, the first of them the oldest.
-    let (due_now, oldest_id, oldest_run_at, oldest_due_secs): (
-        i64,
-        Option<JobId>,
-        Option<DateTime<Utc>>,
-        Option<f64>,
-    ) = sqlx::query_as(
-        "select (select count(*) from (select 1 from jobs
-                  where queue = $1 and state = 'pending' and run_at <= now()
-                  limit $2) due),
-                oldest.id, oldest.run_at,
-                extract(epoch from now() - oldest.run_at)::float8
-         from (select 1) one
-         left join lateral (select id, run_at from jobs
-                            where queue = $1 and state = 'pending' and run_at <= now()
-                            order by run_at, id limit 1) oldest on true",
+    let due = sqlx::query!(
+        r#"select (select count(*) from (select 1 from jobs
+                    where queue = $1 and state = 'pending' and run_at <= now()
+                    limit $2) due) as "due_now!",
+                  oldest.id as "oldest_id?", oldest.run_at as "oldest_run_at?",
+                  extract(epoch from now() - oldest.run_at)::float8 as oldest_due_secs
+           from (select 1) one
+           left join lateral (select id, run_at from jobs
+                              where queue = $1 and state = 'pending' and run_at <= now()
+                              order by run_at, id limit 1) oldest on true"#,
+        queue,
+        DUE_COUNT_CAP,
     )
-    .bind(queue)
-    .bind(DUE_COUNT_CAP)
     .fetch_one(&mut *conn)
     .await?;
-    let oldest_due = oldest_id
-        .zip(oldest_run_at)
+    let oldest_due = due
+        .oldest_id
+        .zip(due.oldest_run_at)
         .map(|(id, run_at)| DueJob { id, run_at });
     Ok(Depth {
         states,
         estimated,
-        due_now,
-        oldest_due_secs,
+        due_now: due.due_now,
+        oldest_due_secs: due.oldest_due_secs,
         oldest_due,
     })
 }
@@ -257,11 +254,12 @@ async fn estimated_state_counts(
     conn: &mut PgConnection,
     rows: f64,
 ) -> Result<Vec<(JobState, i64)>, QueueError> {
-    let frequencies: Vec<(String, f64)> = sqlx::query_as(
-        "select v.state, v.freq::float8
-         from pg_stats s,
-              unnest(s.most_common_vals::text::text[], s.most_common_freqs) as v(state, freq)
-         where s.schemaname = current_schema() and s.tablename = 'jobs' and s.attname = 'state'",
+    let frequencies = sqlx::query!(
+        r#"select v.state as "state!", v.freq::float8 as "freq!"
+           from pg_stats s,
+                unnest(s.most_common_vals::text::text[], s.most_common_freqs) as v(state, freq)
+           where s.schemaname = current_schema() and s.tablename = 'jobs'
+             and s.attname = 'state'"#
     )
     .fetch_all(conn)
     .await?;
@@ -270,8 +268,8 @@ async fn estimated_state_counts(
         .map(|state| {
             let freq = frequencies
                 .iter()
-                .find(|(s, _)| s == state.as_str())
-                .map_or(0.0, |(_, f)| *f);
+                .find(|row| row.state == state.as_str())
+                .map_or(0.0, |row| row.freq);
             (*state, (freq * rows).round() as i64)
         })
         .collect())
@@ -283,14 +281,18 @@ async fn estimated_state_counts(
 pub async fn state_counts<'e>(
     executor: impl PgExecutor<'e>,
 ) -> Result<Vec<(JobState, i64)>, QueueError> {
-    Ok(sqlx::query_as(
-        "select s.state, count(j.id)
-         from unnest(array['pending', 'running', 'done', 'failed', 'cancelled']) as s(state)
-         left join jobs j on j.state = s.state
-         group by s.state order by s.state",
+    let counts = sqlx::query!(
+        r#"select s.state as "state!: JobState", count(j.id) as "count!"
+           from unnest(array['pending', 'running', 'done', 'failed', 'cancelled']) as s(state)
+           left join jobs j on j.state = s.state
+           group by s.state order by s.state"#
     )
     .fetch_all(executor)
-    .await?)
+    .await?;
+    Ok(counts
+        .into_iter()
+        .map(|row| (row.state, row.count))
+        .collect())
 }
 
 /// Refreshes the planner's statistics of the queue's tables at once, as autovacuum would in a
@@ -298,23 +300,51 @@ pub async fn state_counts<'e>(
 /// the table as it now is.
 #[tracing::instrument(skip_all)]
 pub async fn analyze<'e>(executor: impl PgExecutor<'e>) -> Result<(), QueueError> {
-    sqlx::query("analyze jobs, job_attempts")
+    sqlx::query!("analyze jobs, job_attempts")
         .execute(executor)
         .await?;
     Ok(())
 }
 
 async fn notify(conn: &mut PgConnection, queue: &str) -> Result<(), QueueError> {
-    sqlx::query("select pg_notify($1, $2)")
-        .bind(NOTIFY_CHANNEL)
-        .bind(queue)
+    sqlx::query!("select pg_notify($1, $2)", NOTIFY_CHANNEL, queue)
         .execute(conn)
         .await?;
     Ok(())
 }
 
+/// What an attempt came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum AttemptOutcome {
+    /// It failed and the job was retried later.
+    Retry,
+    /// Flood control turned it away (not counted as an attempt).
+    Throttled,
+    /// It failed for good.
+    Failed,
+    /// It succeeded (after earlier failures).
+    Done,
+    /// The job was cancelled.
+    Cancelled,
+}
+
+impl AttemptOutcome {
+    /// The outcome as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Retry => "retry",
+            Self::Throttled => "throttled",
+            Self::Failed => "failed",
+            Self::Done => "done",
+            Self::Cancelled => "cancelled",
+        }
+    }
+}
+
 /// One finished attempt of a job that failed at least once.
-#[derive(Clone, Debug, serde::Serialize, sqlx::FromRow)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Attempt {
     /// Which attempt (1 for the first try).
     pub attempt: i32,
@@ -324,10 +354,12 @@ pub struct Attempt {
     pub started_at: Option<DateTime<Utc>>,
     /// When its result was recorded.
     pub finished_at: DateTime<Utc>,
-    /// `retry`, `failed`, `done` or `cancelled`.
-    pub outcome: String,
+    /// What it came to.
+    pub outcome: AttemptOutcome,
     /// The error, for retries and failures.
     pub error: Option<String>,
+    /// The class of that error.
+    pub error_class: Option<String>,
 }
 
 /// The recorded attempts of a job, oldest first (the newest 20 are kept).
@@ -336,11 +368,13 @@ pub async fn attempts<'e>(
     executor: impl PgExecutor<'e>,
     id: JobId,
 ) -> Result<Vec<Attempt>, QueueError> {
-    Ok(sqlx::query_as(
-        "select attempt, worker, started_at, finished_at, outcome, error
-         from job_attempts where job_id = $1 order by id",
+    Ok(sqlx::query_as!(
+        Attempt,
+        r#"select attempt, worker, started_at, finished_at,
+                  outcome as "outcome: AttemptOutcome", error, error_class
+           from job_attempts where job_id = $1 order by id"#,
+        id,
     )
-    .bind(id)
     .fetch_all(executor)
     .await?)
 }

@@ -8,7 +8,7 @@ use sqlx::PgPool;
 use tokio_util::sync::CancellationToken;
 
 use super::hook::GaveUp;
-use super::{JobId, Queue, QueueError};
+use super::{JobError, JobId, Queue, QueueError};
 
 /// What one reaper pass did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,35 +31,40 @@ pub async fn reap_expired(
     limit: i64,
 ) -> Result<Reaped, QueueError> {
     let mut tx = pool.begin().await?;
-    let reaped: Vec<ReapedRow> = sqlx::query_as(
-        "with reaped as (
-         update jobs j
-         set state = case when j.attempts >= j.max_attempts then 'failed' else 'pending' end,
-             last_error = 'lease expired: the worker stopped answering (attempt '
-                          || j.attempts || ' of ' || j.max_attempts || ')',
-             finished_at = case when j.attempts >= j.max_attempts then now() end,
-             locked_until = null, locked_by = null, run_at = now(), updated_at = now()
-         where j.id = any(array(
-                 select id from jobs
-                 where state = 'running' and locked_until < now()
-                 order by locked_until
-                 limit $1
-                 for update skip locked))
-           and j.state = 'running' and j.locked_until < now()
-         returning j.id, j.state, j.queue, j.payload, j.last_error),
-         woken as (
-             select pg_notify($2, queue) from (select distinct queue from reaped
-                                               where state = 'pending') q)
-         select id, state = 'failed' as failed, queue, payload, last_error
-         from reaped, (select count(*) from woken) w",
+    let reaped = sqlx::query_as!(
+        ReapedRow,
+        r#"with reaped as (
+           update jobs j
+           set state = case when j.attempts >= j.max_attempts then 'failed' else 'pending' end,
+               last_error = 'lease expired: the worker stopped answering (attempt '
+                            || j.attempts || ' of ' || j.max_attempts || ')',
+               error_class = $3,
+               finished_at = case when j.attempts >= j.max_attempts then now() end,
+               locked_until = null, locked_by = null, run_at = now(), updated_at = now()
+           where j.id = any(array(
+                   select id from jobs
+                   where state = 'running' and locked_until < now()
+                   order by locked_until
+                   limit $1
+                   for update skip locked))
+             and j.state = 'running' and j.locked_until < now()
+           returning j.id, j.state, j.queue, j.payload, j.last_error),
+           woken as (
+               select pg_notify($2, queue) from (select distinct queue from reaped
+                                                 where state = 'pending') q)
+           select id as "id!", state = 'failed' as "failed!", queue as "queue!",
+                  payload as "payload!", last_error
+           from reaped, (select count(*) from woken) w"#,
+        limit,
+        super::NOTIFY_CHANNEL,
+        JobError::LEASE_EXPIRED,
     )
-    .bind(limit)
-    .bind(super::NOTIFY_CHANNEL)
     .fetch_all(&mut *tx)
     .await?;
     for row in reaped.iter().filter(|row| row.failed) {
         if let Some(queue) = queues.iter().find(|q| q.name() == row.queue) {
-            let error = row.last_error.clone().unwrap_or_default();
+            let message = row.last_error.clone().unwrap_or_default();
+            let error = JobError::new(JobError::LEASE_EXPIRED, message);
             queue
                 .run_give_up_hook(&mut tx, row.id, &row.payload, GaveUp::Failed(error))
                 .await?;
@@ -82,7 +87,6 @@ pub async fn reap_expired(
 }
 
 /// One job the reaper took back.
-#[derive(sqlx::FromRow)]
 struct ReapedRow {
     id: JobId,
     failed: bool,

@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 
 use super::completer::Completer;
-use super::{ClaimedJob, JobId, Queue, QueueError, RetryOutcome, Wakeups};
+use super::{ClaimedJob, JobError, JobId, Queue, QueueError, RetryOutcome, Wakeups};
 
 /// What a handler decided about its job.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,15 +30,15 @@ pub enum Outcome {
     Done,
     /// It failed for now: retry after the backoff (at least `floor`), or fail when out of attempts.
     Retry {
-        /// Why, kept as the job's last error.
-        error: String,
+        /// Why, kept as the job's last error and class.
+        error: JobError,
         /// The shortest acceptable delay (such as Telegram's `retry_after`).
         floor: Option<Duration>,
     },
     /// It failed for good: mark the job `failed` with `error`.
     Fail {
         /// Why, kept for admins.
-        error: String,
+        error: JobError,
     },
     /// Its reason to run is gone: mark it `cancelled`.
     Cancel,
@@ -47,8 +47,8 @@ pub enum Outcome {
     /// Flood control turned it away (such as Telegram's 429): try again after `delay` without
     /// counting the attempt, but count the refusal and keep `error` (see [`Queue::throttle`]).
     Throttle {
-        /// Why, kept as the job's last error.
-        error: String,
+        /// Why, kept as the job's last error and class.
+        error: JobError,
         /// When to try again.
         delay: Duration,
     },
@@ -452,7 +452,10 @@ async fn run_with_heartbeat<H: JobHandler>(
                     Err(error) => {
                         let message = panic_message(error);
                         tracing::error!(job = holder.id, %message, "a job handler panicked");
-                        Outcome::Retry { error: format!("the handler panicked: {message}"), floor: None }
+                        Outcome::Retry {
+                            error: JobError::new(JobError::PANIC, format!("the handler panicked: {message}")),
+                            floor: None,
+                        }
                     }
                 });
             }
@@ -500,18 +503,18 @@ async fn record(
         },
         Outcome::Retry { error, floor } => {
             queue
-                .retry(job, &error, floor)
+                .retry(job, error, floor)
                 .await
                 .map(|outcome| match outcome {
                     RetryOutcome::Scheduled(delay) => Some(delay),
                     RetryOutcome::Failed => None,
                 })
         }
-        Outcome::Fail { error } => queue.fail(queue.pool(), job, &error).await.map(|()| None),
+        Outcome::Fail { error } => queue.fail(queue.pool(), job, error).await.map(|()| None),
         Outcome::Cancel => queue.cancel(queue.pool(), job).await.map(|()| None),
         Outcome::Snooze(delay) => queue.reschedule(job, delay).await.map(|()| Some(delay)),
         Outcome::Throttle { error, delay } => queue
-            .throttle(job, delay, &error)
+            .throttle(job, delay, error)
             .await
             .map(|()| Some(delay)),
         Outcome::Recorded => Ok(None),

@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use pgqueue::hook::HookFuture;
+use pgqueue::maintenance::AttemptOutcome;
 use pgqueue::{
-    FailedQuery, GiveUpHook, GivenUpJob, JobState, NewJob, Queue, QueueConfig, RecentOutcomes,
-    maintenance,
+    FailedQuery, GiveUpHook, GivenUpJob, JobError, JobState, NewJob, Queue, QueueConfig,
+    RecentOutcomes, maintenance,
 };
 use serde_json::json;
 use sqlx::{PgConnection, PgPool};
@@ -457,4 +458,116 @@ async fn the_dashboard_and_admin_reads_are_served_by_indexes() {
         assert_eq!(*seq_scans, 0, "{table} was read sequentially: {scans:?}");
         assert!(*index_scans > 0, "{table}: {scans:?}");
     }
+}
+
+#[tokio::test]
+async fn errors_keep_their_class_and_admins_filter_by_it() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(
+        db.pool.clone(),
+        QueueConfig {
+            lease: Duration::ZERO,
+            max_attempts: 2,
+            ..QueueConfig::new("work")
+        },
+    );
+    let ids = enqueue(
+        &queue,
+        &db.pool,
+        &[
+            NewJob::new(json!({"n": 1})),
+            NewJob::new(json!({"n": 2})),
+            NewJob::new(json!({"n": 3})),
+        ],
+    )
+    .await;
+    // The first fails with a class, after a retry of another class; the second with plain text;
+    // the third's worker dies on its last attempt.
+    let job = queue.claim("w", 1).await.unwrap().remove(0);
+    queue
+        .retry(&job, JobError::new("transient", "Bad Gateway"), None)
+        .await
+        .unwrap();
+    pgqueue::maintenance::reschedule_job(
+        &mut db.pool.acquire().await.unwrap(),
+        ids[0],
+        chrono::Utc::now() - chrono::Duration::hours(1),
+    )
+    .await
+    .unwrap();
+    let job = queue.claim("w", 1).await.unwrap().remove(0);
+    assert_eq!(job.id, ids[0]);
+    queue
+        .fail(
+            &db.pool,
+            &job,
+            JobError::new("unreachable", "Forbidden: bot was blocked"),
+        )
+        .await
+        .unwrap();
+    fail_next(&queue, &db.pool, "something odd").await;
+    let dying = Queue::new(
+        db.pool.clone(),
+        QueueConfig {
+            lease: Duration::ZERO,
+            max_attempts: 1,
+            ..QueueConfig::new("work")
+        },
+    );
+    dying.claim("dead", 1).await.unwrap();
+    sqlx::query("update jobs set max_attempts = 1 where id = $1")
+        .bind(ids[2])
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    pgqueue::reaper::reap_expired(&db.pool, &[], 10)
+        .await
+        .unwrap();
+
+    let class_of = |id: i64| {
+        let pool = db.pool.clone();
+        async move {
+            pgqueue::inspect(&pool, id)
+                .await
+                .unwrap()
+                .unwrap()
+                .error_class
+        }
+    };
+    assert_eq!(class_of(ids[0]).await.as_deref(), Some("unreachable"));
+    assert_eq!(
+        class_of(ids[1]).await.as_deref(),
+        Some(JobError::UNCLASSIFIED)
+    );
+    assert_eq!(
+        class_of(ids[2]).await.as_deref(),
+        Some(JobError::LEASE_EXPIRED)
+    );
+    let unreachable = pgqueue::failed_jobs(
+        &db.pool,
+        &FailedQuery {
+            class: Some("unreachable".into()),
+            limit: 10,
+            ..FailedQuery::default()
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        unreachable.iter().map(|j| j.id).collect::<Vec<_>>(),
+        [ids[0]]
+    );
+    let history = maintenance::attempts(&db.pool, ids[0]).await.unwrap();
+    let classes: Vec<_> = history
+        .iter()
+        .map(|a| (a.outcome, a.error_class.as_deref()))
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            (AttemptOutcome::Retry, Some("transient")),
+            (AttemptOutcome::Failed, Some("unreachable"))
+        ]
+    );
 }

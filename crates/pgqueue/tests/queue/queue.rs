@@ -546,10 +546,7 @@ async fn the_attempts_of_a_failing_job_are_kept_with_their_errors_and_bounded() 
     for n in 1..=24 {
         let job = queue.claim("worker-a", 1).await.unwrap().remove(0);
         assert_eq!(job.attempt, n);
-        queue
-            .retry(&job, &format!("error {n}"), None)
-            .await
-            .unwrap();
+        queue.retry(&job, format!("error {n}"), None).await.unwrap();
         make_due(&db.pool).await;
     }
     let job = queue.claim("worker-b", 1).await.unwrap().remove(0);
