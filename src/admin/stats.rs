@@ -57,11 +57,13 @@ pub async fn read(pool: &PgPool) -> Result<Stats, AdminError> {
             run_at: job.run_at,
             waiting_secs,
         });
-    let (sent, p50, p99): (i64, Option<f64>, Option<f64>) = sqlx::query_as(
-        "select count(*),
-                percentile_cont(0.5) within group (order by extract(epoch from sent_at - fire_at)),
-                percentile_cont(0.99) within group (order by extract(epoch from sent_at - fire_at))
-         from reminders where sent and sent_at > now() - interval '1 hour'",
+    let sent = sqlx::query!(
+        r#"select count(*) as "count!",
+                  percentile_cont(0.5) within group
+                      (order by extract(epoch from sent_at - fire_at)) as p50,
+                  percentile_cont(0.99) within group
+                      (order by extract(epoch from sent_at - fire_at)) as p99
+           from reminders where sent and sent_at > now() - interval '1 hour'"#
     )
     .fetch_one(pool)
     .await?;
@@ -70,12 +72,12 @@ pub async fn read(pool: &PgPool) -> Result<Stats, AdminError> {
         states: depth.states,
         states_estimated: depth.estimated,
         oldest_due,
-        sent_last_hour: sent,
+        sent_last_hour: sent.count,
         failed_last_hour: outcomes.failed,
         retried_last_hour: outcomes.retried,
         too_many_requests_last_hour: outcomes.throttled,
-        lateness_p50_secs: p50,
-        lateness_p99_secs: p99,
+        lateness_p50_secs: sent.p50,
+        lateness_p99_secs: sent.p99,
     })
 }
 

@@ -19,29 +19,29 @@ pub async fn mark_unreachable(
     reason: &str,
     running_job: Option<JobId>,
 ) -> Result<u64, StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "update chats set reachable = false, unreachable_reason = $2, updated_at = now()
          where chat_id = $1",
+        chat_id,
+        reason,
     )
-    .bind(chat_id)
-    .bind(reason)
     .execute(&mut *conn)
     .await?;
-    let paused = sqlx::query(
+    let paused = sqlx::query!(
         "update tasks set state = 'paused', updated_at = now()
          where chat_id = $1 and state = 'open' and rule is not null",
+        chat_id,
     )
-    .bind(chat_id)
     .execute(&mut *conn)
     .await?
     .rows_affected();
-    let jobs: Vec<JobId> = sqlx::query_scalar(
-        "select r.job_id from reminders r join tasks t on t.id = r.task_id
-         where t.chat_id = $1 and t.state = 'paused' and not r.sent and r.job_id is not null
-           and r.job_id is distinct from $2",
+    let jobs = sqlx::query_scalar!(
+        r#"select r.job_id as "job_id!" from reminders r join tasks t on t.id = r.task_id
+           where t.chat_id = $1 and t.state = 'paused' and not r.sent and r.job_id is not null
+             and r.job_id is distinct from $2"#,
+        chat_id,
+        running_job,
     )
-    .bind(chat_id)
-    .bind(running_job)
     .fetch_all(&mut *conn)
     .await?;
     pgqueue::cancel_pending(&mut *conn, &jobs).await?;
