@@ -183,7 +183,7 @@ pub async fn seed(pool: &PgPool, rows: i64) -> anyhow::Result<()> {
                     SeedFate::Pending if task % 1000 == 50 => now - chrono::Duration::minutes(1),
                     SeedFate::Pending => now + chrono::Duration::minutes(task % 40000),
                 };
-                NewJob::new(ReminderJob { reminder_id }.to_payload()).run_at(run_at)
+                NewJob::of(&ReminderJob { reminder_id }).run_at(run_at)
             })
             .collect();
         let mut tx = pool.begin().await?;
@@ -254,7 +254,9 @@ impl SeedFate {
 
 /// The reminder a seeded job delivers.
 fn reminder_of(payload: &Value) -> Option<i64> {
-    ReminderJob::from_payload(payload).map(|job| job.reminder_id)
+    serde_json::from_value::<ReminderJob>(payload.clone())
+        .ok()
+        .map(|job| job.reminder_id)
 }
 
 /// Runs every statement `runs` times under EXPLAIN ANALYZE.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
 
 use super::tasks;
-use pgqueue::{GiveUpHook, GivenUpJob, Queue, QueueConfig, hook::HookFuture};
+use pgqueue::{GiveUpHook, GivenUpJob, JobKind, Queue, QueueConfig, hook::HookFuture};
 
 /// The queue that reminder jobs go to.
 pub const REMINDER_QUEUE: &str = "reminders";
@@ -20,16 +20,8 @@ pub struct ReminderJob {
     pub reminder_id: i64,
 }
 
-impl ReminderJob {
-    /// The job's payload as stored.
-    pub fn to_payload(self) -> serde_json::Value {
-        serde_json::json!({ "reminder_id": self.reminder_id })
-    }
-
-    /// Reads a stored payload; `None` when it is not a reminder job's.
-    pub fn from_payload(payload: &serde_json::Value) -> Option<Self> {
-        Self::deserialize(payload).ok()
-    }
+impl JobKind for ReminderJob {
+    const QUEUE: &'static str = REMINDER_QUEUE;
 }
 
 /// The `reminders` queue with `config` (its name is forced to [`REMINDER_QUEUE`]) and the hook
@@ -55,7 +47,7 @@ impl GiveUpHook for KeepSeries {
         job: &'a GivenUpJob,
     ) -> HookFuture<'a> {
         Box::pin(async move {
-            if let Some(reminder) = ReminderJob::from_payload(&job.payload) {
+            if let Ok(reminder) = job.args::<ReminderJob>() {
                 tasks::continue_series(conn, queue, reminder.reminder_id).await?;
             }
             Ok(())

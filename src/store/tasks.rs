@@ -293,7 +293,7 @@ async fn attach_job(
     fire_at: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     debug_assert_eq!(queue.name(), REMINDER_QUEUE);
-    let job = NewJob::new(ReminderJob { reminder_id }.to_payload())
+    let job = NewJob::of(&ReminderJob { reminder_id })
         .run_at(fire_at)
         .dedupe_key(format!("reminder:{reminder_id}"));
     let job_id = queue.enqueue(&mut *conn, job).await?;

@@ -106,7 +106,7 @@ impl Delivery {
     /// Reads the reminder and decides whether it is still to be sent. A chat marked unreachable
     /// is still tried: Telegram's answer decides, not a flag that may be stale.
     async fn check(&self, job: &ClaimedJob) -> Verdict {
-        let Some(reminder) = ReminderJob::from_payload(&job.payload) else {
+        let Ok(reminder) = job.args::<ReminderJob>() else {
             metrics::failed("bad_payload");
             return Verdict::Skip(Outcome::Fail {
                 error: JobError::new(

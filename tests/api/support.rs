@@ -245,7 +245,7 @@ pub async fn reminder_jobs(pool: &PgPool) -> Vec<JobRow> {
             id: job.id,
             state: job.state,
             run_at: job.run_at,
-            reminder_id: ReminderJob::from_payload(&job.payload)
+            reminder_id: serde_json::from_value::<ReminderJob>(job.payload.clone())
                 .expect("a reminder job's payload")
                 .reminder_id,
             kind: kinds

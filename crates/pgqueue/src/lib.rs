@@ -30,6 +30,7 @@ mod error;
 mod fence;
 pub mod hook;
 mod inspect;
+mod kind;
 pub mod maintenance;
 pub mod reaper;
 pub mod runner;
@@ -51,6 +52,7 @@ pub use inspect::{
     FailedQuery, JobInfo, JobState, RecentOutcomes, cancel_pending, count, count_failed,
     failed_jobs, inspect, inspect_many, list, recent_outcomes,
 };
+pub use kind::JobKind;
 pub use runner::{JobHandler, Outcome, Runner, RunnerConfig};
 pub use wakeup::Wakeups;
 
