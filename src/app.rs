@@ -1,11 +1,12 @@
 //! `remindbot run`: one process with every long-running subsystem under one shutdown token.
 //!
-//! [`start`] connects, migrates and builds one [`AppContext`] (pool, bot, reminder queue, rate
-//! limits, settings); then each subsystem is spawned into [`Subsystems`] with a child of the
-//! shutdown token: the chat bot, the delivery workers, the reaper, retention and the HTTP side-car
-//! (with the admin page when ADMIN_TOKEN is set). SIGTERM or
-//! Ctrl-C cancels the token; every subsystem stops, the workers finish in-flight sends within the
-//! deadline and return the rest to the queue, so nothing stays `running`.
+//! [`start`] connects, migrates and builds one [`AppContext`] (pool, bot, the outbox and updates
+//! queues, the pacer, settings); then each subsystem is spawned into [`Subsystems`] with a child
+//! of the shutdown token: the chat (intake and update workers), the egress workers, the reaper,
+//! retention and the HTTP side-car (with the admin page when ADMIN_TOKEN is set, and the webhook
+//! endpoint in webhook mode). SIGTERM or Ctrl-C cancels the token; every subsystem stops, the
+//! workers finish in-flight jobs within the deadline and return the rest to their queue, so
+//! nothing stays `running`.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -19,9 +20,13 @@ use teloxide::Bot;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
+use crate::bot::intake::webhook::{self, WebhookEndpoint};
+use crate::bot::updates::Apologize;
 use crate::config::RunConfig;
-use crate::store::{REMINDER_QUEUE, reminder_queue};
-use crate::telegram::{Delivery, RateLimits};
+use crate::store::inbox::{UPDATE_QUEUE, update_queue};
+use crate::store::retention::Keep;
+use crate::store::{OUTBOX_QUEUE, outbox_queue};
+use crate::telegram::{Egress, Pacer};
 use pgqueue::{Queue, QueueConfig, Runner, RunnerConfig, Wakeups, maintenance, reaper};
 
 /// What every subsystem shares. Its `Debug` leaves out the bot, whose own `Debug` shows the token.
@@ -33,10 +38,12 @@ pub struct AppContext {
     pub pool: PgPool,
     /// The Bot API client (token inside; never logged).
     pub bot: Bot,
-    /// The `reminders` queue.
-    pub reminders: Queue,
-    /// The process's send-rate limits (interactive replies should pass them too).
-    pub limits: Arc<RateLimits>,
+    /// The outbox: every message the bot sends (replies and reminders).
+    pub outbox: Queue,
+    /// The updates queue: every update Telegram sent, handled in order per chat.
+    pub updates: Queue,
+    /// The pacing of sends under the budget all replicas share.
+    pub pacer: Pacer,
     /// NOTIFY-fed wake-ups of the queue runners.
     pub wakeups: Wakeups,
     /// Cancelled to shut everything down.
@@ -47,7 +54,8 @@ impl std::fmt::Debug for AppContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AppContext")
             .field("config", &self.config)
-            .field("reminders", &self.reminders.name())
+            .field("outbox", &self.outbox.name())
+            .field("updates", &self.updates.name())
             .field("shutdown", &self.shutdown.is_cancelled())
             .finish_non_exhaustive()
     }
@@ -103,8 +111,10 @@ impl Subsystems {
 pub struct Running {
     /// What the subsystems share.
     pub context: AppContext,
-    /// Where /healthz and /metrics are served.
+    /// Where /healthz and /metrics are served (and the webhook, without an address of its own).
     pub http_addr: SocketAddr,
+    /// Where the webhook is served, in webhook mode.
+    pub webhook_addr: Option<SocketAddr>,
     /// The running subsystems (add the bot here).
     pub subsystems: Subsystems,
 }
@@ -125,28 +135,59 @@ pub async fn run(config: RunConfig) -> anyhow::Result<()> {
     running.subsystems.wait().await
 }
 
-/// Connects, migrates and starts the delivery workers, the reaper, retention and the side-car.
+/// Connects, migrates and starts the chat, the egress workers, the reaper, retention and the
+/// side-car.
 pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
     let context = context(config).await?;
     let mut subsystems = Subsystems::new(context.shutdown.clone());
     let (listener, http_addr) = crate::http::bind(context.config.http_addr)
         .await
         .context("binding the HTTP side-car")?;
-    let metrics = crate::http::metrics_handle()?;
-    let (reminders, token) = (context.reminders.clone(), context.shutdown.child_token());
-    let admin = context.config.admin.web();
+    let mut webhook = webhook_router(&context);
+    let mut webhook_addr = webhook.is_some().then_some(http_addr);
+    if let (Some(router), Some(addr)) = (webhook.take(), context.config.intake.webhook_listen) {
+        let (listener, addr) = crate::http::bind(addr)
+            .await
+            .context("binding the webhook's address (WEBHOOK_LISTEN)")?;
+        webhook_addr = Some(addr);
+        let token = context.shutdown.child_token();
+        subsystems.spawn("webhook", async move {
+            Ok(crate::http::serve_router(listener, router, token).await?)
+        });
+    }
+    let parts = crate::http::SideCarParts {
+        outbox: context.outbox.clone(),
+        queues: vec![context.outbox.clone(), context.updates.clone()],
+        metrics: crate::http::metrics_handle()?,
+        admin: context.config.admin.web(),
+        extra: webhook,
+    };
+    let token = context.shutdown.child_token();
     subsystems.spawn("http", async move {
-        Ok(crate::http::serve(listener, reminders, metrics, admin, token).await?)
+        Ok(crate::http::serve(listener, parts, token).await?)
     });
-    spawn_delivery(&context, &mut subsystems);
+    spawn_egress(&context, &mut subsystems);
     spawn_bot(&context, &mut subsystems);
     spawn_maintenance(&context, &mut subsystems);
-    tracing::info!(%http_addr, "remindbot running");
+    tracing::info!(%http_addr, ?webhook_addr, "remindbot running");
     Ok(Running {
         context,
         http_addr,
+        webhook_addr,
         subsystems,
     })
+}
+
+/// The webhook endpoint's routes, in webhook mode.
+fn webhook_router(context: &AppContext) -> Option<axum::Router> {
+    let intake = &context.config.intake;
+    Some(webhook::router(WebhookEndpoint {
+        pool: context.pool.clone(),
+        queue: context.updates.clone(),
+        secret: intake.webhook_secret()?,
+        max_body_bytes: intake.webhook_max_body_bytes,
+        path: intake.webhook_path()?,
+    }))
 }
 
 /// Builds the shared context: pool (migrated), bot, queue, limits, wake-ups.
@@ -163,32 +204,54 @@ async fn context(config: RunConfig) -> anyhow::Result<AppContext> {
     if let Some(url) = &config.telegram.api_url {
         bot = bot.set_api_url(url.parse().context("TELOXIDE_API_URL is not a URL")?);
     }
-    let reminders = reminder_queue(
+    let outbox = outbox_queue(
         pool.clone(),
         QueueConfig {
             lease: config.delivery.lease(timeout),
             max_attempts: config.delivery.max_attempts,
-            ..QueueConfig::new(REMINDER_QUEUE)
+            ..QueueConfig::new(OUTBOX_QUEUE)
         },
     );
+    // A handler's lease covers its time limit; an update that keeps failing is given up
+    // after a few tries (the user is told), not retried for hours.
+    let updates = update_queue(
+        pool.clone(),
+        QueueConfig {
+            lease: crate::bot::updates::HANDLING_TIMEOUT * 2,
+            max_attempts: 5,
+            ..QueueConfig::new(UPDATE_QUEUE)
+        },
+    )
+    .with_give_up_hook(Arc::new(Apologize {
+        outbox: outbox.clone(),
+    }));
     let shutdown = CancellationToken::new();
     Ok(AppContext {
-        limits: Arc::new(RateLimits::new(config.delivery.rates())),
+        pacer: Pacer::start(
+            pool.clone(),
+            config.delivery.rates(),
+            shutdown.child_token(),
+        ),
         wakeups: Wakeups::listen(pool.clone(), shutdown.child_token()),
         config: Arc::new(config),
         pool,
         bot,
-        reminders,
+        outbox,
+        updates,
         shutdown,
     })
 }
 
-/// The chat: long polling with the teloxide dispatcher.
+/// The chat: the intake (polling or the webhook's registration) and the update workers.
 fn spawn_bot(context: &AppContext, subsystems: &mut Subsystems) {
     let deps = crate::bot::BotDeps {
         pool: context.pool.clone(),
-        queue: context.reminders.clone(),
+        queue: context.outbox.clone(),
+        updates: context.updates.clone(),
         settings: context.config.bot.clone(),
+        intake: context.config.intake.mode.clone(),
+        update_workers: context.config.intake.update_workers,
+        wakeups: context.wakeups.clone(),
     };
     let (bot, token) = (context.bot.clone(), context.shutdown.child_token());
     subsystems.spawn("bot", async move {
@@ -196,16 +259,17 @@ fn spawn_bot(context: &AppContext, subsystems: &mut Subsystems) {
     });
 }
 
-fn spawn_delivery(context: &AppContext, subsystems: &mut Subsystems) {
-    let delivery = Delivery::new(
+/// The egress workers: every message of the outbox, paced, sent and recorded.
+fn spawn_egress(context: &AppContext, subsystems: &mut Subsystems) {
+    let egress = Egress::new(
         context.bot.clone(),
-        context.reminders.clone(),
-        context.limits.clone(),
+        context.outbox.clone(),
+        context.pacer.clone(),
         context.config.delivery.worker(),
     );
     let runner = Runner::new(
-        context.reminders.clone(),
-        delivery,
+        context.outbox.clone(),
+        egress,
         RunnerConfig {
             concurrency: context.config.delivery.workers,
             batch: 32,
@@ -215,7 +279,7 @@ fn spawn_delivery(context: &AppContext, subsystems: &mut Subsystems) {
         context.wakeups.clone(),
     );
     let token = context.shutdown.child_token();
-    subsystems.spawn("delivery", async move {
+    subsystems.spawn("egress", async move {
         runner.run(token).await;
         Ok(())
     });
@@ -225,7 +289,7 @@ fn spawn_maintenance(context: &AppContext, subsystems: &mut Subsystems) {
     let settings = &context.config.delivery;
     let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
     let interval = Duration::from_secs(settings.reaper_interval_secs.max(1));
-    let queues = vec![context.reminders.clone()];
+    let queues = vec![context.outbox.clone(), context.updates.clone()];
     subsystems.spawn("reaper", async move {
         reaper::run(pool, queues, interval, token).await;
         Ok(())
@@ -237,7 +301,12 @@ fn spawn_maintenance(context: &AppContext, subsystems: &mut Subsystems) {
         Ok(())
     });
     let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
-    let keep = Duration::from_secs(u64::from(context.config.retention_days) * 86_400);
+    let keep = Keep {
+        data: Duration::from_secs(u64::from(context.config.retention_days) * 86_400),
+        updates: Duration::from_secs(
+            u64::from(context.config.intake.inbox_retention_days) * 86_400,
+        ),
+    };
     subsystems.spawn("data retention", async move {
         crate::store::retention::run(pool, keep, Duration::from_secs(3600), token).await;
         Ok(())

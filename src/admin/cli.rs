@@ -12,7 +12,7 @@ use super::actions::{self, ActionResult};
 use super::failed::{self, FailedFilter};
 use super::stats;
 use crate::config::AdminArgs;
-use crate::store::{REMINDER_QUEUE, reminder_queue};
+use crate::store::{OUTBOX_QUEUE, outbox_queue};
 use pgqueue::{Queue, QueueConfig};
 
 /// The admin subcommands.
@@ -67,7 +67,7 @@ pub enum AdminCommand {
 
 /// Runs an admin subcommand against `pool`, printing to standard output.
 pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
-    let reminders = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let reminders = outbox_queue(pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let actor = actor(os_user_name().as_deref(), os_user_id());
     match command {
         AdminCommand::Failed {

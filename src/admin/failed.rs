@@ -20,7 +20,10 @@ pub struct FailedJob {
     pub task_id: Option<i64>,
     /// The task's text.
     pub task_text: Option<String>,
-    /// The chat the reminder was for.
+    /// What the user sent, for an update that could not be handled (a message's text, a
+    /// button's data).
+    pub user_sent: Option<String>,
+    /// The chat the reminder or the update was for.
     pub chat_id: Option<i64>,
     /// When the reminder was due to fire.
     pub due_at: Option<DateTime<Utc>>,
@@ -52,7 +55,7 @@ pub struct FailedFilter {
 }
 
 /// Failed jobs matching `filter`, newest first: the queue lists them, and each is matched by its
-/// id to the reminder (and so the task and chat) it was for, in one look-up of our own tables.
+/// id to the reminder (and so the task and chat) or the update (what the user sent) it was for.
 /// A job no reminder points at (of another queue, or whose reminder retention removed) is listed
 /// with its queue alone.
 #[tracing::instrument(skip_all)]
@@ -86,16 +89,27 @@ pub async fn list<'c>(
     for reminder in reminders {
         by_job.entry(reminder.job_id).or_insert(reminder);
     }
+    let mut updates: HashMap<JobId, (Option<i64>, String)> =
+        crate::store::inbox::sent_by_users(&mut *conn, &ids)
+            .await?
+            .into_iter()
+            .map(|(job_id, chat_id, sent)| (job_id, (chat_id, sent)))
+            .collect();
     Ok(jobs
         .into_iter()
         .map(|job| {
             let reminder = by_job.remove(&job.id);
+            let (update_chat, user_sent) = updates.remove(&job.id).unzip();
             FailedJob {
                 job_id: job.id,
                 queue: job.queue,
                 task_id: reminder.as_ref().and_then(|r| r.task_id),
                 task_text: reminder.as_ref().and_then(|r| r.task_text.clone()),
-                chat_id: reminder.as_ref().and_then(|r| r.chat_id),
+                user_sent,
+                chat_id: reminder
+                    .as_ref()
+                    .and_then(|r| r.chat_id)
+                    .or(update_chat.flatten()),
                 due_at: reminder.map(|r| r.due_at),
                 attempts: job.attempts,
                 last_error: job.last_error,

@@ -8,7 +8,7 @@ use serde::Serialize;
 use sqlx::PgPool;
 
 use super::AdminError;
-use crate::store::REMINDER_QUEUE;
+use crate::store::OUTBOX_QUEUE;
 use pgqueue::{JobState, maintenance};
 
 /// A snapshot of the queue and of the last hour.
@@ -48,7 +48,7 @@ pub struct OldestDue {
 /// Reads the stats; every statement is served by an index, so it stays cheap on large tables.
 #[tracing::instrument(skip_all)]
 pub async fn read(pool: &PgPool) -> Result<Stats, AdminError> {
-    let depth = maintenance::depth(pool, REMINDER_QUEUE).await?;
+    let depth = maintenance::depth(pool, OUTBOX_QUEUE).await?;
     let oldest_due = depth
         .oldest_due
         .zip(depth.oldest_due_secs)

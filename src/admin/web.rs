@@ -430,6 +430,7 @@ async fn overview(
                 task: f
                     .task_id
                     .map(|id| format!("#{id} {}", f.task_text.unwrap_or_default()))
+                    .or_else(|| f.user_sent.map(|sent| format!("{}: {sent}", f.queue)))
                     .unwrap_or_else(|| f.queue.clone()),
                 chat: f.chat_id.map(|c| c.to_string()).unwrap_or_default(),
                 due: f.due_at.map(when).unwrap_or_default(),

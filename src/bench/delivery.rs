@@ -21,7 +21,7 @@ use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
 use crate::store::tasks::{self, NewTask, TaskText};
 use crate::store::types::ChatKind;
-use crate::store::{REMINDER_QUEUE, StoreError, chats, reminder_queue};
+use crate::store::{OUTBOX_QUEUE, StoreError, chats, outbox_queue};
 use pgqueue::{Queue, QueueConfig};
 use tgsim::{FaultAction, FaultRule, LimitsConfig, NewUser, Rate, SimConfig, Simulator};
 
@@ -162,7 +162,7 @@ async fn run_once(
 ) -> anyhow::Result<RunResult> {
     let database = db::scratch(server_url).await?;
     let pool = database.pool(4).await?;
-    let queue = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let sim_config = if args.no_limits {
         SimConfig::default().without_limits()
     } else {
@@ -232,6 +232,7 @@ async fn run_once(
         http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         db_max_connections: 20,
         retention_days: 90,
+        intake: crate::config::IntakeArgs::default(),
     };
     let started = Instant::now();
     let running = crate::app::start(config).await?;

@@ -17,7 +17,7 @@ use sqlx::PgPool;
 
 use super::median;
 use crate::db;
-use crate::store::{REMINDER_QUEUE, ReminderJob, reminder_queue};
+use crate::store::{OUTBOX_QUEUE, ReminderJob, outbox_queue};
 
 /// Options of `bench explain`.
 #[derive(Debug, clap::Args)]
@@ -158,7 +158,7 @@ pub async fn seed(pool: &PgPool, rows: i64) -> anyhow::Result<()> {
             .execute(pool)
             .await?;
     }
-    let queue = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let now: DateTime<Utc> = sqlx::query_scalar("select now()").fetch_one(pool).await?;
     let mut after = 0_i64;
     loop {
@@ -330,7 +330,7 @@ impl QueueRead {
     async fn call(self, pool: &PgPool) -> Result<(), pgqueue::QueueError> {
         match self {
             QueueRead::Depth => {
-                maintenance::depth(pool, REMINDER_QUEUE).await?;
+                maintenance::depth(pool, OUTBOX_QUEUE).await?;
             }
             QueueRead::FailedList => {
                 pgqueue::failed_jobs(pool, &first_failed_page()).await?;

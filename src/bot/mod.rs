@@ -1,10 +1,14 @@
-//! The chat side of the bot: a teloxide dispatcher that reads commands, free text and button taps,
-//! and turns them into tasks, their reminder jobs and replies.
+//! The chat side of the bot: updates come in through the inbox ([`intake`]: long polling by one
+//! replica, or a webhook), are handled through the updates queue in order per chat ([`updates`])
+//! by dptree handlers that turn commands, free text and button taps into tasks, their reminder
+//! jobs and replies; every reply leaves through the outbox.
 //!
-//! - [`run`] publishes the command menus, then long-polls until its shutdown token fires.
-//! - Every change to a task goes through [`crate::store::tasks`] in one transaction with its
-//!   reminder job. Snoozing adds a reminder of kind `snooze` with its own job and never changes a
-//!   task's deadline or rule; a second snooze replaces a first one not yet sent.
+//! - [`run`] publishes the command menus, runs the update workers and the intake until its
+//!   shutdown token fires.
+//! - An update's effects, its replies and its "handled" mark commit in one transaction. Every
+//!   change to a task goes through [`crate::store::tasks`] with its reminder job. Snoozing adds a
+//!   reminder of kind `snooze` with its own job and never changes a task's deadline or rule; a
+//!   second snooze replaces a first one not yet sent.
 //! - Questions the bot asks ("when?", a new time, a time zone) are kept in PostgreSQL
 //!   ([`crate::store::conversation`]), so a restart loses nothing.
 //! - Replies are askama templates with Fluent strings ([`render`]); user text is always escaped.
@@ -12,8 +16,11 @@
 pub mod commands;
 pub mod group_admins;
 mod handlers;
+pub mod intake;
 pub mod limits;
+pub mod metrics;
 pub mod render;
+pub mod updates;
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -21,14 +28,13 @@ use std::time::Duration;
 
 use sqlx::PgPool;
 use teloxide::dispatching::UpdateHandler;
-use teloxide::error_handlers::ErrorHandler;
 use teloxide::prelude::*;
 use teloxide::types::Me;
-use teloxide::update_listeners::Polling;
 use tokio_util::sync::CancellationToken;
 
 use crate::store::StoreError;
-use pgqueue::Queue;
+use intake::IntakeMode;
+use pgqueue::{Queue, Runner, RunnerConfig, Wakeups};
 
 /// The abuse limits of the chat, configurable by the operator; flatten it into the `run`
 /// command's arguments (`#[command(flatten)]`) to get the flags and environment variables.
@@ -71,10 +77,18 @@ impl Default for BotSettings {
 pub struct BotDeps {
     /// The database.
     pub pool: PgPool,
-    /// The reminder queue ([`crate::store::REMINDER_QUEUE`]), where task changes put their jobs.
+    /// The outbox ([`crate::store::OUTBOX_QUEUE`]): replies, and the reminder jobs of tasks.
     pub queue: Queue,
+    /// The updates queue ([`crate::store::inbox::UPDATE_QUEUE`]), with its apology hook.
+    pub updates: Queue,
     /// Limits and defaults.
     pub settings: BotSettings,
+    /// How updates come in.
+    pub intake: IntakeMode,
+    /// Updates handled at once (of different chats).
+    pub update_workers: usize,
+    /// NOTIFY-fed wake-ups of the update workers.
+    pub wakeups: Wakeups,
 }
 
 /// What can go wrong while handling an update; the user is told "try again", the details logged.
@@ -96,11 +110,15 @@ pub enum BotError {
     /// An admin view or action failed.
     #[error(transparent)]
     Admin(#[from] crate::admin::AdminError),
+    /// A handler kept the update's context after it returned (a bug): nothing is committed.
+    #[error("a handler kept the update's context")]
+    ContextShared,
 }
 
 /// Runs the chat until `shutdown` fires: waits until Telegram answers getMe (retrying while it
-/// cannot be reached, so the rest of the process keeps working), publishes the command menus, then
-/// long-polls with a teloxide dispatcher. Errors are logged without the token.
+/// cannot be reached, so the rest of the process keeps working), publishes the command menus,
+/// then runs the update workers and the intake (polling, or registering the webhook the side-car
+/// serves). Errors are logged without the token.
 #[tracing::instrument(skip_all)]
 pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result<(), BotError> {
     let Some(me) = wait_for_me(&bot, &shutdown).await else {
@@ -109,52 +127,60 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
     if let Err(error) = commands::publish(&bot).await {
         tracing::warn!(error = %BotError::from(error), "publishing the command menus failed");
     }
-    if let Err(error) = bot.delete_webhook().await {
-        tracing::warn!(error = %BotError::from(error), "removing a webhook failed");
-    }
     let limits = limits::UserLimits::new(deps.settings.user_updates_per_minute);
-    let ctx = Arc::new(handlers::Ctx {
+    let shared = Arc::new(handlers::Shared {
         bot: bot.clone(),
         username: me.username.clone().unwrap_or_default(),
         bot_id: me.id,
-        deps,
+        deps: deps.clone(),
         limits: limits.clone(),
         admins: group_admins::GroupAdmins::default(),
     });
-    let listener = Polling::builder(bot.clone())
-        .timeout(Duration::from_secs(10))
-        .build();
-    let mut dispatcher = Dispatcher::builder(bot, schema())
-        .dependencies(dptree::deps![ctx])
-        .default_handler(|_| async {})
-        .error_handler(Arc::new(RedactingErrorHandler("bot handler failed")))
-        .build();
-    let token = dispatcher.shutdown_token();
-    let stopper = tokio::spawn(async move {
+    let worker = updates::UpdateWorker::new(shared, deps.updates.clone(), schema());
+    let runner = Runner::new(
+        deps.updates.clone(),
+        worker,
+        RunnerConfig {
+            concurrency: deps.update_workers,
+            batch: 32,
+            ..RunnerConfig::default()
+        },
+        deps.wakeups.clone(),
+    );
+    let forget = async {
         let mut idle = tokio::time::interval(Duration::from_secs(60));
         loop {
             tokio::select! {
-                _ = shutdown.cancelled() => break,
+                () = shutdown.cancelled() => return,
                 _ = idle.tick() => limits.forget_idle(),
             }
         }
-        loop {
-            match token.shutdown() {
-                Ok(stopped) => return stopped.await,
-                // Not dispatching yet: try again in a moment.
-                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+    };
+    let intake = async {
+        match &deps.intake {
+            IntakeMode::Polling => {
+                intake::poll::Poller::new(
+                    bot.clone(),
+                    me.id.0,
+                    deps.pool.clone(),
+                    deps.updates.clone(),
+                )
+                .run(shutdown.clone())
+                .await;
+            }
+            IntakeMode::Webhook {
+                url,
+                secret,
+                max_connections,
+            } => {
+                intake::set_webhook(&bot, url, secret, *max_connections, &shutdown).await;
+                shutdown.cancelled().await;
             }
         }
-    });
-    tracing::info!(bot = %me.username(), "chat dispatcher started");
-    dispatcher
-        .dispatch_with_listener(
-            listener,
-            Arc::new(RedactingErrorHandler("polling Telegram failed")),
-        )
-        .await;
-    stopper.abort();
-    tracing::info!("chat dispatcher stopped");
+    };
+    tracing::info!(bot = %me.username(), "chat started");
+    tokio::join!(runner.run(shutdown.clone()), intake, forget);
+    tracing::info!("chat stopped");
     Ok(())
 }
 
@@ -173,23 +199,6 @@ async fn wait_for_me(bot: &Bot, shutdown: &CancellationToken) -> Option<Me> {
             _ = tokio::time::sleep(delay) => {}
         }
         delay = (delay * 2).min(Duration::from_secs(60));
-    }
-}
-
-/// Logs errors by their `Display`, with any bot token taken out (teloxide's own handler prints
-/// them with `Debug`, which shows the request URL and so the token).
-struct RedactingErrorHandler(&'static str);
-
-impl<E> ErrorHandler<E> for RedactingErrorHandler
-where
-    E: std::fmt::Display + Send + 'static,
-{
-    fn handle_error(
-        self: Arc<Self>,
-        error: E,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
-        let text = crate::telegram::classify::redact(&error.to_string());
-        Box::pin(async move { tracing::error!(error = %text, "{}", self.0) })
     }
 }
 

@@ -84,6 +84,9 @@ pub enum DbError {
     /// A migration failed.
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// Moving the jobs of a renamed queue failed.
+    #[error(transparent)]
+    Queue(#[from] pgqueue::QueueError),
     /// A scratch database could not be made.
     #[cfg(feature = "dev")]
     #[error(transparent)]
@@ -108,6 +111,14 @@ pub async fn migrate(pool: &PgPool) -> Result<(), DbError> {
     for migrator in migrators() {
         migrator.run(pool).await?;
     }
+    // Reminder jobs of a version before the outbox wait in the queue of their time.
+    let mut conn = pool.acquire().await?;
+    pgqueue::maintenance::rename_queue(
+        &mut conn,
+        crate::store::outbox::LEGACY_REMINDER_QUEUE,
+        crate::store::OUTBOX_QUEUE,
+    )
+    .await?;
     Ok(())
 }
 

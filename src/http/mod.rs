@@ -1,6 +1,7 @@
 //! The HTTP side-car of `remindbot run`: `/healthz` (is the database reachable), `/metrics`
-//! (Prometheus text, with the queue's depth refreshed in the background) and the admin page
-//! `/admin` ([`crate::admin::web`], when an admin token is set).
+//! (Prometheus text, with the queues' depth refreshed in the background), the admin page
+//! `/admin` ([`crate::admin::web`], when an admin token is set) and, in webhook mode, the webhook
+//! endpoint ([`crate::bot::intake::webhook`]) unless it has an address of its own.
 
 use std::net::SocketAddr;
 use std::sync::Mutex;
@@ -15,8 +16,10 @@ use sqlx::PgPool;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use crate::bot::metrics::{UPDATE_HANDLING, UPDATE_HANDLING_BUCKETS};
 use crate::telegram::metrics::{
-    LATENESS, LATENESS_BUCKETS, QUEUE_DUE, QUEUE_JOBS, QUEUE_OLDEST_DUE,
+    LATENESS, LATENESS_BUCKETS, QUEUE_DUE, QUEUE_DUE_BY_PRIORITY, QUEUE_JOBS, QUEUE_OLDEST_DUE,
+    QUEUE_OLDEST_DUE_BY_PRIORITY,
 };
 use pgqueue::Queue;
 
@@ -42,6 +45,10 @@ pub fn metrics_handle() -> Result<PrometheusHandle, HttpError> {
     }
     let handle = PrometheusBuilder::new()
         .set_buckets_for_metric(Matcher::Full(LATENESS.to_owned()), LATENESS_BUCKETS)?
+        .set_buckets_for_metric(
+            Matcher::Full(UPDATE_HANDLING.to_owned()),
+            UPDATE_HANDLING_BUCKETS,
+        )?
         .install_recorder()?;
     *recorder = Some(handle.clone());
     Ok(handle)
@@ -60,15 +67,46 @@ pub async fn bind(addr: SocketAddr) -> Result<(TcpListener, SocketAddr), HttpErr
     Ok((listener, local))
 }
 
-/// Serves the side-car on `listener` until `shutdown`; `/admin` (over the reminder queue
-/// `reminders`) only with `admin` settings.
-pub async fn serve(
+/// What the side-car serves.
+#[derive(Debug)]
+pub struct SideCarParts {
+    /// The outbox, whose failed jobs the admin page acts on.
+    pub outbox: Queue,
+    /// The queues whose depth the metrics show (the outbox and the updates queue).
+    pub queues: Vec<Queue>,
+    /// The Prometheus recorder.
+    pub metrics: PrometheusHandle,
+    /// The admin page's settings; the page is off without them.
+    pub admin: Option<crate::admin::web::AdminWebSettings>,
+    /// More routes (the webhook endpoint).
+    pub extra: Option<Router>,
+}
+
+/// Serves `router` alone on `listener` until `shutdown` (the webhook on an address of its own).
+pub async fn serve_router(
     listener: TcpListener,
-    reminders: Queue,
-    metrics: PrometheusHandle,
-    admin: Option<crate::admin::web::AdminWebSettings>,
+    router: Router,
     shutdown: CancellationToken,
 ) -> Result<(), HttpError> {
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await?;
+    Ok(())
+}
+
+/// Serves the side-car on `listener` until `shutdown`.
+pub async fn serve(
+    listener: TcpListener,
+    parts: SideCarParts,
+    shutdown: CancellationToken,
+) -> Result<(), HttpError> {
+    let SideCarParts {
+        outbox,
+        queues,
+        metrics,
+        admin,
+        extra,
+    } = parts;
     let upkeep = metrics.clone();
     let upkeep_stop = shutdown.clone();
     tokio::spawn(async move {
@@ -80,18 +118,21 @@ pub async fn serve(
         }
     });
     tokio::spawn(refresh_queue_gauges(
-        reminders.clone(),
+        queues,
         QUEUE_GAUGES_EVERY,
         shutdown.clone(),
     ));
-    let app = Router::new()
+    let mut app = Router::new()
         .route("/healthz", get(healthz))
         .route("/metrics", get(render_metrics))
         .with_state(SideCar {
-            pool: reminders.pool().clone(),
+            pool: outbox.pool().clone(),
             metrics,
         })
-        .merge(crate::admin::web::router(reminders, admin));
+        .merge(crate::admin::web::router(outbox, admin));
+    if let Some(extra) = extra {
+        app = app.merge(extra);
+    }
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
@@ -117,27 +158,52 @@ async fn render_metrics(State(side_car): State<SideCar>) -> String {
 /// How often the queue's gauges are read from the database.
 const QUEUE_GAUGES_EVERY: Duration = Duration::from_secs(10);
 
-/// Keeps the queue's gauges fresh in the background, so a scrape costs no query: jobs by state
-/// (estimated on a large table), and the queue's due backlog and the wait of its oldest due job.
-async fn refresh_queue_gauges(queue: Queue, every: Duration, shutdown: CancellationToken) {
+/// Keeps the queues' gauges fresh in the background, so a scrape costs no query: jobs by state
+/// (estimated on a large table), each queue's due backlog and the wait of its oldest due job, in
+/// all and by priority (the outbox: replies before reminders; the updates queue: the inbox's
+/// depth and the age of its oldest unhandled update).
+async fn refresh_queue_gauges(queues: Vec<Queue>, every: Duration, shutdown: CancellationToken) {
     loop {
-        let depth = pgqueue::maintenance::depth(queue.pool(), queue.name());
-        match tokio::time::timeout(Duration::from_secs(5), depth).await {
-            Ok(Ok(depth)) => {
-                for (state, count) in depth.states {
-                    metrics::gauge!(QUEUE_JOBS, "state" => state.as_str()).set(count as f64);
-                }
-                let name = queue.name().to_owned();
-                metrics::gauge!(QUEUE_DUE, "queue" => name.clone()).set(depth.due_now as f64);
-                metrics::gauge!(QUEUE_OLDEST_DUE, "queue" => name)
-                    .set(depth.oldest_due_secs.unwrap_or(0.0));
-            }
-            Ok(Err(error)) => tracing::warn!(%error, "reading queue depth failed"),
-            Err(_) => tracing::warn!("reading queue depth timed out"),
+        for (i, queue) in queues.iter().enumerate() {
+            // Jobs by state cover every queue: read once a pass.
+            refresh_gauges_of(queue, i == 0).await;
         }
         tokio::select! {
             _ = shutdown.cancelled() => return,
             _ = tokio::time::sleep(every) => {}
         }
+    }
+}
+
+async fn refresh_gauges_of(queue: &Queue, with_states: bool) {
+    let name = queue.name().to_owned();
+    let depth = pgqueue::maintenance::depth(queue.pool(), queue.name());
+    match tokio::time::timeout(Duration::from_secs(5), depth).await {
+        Ok(Ok(depth)) => {
+            for (state, count) in depth.states.iter().filter(|_| with_states) {
+                metrics::gauge!(QUEUE_JOBS, "state" => state.as_str()).set(*count as f64);
+            }
+            metrics::gauge!(QUEUE_DUE, "queue" => name.clone()).set(depth.due_now as f64);
+            metrics::gauge!(QUEUE_OLDEST_DUE, "queue" => name.clone())
+                .set(depth.oldest_due_secs.unwrap_or(0.0));
+        }
+        Ok(Err(error)) => tracing::warn!(%error, queue = %name, "reading queue depth failed"),
+        Err(_) => tracing::warn!(queue = %name, "reading queue depth timed out"),
+    }
+    let by_priority = pgqueue::maintenance::due_by_priority(queue.pool(), queue.name());
+    match tokio::time::timeout(Duration::from_secs(5), by_priority).await {
+        Ok(Ok(levels)) => {
+            for level in levels {
+                let priority = level.priority.to_string();
+                metrics::gauge!(QUEUE_DUE_BY_PRIORITY, "queue" => name.clone(), "priority" => priority.clone())
+                    .set(level.due_now as f64);
+                metrics::gauge!(QUEUE_OLDEST_DUE_BY_PRIORITY, "queue" => name.clone(), "priority" => priority)
+                    .set(level.oldest_due_secs.unwrap_or(0.0));
+            }
+        }
+        Ok(Err(error)) => {
+            tracing::warn!(%error, queue = %name, "reading due jobs by priority failed")
+        }
+        Err(_) => tracing::warn!(queue = %name, "reading due jobs by priority timed out"),
     }
 }

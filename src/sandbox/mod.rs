@@ -124,6 +124,7 @@ fn run_config(
         http_addr: args.http_addr,
         db_max_connections: 10,
         retention_days: 90,
+        intake: crate::config::IntakeArgs::default(),
     }
 }
 

@@ -2,15 +2,17 @@
 //! waiting to have answered, and their retention. Every change to a task that affects when it is
 //! reminded changes its reminder job in the same transaction, through the queue.
 
+pub mod budget;
 pub mod chats;
 pub mod conversation;
+pub mod inbox;
+pub mod outbox;
 pub mod reachability;
-pub mod reminders;
 pub mod retention;
 pub mod tasks;
 pub mod types;
 
-pub use reminders::{REMINDER_QUEUE, ReminderJob, reminder_queue};
+pub use outbox::{OUTBOX_QUEUE, ReminderJob, outbox_queue};
 
 /// What can go wrong in the store.
 #[derive(Debug, thiserror::Error)]

@@ -1,7 +1,8 @@
 //! Retention: what the bot no longer needs is deleted after a retention period, so that tables
 //! stop growing with every task ever written. Finished tasks (done or deleted) go with their
 //! reminders; old sent reminders of tasks still open go too (the task keeps its schedule), and so
-//! do lapsed questions, failed reminder jobs no admin acted on, and the admin log.
+//! do lapsed questions, failed reminder jobs no admin acted on, the admin log, handled updates
+//! (after a shorter period of their own) and the pacing rows of quiet chats.
 
 use std::time::Duration;
 
@@ -28,6 +29,19 @@ pub struct Purged {
     pub failed_jobs: u64,
     /// Admin log entries.
     pub admin_actions: u64,
+    /// Handled updates (the inbox).
+    pub updates: u64,
+    /// Pacing rows of chats quiet for a day, and 429s past their window.
+    pub pacing: u64,
+}
+
+/// How long what is kept is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keep {
+    /// Finished tasks, sent reminders, failed jobs, the admin log.
+    pub data: Duration,
+    /// Handled updates.
+    pub updates: Duration,
 }
 
 impl Purged {
@@ -39,8 +53,9 @@ impl Purged {
 
 /// Deletes what is older than `keep`, and questions lapsed for [`ANSWER_WITHIN`].
 #[tracing::instrument(skip_all)]
-pub async fn purge(pool: &PgPool, keep: Duration) -> Result<Purged, StoreError> {
-    let keep_secs = keep.as_secs_f64();
+pub async fn purge(pool: &PgPool, keep: Keep) -> Result<Purged, StoreError> {
+    let keep_secs = keep.data.as_secs_f64();
+    let keep_updates_secs = keep.updates.as_secs_f64();
     let lapse_secs = ANSWER_WITHIN.as_secs_f64();
     Ok(Purged {
         tasks: in_batches(|| async {
@@ -83,7 +98,7 @@ pub async fn purge(pool: &PgPool, keep: Duration) -> Result<Purged, StoreError> 
             .await
         })
         .await?,
-        failed_jobs: maintenance::purge_failed(pool, keep).await?,
+        failed_jobs: maintenance::purge_failed(pool, keep.data).await?,
         admin_actions: in_batches(|| async {
             sqlx::query!(
                 "delete from admin_actions where id = any(array(
@@ -97,6 +112,31 @@ pub async fn purge(pool: &PgPool, keep: Duration) -> Result<Purged, StoreError> 
             .await
         })
         .await?,
+        updates: in_batches(|| async {
+            sqlx::query!(
+                "delete from updates where id = any(array(
+                     select id from updates
+                     where handled_at < now() - make_interval(secs => $1)
+                     limit $2))",
+                keep_updates_secs,
+                BATCH,
+            )
+            .execute(pool)
+            .await
+        })
+        .await?,
+        pacing: sqlx::query!(
+            "delete from chat_sends
+             where next_at < now() - interval '1 day'
+               and (paused_until is null or paused_until < now())"
+        )
+        .execute(pool)
+        .await?
+        .rows_affected()
+            + sqlx::query!("delete from send_throttles where at < now() - interval '1 minute'")
+                .execute(pool)
+                .await?
+                .rows_affected(),
     })
 }
 
@@ -118,7 +158,7 @@ where
 }
 
 /// Runs [`purge`] every `interval` until `shutdown`.
-pub async fn run(pool: PgPool, keep: Duration, interval: Duration, shutdown: CancellationToken) {
+pub async fn run(pool: PgPool, keep: Keep, interval: Duration, shutdown: CancellationToken) {
     loop {
         tokio::select! {
             _ = shutdown.cancelled() => return,

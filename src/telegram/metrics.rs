@@ -1,10 +1,17 @@
-//! The delivery metrics (Prometheus names), recorded through the `metrics` facade; the side-car
+//! The egress metrics (Prometheus names), recorded through the `metrics` facade; the side-car
 //! in `src/http` exports them.
 
 use std::time::Duration;
 
-use super::limits::{Deferral, PauseScope};
+use super::pacing::Deferral;
+use crate::store::budget::PauseScope;
 
+/// Messages that left through the outbox, by kind: `reply`, `edit`, `reminder` (counter).
+pub const MESSAGES_SENT: &str = "remindbot_messages_sent_total";
+/// Edits skipped because a newer edit of the same message was waiting (counter).
+pub const EDITS_COALESCED: &str = "remindbot_edits_coalesced_total";
+/// This process's sends within the last second: its share of the budget in use (gauge).
+pub const BUDGET_IN_USE: &str = "remindbot_send_budget_in_use";
 /// Reminders delivered (counter).
 pub const SENT: &str = "remindbot_reminders_sent_total";
 /// Reminders put back for another attempt, by reason (counter).
@@ -13,8 +20,8 @@ pub const RETRIED: &str = "remindbot_reminders_retried_total";
 pub const FAILED: &str = "remindbot_reminders_failed_total";
 /// Jobs whose reminder had been sent already: completed without a second send (counter).
 pub const ALREADY_SENT: &str = "remindbot_reminders_already_sent_total";
-/// Jobs put back because their chat (or all sending) was not ready (counter).
-pub const DEFERRED: &str = "remindbot_reminders_deferred_total";
+/// Outbox jobs put back because their chat (or all sending) was not ready, by reason (counter).
+pub const DEFERRED: &str = "remindbot_outbox_deferred_total";
 /// 429 answers from Telegram, by the scope of the pause they caused (counter).
 pub const TOO_MANY_REQUESTS: &str = "remindbot_telegram_429_total";
 /// From a reminder's due time to Telegram's acceptance, in seconds (histogram).
@@ -25,6 +32,10 @@ pub const QUEUE_JOBS: &str = "remindbot_queue_jobs";
 pub const QUEUE_DUE: &str = "remindbot_queue_due_jobs";
 /// How long a queue's oldest due job has waited, in seconds; 0 when none waits (gauge).
 pub const QUEUE_OLDEST_DUE: &str = "remindbot_queue_oldest_due_seconds";
+/// Due jobs of a queue by priority (the outbox: 0 replies, 1 reminders), up to 10,000 (gauge).
+pub const QUEUE_DUE_BY_PRIORITY: &str = "remindbot_queue_due_jobs_by_priority";
+/// How long the oldest due job of each priority has waited, in seconds (gauge).
+pub const QUEUE_OLDEST_DUE_BY_PRIORITY: &str = "remindbot_queue_oldest_due_seconds_by_priority";
 
 /// Buckets of the lateness histogram, in seconds: 10 ms to a day.
 pub const LATENESS_BUCKETS: &[f64] = &[
@@ -53,15 +64,46 @@ pub fn already_sent() {
     metrics::counter!(ALREADY_SENT).increment(1);
 }
 
-/// A job was put back until its chat (or all sending) is ready, labelled by why: `spacing`,
-/// `chat_paused` or `flood_paused`.
+/// A job was put back until its chat (or all sending) is ready, labelled by why.
 pub fn deferred(deferral: Deferral) {
-    let reason = match deferral {
-        Deferral::Spacing(_) => "spacing",
-        Deferral::ChatPaused(_) => "chat_paused",
-        Deferral::FloodPaused(_) => "flood_paused",
-    };
-    metrics::counter!(DEFERRED, "reason" => reason).increment(1);
+    metrics::counter!(DEFERRED, "reason" => deferral.label()).increment(1);
+}
+
+/// What kind of message left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An answer to someone (a new message).
+    Reply,
+    /// A change to a message sent before.
+    Edit,
+    /// A reminder.
+    Reminder,
+}
+
+impl Kind {
+    /// The metric label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Reply => "reply",
+            Self::Edit => "edit",
+            Self::Reminder => "reminder",
+        }
+    }
+}
+
+/// A message of `kind` left.
+pub fn message_sent(kind: Kind) {
+    metrics::counter!(MESSAGES_SENT, "kind" => kind.label()).increment(1);
+}
+
+/// An edit was skipped for a newer one.
+pub fn edit_coalesced() {
+    metrics::counter!(EDITS_COALESCED).increment(1);
+}
+
+/// This process sent `sends` messages within the last second.
+pub fn budget_in_use(sends: usize) {
+    metrics::gauge!(BUDGET_IN_USE).set(sends as f64);
 }
 
 /// Telegram answered 429; `scope` says whether it paused one chat or, as part of a flood, all.

@@ -1,12 +1,15 @@
-//! Sending reminders to Telegram: rate limits, error classification, rendering and the delivery
-//! worker that the `reminders` queue runs.
+//! Everything that leaves for Telegram: the egress worker that sends what the outbox holds
+//! (replies, edits and reminders), the shared budget that paces it, error classification and the
+//! rendering of reminders.
 
 pub mod classify;
-pub mod delivery;
-pub mod limits;
+mod delivery;
+pub mod egress;
 pub mod metrics;
+mod outgoing;
+pub mod pacing;
 pub mod record;
 pub mod render;
 
-pub use delivery::{Delivery, DeliveryConfig};
-pub use limits::{RateConfig, RateLimits};
+pub use egress::{Egress, EgressConfig};
+pub use pacing::{Pacer, RateConfig};

@@ -6,7 +6,7 @@ use pgqueue::{Queue, QueueConfig};
 use remindbot::admin::actions::{self, ActionResult};
 use remindbot::admin::failed::{self, FailedFilter};
 use remindbot::admin::stats;
-use remindbot::store::{REMINDER_QUEUE, reminder_queue};
+use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
 
 use crate::support::{TestDb, task_due_now};
 
@@ -33,7 +33,7 @@ fn all() -> FailedFilter {
 #[tokio::test]
 async fn failed_reminders_show_their_task_chat_and_reason_and_filter_by_it() {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     seed_failures(&db, &queue, 2, "Forbidden: bot was blocked by the user").await;
     seed_failures(&db, &queue, 1, "Bad Request: chat not found").await;
 
@@ -65,7 +65,7 @@ async fn failed_reminders_show_their_task_chat_and_reason_and_filter_by_it() {
 #[tokio::test]
 async fn retry_and_cancel_change_the_job_and_are_recorded() {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let ids = seed_failures(&db, &queue, 3, "Bad Request: chat not found").await;
 
     assert_eq!(
@@ -104,7 +104,7 @@ async fn retry_and_cancel_change_the_job_and_are_recorded() {
 #[tokio::test]
 async fn the_stats_equal_what_the_tables_hold() {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     seed_failures(&db, &queue, 2, "Bad Request: chat not found").await;
     // Two reminders sent 1 s and 3 s after they were due.
     sqlx::query(
@@ -154,7 +154,7 @@ async fn the_stats_equal_what_the_tables_hold() {
 #[tokio::test]
 async fn the_cli_prints_failed_reminders_as_json() {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let ids = seed_failures(&db, &queue, 1, "Forbidden: user is deactivated").await;
     let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_remindbot"))
         .args(["admin", "failed", "--json"])

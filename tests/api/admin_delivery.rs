@@ -7,7 +7,7 @@ use remindbot::admin::actions::{self, ActionResult};
 use tgsim::UserState;
 
 use crate::app::TestApp;
-use crate::support::{WAIT, eventually, job_of_task, job_states};
+use crate::support::{WAIT, eventually, job_of_task, reminder_jobs};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_retried_reminder_is_delivered_and_a_cancelled_one_is_not() {
@@ -21,7 +21,8 @@ async fn a_retried_reminder_is_delivered_and_a_cancelled_one_is_not() {
         .await;
     app.run().await;
     eventually(WAIT, "both reminders to fail", || async {
-        job_states(&app.pool).await == vec![(JobState::Failed, 2)]
+        let jobs = reminder_jobs(&app.pool).await;
+        jobs.len() == 2 && jobs.iter().all(|job| job.state == JobState::Failed)
     })
     .await;
     assert!(app.bot_messages(users[0]).is_empty());

@@ -12,7 +12,7 @@ use pgqueue::{JobState, QueueConfig, maintenance};
 use remindbot::admin::session::AdminToken;
 use remindbot::admin::session::throttle::LockoutPolicy;
 use remindbot::admin::web::{self, AdminWebSettings};
-use remindbot::store::{REMINDER_QUEUE, reminder_queue};
+use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
 use reqwest::StatusCode;
 use reqwest::header::{AUTHORIZATION, COOKIE, HeaderName, LOCATION, RETRY_AFTER, SET_COOKIE};
 use secrecy::SecretString;
@@ -49,7 +49,7 @@ fn quick_lockout() -> AdminWebSettings {
 /// Serves the admin router on a free port over a database with one failed reminder.
 async fn site(settings: Option<AdminWebSettings>) -> AdminSite {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     task_due_now(&db.pool, &queue, 77, "pay <rent> & call").await;
     let job = queue.claim("w", 1).await.unwrap().remove(0);
     queue.retry(&job, "Bad Gateway", None).await.unwrap();

@@ -14,7 +14,7 @@ use pgqueue::{Queue, QueueConfig};
 use remindbot::app::{self, Running};
 use remindbot::config::{AdminArgs, BotToken, DeliveryArgs, RunConfig, TelegramArgs};
 use remindbot::db::DatabaseArgs;
-use remindbot::store::{REMINDER_QUEUE, reminder_queue};
+use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
 use secrecy::{ExposeSecret, SecretString};
 use sqlx::PgPool;
 use teloxide::Bot;
@@ -80,7 +80,7 @@ impl TestAppBuilder {
         TestApp {
             running: None,
             config,
-            queue: reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE)),
+            queue: outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE)),
             pool: db.pool.clone(),
             sim,
             db,
@@ -160,6 +160,7 @@ impl TestApp {
             http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             db_max_connections: 10,
             retention_days: 90,
+            intake: remindbot::config::IntakeArgs::default(),
         }
     }
 
@@ -363,6 +364,26 @@ impl TestApp {
             .filter(|e| e.from_bot && e.message_id > message_id)
             .take(n)
             .collect()
+    }
+
+    /// Message `message_id` of `chat` once `changed` holds for it (an edit leaves through the
+    /// outbox after the tap that asked for it is answered), waiting up to [`WAIT`].
+    pub async fn message_once(
+        &self,
+        chat: i64,
+        message_id: i64,
+        changed: impl Fn(&TranscriptEntry) -> bool,
+    ) -> TranscriptEntry {
+        let find = |t: &[TranscriptEntry]| t.iter().find(|e| e.message_id == message_id).cloned();
+        let transcript = self
+            .sim
+            .wait_for_transcript(chat, WAIT, |t| find(t).is_some_and(|e| changed(&e)))
+            .await
+            .unwrap_or_else(|_| {
+                let now = self.sim.transcript(chat).ok().and_then(|t| find(&t));
+                panic!("message {message_id} in chat {chat} did not change as expected: {now:?}")
+            });
+        find(&transcript).expect("the message exists")
     }
 
     /// The newest message id in `chat`.

@@ -7,7 +7,7 @@ use pgqueue::{Queue, QueueConfig};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, Task, TaskChange, TaskText};
-use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
+use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
 
 use crate::support::{TestDb, reminder_jobs};
 
@@ -16,7 +16,7 @@ const OTHER: i64 = 43;
 
 async fn setup() -> (TestDb, Queue) {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     for chat in [CHAT, OTHER] {
         chats::upsert(
             &db.pool,

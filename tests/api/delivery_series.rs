@@ -9,7 +9,7 @@ use chrono_tz::Tz;
 use pgqueue::{JobState, QueueConfig};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, TaskText};
-use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
+use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
 use tgsim::{FaultAction, FaultRule};
 
 use crate::app::TestApp;
@@ -39,11 +39,11 @@ async fn daily_task(app: &TestApp, chat: i64, max_attempts: i32) -> (i64, DateTi
         recurrence: Some(Recurrence::new(Frequency::Daily, due.time()).unwrap()),
         tz: Tz::UTC,
     };
-    let queue = reminder_queue(
+    let queue = outbox_queue(
         app.pool.clone(),
         QueueConfig {
             max_attempts,
-            ..QueueConfig::new(REMINDER_QUEUE)
+            ..QueueConfig::new(OUTBOX_QUEUE)
         },
     );
     let mut tx = app.pool.begin().await.unwrap();
@@ -92,7 +92,7 @@ async fn an_occurrence_telegram_refuses_with_a_400_leaves_the_next_one_pending()
         .method("sendMessage")
         .times(1),
     );
-    let default_attempts = QueueConfig::new(REMINDER_QUEUE).max_attempts;
+    let default_attempts = QueueConfig::new(OUTBOX_QUEUE).max_attempts;
     let (task, today) = daily_task(&app, chat, default_attempts).await;
     app.run().await;
     wait_for_failure(&app, task, today, WAIT).await;
@@ -135,12 +135,12 @@ async fn an_occurrence_whose_worker_died_for_good_leaves_the_next_one_pending() 
     let chat = app.users(3_420_000, 1)[0];
     let (task, today) = daily_task(&app, chat, 1).await;
     // A worker claims the job on its last attempt and dies before it reports anything.
-    let dead = reminder_queue(
+    let dead = outbox_queue(
         app.pool.clone(),
         QueueConfig {
             lease: Duration::ZERO,
             max_attempts: 1,
-            ..QueueConfig::new(REMINDER_QUEUE)
+            ..QueueConfig::new(OUTBOX_QUEUE)
         },
     );
     assert_eq!(dead.claim("dead-worker", 1).await.unwrap().len(), 1);

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use pgqueue::QueueConfig;
-use remindbot::store::{REMINDER_QUEUE, reminder_queue};
+use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
 use sqlx::migrate::Migrator;
 
 use crate::support::{attempt_outcomes, job_by_id, job_states, server_url};
@@ -106,7 +106,7 @@ async fn a_database_of_the_last_release_migrates_forward_with_its_data() {
     assert_eq!(queue_counts(&pool).await, fixture_queue_rows());
 
     // The queue claims the old pending job and throttles it without using its attempt.
-    let queue = reminder_queue(pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let job = queue.claim("w", 10).await.unwrap().remove(0);
     assert_eq!(job.payload["reminder_id"], 1);
     queue

@@ -13,7 +13,7 @@ use pgqueue::{
 use remindbot::admin::actions::{self, ActionResult};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, TaskText};
-use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
+use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
 use remindbot::telegram::record;
 
 use crate::support::{TestDb, reminders_with_jobs};
@@ -81,11 +81,11 @@ async fn pending_occurrences(pool: &sqlx::PgPool, task_id: i64) -> Vec<DateTime<
 /// the job left `running` as `expected` and that tomorrow's occurrence is pending.
 async fn assert_series_survives(script: Script, max_attempts: i32, expected: &str) {
     let db = TestDb::new().await;
-    let queue = reminder_queue(
+    let queue = outbox_queue(
         db.pool.clone(),
         QueueConfig {
             max_attempts,
-            ..QueueConfig::new(REMINDER_QUEUE)
+            ..QueueConfig::new(OUTBOX_QUEUE)
         },
     );
     let (task, due) = daily_task_due_now(&db.pool, &queue).await;
@@ -141,12 +141,12 @@ async fn a_cancelled_occurrence_keeps_the_series() {
 #[tokio::test]
 async fn an_occurrence_the_reaper_fails_keeps_the_series() {
     let db = TestDb::new().await;
-    let queue = reminder_queue(
+    let queue = outbox_queue(
         db.pool.clone(),
         QueueConfig {
             lease: Duration::ZERO,
             max_attempts: 1,
-            ..QueueConfig::new(REMINDER_QUEUE)
+            ..QueueConfig::new(OUTBOX_QUEUE)
         },
     );
     let (task, due) = daily_task_due_now(&db.pool, &queue).await;
@@ -166,7 +166,7 @@ async fn an_occurrence_the_reaper_fails_keeps_the_series() {
 #[tokio::test]
 async fn a_sent_occurrence_keeps_the_series_and_so_does_an_admin_cancel() {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let (task, due) = daily_task_due_now(&db.pool, &queue).await;
     let job = queue.claim("w", 1).await.unwrap().remove(0);
     let reminder: i64 = sqlx::query_scalar("select id from reminders where job_id = $1")
@@ -217,7 +217,7 @@ async fn occurrences_still_under_way_are_not_doubled() {
         },
     ] {
         let db = TestDb::new().await;
-        let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+        let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
         let (task, due) = daily_task_due_now(&db.pool, &queue).await;
         let runner = Runner::new(
             queue.clone(),

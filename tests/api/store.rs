@@ -6,7 +6,7 @@ use pgqueue::{JobState, QueueConfig};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, TaskText};
-use remindbot::store::{REMINDER_QUEUE, chats, reminder_queue};
+use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
 
 use crate::support::{TestDb, job_of_reminder, job_states, jobs_in};
 
@@ -43,7 +43,7 @@ async fn counts(db: &TestDb) -> (i64, i64, i64) {
 #[tokio::test]
 async fn a_task_and_its_reminder_job_commit_or_roll_back_together() {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     chats::upsert(
         &db.pool,
         42,
@@ -84,7 +84,7 @@ async fn a_task_and_its_reminder_job_commit_or_roll_back_together() {
 #[tokio::test]
 async fn the_next_occurrence_keeps_the_wall_time_across_dst_and_is_scheduled_once() {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     chats::upsert(
         &db.pool,
         7,
@@ -125,7 +125,7 @@ async fn the_next_occurrence_keeps_the_wall_time_across_dst_and_is_scheduled_onc
 #[tokio::test]
 async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     chats::upsert(
         &db.pool,
         9,
@@ -220,7 +220,7 @@ async fn the_per_task_admin_and_metrics_look_ups_are_served_by_indexes() {
 #[tokio::test]
 async fn retention_purges_what_is_old_and_keeps_what_is_not() {
     let db = TestDb::new().await;
-    let queue = reminder_queue(db.pool.clone(), QueueConfig::new(REMINDER_QUEUE));
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     chats::upsert(
         &db.pool,
         42,
@@ -277,10 +277,15 @@ async fn retention_purges_what_is_old_and_keeps_what_is_not() {
     .await
     .unwrap();
 
-    let purged =
-        remindbot::store::retention::purge(&db.pool, std::time::Duration::from_secs(90 * 86_400))
-            .await
-            .unwrap();
+    let purged = remindbot::store::retention::purge(
+        &db.pool,
+        remindbot::store::retention::Keep {
+            data: std::time::Duration::from_secs(90 * 86_400),
+            updates: std::time::Duration::from_secs(7 * 86_400),
+        },
+    )
+    .await
+    .unwrap();
     assert_eq!(
         (
             purged.tasks,
@@ -318,7 +323,7 @@ async fn queue_depth_is_exact_on_a_small_table_and_close_on_a_large_one() {
     remindbot::bench::explain::seed(&db.pool, 1000)
         .await
         .unwrap();
-    let small = pgqueue::maintenance::depth(&db.pool, REMINDER_QUEUE)
+    let small = pgqueue::maintenance::depth(&db.pool, OUTBOX_QUEUE)
         .await
         .unwrap();
     assert!(!small.estimated);
@@ -339,7 +344,7 @@ async fn queue_depth_is_exact_on_a_small_table_and_close_on_a_large_one() {
     remindbot::bench::explain::seed(&db.pool, 50_000)
         .await
         .unwrap();
-    let large = pgqueue::maintenance::depth(&db.pool, REMINDER_QUEUE)
+    let large = pgqueue::maintenance::depth(&db.pool, OUTBOX_QUEUE)
         .await
         .unwrap();
     assert!(large.estimated);

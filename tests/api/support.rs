@@ -13,7 +13,7 @@ use devdb::ScratchDatabase;
 use pgqueue::maintenance::AttemptOutcome;
 use pgqueue::{JobInfo, JobState};
 use remindbot::db::DatabaseArgs;
-use remindbot::store::{REMINDER_QUEUE, ReminderJob};
+use remindbot::store::{OUTBOX_QUEUE, ReminderJob};
 use sqlx::PgPool;
 use tokio::sync::OnceCell;
 
@@ -198,7 +198,7 @@ pub async fn job_states(pool: &PgPool) -> Vec<(JobState, i64)> {
 
 /// How many reminder jobs are in `state`.
 pub async fn jobs_in(pool: &PgPool, state: JobState) -> i64 {
-    pgqueue::count(pool, REMINDER_QUEUE, state)
+    pgqueue::count(pool, OUTBOX_QUEUE, state)
         .await
         .expect("a count of jobs")
 }
@@ -228,9 +228,9 @@ pub struct JobRow {
     pub kind: Option<String>,
 }
 
-/// Every reminder job, oldest first (also those whose reminder is gone: `kind` is `None`).
+/// Every reminder job of the outbox, oldest first (also those whose reminder is gone: `kind` is `None`).
 pub async fn reminder_jobs(pool: &PgPool) -> Vec<JobRow> {
-    let jobs = pgqueue::list(pool, REMINDER_QUEUE, None, i64::MAX)
+    let jobs = pgqueue::list(pool, OUTBOX_QUEUE, None, i64::MAX)
         .await
         .expect("jobs are readable");
     let ids: Vec<i64> = jobs.iter().map(|j| j.id).collect();
@@ -240,18 +240,20 @@ pub async fn reminder_jobs(pool: &PgPool) -> Vec<JobRow> {
             .fetch_all(pool)
             .await
             .expect("reminders are readable");
+    // The outbox holds the bot's replies too: only reminder jobs are listed.
     jobs.into_iter()
-        .map(|job| JobRow {
-            id: job.id,
-            state: job.state,
-            run_at: job.run_at,
-            reminder_id: serde_json::from_value::<ReminderJob>(job.payload.clone())
-                .expect("a reminder job's payload")
-                .reminder_id,
-            kind: kinds
-                .iter()
-                .find(|(id, _)| *id == job.id)
-                .map(|(_, kind)| kind.clone()),
+        .filter_map(|job| {
+            let reminder = serde_json::from_value::<ReminderJob>(job.payload.clone()).ok()?;
+            Some(JobRow {
+                id: job.id,
+                state: job.state,
+                run_at: job.run_at,
+                reminder_id: reminder.reminder_id,
+                kind: kinds
+                    .iter()
+                    .find(|(id, _)| *id == job.id)
+                    .map(|(_, kind)| kind.clone()),
+            })
         })
         .collect()
 }

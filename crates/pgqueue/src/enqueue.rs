@@ -19,8 +19,9 @@ impl Queue {
     ) -> Result<Option<JobId>, QueueError> {
         let id = sqlx::query_scalar!(
             r#"with inserted as (
-                   insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
-                   values ($1, $2, coalesce($3, now()), $4, $5)
+                   insert into jobs (queue, payload, run_at, dedupe_key, max_attempts,
+                                     serial_key, priority)
+                   values ($1, $2, coalesce($3, now()), $4, $5, $7, $8)
                    on conflict (queue, dedupe_key)
                        where dedupe_key is not null and state in ('pending', 'running')
                        do nothing
@@ -32,6 +33,8 @@ impl Queue {
             job.dedupe_key,
             job.max_attempts.unwrap_or(self.config.max_attempts),
             super::NOTIFY_CHANNEL,
+            job.serial_key,
+            job.priority,
         )
         .fetch_optional(conn)
         .await?;
@@ -39,7 +42,8 @@ impl Queue {
     }
 
     /// Writes many jobs in one statement (and one NOTIFY); returns the ids of those inserted
-    /// (jobs whose dedupe key is live are skipped).
+    /// (jobs whose dedupe key is live are skipped). Ids are given in the order of `jobs`, so jobs
+    /// of one serial key run in that order.
     #[tracing::instrument(skip_all, fields(queue = %self.config.name, jobs = jobs.len()))]
     pub async fn enqueue_many(
         &self,
@@ -53,12 +57,19 @@ impl Queue {
             .iter()
             .map(|j| j.max_attempts.unwrap_or(self.config.max_attempts))
             .collect();
+        let serial_keys: Vec<Option<String>> = jobs.iter().map(|j| j.serial_key.clone()).collect();
+        let priorities: Vec<i16> = jobs.iter().map(|j| j.priority).collect();
         let ids = sqlx::query_scalar!(
             r#"with inserted as (
-                   insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
-                   select $1, payload, coalesce(run_at, now()), dedupe_key, max_attempts
-                   from unnest($2::jsonb[], $3::timestamptz[], $4::text[], $5::int[])
-                       as j(payload, run_at, dedupe_key, max_attempts)
+                   insert into jobs (queue, payload, run_at, dedupe_key, max_attempts,
+                                     serial_key, priority)
+                   select $1, payload, coalesce(run_at, now()), dedupe_key, max_attempts,
+                          serial_key, priority
+                   from unnest($2::jsonb[], $3::timestamptz[], $4::text[], $5::int[],
+                               $7::text[], $8::smallint[])
+                       with ordinality
+                       as j(payload, run_at, dedupe_key, max_attempts, serial_key, priority, n)
+                   order by n
                    on conflict (queue, dedupe_key)
                        where dedupe_key is not null and state in ('pending', 'running')
                        do nothing
@@ -71,6 +82,8 @@ impl Queue {
             &keys as &[Option<String>],
             &attempts,
             super::NOTIFY_CHANNEL,
+            &serial_keys as &[Option<String>],
+            &priorities,
         )
         .fetch_all(conn)
         .await?;

@@ -92,6 +92,10 @@ pub struct JobInfo {
     pub finished_at: Option<DateTime<Utc>>,
     /// Its dedupe key, if it has one.
     pub dedupe_key: Option<String>,
+    /// Its serial key, if it has one: it runs after the older jobs of its queue with this key.
+    pub serial_key: Option<String>,
+    /// Its priority (lower runs first).
+    pub priority: i16,
 }
 
 /// The job `id`, or `None` when there is no such job (never enqueued, or purged by retention).
@@ -103,7 +107,8 @@ pub async fn inspect<'e>(
     Ok(sqlx::query_as!(
         JobInfo,
         r#"select id, queue, state as "state: JobState", attempts, max_attempts, claims, throttles, run_at,
-                  last_error, error_class, payload, created_at, finished_at, dedupe_key
+                  last_error, error_class, payload, created_at, finished_at, dedupe_key,
+                  serial_key, priority
            from jobs where id = $1"#,
         id,
     )
@@ -121,7 +126,8 @@ pub async fn inspect_many<'e>(
     Ok(sqlx::query_as!(
         JobInfo,
         r#"select id, queue, state as "state: JobState", attempts, max_attempts, claims, throttles, run_at,
-                  last_error, error_class, payload, created_at, finished_at, dedupe_key
+                  last_error, error_class, payload, created_at, finished_at, dedupe_key,
+                  serial_key, priority
            from jobs where id = any($1) order by id"#,
         ids,
     )
@@ -143,7 +149,8 @@ pub async fn list<'e>(
     Ok(sqlx::query_as!(
         JobInfo,
         r#"select id, queue, state as "state: JobState", attempts, max_attempts, claims, throttles, run_at,
-                  last_error, error_class, payload, created_at, finished_at, dedupe_key
+                  last_error, error_class, payload, created_at, finished_at, dedupe_key,
+                  serial_key, priority
            from jobs
            where queue = $1 and ($2::text is null or state = $2)
            order by id limit $3"#,
@@ -202,7 +209,8 @@ pub async fn failed_jobs<'e>(
     Ok(sqlx::query_as!(
         JobInfo,
         r#"select id, queue, state as "state: JobState", attempts, max_attempts, claims, throttles, run_at,
-                  last_error, error_class, payload, created_at, finished_at, dedupe_key
+                  last_error, error_class, payload, created_at, finished_at, dedupe_key,
+                  serial_key, priority
            from jobs
            where state = 'failed'
              and ($1::text is null or queue = $1)

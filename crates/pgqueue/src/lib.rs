@@ -1,5 +1,5 @@
 //! A durable job queue in PostgreSQL. It knows nothing about what its jobs do: a job is a queue name, a JSON
-//! payload and a due time.
+//! payload and a due time, optionally a serial key and a priority.
 //!
 //! - [`Queue::enqueue`] writes a job inside the caller's transaction: the job commits or rolls back
 //!   with the caller's data, and the NOTIFY that wakes workers is delivered only at commit.
@@ -15,6 +15,20 @@
 //!   whatever became of one of them.
 //! - Flood control ([`Queue::throttle`]) puts a job back without using up an attempt, but counts
 //!   it (`throttles`) and keeps the error.
+//! - **Per-key serial execution.** A job may carry a serial key ([`NewJob::serial_key`]): jobs of
+//!   one queue that share a key run one at a time, oldest (by id, the enqueue order) first, while
+//!   different keys and keyless jobs run in parallel. A keyed pending job is claimable only when
+//!   no job of its queue and key is `running` and no older one is `pending`, whatever that one's
+//!   due time: a job being retried or snoozed holds back the ones after it (head-of-line
+//!   blocking per key, which keeps the order), and one that is done, failed or cancelled
+//!   releases them. A claim therefore returns at most one job per key; the checks read the
+//!   statement's snapshot, so concurrent claimers never run two jobs of a key at once (see
+//!   [`Queue::claim`]), and a unique index on the running job of each key backs that up. The
+//!   statement that finishes a keyed job wakes the queue when a job of its key is pending.
+//! - **Priorities.** A job has a priority ([`NewJob::priority`], lower first, 0 by default): a
+//!   claim takes due jobs by (priority, due time, id), so urgent work overtakes a backlog. One
+//!   index, `(queue, priority, run_at, id)` over pending jobs, serves the claim and the reads of
+//!   the next due time and the depth, a priority at a time.
 //! - The queue owns its tables: programs that embed it read jobs through [`inspect()`],
 //!   [`inspect_many`], [`failed_jobs`], [`count`], [`recent_outcomes`] and
 //!   [`maintenance::depth`], and cancel their own pending jobs with [`cancel_pending`], never by
@@ -109,6 +123,11 @@ pub struct NewJob {
     pub dedupe_key: Option<String>,
     /// Attempts before the job is `failed`; `None` takes the queue's default.
     pub max_attempts: Option<i32>,
+    /// Jobs of the queue that share this key run one at a time, oldest (by id) first; `None`
+    /// runs in parallel with everything (see the crate docs, "Per-key serial execution").
+    pub serial_key: Option<String>,
+    /// Lower runs first among the jobs that are due (0 by default).
+    pub priority: i16,
 }
 
 impl NewJob {
@@ -119,6 +138,8 @@ impl NewJob {
             run_at: None,
             dedupe_key: None,
             max_attempts: None,
+            serial_key: None,
+            priority: 0,
         }
     }
 
@@ -137,6 +158,22 @@ impl NewJob {
     /// The same job, with its own attempt budget.
     pub fn max_attempts(mut self, max_attempts: i32) -> Self {
         self.max_attempts = Some(max_attempts);
+        self
+    }
+
+    /// The same job, run after every older job of the queue with the same key has finished and
+    /// never alongside one: for work that must happen in order per subject (the messages of one
+    /// chat, the events of one account).
+    pub fn serial_key(mut self, key: impl Into<String>) -> Self {
+        self.serial_key = Some(key.into());
+        self
+    }
+
+    /// The same job, claimed before due jobs of a higher `priority` number and after those of a
+    /// lower one (0 by default; negative numbers go before it): so that urgent work (an answer
+    /// someone waits for) overtakes a backlog of routine work.
+    pub fn priority(mut self, priority: i16) -> Self {
+        self.priority = priority;
         self
     }
 }
@@ -158,6 +195,11 @@ pub struct ClaimedJob {
     pub claim: i32,
     /// How often flood control turned the job away so far (not counted as attempts).
     pub throttles: i32,
+    /// Its serial key: no other job of the queue with this key runs until this one's result is
+    /// recorded.
+    pub serial_key: Option<String>,
+    /// Its priority (lower runs first).
+    pub priority: i16,
     /// When the job was due (before this claim).
     pub run_at: DateTime<Utc>,
     /// The end of the lease.

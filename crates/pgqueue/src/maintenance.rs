@@ -180,7 +180,8 @@ pub struct Depth {
     pub states: Vec<(JobState, i64)>,
     /// Whether `states` is an estimate.
     pub estimated: bool,
-    /// Pending jobs of the queue that are due now, counted exactly up to [`DUE_COUNT_CAP`].
+    /// Pending jobs of the queue that are due now, counted exactly up to [`DUE_COUNT_CAP`]
+    /// (keyed jobs that wait for an older job of their key included: they wait too).
     pub due_now: i64,
     /// How long the queue's oldest due job has waited, in seconds.
     pub oldest_due_secs: Option<f64>,
@@ -220,16 +221,28 @@ pub async fn depth<'c>(
     } else {
         state_counts(&mut *conn).await?
     };
-    // Both off the claim index: the due jobs in claim order, the first of them the oldest.
+    // Both off the claim index, a priority at a time (see `Queue::claim`): the due jobs of each priority
+    // counted up to the cap, and each one's oldest due job, the oldest of those the queue's.
     let due = sqlx::query!(
-        r#"select (select count(*) from (select 1 from jobs
-                    where queue = $1 and state = 'pending' and run_at <= now()
-                    limit $2) due) as "due_now!",
+        r#"with due as (
+               select counted.n, first.id, first.run_at
+               from jobs_pending_priorities($1) p
+               cross join lateral (
+                   select count(*) as n from (
+                       select from jobs
+                       where queue = $1 and state = 'pending' and priority = p.priority
+                         and run_at <= now()
+                       limit $2) d) counted
+               left join lateral (
+                   select id, run_at from jobs
+                   where queue = $1 and state = 'pending' and priority = p.priority
+                     and run_at <= now()
+                   order by run_at, id limit 1) first on true)
+           select least(coalesce((select sum(n) from due), 0), $2)::int8 as "due_now!",
                   oldest.id as "oldest_id?", oldest.run_at as "oldest_run_at?",
                   extract(epoch from now() - oldest.run_at)::float8 as oldest_due_secs
            from (select 1) one
-           left join lateral (select id, run_at from jobs
-                              where queue = $1 and state = 'pending' and run_at <= now()
+           left join lateral (select id, run_at from due where id is not null
                               order by run_at, id limit 1) oldest on true"#,
         queue,
         DUE_COUNT_CAP,
@@ -247,6 +260,65 @@ pub async fn depth<'c>(
         oldest_due_secs: due.oldest_due_secs,
         oldest_due,
     })
+}
+
+/// One priority's share of a queue's due jobs (see [`due_by_priority`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct DueAtPriority {
+    /// The priority (lower is claimed first).
+    pub priority: i16,
+    /// Its pending jobs that are due now, counted up to [`DUE_COUNT_CAP`].
+    pub due_now: i64,
+    /// How long its oldest due job has waited, in seconds.
+    pub oldest_due_secs: Option<f64>,
+}
+
+/// The due jobs of `queue` per priority that has pending jobs, lowest (first claimed) first: how
+/// long answers wait next to how long reminders wait. Off the claim index, like [`depth`].
+#[tracing::instrument(skip_all, fields(queue))]
+pub async fn due_by_priority<'e>(
+    executor: impl PgExecutor<'e>,
+    queue: &str,
+) -> Result<Vec<DueAtPriority>, QueueError> {
+    Ok(sqlx::query_as!(
+        DueAtPriority,
+        r#"select p.priority as "priority!", counted.n as "due_now!",
+                  extract(epoch from now() - first.run_at)::float8 as oldest_due_secs
+           from jobs_pending_priorities($1) p
+           cross join lateral (
+               select count(*) as n from (
+                   select from jobs
+                   where queue = $1 and state = 'pending' and priority = p.priority
+                     and run_at <= now()
+                   limit $2) d) counted
+           left join lateral (
+               select run_at from jobs
+               where queue = $1 and state = 'pending' and priority = p.priority
+                 and run_at <= now()
+               order by run_at, id limit 1) first on true
+           order by p.priority"#,
+        queue,
+        DUE_COUNT_CAP,
+    )
+    .fetch_all(executor)
+    .await?)
+}
+
+/// Moves every job of queue `from` to queue `to` (a queue renamed by a new version of its
+/// program), in the caller's transaction; returns how many moved. Idempotent: once `from` is
+/// empty it changes nothing.
+#[tracing::instrument(skip(conn))]
+pub async fn rename_queue(
+    conn: &mut PgConnection,
+    from: &str,
+    to: &str,
+) -> Result<u64, QueueError> {
+    Ok(
+        sqlx::query!("update jobs set queue = $2 where queue = $1", from, to)
+            .execute(conn)
+            .await?
+            .rows_affected(),
+    )
 }
 
 /// Jobs per state by the planner's statistics of the `state` column and the table's row count.

@@ -5,9 +5,11 @@
 //! into a small local buffer so handlers never wait for a claim round trip, and successes are marked
 //! `done` in batches. A job's lease is extended every half lease from its claim, and once more
 //! before it leaves the buffer if it waited there; a job whose lease was lost is dropped without
-//! recording anything. A handler runs in a task of its own: a panic becomes a retry. On shutdown the
-//! runner stops claiming, returns buffered jobs to the queue, lets running handlers finish until the
-//! deadline, then aborts and returns the rest: nothing is left `running`.
+//! recording anything. A batch may hold jobs of several serial keys, never two of one (the claim
+//! sees to it), and a buffered keyed job holds its key as a running one does. A handler runs in a
+//! task of its own: a panic becomes a retry. On shutdown the runner stops claiming, returns
+//! buffered jobs to the queue, lets running handlers finish until the deadline, then aborts and
+//! returns the rest: nothing is left `running`.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
@@ -237,25 +239,11 @@ impl<H: JobHandler> Runner<H> {
     /// Runs the jobs that are due, and those that fall due meanwhile, until a claim finds none or
     /// only jobs it already ran (a job that snoozes runs once), then returns how many ran. For
     /// tests and tools: no listener, no timers, results flushed before it returns; the first
-    /// result that could not be recorded is returned as the error.
+    /// result that could not be recorded is returned as the error. It claims in rounds, each
+    /// round's results recorded before the next claim, so the jobs of a serial key run one per
+    /// round, in order.
     #[tracing::instrument(skip_all, fields(queue = %self.queue.name()))]
     pub async fn run_once(&self) -> Result<usize, QueueError> {
-        let batch = self.config.batch.max(1);
-        let completer = (batch > 1).then(|| Completer::start(self.queue.clone(), batch));
-        let (finished_tx, _finished_rx) = mpsc::unbounded_channel();
-        let context = self.context(completer.as_ref(), finished_tx);
-        let ran = self.run_due_jobs(&context).await;
-        drop(context);
-        let flushed = match completer {
-            Some(completer) => completer.finish(None).await,
-            None => Ok(()),
-        };
-        let ran = ran?;
-        flushed?;
-        Ok(ran)
-    }
-
-    async fn run_due_jobs(&self, context: &JobContext<H>) -> Result<usize, QueueError> {
         let concurrency = self.config.concurrency.max(1);
         let slots = Arc::new(Semaphore::new(concurrency));
         let mut seen = HashSet::new();
@@ -271,28 +259,55 @@ impl<H: JobHandler> Runner<H> {
             if fresh.is_empty() {
                 break;
             }
-            let mut tasks = JoinSet::new();
-            for job in fresh {
-                let permit = slots
-                    .clone()
-                    .acquire_owned()
-                    .await
-                    .expect("the semaphore is never closed");
-                let claimed = Claimed {
-                    job,
-                    at: Instant::now(),
-                };
-                tasks.spawn(run_job(context.clone(), claimed, permit));
-            }
-            while let Some(joined) = tasks.join_next().await {
-                if let Ok(Err(error)) = joined {
-                    first_error.get_or_insert(error);
-                }
+            if let Err(error) = self.run_round(fresh, &slots).await {
+                first_error.get_or_insert(error);
             }
         }
         match first_error {
             Some(error) => Err(error),
             None => Ok(seen.len()),
+        }
+    }
+
+    /// Runs one round of [`Runner::run_once`]: `jobs` on the free slots, then waits until every
+    /// result is recorded (batched completions flushed), so that the next claim sees them and a
+    /// job that waited for one of them (the next of its serial key) is claimable.
+    async fn run_round(
+        &self,
+        jobs: Vec<ClaimedJob>,
+        slots: &Arc<Semaphore>,
+    ) -> Result<(), QueueError> {
+        let batch = self.config.batch.max(1);
+        let completer = (batch > 1).then(|| Completer::start(self.queue.clone(), batch));
+        let (finished_tx, _finished_rx) = mpsc::unbounded_channel();
+        let context = self.context(completer.as_ref(), finished_tx);
+        let mut tasks = JoinSet::new();
+        for job in jobs {
+            let permit = slots
+                .clone()
+                .acquire_owned()
+                .await
+                .expect("the semaphore is never closed");
+            let claimed = Claimed {
+                job,
+                at: Instant::now(),
+            };
+            tasks.spawn(run_job(context.clone(), claimed, permit));
+        }
+        let mut first_error = None;
+        while let Some(joined) = tasks.join_next().await {
+            if let Ok(Err(error)) = joined {
+                first_error.get_or_insert(error);
+            }
+        }
+        drop(context);
+        let flushed = match completer {
+            Some(completer) => completer.finish(None).await,
+            None => Ok(()),
+        };
+        match first_error {
+            Some(error) => Err(error),
+            None => flushed,
         }
     }
 

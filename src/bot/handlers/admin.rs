@@ -12,7 +12,7 @@ use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
 
 use super::context::{Ctx, Turn, begin, user_id};
-use super::replies::{Toast, report_failure};
+use super::replies::Toast;
 use crate::admin::actions::{self, ActionResult};
 use crate::admin::failed::{self, FailedFilter};
 use crate::admin::stats;
@@ -28,7 +28,7 @@ const PAGE_SIZE: i64 = 5;
 
 /// The one admin guard: `user` is listed in ADMIN_CHAT_IDS and writes in their private chat.
 fn is_admin_here(ctx: &Ctx, chat: &teloxide::types::Chat, user: &teloxide::types::User) -> bool {
-    chat.is_private() && ctx.deps.settings.admin_ids.contains(&user_id(user))
+    chat.is_private() && ctx.settings().admin_ids.contains(&user_id(user))
 }
 
 /// An admin command.
@@ -62,7 +62,7 @@ fn admin_command(ctx: &Ctx, msg: &Message) -> Option<AdminCommand> {
     if !is_admin_here(ctx, &msg.chat, user) {
         return None;
     }
-    match commands::parse(msg.text()?, &ctx.username) {
+    match commands::parse(msg.text()?, &ctx.shared().username) {
         Input::Command(Command::Failed(args)) => Some(AdminCommand::Failed(args)),
         Input::Command(Command::Retry(args)) => Some(AdminCommand::Retry(args)),
         Input::Command(Command::Stats) => Some(AdminCommand::Stats),
@@ -87,39 +87,19 @@ async fn on_command(ctx: Arc<Ctx>, msg: Message, command: AdminCommand) -> Resul
     let Some(user) = msg.from.as_ref() else {
         return Ok(());
     };
-    let result = async {
-        let turn = begin(&ctx, &msg.chat, user).await?;
-        match command {
-            AdminCommand::Failed(args) => failed(&ctx, &turn, &args).await,
-            AdminCommand::Retry(args) => retry(&ctx, &turn, &args).await,
-            AdminCommand::Stats => stats(&ctx, &turn).await,
-        }
+    let turn = begin(&ctx, &msg.chat, user).await?;
+    match command {
+        AdminCommand::Failed(args) => failed(&ctx, &turn, &args).await,
+        AdminCommand::Retry(args) => retry(&ctx, &turn, &args).await,
+        AdminCommand::Stats => stats(&ctx, &turn).await,
     }
-    .await;
-    if let Err(error) = &result {
-        let lang = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-        report_failure(&ctx, msg.chat.id.0, lang, error).await;
-    }
-    Ok(())
 }
 
 #[tracing::instrument(skip_all)]
 async fn on_tap(ctx: Arc<Ctx>, query: CallbackQuery, tap: AdminTap) -> Result<(), BotError> {
-    let fallback = Tr::new(Lang::from_code(
-        query.from.language_code.as_deref().unwrap_or(""),
-    ));
-    let (toast, tr) = match tapped(&ctx, &query, tap).await {
-        Ok(answer) => answer,
-        Err(error) => {
-            tracing::error!(%error, "an admin button failed");
-            (Toast::Key("err-internal"), fallback)
-        }
-    };
-    let answer = ctx.bot.answer_callback_query(query.id.clone());
-    match toast.text(tr) {
-        Some(text) => answer.text(render::shorten(&text, 200)).await?,
-        None => answer.await?,
-    };
+    let (toast, tr) = tapped(&ctx, &query, tap).await?;
+    let text = toast.text(tr).map(|text| render::shorten(&text, 200));
+    ctx.answer_tap(query.id.clone(), text);
     Ok(())
 }
 
@@ -131,13 +111,13 @@ async fn tapped(ctx: &Ctx, query: &CallbackQuery, tap: AdminTap) -> Result<(Toas
     let turn = begin(ctx, message.chat(), &query.from).await?;
     let toast = match tap {
         AdminTap::Retry(job_id) => {
-            match actions::retry(&ctx.deps.queue, &actor(&turn), job_id).await? {
+            match actions::retry(ctx.queue(), &actor(&turn), job_id).await? {
                 ActionResult::Retried(_) => Toast::Key("admin-toast-retried"),
                 _ => Toast::Key("admin-toast-not-failed"),
             }
         }
         AdminTap::Cancel(job_id) => {
-            match actions::cancel(&ctx.deps.queue, &actor(&turn), job_id).await? {
+            match actions::cancel(ctx.queue(), &actor(&turn), job_id).await? {
                 ActionResult::Cancelled(_) => Toast::Key("admin-toast-cancelled"),
                 _ => Toast::Key("admin-toast-not-failed"),
             }
@@ -159,12 +139,12 @@ async fn failed(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
         .ok()
         .filter(|p| *p >= 1)
         .unwrap_or(1);
-    let pool = &ctx.deps.pool;
     let filter = FailedFilter {
         limit: PAGE_SIZE,
         offset: (page - 1) * PAGE_SIZE,
         ..FailedFilter::default()
     };
+    let pool = &ctx.shared().deps.pool;
     let jobs = failed::list(pool, &filter).await?;
     let total = failed::count(pool).await?;
     let tr = turn.tr;
@@ -181,6 +161,7 @@ async fn failed(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
         let task = job
             .task_text
             .as_deref()
+            .or(job.user_sent.as_deref())
             .map(|text| render::shorten(text, 80))
             .unwrap_or_else(|| job.queue.clone());
         lines.push(tr.t_with(
@@ -218,9 +199,9 @@ async fn retry(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     let tr = turn.tr;
     let argument = args.trim();
     let result = if argument.eq_ignore_ascii_case("all") {
-        actions::retry_all(&ctx.deps.queue, &actor(turn)).await?
+        actions::retry_all(ctx.queue(), &actor(turn)).await?
     } else if let Ok(id) = argument.trim_start_matches('#').parse::<i64>() {
-        actions::retry(&ctx.deps.queue, &actor(turn), id).await?
+        actions::retry(ctx.queue(), &actor(turn), id).await?
     } else {
         return ctx.send_lines(turn, &[tr.t("admin-retry-usage")]).await;
     };
@@ -238,7 +219,7 @@ async fn retry(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
 /// /stats: jobs per state, the oldest due job, and the last hour.
 async fn stats(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
     let tr = turn.tr;
-    let stats = stats::read(&ctx.deps.pool).await?;
+    let stats = stats::read(&ctx.shared().deps.pool).await?;
     let mut lines: Vec<String> = stats
         .states
         .iter()

@@ -3,7 +3,6 @@
 //! another chat owns, or on forged or stale data, changes nothing. Admin buttons never get here
 //! from an admin (see [`super::admin`]): to anyone else they are stale.
 
-use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, MessageId};
 
 use super::context::{Ctx, Turn, begin};
@@ -31,7 +30,7 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
             let done = finish::finish(ctx, &turn, task_id, Some(tapped)).await?;
             if list_page.is_none() && done == Changed::Yes {
                 // Done under a reminder: its buttons have served.
-                remove_buttons(ctx, &turn, message.id()).await;
+                remove_buttons(ctx, &turn, message.id());
             }
             if done != Changed::NotAllowed {
                 list::refresh(ctx, &turn, message.id(), list_page).await?;
@@ -48,7 +47,7 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         Action::Undo { task_id } => {
             let undone = finish::delete(ctx, &turn, task_id, "undone").await?;
             if undone == Changed::Yes {
-                remove_buttons(ctx, &turn, message.id()).await;
+                remove_buttons(ctx, &turn, message.id());
             }
             undone.toast("callback-deleted")
         }
@@ -94,13 +93,7 @@ async fn language_tapped(ctx: &Ctx, turn: &Turn, index: u8) -> Result<Toast, Bot
 }
 
 /// Takes the buttons off a message whose buttons have served (a task card after Undo, a reminder
-/// after Done); a failure only leaves stale buttons, which answer "not found".
-async fn remove_buttons(ctx: &Ctx, turn: &Turn, message_id: MessageId) {
-    let removed = ctx
-        .bot
-        .edit_message_reply_markup(ChatId(turn.chat_id), message_id)
-        .await;
-    if let Err(error) = removed {
-        tracing::warn!(error = %BotError::from(error), "could not remove a message's buttons");
-    }
+/// after Done); should that fail, stale buttons only answer "not found".
+fn remove_buttons(ctx: &Ctx, turn: &Turn, message_id: MessageId) {
+    ctx.edit(turn.chat_id, message_id, None, None);
 }

@@ -1,36 +1,63 @@
-//! What every handler shares: the context (the bot, the database, the settings), the turn (who,
-//! where, in which language and zone), sending replies, asking questions, and who may change
-//! what (a task's creator or a group administrator; see [`crate::bot::group_admins`]).
+//! What every handler shares: the context of one update (the bot, its transaction, the messages
+//! it will send), the turn (who, where, in which language and zone), replies, questions, and who
+//! may change what (a task's creator or a group administrator; see [`crate::bot::group_admins`]).
+//!
+//! An update is handled in one transaction: every read and write of a handler goes through
+//! [`Ctx::db`], and every message it sends or edits is collected ([`Ctx::send`], [`Ctx::edit`])
+//! and written to the outbox in that same transaction, with the update's "handled" mark. Either
+//! all of it commits, or none of it and the update is handled again.
+
+use std::sync::{Arc, Mutex};
 
 use chrono_tz::Tz;
+use sqlx::{PgConnection, Postgres, Transaction};
 use teloxide::prelude::*;
-use teloxide::types::{ForceReply, ParseMode};
+use teloxide::types::{CallbackQueryId, InlineKeyboardMarkup, MessageId, UserId};
+use tokio::sync::MappedMutexGuard;
 
 use crate::bot::group_admins::GroupAdmins;
 use crate::bot::limits::UserLimits;
 use crate::bot::render::{self, Reply};
-use crate::bot::{BotDeps, BotError};
+use crate::bot::{BotDeps, BotError, BotSettings};
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::chats::{self, Chat};
 use crate::store::conversation::{self, Pending};
+use crate::store::outbox::{MessageOp, OutgoingMessage};
 use crate::store::types::ChatKind;
 use crate::store::{reachability, tasks};
+use pgqueue::Queue;
 
-/// Shared by all handlers.
-pub(crate) struct Ctx {
-    /// The Bot API client.
+/// What the handlers of every update share: made once, when the bot knows who it is.
+pub(crate) struct Shared {
+    /// The Bot API client (for the few requests that are no messages: getChatMember).
     pub bot: Bot,
     /// The bot's username, without `@` (commands may be addressed to it).
     pub username: String,
     /// The bot's own user id (replies to the bot are answers).
-    pub bot_id: teloxide::types::UserId,
-    /// The database, the reminder queue and the settings.
+    pub bot_id: UserId,
+    /// The database, the queues and the settings.
     pub deps: BotDeps,
     /// Per-user message rates.
     pub limits: UserLimits,
     /// Who administers which group (asked of Telegram, remembered briefly).
     pub admins: GroupAdmins,
+}
+
+/// What handling an update produced besides its database changes.
+#[derive(Debug, Default)]
+pub(crate) struct Effects {
+    /// Messages to send or edit, in order.
+    pub outgoing: Vec<OutgoingMessage>,
+    /// The answer to a button tap: its id and the toast text.
+    pub tap_answer: Option<(CallbackQueryId, Option<String>)>,
+}
+
+/// The context of one update.
+pub(crate) struct Ctx {
+    shared: Arc<Shared>,
+    db: tokio::sync::Mutex<Transaction<'static, Postgres>>,
+    effects: Mutex<Effects>,
 }
 
 /// One user's update in one chat.
@@ -58,6 +85,71 @@ impl Turn {
 }
 
 impl Ctx {
+    /// The context of an update handled in `tx`.
+    pub fn new(shared: Arc<Shared>, tx: Transaction<'static, Postgres>) -> Self {
+        Self {
+            shared,
+            db: tokio::sync::Mutex::new(tx),
+            effects: Mutex::default(),
+        }
+    }
+
+    /// The transaction and what the handlers produced, once they are done.
+    pub fn finish(self) -> (Transaction<'static, Postgres>, Effects) {
+        let effects = self.effects.into_inner().unwrap_or_else(|p| p.into_inner());
+        (self.db.into_inner(), effects)
+    }
+
+    /// The update's transaction. Hold it only for a statement or a few: a handler that calls
+    /// another helper of the context while holding it would wait for itself.
+    pub async fn db(&self) -> MappedMutexGuard<'_, PgConnection> {
+        tokio::sync::MutexGuard::map(self.db.lock().await, |tx| &mut **tx)
+    }
+
+    /// The shared parts.
+    pub fn shared(&self) -> &Shared {
+        &self.shared
+    }
+
+    /// The outbox, where task changes put their reminder jobs.
+    pub fn queue(&self) -> &Queue {
+        &self.shared.deps.queue
+    }
+
+    /// Limits and defaults.
+    pub fn settings(&self) -> &BotSettings {
+        &self.shared.deps.settings
+    }
+
+    /// Answers the button tap `query_id` with `text` (or silently) once the update commits.
+    pub fn answer_tap(&self, query_id: CallbackQueryId, text: Option<String>) {
+        self.effects().tap_answer = Some((query_id, text));
+    }
+
+    fn effects(&self) -> std::sync::MutexGuard<'_, Effects> {
+        self.effects.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Changes message `message_id` of the chat: its text (and buttons), or with `text` `None`
+    /// its buttons alone (`keyboard` `None` removes them). Sent after the update commits; a
+    /// newer edit of the same message supersedes it.
+    pub fn edit(
+        &self,
+        chat_id: i64,
+        message_id: MessageId,
+        text: Option<String>,
+        keyboard: Option<InlineKeyboardMarkup>,
+    ) {
+        self.effects().outgoing.push(OutgoingMessage {
+            chat_id,
+            op: MessageOp::Edit {
+                message_id: message_id.0,
+                text,
+                keyboard,
+            },
+        });
+    }
+
     /// Whether the user of `turn` may change a task created by `owner_id`: in a private chat
     /// always; in a group, when they created it or administer the group.
     pub async fn may_change(&self, turn: &Turn, owner_id: i64) -> Result<bool, BotError> {
@@ -65,17 +157,16 @@ impl Ctx {
             return Ok(true);
         }
         Ok(self
+            .shared
             .admins
-            .is_admin(&self.bot, turn.chat_id, turn.user_id)
+            .is_admin(&self.shared.bot, turn.chat_id, turn.user_id)
             .await?)
     }
 
     /// Whether the user of `turn` may change task `task_id` (see [`Ctx::may_change`]). A task the
     /// chat does not have passes: the store then answers "not found".
     pub async fn may_change_task(&self, turn: &Turn, task_id: i64) -> Result<bool, BotError> {
-        let mut conn = self.deps.pool.acquire().await?;
-        let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
-        drop(conn);
+        let task = tasks::find(&mut *self.db().await, turn.chat_id, task_id).await?;
         match task {
             Some(task) => self.may_change(turn, task.owner_id).await,
             None => Ok(true),
@@ -89,25 +180,26 @@ impl Ctx {
             return Ok(true);
         }
         Ok(self
+            .shared
             .admins
-            .is_admin(&self.bot, turn.chat_id, turn.user_id)
+            .is_admin(&self.shared.bot, turn.chat_id, turn.user_id)
             .await?)
     }
 
-    /// Sends `reply` to the chat.
-    #[tracing::instrument(skip_all, fields(chat_id = chat_id))]
+    /// Sends `reply` to the chat, through the outbox once the update commits (after the chat's
+    /// earlier messages). A question in a group asks for a reply: a bot in privacy mode sees only
+    /// those.
     pub async fn send(&self, chat_id: i64, reply: Reply) -> Result<(), BotError> {
-        let request = self
-            .bot
-            .send_message(ChatId(chat_id), reply.text)
-            .parse_mode(ParseMode::Html);
-        match reply.keyboard {
-            Some(keyboard) => request.reply_markup(keyboard).await?,
-            None if reply.expects_answer && !ChatId(chat_id).is_user() => {
-                request.reply_markup(ForceReply::new()).await?
-            }
-            None => request.await?,
-        };
+        let force_reply =
+            reply.keyboard.is_none() && reply.expects_answer && !ChatId(chat_id).is_user();
+        self.effects().outgoing.push(OutgoingMessage {
+            chat_id,
+            op: MessageOp::Send {
+                text: reply.text,
+                keyboard: reply.keyboard,
+                force_reply,
+            },
+        });
         Ok(())
     }
 
@@ -134,7 +226,7 @@ impl Ctx {
         subject: &str,
         example_key: &str,
     ) -> Result<String, BotError> {
-        conversation::ask(&self.deps.pool, turn.chat_id, turn.user_id, pending).await?;
+        conversation::ask(&mut *self.db().await, turn.chat_id, turn.user_id, pending).await?;
         Ok(render::question(
             turn.tr,
             &turn.tr.t(question_key),
@@ -158,12 +250,11 @@ pub(super) async fn begin(
     user: &teloxide::types::User,
 ) -> Result<Turn, BotError> {
     let lang = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-    let mut stored = chats::upsert(&ctx.deps.pool, chat.id.0, ChatKind::of(chat), lang).await?;
+    let mut db = ctx.db().await;
+    let mut stored = chats::upsert(&mut *db, chat.id.0, ChatKind::of(chat), lang).await?;
     if !stored.reachable || stored.has_paused_tasks {
         // The user writes again after Telegram refused to deliver: their paused tasks resume.
-        let mut tx = ctx.deps.pool.begin().await?;
-        reachability::resume(&mut tx, &ctx.deps.queue, chat.id.0).await?;
-        tx.commit().await?;
+        reachability::resume(&mut db, ctx.queue(), chat.id.0).await?;
         stored.reachable = true;
         stored.has_paused_tasks = false;
     }

@@ -85,8 +85,8 @@ async fn create(ctx: &Ctx, turn: &Turn, zone: Tz, parsed: ParsedDue) -> Result<(
         Ok(text) => text,
         Err(error) => return text_problem(ctx, turn, error).await,
     };
-    let max = ctx.deps.settings.max_open_tasks;
-    let mut tx = ctx.deps.pool.begin().await?;
+    let max = ctx.settings().max_open_tasks;
+    let mut tx = ctx.db().await;
     if tasks::count_open_by_owner(&mut tx, turn.user_id).await? >= max {
         drop(tx);
         let problem = turn
@@ -103,9 +103,9 @@ async fn create(ctx: &Ctx, turn: &Turn, zone: Tz, parsed: ParsedDue) -> Result<(
         recurrence: parsed.recurrence,
         tz: zone,
     };
-    let task = tasks::create(&mut tx, &ctx.deps.queue, &new).await?;
+    let task = tasks::create(&mut tx, ctx.queue(), &new).await?;
     conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
-    tx.commit().await?;
+    drop(tx);
     let card = render::task_card(turn.tr, "task-saved", &task, zone, Utc::now())?;
     ctx.send(
         turn.chat_id,

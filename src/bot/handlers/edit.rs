@@ -17,7 +17,7 @@ use crate::store::tasks::{self, TaskChange, TaskText};
 
 /// The Edit button: asks for the task's new time (or text and time).
 pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Toast, BotError> {
-    let mut conn = ctx.deps.pool.acquire().await?;
+    let mut conn = ctx.db().await;
     let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
     drop(conn);
     let Some(task) = task.filter(|task| task.is_open()) else {
@@ -45,10 +45,10 @@ pub(super) async fn answer(
     if !ctx.may_change_task(turn, task_id).await? {
         return not_allowed_task(ctx, turn).await;
     }
-    let mut tx = ctx.deps.pool.begin().await?;
+    let mut tx = ctx.db().await;
     let Some(task) = tasks::find(&mut tx, turn.chat_id, task_id).await? else {
         conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
-        tx.commit().await?;
+        drop(tx);
         return not_found(ctx, turn).await;
     };
     let zone = task.zone;
@@ -83,10 +83,9 @@ pub(super) async fn answer(
         lead: parsed.lead.unwrap_or(task.lead),
         recurrence,
     };
-    let changed =
-        tasks::reschedule(&mut tx, &ctx.deps.queue, turn.chat_id, task_id, &change).await?;
+    let changed = tasks::reschedule(&mut tx, ctx.queue(), turn.chat_id, task_id, &change).await?;
     conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
-    tx.commit().await?;
+    drop(tx);
     match changed {
         Some(task) => {
             let card = render::task_card(turn.tr, "task-changed", &task, zone, Utc::now())?;

@@ -79,15 +79,15 @@ pub(super) async fn finish(
     if !ctx.may_change_task(turn, task_id).await? {
         return Ok(Changed::NotAllowed);
     }
-    let mut tx = ctx.deps.pool.begin().await?;
-    let queue = &ctx.deps.queue;
+    let mut tx = ctx.db().await;
+    let queue = ctx.queue();
     let finished = match reminder_message {
         Some(message_id) => {
             tasks::finish_from_reminder(&mut tx, queue, turn.chat_id, task_id, message_id).await?
         }
         None => tasks::finish(&mut tx, queue, turn.chat_id, task_id).await?,
     };
-    tx.commit().await?;
+    drop(tx);
     let Some(task) = finished else {
         not_found(ctx, turn).await?;
         return Ok(Changed::NotFound);
@@ -113,9 +113,9 @@ pub(super) async fn delete(
     if !ctx.may_change_task(turn, task_id).await? {
         return Ok(Changed::NotAllowed);
     }
-    let mut tx = ctx.deps.pool.begin().await?;
+    let mut tx = ctx.db().await;
     let deleted = tasks::delete(&mut tx, turn.chat_id, task_id).await?;
-    tx.commit().await?;
+    drop(tx);
     let Some(task) = deleted else {
         not_found(ctx, turn).await?;
         return Ok(Changed::NotFound);

@@ -34,7 +34,7 @@ pub(super) async fn command(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), Bo
 
 /// Sets the chat's language and confirms in it (the caller checked the user may).
 pub(super) async fn set(ctx: &Ctx, chat_id: i64, lang: Lang) -> Result<(), BotError> {
-    chats::set_lang(&ctx.deps.pool, chat_id, lang).await?;
+    chats::set_lang(&mut *ctx.db().await, chat_id, lang).await?;
     let text = render::notice(None, &[Tr::new(lang).t("lang-set")])?;
     ctx.send(chat_id, Reply::text(text)).await
 }

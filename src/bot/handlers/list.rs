@@ -3,10 +3,7 @@
 //! page again with the change applied.
 
 use chrono::Utc;
-use teloxide::prelude::*;
-use teloxide::types::{
-    InlineKeyboardButton, InlineKeyboardButtonKind, Message, MessageId, ParseMode,
-};
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardButtonKind, Message, MessageId};
 
 use super::context::{Ctx, Turn};
 use crate::bot::BotError;
@@ -22,7 +19,7 @@ pub(super) async fn show(
     edit: Option<MessageId>,
 ) -> Result<(), BotError> {
     let zone = turn.zone().unwrap_or(chrono_tz::UTC);
-    let mut conn = ctx.deps.pool.acquire().await?;
+    let mut conn = ctx.db().await;
     let total = tasks::count_open(&mut conn, turn.chat_id).await?;
     let last_page = u32::try_from(render::page_count(total) - 1).unwrap_or(0);
     let page = page.min(last_page);
@@ -38,17 +35,8 @@ pub(super) async fn show(
     let keyboard = render::list_keyboard(turn.tr, &page_tasks, page, total);
     match edit {
         Some(message_id) => {
-            let result = ctx
-                .bot
-                .edit_message_text(ChatId(turn.chat_id), message_id, text)
-                .parse_mode(ParseMode::Html)
-                .reply_markup(keyboard)
-                .await;
-            match result {
-                Ok(_) => Ok(()),
-                Err(teloxide::RequestError::Api(teloxide::ApiError::MessageNotModified)) => Ok(()),
-                Err(error) => Err(error.into()),
-            }
+            ctx.edit(turn.chat_id, message_id, Some(text), Some(keyboard));
+            Ok(())
         }
         None => {
             ctx.send(turn.chat_id, Reply::text(text).with_keyboard(keyboard))

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
 
-pub(crate) use context::{Ctx, Turn};
+pub(crate) use context::{Ctx, Effects, Shared, Turn};
 
 use super::BotError;
 use super::commands::{self, Command, Input};
@@ -35,13 +35,13 @@ use crate::store::conversation::{self, Pending};
 use crate::store::reachability;
 use crate::store::types::ChatKind;
 use context::{begin, user_id};
-use replies::{Toast, report_failure};
+use replies::Toast;
 
 /// Whether the message replies to one of this bot's messages.
 fn replies_to_bot(ctx: &Ctx, msg: &Message) -> bool {
     msg.reply_to_message()
         .and_then(|replied| replied.from.as_ref())
-        .is_some_and(|author| author.id == ctx.bot_id)
+        .is_some_and(|author| author.id == ctx.shared().bot_id)
 }
 
 /// Handles a message: a command for this bot, or text (a task or the answer to a question).
@@ -55,13 +55,13 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     if user.is_bot {
         return Ok(());
     }
-    let input = commands::parse(text, &ctx.username);
+    let input = commands::parse(text, &ctx.shared().username);
     let pending = match input {
         Input::OtherBot => return Ok(()),
         Input::Text if !msg.chat.is_private() && !replies_to_bot(&ctx, &msg) => return Ok(()),
         Input::Text => {
             let pending =
-                conversation::pending(&ctx.deps.pool, msg.chat.id.0, user_id(user)).await?;
+                conversation::pending(&mut *ctx.db().await, msg.chat.id.0, user_id(user)).await?;
             if pending.is_none() && !msg.chat.is_private() {
                 return Ok(());
             }
@@ -70,7 +70,7 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         Input::Command(_) => None,
     };
     let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-    match ctx.limits.check(user_id(user)) {
+    match ctx.shared().limits.check(user_id(user)) {
         Verdict::Allow => {}
         Verdict::Warn => {
             let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
@@ -78,25 +78,18 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         }
         Verdict::Drop => return Ok(()),
     }
-    let result = async {
-        let turn = begin(&ctx, &msg.chat, user).await?;
-        match input {
-            Input::Command(command) => {
-                conversation::close(&ctx.deps.pool, turn.chat_id, turn.user_id).await?;
-                on_command(&ctx, &turn, command).await
-            }
-            Input::Text => match pending {
-                Some(pending) => on_answer(&ctx, &turn, pending, text).await,
-                None => create::from_text(&ctx, &turn, text).await,
-            },
-            Input::OtherBot => Ok(()),
+    let turn = begin(&ctx, &msg.chat, user).await?;
+    match input {
+        Input::Command(command) => {
+            conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+            on_command(&ctx, &turn, command).await
         }
+        Input::Text => match pending {
+            Some(pending) => on_answer(&ctx, &turn, pending, text).await,
+            None => create::from_text(&ctx, &turn, text).await,
+        },
+        Input::OtherBot => Ok(()),
     }
-    .await;
-    if let Err(error) = &result {
-        report_failure(&ctx, msg.chat.id.0, fallback, error).await;
-    }
-    Ok(())
 }
 
 /// Runs a command.
@@ -146,10 +139,11 @@ pub(crate) async fn on_membership(
 ) -> Result<(), BotError> {
     let chat_id = update.chat.id.0;
     let lang = Lang::from_code(update.from.language_code.as_deref().unwrap_or(""));
-    let mut tx = ctx.deps.pool.begin().await?;
+    let mut tx = ctx.db().await;
     chats::upsert(&mut *tx, chat_id, ChatKind::of(&update.chat), lang).await?;
     if update.new_chat_member.kind.is_present() {
-        let resumed = reachability::resume(&mut tx, &ctx.deps.queue, chat_id).await?;
+        let queue = ctx.queue();
+        let resumed = reachability::resume(&mut tx, queue, chat_id).await?;
         tracing::info!(resumed, "the bot is back in the chat");
     } else {
         let reason = if update.chat.is_private() {
@@ -160,39 +154,28 @@ pub(crate) async fn on_membership(
         let paused = reachability::mark_unreachable(&mut tx, chat_id, reason, None).await?;
         tracing::info!(paused, reason, "the bot left the chat");
     }
-    tx.commit().await?;
     Ok(())
 }
 
-/// Handles a button tap; every tap is answered, forged or stale ones with a short notice.
+/// Handles a button tap; every tap is answered (once the update commits), forged or stale ones
+/// with a short notice.
 #[tracing::instrument(skip_all)]
 pub(crate) async fn on_callback(ctx: Arc<Ctx>, query: CallbackQuery) -> Result<(), BotError> {
     let fallback = Lang::from_code(query.from.language_code.as_deref().unwrap_or(""));
-    let verdict = ctx.limits.check(user_id(&query.from));
-    let outcome = if verdict == Verdict::Allow {
-        callbacks::handle(&ctx, &query).await
+    let toast = if ctx.shared().limits.check(user_id(&query.from)) == Verdict::Allow {
+        callbacks::handle(&ctx, &query).await?
     } else {
-        Ok(Toast::Key("rate-limited"))
-    };
-    let (toast, failure) = match outcome {
-        Ok(toast) => (toast, None),
-        Err(error) => (Toast::Key("err-internal"), Some(error)),
+        Toast::Key("rate-limited")
     };
     let lang = match query.message.as_ref() {
-        Some(message) => chats::find(&ctx.deps.pool, message.chat().id.0)
-            .await
-            .ok()
-            .flatten()
+        Some(message) => chats::find(&mut *ctx.db().await, message.chat().id.0)
+            .await?
             .map_or(fallback, |chat| chat.lang),
         None => fallback,
     };
-    let answer = ctx.bot.answer_callback_query(query.id.clone());
-    match toast.text(Tr::new(lang)) {
-        Some(text) => answer.text(render::shorten(&text, 200)).await?,
-        None => answer.await?,
-    };
-    if let Some(error) = failure {
-        tracing::error!(%error, "handling a button tap failed");
-    }
+    let text = toast
+        .text(Tr::new(lang))
+        .map(|text| render::shorten(&text, 200));
+    ctx.answer_tap(query.id.clone(), text);
     Ok(())
 }

@@ -6,9 +6,7 @@ use chrono_tz::Tz;
 
 use super::context::{Ctx, Turn};
 use crate::bot::BotError;
-use crate::bot::render::{self, Reply};
 use crate::domain::due::DueError;
-use crate::domain::lang::Lang;
 use crate::i18n::dates::Dates;
 use crate::i18n::{Arg, Tr};
 use crate::store::tasks::{self, TaskTextError};
@@ -140,17 +138,5 @@ fn due_problem_text(
             ),
             "lead-example",
         ),
-    }
-}
-
-/// Tells the user something went wrong on our side (nothing they typed is lost: questions stay
-/// open and nothing half-done was committed).
-pub(super) async fn report_failure(ctx: &Ctx, chat_id: i64, lang: Lang, error: &BotError) {
-    tracing::error!(%error, chat_id, "handling an update failed");
-    let tr = Tr::new(lang);
-    if let Ok(text) = render::notice(None, &[tr.t("err-internal")])
-        && let Err(error) = ctx.send(chat_id, Reply::text(text)).await
-    {
-        tracing::warn!(%error, "could not report the failure");
     }
 }

@@ -41,7 +41,7 @@ pub(super) async fn command(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), Bo
                 .await;
         }
     };
-    chats::set_default_lead(&ctx.deps.pool, turn.chat_id, lead).await?;
+    chats::set_default_lead(&mut *ctx.db().await, turn.chat_id, lead).await?;
     let lead = dates::lead(tr, lead);
     ctx.send_lines(
         turn,

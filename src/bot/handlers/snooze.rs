@@ -24,7 +24,7 @@ pub(super) async fn tapped(
     task_id: i64,
     choice: Snooze,
 ) -> Result<Toast, BotError> {
-    let mut conn = ctx.deps.pool.acquire().await?;
+    let mut conn = ctx.db().await;
     let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
     drop(conn);
     let Some(task) = task.filter(|task| task.is_open()) else {
@@ -68,7 +68,7 @@ pub(super) async fn answer(
     task_id: i64,
     answer: &str,
 ) -> Result<(), BotError> {
-    let mut conn = ctx.deps.pool.acquire().await?;
+    let mut conn = ctx.db().await;
     let Some(task) = tasks::find(&mut conn, turn.chat_id, task_id).await? else {
         conversation::close(&mut *conn, turn.chat_id, turn.user_id).await?;
         return not_found(ctx, turn).await;
@@ -97,10 +97,10 @@ async fn snooze(
     fire_at: DateTime<Utc>,
     zone: Tz,
 ) -> Result<(), BotError> {
-    let mut tx = ctx.deps.pool.begin().await?;
-    let snoozed = tasks::snooze(&mut tx, &ctx.deps.queue, turn.chat_id, task_id, fire_at).await?;
+    let mut tx = ctx.db().await;
+    let snoozed = tasks::snooze(&mut tx, ctx.queue(), turn.chat_id, task_id, fire_at).await?;
     conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
-    tx.commit().await?;
+    drop(tx);
     if snoozed.is_none() {
         return not_found(ctx, turn).await;
     }

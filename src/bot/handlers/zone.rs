@@ -33,7 +33,7 @@ pub(super) async fn ask(
     waiting: Option<String>,
 ) -> Result<(), BotError> {
     conversation::ask(
-        &ctx.deps.pool,
+        &mut *ctx.db().await,
         turn.chat_id,
         turn.user_id,
         &Pending::TimeZone { text: waiting },
@@ -100,10 +100,11 @@ pub(super) async fn typed(
 /// A zone button (the caller checked [`may_set`]): sets the zone, handing back a task message
 /// that waited for it.
 pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, zone: Tz) -> Result<ZoneChosen, BotError> {
-    let waiting = match conversation::pending(&ctx.deps.pool, turn.chat_id, turn.user_id).await? {
-        Some(Pending::TimeZone { text }) => text,
-        _ => None,
-    };
+    let waiting =
+        match conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await? {
+            Some(Pending::TimeZone { text }) => text,
+            _ => None,
+        };
     set(ctx, turn, zone, waiting).await
 }
 
@@ -114,8 +115,8 @@ async fn set(
     zone: Tz,
     waiting: Option<String>,
 ) -> Result<ZoneChosen, BotError> {
-    chats::set_tz(&ctx.deps.pool, turn.chat_id, zone).await?;
-    conversation::close(&ctx.deps.pool, turn.chat_id, turn.user_id).await?;
+    chats::set_tz(&mut *ctx.db().await, turn.chat_id, zone).await?;
+    conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
     let now = Utc::now();
     let local_now = Dates::new(turn.tr, zone, now).date_time(now);
     let line = turn.tr.t_with(

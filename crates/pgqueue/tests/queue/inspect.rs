@@ -386,10 +386,11 @@ async fn depth_names_the_oldest_due_job() {
 async fn the_dashboard_and_admin_reads_are_served_by_indexes() {
     let db = TestDb::new().await;
     // Enough rows that depth estimates the states: 90 % pending in the future, a few due, 1 %
-    // failed with a retry on record each (half of them in the last hour), the rest done.
+    // failed with a retry on record each (half of them in the last hour), the rest done; in three
+    // priorities, one job in seven with one of 1000 serial keys (five of the due ones share a key).
     sqlx::raw_sql(
         "insert into jobs (queue, payload, run_at, state, attempts, claims, last_error,
-                           finished_at)
+                           finished_at, priority, serial_key)
          select 'work', jsonb_build_object('n', g),
                 case when g % 1000 = 50 then now() - interval '1 minute'
                      else now() + (g % 40000) * interval '1 minute' end,
@@ -398,7 +399,8 @@ async fn the_dashboard_and_admin_reads_are_served_by_indexes() {
                 case when g % 100 < 10 then 1 else 0 end,
                 case when g % 100 < 10 then 1 else 0 end,
                 case when g % 100 = 0 then 'Forbidden: bot was blocked by the user' end,
-                case when g % 100 < 10 then now() - (g % 200) * interval '1 hour' end
+                case when g % 100 < 10 then now() - (g % 200) * interval '1 hour' end,
+                g % 3, case when g % 7 = 0 then 'chat' || (g % 1000) end
          from generate_series(1, 30000) g;
          insert into job_attempts (job_id, attempt, outcome, error, finished_at)
          select id, 1, 'retry', 'Bad Gateway', finished_at from jobs where state = 'failed';",
@@ -458,6 +460,51 @@ async fn the_dashboard_and_admin_reads_are_served_by_indexes() {
         assert_eq!(*seq_scans, 0, "{table} was read sequentially: {scans:?}");
         assert!(*index_scans > 0, "{table}: {scans:?}");
     }
+    drop(tx);
+
+    // The claim and the next due time run on the queue's own pool: one connection with the same
+    // setting, its counters read from the cumulative statistics, flushed at once before each
+    // reading.
+    let options = (*db.pool.connect_options())
+        .clone()
+        .options([("enable_seqscan", "off")]);
+    let pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with(options)
+        .await
+        .unwrap();
+    let queue = Queue::new(pool.clone(), QueueConfig::new("work"));
+    let counters = || async {
+        sqlx::query("select pg_stat_force_next_flush()")
+            .execute(&pool)
+            .await
+            .unwrap();
+        sqlx::query_as::<_, (i64, i64)>(
+            "select seq_scan, coalesce(idx_scan, 0) from pg_stat_user_tables
+             where relname = 'jobs'",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+    };
+    let before = counters().await;
+    assert_eq!(queue.next_due_in().await.unwrap(), Some(Duration::ZERO));
+    // The 30 due jobs but four of the five that share a key: those wait for the first.
+    let claimed = queue.claim("w", 100).await.unwrap();
+    assert_eq!(claimed.len(), 26);
+    let keyed: Vec<i64> = claimed
+        .iter()
+        .filter(|j| j.serial_key.is_some())
+        .map(|j| j.id)
+        .collect();
+    assert_eq!(keyed, [1050]);
+    assert!(claimed.is_sorted_by_key(|j| (j.priority, j.run_at, j.id)));
+    let after = counters().await;
+    assert_eq!(
+        after.0, before.0,
+        "the claim or next_due_in read jobs sequentially"
+    );
+    assert!(after.1 > before.1, "{before:?} {after:?}");
 }
 
 #[tokio::test]

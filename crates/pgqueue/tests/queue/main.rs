@@ -2,6 +2,8 @@
 //! tables alone (see `support`).
 
 mod inspect;
+mod priority;
 mod queue;
 mod runner;
+mod serial;
 mod support;

@@ -12,7 +12,11 @@ use secrecy::{ExposeSecret, SecretString};
 use crate::admin::session::{AdminToken, WeakToken};
 use crate::admin::web::AdminWebSettings;
 use crate::db::DatabaseArgs;
-use crate::telegram::{DeliveryConfig, RateConfig};
+use crate::telegram::{EgressConfig, RateConfig};
+
+mod intake;
+
+pub use intake::{IntakeArgs, IntakeError, WEBHOOK_SECRET};
 
 /// Everything `remindbot run` needs.
 #[derive(Clone, Debug, clap::Args)]
@@ -23,7 +27,10 @@ pub struct RunConfig {
     /// How to reach Telegram.
     #[command(flatten)]
     pub telegram: TelegramArgs,
-    /// How reminders are sent.
+    /// How updates come in: long polling, or a webhook.
+    #[command(flatten)]
+    pub intake: IntakeArgs,
+    /// How messages and reminders are sent.
     #[command(flatten)]
     pub delivery: DeliveryArgs,
     /// The chat's limits and its admins.
@@ -58,13 +65,14 @@ pub struct TelegramArgs {
     pub http_timeout_secs: u64,
 }
 
-/// The delivery workers.
+/// The egress workers, which send everything the outbox holds (replies, edits, reminders).
 #[derive(Clone, Debug, clap::Args)]
 pub struct DeliveryArgs {
-    /// Reminders being sent at once (enough to hide Telegram's latency at the overall rate).
-    #[arg(long, env = "DELIVERY_WORKERS", default_value_t = 64)]
+    /// Messages being sent at once by this replica (enough to hide Telegram's latency at the
+    /// overall rate).
+    #[arg(long, env = "DELIVERY_WORKERS", default_value_t = 16)]
     pub workers: usize,
-    /// Messages per second over all chats (0: no limit).
+    /// Messages per second over all chats, all replicas together (0: no limit).
     #[arg(long, env = "SEND_RATE_PER_SEC", default_value_t = 25)]
     pub rate_per_sec: u32,
     /// Messages per second to one chat (0: no limit).
@@ -122,10 +130,10 @@ impl DeliveryArgs {
     }
 
     /// The worker's own settings.
-    pub fn worker(&self) -> DeliveryConfig {
-        DeliveryConfig {
+    pub fn worker(&self) -> EgressConfig {
+        EgressConfig {
             late_threshold: Duration::from_secs(self.late_threshold_secs),
-            ..DeliveryConfig::default()
+            ..EgressConfig::default()
         }
     }
 }
@@ -437,7 +445,11 @@ mod tests {
         let file = SecretFile::new("bot", "123:SECRET\n");
         let probe = Probe::parse_from(["probe", "--token-file", file.arg()]);
         assert_eq!(probe.run.telegram.token.expose_secret(), "123:SECRET");
-        assert_eq!(probe.run.delivery.workers, 64);
+        assert_eq!(probe.run.delivery.workers, 16);
+        assert!(matches!(
+            probe.run.intake.mode,
+            crate::bot::intake::IntakeMode::Polling
+        ));
         assert_eq!(
             probe.run.delivery.lease(probe.run.telegram.http_timeout()),
             Duration::from_secs(30)

@@ -1,0 +1,250 @@
+//! Handling the updates in the inbox: the [`JobHandler`] of the updates queue. One job per update;
+//! the jobs of one chat share a serial key, so a chat's updates are handled one at a time, in the
+//! order they arrived, while different chats are handled in parallel (by every replica).
+//!
+//! An update is handled in one transaction: what the handlers change (a task and its reminder
+//! job, a question, a setting), the messages they send (written to the outbox), the update's
+//! "handled" mark and the job's completion commit together, or none of it does and the job is
+//! tried again. A crash mid-way therefore never creates a second task, and an update whose handler
+//! keeps failing ends `failed`, for admins, with an apology to the user.
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Deserialize as _;
+use sqlx::PgConnection;
+use teloxide::dispatching::UpdateHandler;
+use teloxide::prelude::*;
+use teloxide::types::Update;
+
+use super::BotError;
+use super::handlers::{Ctx, Effects, Shared};
+use super::metrics;
+use super::render::{self, Reply};
+use crate::domain::lang::Lang;
+use crate::i18n::Tr;
+use crate::store::inbox::{self, Stored, UpdateJob};
+use crate::store::outbox::{self, MessageOp, OutgoingMessage};
+use crate::store::{StoreError, chats};
+use pgqueue::{
+    ClaimedJob, GiveUpHook, GivenUpJob, JobError, JobHandler, Outcome, Queue, hook::HookFuture,
+};
+
+/// The error classes of update jobs, stored with their errors for admins.
+pub mod class {
+    /// The job's payload is not an update job's.
+    pub const BAD_PAYLOAD: &str = "bad_payload";
+    /// What arrived is no update Telegram could have sent (not JSON, no update_id, no shape
+    /// teloxide reads).
+    pub const UNREADABLE: &str = "unreadable";
+    /// A handler failed (the database, Telegram, a bug): tried again.
+    pub const HANDLER: &str = "handler";
+    /// A handler took longer than allowed.
+    pub const TIMEOUT: &str = "timeout";
+}
+
+/// How long one update may take to handle before its attempt counts as failed.
+pub const HANDLING_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Handles update jobs; one per process, shared by the runner's workers.
+pub struct UpdateWorker {
+    shared: Arc<Shared>,
+    queue: Queue,
+    schema: UpdateHandler<BotError>,
+}
+
+impl std::fmt::Debug for UpdateWorker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UpdateWorker")
+            .field("queue", &self.queue.name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl UpdateWorker {
+    /// A worker handling the jobs of `queue` (the updates queue) with the handlers of `schema`.
+    pub(crate) fn new(shared: Arc<Shared>, queue: Queue, schema: UpdateHandler<BotError>) -> Self {
+        Self {
+            shared,
+            queue,
+            schema,
+        }
+    }
+
+    /// Handles the update of `job` and says what became of the job.
+    #[tracing::instrument(skip_all, fields(job = job.id, attempt = job.attempt))]
+    async fn run(&self, job: ClaimedJob) -> Outcome {
+        let Ok(UpdateJob { inbox_id }) = job.args::<UpdateJob>() else {
+            return fail(
+                class::BAD_PAYLOAD,
+                format!("not an update job: {}", job.payload),
+            );
+        };
+        let stored = match inbox::load(self.queue.pool(), inbox_id).await {
+            Ok(Some(stored)) => stored,
+            // Retention removed it (its job outlived it): nothing is left to handle.
+            Ok(None) => return Outcome::Cancel,
+            Err(error) => return retry(class::HANDLER, format!("reading the update: {error}")),
+        };
+        if stored.handled {
+            return Outcome::Done;
+        }
+        let update = match parse(&stored) {
+            Ok(update) => update,
+            Err(reason) => {
+                metrics::update_failed();
+                return fail(class::UNREADABLE, reason);
+            }
+        };
+        match tokio::time::timeout(HANDLING_TIMEOUT, self.handle(&job, &stored, update)).await {
+            Ok(Ok(())) => Outcome::Recorded,
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "handling an update failed");
+                if job.is_last_attempt() {
+                    metrics::update_failed();
+                }
+                retry(class::HANDLER, error.to_string())
+            }
+            Err(_) => retry(
+                class::TIMEOUT,
+                format!("not handled within {HANDLING_TIMEOUT:?}"),
+            ),
+        }
+    }
+
+    /// Runs the handlers in one transaction with the update's outbox messages, its mark and the
+    /// job's completion; then answers a tap.
+    async fn handle(
+        &self,
+        job: &ClaimedJob,
+        stored: &Stored,
+        update: Update,
+    ) -> Result<(), BotError> {
+        let tx = self.queue.pool().begin().await?;
+        let ctx = Arc::new(Ctx::new(self.shared.clone(), tx));
+        if let ControlFlow::Break(Err(error)) = self
+            .schema
+            .dispatch(dptree::deps![update, ctx.clone()])
+            .await
+        {
+            return Err(error);
+        }
+        let ctx = Arc::into_inner(ctx).ok_or(BotError::ContextShared)?;
+        let (
+            mut tx,
+            Effects {
+                outgoing,
+                tap_answer,
+            },
+        ) = ctx.finish();
+        for message in &outgoing {
+            outbox::enqueue(&mut tx, &self.shared.deps.queue, message).await?;
+        }
+        inbox::mark_handled(&mut tx, stored.id).await?;
+        self.queue
+            .complete(&mut *tx, job)
+            .await
+            .map_err(StoreError::from)?;
+        tx.commit().await?;
+        metrics::update_handled(stored.age());
+        if let Some((query_id, text)) = tap_answer {
+            let answer = self.shared.bot.answer_callback_query(query_id);
+            let answered = match text {
+                Some(text) => answer.text(text).await,
+                None => answer.await,
+            };
+            if let Err(error) = answered {
+                // The tap's spinner stops by itself; what it did is committed.
+                tracing::warn!(error = %BotError::from(error), "answering a tap failed");
+            }
+        }
+        Ok(())
+    }
+}
+
+impl JobHandler for UpdateWorker {
+    async fn handle(&self, job: ClaimedJob) -> Outcome {
+        self.run(job).await
+    }
+}
+
+/// The stored update as teloxide reads it, or why it cannot be one.
+fn parse(stored: &Stored) -> Result<Update, String> {
+    let Some(raw) = &stored.raw else {
+        let body = stored.body.as_deref().unwrap_or_default();
+        return Err(format!(
+            "not an update: {}",
+            render::shorten(&body.escape_debug().to_string(), 200)
+        ));
+    };
+    Update::deserialize(raw).map_err(|error| format!("not an update teloxide reads: {error}"))
+}
+
+fn fail(class: &'static str, message: String) -> Outcome {
+    Outcome::Fail {
+        error: JobError::new(class, message),
+    }
+}
+
+fn retry(class: &'static str, message: String) -> Outcome {
+    Outcome::Retry {
+        error: JobError::new(class, message),
+        floor: None,
+    }
+}
+
+/// The give-up hook of the updates queue: when an update could not be handled, its chat is told
+/// (in its language) that something went wrong on our side, through the outbox, in the
+/// transaction that gives the job up. An update without a chat, or no update at all, is only
+/// there for admins.
+#[derive(Clone, Debug)]
+pub struct Apologize {
+    /// The outbox.
+    pub outbox: Queue,
+}
+
+impl GiveUpHook for Apologize {
+    fn gave_up<'a>(
+        &'a self,
+        _queue: &'a Queue,
+        conn: &'a mut PgConnection,
+        job: &'a GivenUpJob,
+    ) -> HookFuture<'a> {
+        Box::pin(async move {
+            let Ok(UpdateJob { inbox_id }) = job.args::<UpdateJob>() else {
+                return Ok(());
+            };
+            let Some(stored) = inbox::load(&mut *conn, inbox_id).await? else {
+                return Ok(());
+            };
+            let Ok(update) = parse(&stored) else {
+                return Ok(());
+            };
+            let Some(chat) = update.chat() else {
+                return Ok(());
+            };
+            let fallback = update
+                .from()
+                .and_then(|user| user.language_code.as_deref())
+                .map_or(Lang::En, Lang::from_code);
+            let lang = chats::find(&mut *conn, chat.id.0)
+                .await?
+                .map_or(fallback, |chat| chat.lang);
+            let Ok(text) = render::notice(None, &[Tr::new(lang).t("err-internal")]) else {
+                return Ok(());
+            };
+            let reply = Reply::text(text);
+            let message = OutgoingMessage {
+                chat_id: chat.id.0,
+                op: MessageOp::Send {
+                    text: reply.text,
+                    keyboard: None,
+                    force_reply: false,
+                },
+            };
+            outbox::enqueue(conn, &self.outbox, &message).await?;
+            Ok(())
+        })
+    }
+}

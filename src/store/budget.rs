@@ -1,0 +1,281 @@
+//! The send budget in PostgreSQL, shared by every replica: the overall schedule of sends, each
+//! chat's spacing and pauses, the recent 429s that make a flood, and which edit of a message is
+//! the newest. The pacing that uses these rows is [`crate::telegram::pacing`].
+//!
+//! Times are the database's (`now()`), so replicas whose clocks differ still keep one schedule;
+//! a caller gets each answer both as a timestamp (to hand back) and as an offset from the
+//! database's now (to sleep on its own clock).
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use sqlx::{PgConnection, PgExecutor};
+
+use super::StoreError;
+
+/// The overall budget's row.
+const BUDGET: &str = "telegram";
+/// A slot this close to a chat's next free time counts as free (the statements that read and
+/// write the times are a few milliseconds apart).
+const TOLERANCE_SECS: f64 = 0.005;
+/// 429s from this many different chats within [`FLOOD_WINDOW_SECS`] are a flood over the bot.
+const FLOOD_CHATS: i64 = 3;
+/// The window in which 429s of different chats count as one flood.
+const FLOOD_WINDOW_SECS: f64 = 2.0;
+/// How long a 429 is remembered for flood detection.
+const THROTTLE_MEMORY_SECS: f64 = 60.0;
+
+/// The answer to a request for an overall send slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Slot {
+    /// The slot at `at`, `in_secs` from now (zero or a little ahead): send then.
+    Granted {
+        /// When, by the database clock.
+        at: DateTime<Utc>,
+        /// How far ahead, in seconds.
+        in_secs: f64,
+    },
+    /// No slot within the horizon: ask again in `in_secs`; `paused` when all sending is paused.
+    Wait {
+        /// When to ask again, in seconds.
+        in_secs: f64,
+        /// Whether a bot-wide pause (a flood) is the reason.
+        paused: bool,
+    },
+}
+
+/// Takes the next overall slot if it is at most `horizon` ahead: the row's `next_at` moves on by
+/// `interval`. One statement, one row: replicas take slots one after another.
+#[tracing::instrument(skip_all)]
+pub async fn take_slot<'e>(
+    executor: impl PgExecutor<'e>,
+    interval: Duration,
+    horizon: Duration,
+) -> Result<Slot, StoreError> {
+    let row = sqlx::query!(
+        r#"with taken as (
+               update send_budget
+                  set next_at = greatest(next_at, now()) + make_interval(secs => $2)
+                where name = $1
+                  and greatest(next_at, now()) <= now() + make_interval(secs => $3)
+                  and (paused_until is null or paused_until <= now())
+               returning next_at - make_interval(secs => $2) as at)
+           select (select at from taken) as at,
+                  (select extract(epoch from at - now())::float8 from taken) as in_secs,
+                  extract(epoch from greatest(b.next_at - make_interval(secs => $3),
+                                              coalesce(b.paused_until, now()), now())
+                                     - now())::float8 as "retry_secs!",
+                  coalesce(b.paused_until > now(), false) as "paused!"
+           from send_budget b where b.name = $1"#,
+        BUDGET,
+        interval.as_secs_f64(),
+        horizon.as_secs_f64(),
+    )
+    .fetch_one(executor)
+    .await?;
+    Ok(match (row.at, row.in_secs) {
+        (Some(at), Some(in_secs)) => Slot::Granted {
+            at,
+            in_secs: in_secs.max(0.0),
+        },
+        _ => Slot::Wait {
+            in_secs: row.retry_secs.max(0.0),
+            paused: row.paused,
+        },
+    })
+}
+
+/// Whether a chat may be sent to now: `None` when it may, else the seconds until it may (its
+/// spacing or its 429 pause). With `in_line`, a caller that must wait takes a place in the chat's
+/// line and gets the time of its own place, so that many messages for one chat come back one per
+/// `interval` instead of all at once.
+#[tracing::instrument(skip_all, fields(chat_id))]
+pub async fn chat_wait(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    interval: Duration,
+    in_line: bool,
+) -> Result<Option<f64>, StoreError> {
+    let wait = sqlx::query_scalar!(
+        r#"select extract(epoch from greatest(next_at, coalesce(paused_until, now())) - now())::float8
+               as "wait!"
+           from chat_sends where chat_id = $1"#,
+        chat_id,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(wait) = wait.filter(|wait| *wait > TOLERANCE_SECS) else {
+        return Ok(None);
+    };
+    if !in_line {
+        return Ok(Some(wait));
+    }
+    let place = sqlx::query_scalar!(
+        r#"update chat_sends
+              set line_at = greatest(line_at, next_at, coalesce(paused_until, now()), now())
+                            + make_interval(secs => $2)
+            where chat_id = $1
+           returning extract(epoch from line_at - make_interval(secs => $2) - now())::float8
+               as "place!""#,
+        chat_id,
+        interval.as_secs_f64(),
+    )
+    .fetch_one(conn)
+    .await?;
+    Ok(Some(place.max(wait)))
+}
+
+/// Books the chat for a send at `at` (an overall slot): its next send may follow `interval`
+/// later. False when the chat is not free at `at` after all (another message took it meanwhile,
+/// or a 429 paused it): the caller sends nothing and comes back.
+#[tracing::instrument(skip_all, fields(chat_id))]
+pub async fn book_chat<'e>(
+    executor: impl PgExecutor<'e>,
+    chat_id: i64,
+    at: DateTime<Utc>,
+    interval: Duration,
+) -> Result<bool, StoreError> {
+    let booked = sqlx::query_scalar!(
+        r#"insert into chat_sends as c (chat_id, next_at) values ($1, $2::timestamptz + make_interval(secs => $3))
+           on conflict (chat_id) do update set next_at = excluded.next_at
+           where c.next_at <= $2 + make_interval(secs => $4)
+             and (c.paused_until is null or c.paused_until <= $2)
+           returning chat_id"#,
+        chat_id,
+        at,
+        interval.as_secs_f64(),
+        TOLERANCE_SECS,
+    )
+    .fetch_optional(executor)
+    .await?;
+    Ok(booked.is_some())
+}
+
+/// What a 429 paused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PauseScope {
+    /// Only the chat that got it.
+    Chat,
+    /// All sending: 429s came from several chats at once (Telegram's flood limit over the bot).
+    Flood,
+}
+
+impl PauseScope {
+    /// The metric label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Chat => "chat",
+            Self::Flood => "flood",
+        }
+    }
+}
+
+/// Records a 429 for `chat_id` asking to wait `retry_after`: the chat pauses that long; when
+/// 429s came from several chats within a short window, all sending pauses too, for at most
+/// `flood_cap`. In one transaction, so that replicas getting 429s at once count them together.
+#[tracing::instrument(skip_all, fields(chat_id))]
+pub async fn throttled(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    retry_after: Duration,
+    flood_cap: Duration,
+) -> Result<PauseScope, StoreError> {
+    let pause_secs = retry_after.as_secs_f64();
+    sqlx::query!(
+        "insert into chat_sends as c (chat_id, paused_until)
+             values ($1, now() + make_interval(secs => $2))
+         on conflict (chat_id) do update
+             set paused_until = greatest(coalesce(c.paused_until, now()), excluded.paused_until)",
+        chat_id,
+        pause_secs,
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query!(
+        "with forgotten as (
+             delete from send_throttles where at < now() - make_interval(secs => $2))
+         insert into send_throttles (chat_id) values ($1)",
+        chat_id,
+        THROTTLE_MEMORY_SECS,
+    )
+    .execute(&mut *conn)
+    .await?;
+    let flood = sqlx::query_scalar!(
+        r#"update send_budget
+              set paused_until = greatest(coalesce(paused_until, now()),
+                                          now() + make_interval(secs => $2))
+            where name = $1
+              and (select count(distinct chat_id) from send_throttles
+                   where at >= now() - make_interval(secs => $3)) >= $4
+           returning name"#,
+        BUDGET,
+        pause_secs.min(flood_cap.as_secs_f64()),
+        FLOOD_WINDOW_SECS,
+        FLOOD_CHATS,
+    )
+    .fetch_optional(conn)
+    .await?;
+    Ok(if flood.is_some() {
+        PauseScope::Flood
+    } else {
+        PauseScope::Chat
+    })
+}
+
+/// Makes job `job_id` the newest edit of message `message_id` in `chat_id`, in the transaction
+/// that enqueues it: an older edit job of that message, still waiting, is then superseded.
+#[tracing::instrument(skip_all, fields(chat_id, message_id))]
+pub async fn newest_edit(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    message_id: i32,
+    job_id: i64,
+) -> Result<(), StoreError> {
+    sqlx::query!(
+        "insert into message_edits (chat_id, message_id, job_id) values ($1, $2, $3)
+         on conflict (chat_id, message_id) do update set job_id = excluded.job_id",
+        chat_id,
+        message_id,
+        job_id,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Whether a newer edit of the message than job `job_id` is waiting (this one need not be sent).
+#[tracing::instrument(skip_all, fields(chat_id, message_id))]
+pub async fn edit_superseded<'e>(
+    executor: impl PgExecutor<'e>,
+    chat_id: i64,
+    message_id: i32,
+    job_id: i64,
+) -> Result<bool, StoreError> {
+    let newest = sqlx::query_scalar!(
+        "select job_id from message_edits where chat_id = $1 and message_id = $2",
+        chat_id,
+        message_id,
+    )
+    .fetch_optional(executor)
+    .await?;
+    Ok(newest.is_some_and(|newest| newest != job_id))
+}
+
+/// Forgets the message's newest edit once job `job_id`, that edit, has been sent.
+#[tracing::instrument(skip_all, fields(chat_id, message_id))]
+pub async fn edit_sent<'e>(
+    executor: impl PgExecutor<'e>,
+    chat_id: i64,
+    message_id: i32,
+    job_id: i64,
+) -> Result<(), StoreError> {
+    sqlx::query!(
+        "delete from message_edits where chat_id = $1 and message_id = $2 and job_id = $3",
+        chat_id,
+        message_id,
+        job_id,
+    )
+    .execute(executor)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,220 @@
+//! Replies and edits through the egress worker: a message waits for its turn under the shared
+//! budget, then is sent (or the message it edits changed). An edit that a newer edit of the same
+//! message supersedes is done without a request; an edit Telegram calls pointless (not modified,
+//! the message is gone or too old to edit) counts as done.
+
+use teloxide::payloads::{
+    EditMessageReplyMarkupSetters, EditMessageTextSetters, SendMessageSetters,
+};
+use teloxide::prelude::*;
+use teloxide::types::{ForceReply, MessageId, ParseMode};
+use teloxide::{ApiError, RequestError};
+
+use super::classify::{SendFailure, class, classify};
+use super::egress::Egress;
+use super::metrics;
+use super::pacing::Recipient;
+use super::record;
+use crate::store::budget;
+use crate::store::outbox::{MessageOp, OutgoingMessage};
+use crate::store::reachability;
+use pgqueue::{ClaimedJob, JobError, Outcome};
+
+impl Egress {
+    /// Sends or applies `message` and says what became of the job.
+    pub(super) async fn message(&self, job: &ClaimedJob, message: &OutgoingMessage) -> Outcome {
+        if let MessageOp::Edit { message_id, .. } = &message.op {
+            match budget::edit_superseded(self.queue.pool(), message.chat_id, *message_id, job.id)
+                .await
+            {
+                Ok(true) => {
+                    metrics::edit_coalesced();
+                    return Outcome::Done;
+                }
+                Ok(false) => {}
+                Err(error) => return database_retry(format!("reading newer edits: {error}")),
+            }
+        }
+        let to = Recipient::new(message.chat_id, false);
+        // Messages of one chat leave in order: their serial key holds the next back meanwhile.
+        if let Some(outcome) = self.turn(job, to, false).await {
+            return outcome;
+        }
+        match self.request(message).await {
+            Ok(()) => self.done(job, message).await,
+            Err(error) if ignorable_edit(&message.op, &error) => self.done(job, message).await,
+            Err(error) => {
+                self.message_failed(job, message, to, classify(&error))
+                    .await
+            }
+        }
+    }
+
+    /// The one Bot API request of `message`.
+    async fn request(&self, message: &OutgoingMessage) -> Result<(), RequestError> {
+        let chat = ChatId(message.chat_id);
+        match &message.op {
+            MessageOp::Send {
+                text,
+                keyboard,
+                force_reply,
+            } => {
+                let request = self
+                    .bot
+                    .send_message(chat, text.clone())
+                    .parse_mode(ParseMode::Html);
+                match keyboard {
+                    Some(keyboard) => request.reply_markup(keyboard.clone()).await?,
+                    None if *force_reply => request.reply_markup(ForceReply::new()).await?,
+                    None => request.await?,
+                };
+                metrics::message_sent(metrics::Kind::Reply);
+            }
+            MessageOp::Edit {
+                message_id,
+                text: Some(text),
+                keyboard,
+            } => {
+                let request = self
+                    .bot
+                    .edit_message_text(chat, MessageId(*message_id), text.clone())
+                    .parse_mode(ParseMode::Html);
+                match keyboard {
+                    Some(keyboard) => request.reply_markup(keyboard.clone()).await?,
+                    None => request.await?,
+                };
+                metrics::message_sent(metrics::Kind::Edit);
+            }
+            MessageOp::Edit {
+                message_id,
+                text: None,
+                keyboard,
+            } => {
+                let request = self
+                    .bot
+                    .edit_message_reply_markup(chat, MessageId(*message_id));
+                match keyboard {
+                    Some(keyboard) => request.reply_markup(keyboard.clone()).await?,
+                    None => request.await?,
+                };
+                metrics::message_sent(metrics::Kind::Edit);
+            }
+        }
+        Ok(())
+    }
+
+    /// A message that went out (or an edit with nothing left to do): the job is done.
+    async fn done(&self, job: &ClaimedJob, message: &OutgoingMessage) -> Outcome {
+        if let MessageOp::Edit { message_id, .. } = &message.op
+            && let Err(error) =
+                budget::edit_sent(self.queue.pool(), message.chat_id, *message_id, job.id).await
+        {
+            // Only a stale row: a later edit of the message replaces it.
+            tracing::warn!(%error, "forgetting a sent edit failed");
+        }
+        Outcome::Done
+    }
+
+    /// Acts on a failed request.
+    async fn message_failed(
+        &self,
+        job: &ClaimedJob,
+        message: &OutgoingMessage,
+        to: Recipient,
+        failure: SendFailure,
+    ) -> Outcome {
+        match failure {
+            SendFailure::Flood { retry_after, error } => {
+                self.throttled(to, retry_after, error).await
+            }
+            SendFailure::Unreachable(reason) => {
+                metrics::failed("unreachable");
+                match self.unreachable(job, message.chat_id, &reason).await {
+                    Ok(()) => Outcome::Recorded,
+                    Err(error) => {
+                        tracing::warn!(%error, "marking the chat unreachable failed");
+                        Outcome::Fail {
+                            error: JobError::new(class::UNREACHABLE, reason),
+                        }
+                    }
+                }
+            }
+            SendFailure::Migrated(new_chat_id) => {
+                // The group is a supergroup now: its tasks move, and this message follows them.
+                match self.migrated(job, message, new_chat_id).await {
+                    Ok(()) => Outcome::Recorded,
+                    Err(error) => {
+                        database_retry(format!("moving the chat to {new_chat_id} failed: {error}"))
+                    }
+                }
+            }
+            SendFailure::AcceptedUnreadable(error) => {
+                tracing::warn!(%error, "unreadable answer to a message; counting it as sent");
+                self.done(job, message).await
+            }
+            other => Self::retry_or_fail(job, other),
+        }
+    }
+
+    /// Fails the job and marks its chat unreachable (pausing its recurring tasks), in one
+    /// transaction.
+    async fn unreachable(
+        &self,
+        job: &ClaimedJob,
+        chat_id: i64,
+        reason: &str,
+    ) -> Result<(), crate::store::StoreError> {
+        let mut tx = self.queue.pool().begin().await?;
+        reachability::mark_unreachable(&mut tx, chat_id, reason, Some(job.id)).await?;
+        self.queue
+            .fail(&mut tx, job, JobError::new(class::UNREACHABLE, reason))
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Moves the chat's tasks to `new_chat_id` and puts the message in the outbox again for it,
+    /// completing this job, in one transaction.
+    async fn migrated(
+        &self,
+        job: &ClaimedJob,
+        message: &OutgoingMessage,
+        new_chat_id: i64,
+    ) -> Result<(), crate::store::StoreError> {
+        record::migrated(self.queue.pool(), message.chat_id, new_chat_id).await?;
+        let mut tx = self.queue.pool().begin().await?;
+        let moved = OutgoingMessage {
+            chat_id: new_chat_id,
+            op: message.op.clone(),
+        };
+        crate::store::outbox::enqueue(&mut tx, &self.queue, &moved).await?;
+        self.queue.complete(&mut *tx, job).await?;
+        tx.commit().await?;
+        metrics::retried("migrated");
+        Ok(())
+    }
+}
+
+/// Whether an edit's error means there is nothing to do: the text is the same, or the message is
+/// gone or can no longer be edited (telegram-bot-api.md §3, "ignorable on edits").
+fn ignorable_edit(op: &MessageOp, error: &RequestError) -> bool {
+    matches!(op, MessageOp::Edit { .. })
+        && matches!(
+            error,
+            RequestError::Api(
+                ApiError::MessageNotModified
+                    | ApiError::MessageCantBeEdited
+                    | ApiError::MessageToEditNotFound
+                    | ApiError::MessageIdInvalid
+            )
+        )
+}
+
+/// A retry after a database error.
+fn database_retry(error: String) -> Outcome {
+    metrics::retried("database");
+    Outcome::Retry {
+        error: JobError::new(class::DATABASE, error),
+        floor: None,
+    }
+}
