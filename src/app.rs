@@ -212,12 +212,13 @@ async fn context(config: RunConfig) -> anyhow::Result<AppContext> {
             ..QueueConfig::new(OUTBOX_QUEUE)
         },
     );
-    // A handler's lease covers its time limit; an update that keeps failing is given up
-    // after a few tries (the user is told), not retried for hours.
+    // The outbox's lease (the runner extends it while a handler runs, so a short one only
+    // shortens how long a dead replica's update waits for the reaper); an update that keeps
+    // failing is given up after a few tries (the user is told), not retried for hours.
     let updates = update_queue(
         pool.clone(),
         QueueConfig {
-            lease: crate::bot::updates::HANDLING_TIMEOUT * 2,
+            lease: config.delivery.lease(timeout),
             max_attempts: 5,
             ..QueueConfig::new(UPDATE_QUEUE)
         },
@@ -272,7 +273,10 @@ fn spawn_egress(context: &AppContext, subsystems: &mut Subsystems) {
         egress,
         RunnerConfig {
             concurrency: context.config.delivery.workers,
-            batch: 32,
+            // A small prefetch: jobs claimed into the buffer wait there in claim order, so a
+            // deep one would hold an answer behind the reminders claimed before it (measured:
+            // 32 cost answers about 1 s under a backlog). The budget, not claims, limits sends.
+            batch: 4,
             shutdown_deadline: Duration::from_secs(context.config.delivery.shutdown_deadline_secs),
             ..RunnerConfig::default()
         },

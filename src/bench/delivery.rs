@@ -203,37 +203,13 @@ async fn run_once(
     sqlx::query("analyze").execute(&pool).await?;
 
     let bot_rate = if args.no_limits { 0 } else { args.bot_rate };
-    let config = RunConfig {
-        db: DatabaseArgs {
-            database_url: Some(database.url().to_owned()),
-            pgdata: PathBuf::from(".pgdata"),
-            pg_port: 0,
-        },
-        telegram: TelegramArgs {
-            token: crate::config::BotToken::from(SecretString::from(sim.token().to_owned())),
-            api_url: Some(sim.url()),
-            http_timeout_secs: 17,
-        },
-        delivery: DeliveryArgs {
-            workers: args.workers,
-            rate_per_sec: bot_rate,
-            rate_per_chat_per_sec: if args.no_limits { 0 } else { 1 },
-            rate_per_group_per_min: if args.no_limits { 0 } else { 20 },
-            lease_secs: None,
-            max_attempts: 10,
-            late_threshold_secs: 300,
-            shutdown_deadline_secs: 20,
-            reaper_interval_secs: 5,
-            keep_finished_hours: 24,
-            flood_pause_cap_secs: 60,
-        },
-        bot: crate::bot::BotSettings::default(),
-        admin: crate::config::AdminArgs::default(),
-        http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        db_max_connections: 20,
-        retention_days: 90,
-        intake: crate::config::IntakeArgs::default(),
-    };
+    let config = run_config(
+        database.url(),
+        &sim,
+        bot_rate,
+        !args.no_limits,
+        args.workers,
+    );
     let started = Instant::now();
     let running = crate::app::start(config).await?;
     let timeout = Duration::from_secs(600);
@@ -324,5 +300,47 @@ pub async fn wait_for_sent(pool: &PgPool, n: i64, timeout: Duration) -> Result<b
             return Ok(false);
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// `remindbot run`'s settings for a benchmark against `sim`: the bot's overall budget `rate` per
+/// second (0: none), the per-chat and per-group limits on or off, `workers` egress workers.
+pub(super) fn run_config(
+    database_url: &str,
+    sim: &tgsim::SimHandle,
+    rate: u32,
+    chat_limits: bool,
+    workers: usize,
+) -> RunConfig {
+    RunConfig {
+        db: DatabaseArgs {
+            database_url: Some(database_url.to_owned()),
+            pgdata: PathBuf::from(".pgdata"),
+            pg_port: 0,
+        },
+        telegram: TelegramArgs {
+            token: crate::config::BotToken::from(SecretString::from(sim.token().to_owned())),
+            api_url: Some(sim.url()),
+            http_timeout_secs: 17,
+        },
+        delivery: DeliveryArgs {
+            workers,
+            rate_per_sec: rate,
+            rate_per_chat_per_sec: u32::from(chat_limits),
+            rate_per_group_per_min: if chat_limits { 20 } else { 0 },
+            lease_secs: None,
+            max_attempts: 10,
+            late_threshold_secs: 300,
+            shutdown_deadline_secs: 20,
+            reaper_interval_secs: 5,
+            keep_finished_hours: 24,
+            flood_pause_cap_secs: 60,
+        },
+        bot: crate::bot::BotSettings::default(),
+        admin: crate::config::AdminArgs::default(),
+        http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        db_max_connections: 20,
+        retention_days: 90,
+        intake: crate::config::IntakeArgs::default(),
     }
 }

@@ -3,7 +3,9 @@
 
 pub mod claim;
 pub mod delivery;
+pub mod egress;
 pub mod explain;
+pub mod intake;
 pub mod queue;
 pub mod work;
 
@@ -23,6 +25,11 @@ pub enum BenchCommand {
     /// Reminder delivery against the simulator: reminders/s within Telegram's limits (with and
     /// without latency), lateness at a steady rate, and the headroom with limits off.
     Delivery(delivery::DeliveryBenchArgs),
+    /// The way in: webhook updates/s to the committed inbox and handled end to end.
+    Intake(intake::IntakeBenchArgs),
+    /// The way out: messages/s and the busiest second with 1, 2 and 3 replicas at Telegram's
+    /// limits; answers' latency under a backlog of reminders.
+    Egress(egress::EgressBenchArgs),
     /// The Bot API simulator's own speed: sendMessage requests per second with limits off.
     Sim(tgsim::bench::SimBenchArgs),
     /// The per-task, admin and metrics look-ups on large tables: their plans and times.
@@ -35,6 +42,8 @@ pub async fn run(command: BenchCommand, db: &DatabaseArgs) -> anyhow::Result<()>
         BenchCommand::Claim(args) => claim::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Queue(args) => queue::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Delivery(args) => delivery::run(&args, &db.resolve_url().await?).await,
+        BenchCommand::Intake(args) => intake::run(&args, &db.resolve_url().await?).await,
+        BenchCommand::Egress(args) => egress::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Sim(args) => tgsim::bench::run(args).await,
         BenchCommand::Explain(args) => explain::run(&args, &db.resolve_url().await?).await,
     }

@@ -73,7 +73,7 @@ pub struct DeliveryArgs {
     #[arg(long, env = "DELIVERY_WORKERS", default_value_t = 16)]
     pub workers: usize,
     /// Messages per second over all chats, all replicas together (0: no limit).
-    #[arg(long, env = "SEND_RATE_PER_SEC", default_value_t = 25)]
+    #[arg(long, env = "SEND_RATE_PER_SEC", default_value_t = 30)]
     pub rate_per_sec: u32,
     /// Messages per second to one chat (0: no limit).
     #[arg(long, env = "SEND_RATE_PER_CHAT_PER_SEC", default_value_t = 1)]

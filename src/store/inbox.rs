@@ -59,7 +59,9 @@ impl Incoming {
         let Some(update_id) = raw.get("update_id").and_then(Value::as_i64) else {
             return Self::unreadable(raw.to_string());
         };
-        let parsed: Option<teloxide::types::Update> = serde_json::from_value(raw.clone()).ok();
+        // From a reference, as the handler reads it: teloxide's types borrow strings, which
+        // an owned `Value` cannot lend (`from_value` fails on every message).
+        let parsed = teloxide::types::Update::deserialize(&raw).ok();
         let kind = raw
             .as_object()
             .and_then(|fields| fields.keys().find(|key| *key != "update_id").cloned())

@@ -145,24 +145,7 @@ impl Egress {
                 self.throttled(to, retry_after, error).await
             }
             SendFailure::Unreachable(reason) => {
-                metrics::failed("unreachable");
-                match record::unreachable(
-                    self.queue.pool(),
-                    &self.queue,
-                    job,
-                    due.chat.chat_id,
-                    &reason,
-                )
-                .await
-                {
-                    Ok(()) => Outcome::Recorded,
-                    Err(error) => {
-                        tracing::warn!(%error, "marking the chat unreachable failed");
-                        Outcome::Fail {
-                            error: JobError::new(class::UNREACHABLE, reason),
-                        }
-                    }
-                }
+                self.unreachable(job, due.chat.chat_id, reason).await
             }
             SendFailure::Migrated(new_chat_id) => {
                 match record::migrated(self.queue.pool(), due.chat.chat_id, new_chat_id).await {

@@ -12,6 +12,7 @@ use teloxide::Bot;
 use super::classify::{SendFailure, class};
 use super::metrics;
 use super::pacing::{Admission, Pacer, Recipient};
+use super::record;
 use crate::store::outbox::{OutgoingMessage, ReminderJob};
 use pgqueue::{ClaimedJob, JobError, JobHandler, Outcome, Queue};
 
@@ -119,6 +120,27 @@ impl Egress {
                     error: JobError::new(class::DATABASE, format!("pacing failed: {error}")),
                     floor: None,
                 })
+            }
+        }
+    }
+
+    /// The outcome of a send Telegram refused because the chat cannot be reached (blocked,
+    /// deactivated, not found, kicked): the job fails at once and the chat is marked unreachable
+    /// (pausing its recurring tasks), in one transaction.
+    pub(super) async fn unreachable(
+        &self,
+        job: &ClaimedJob,
+        chat_id: i64,
+        reason: String,
+    ) -> Outcome {
+        metrics::failed("unreachable");
+        match record::unreachable(self.queue.pool(), &self.queue, job, chat_id, &reason).await {
+            Ok(()) => Outcome::Recorded,
+            Err(error) => {
+                tracing::warn!(%error, "marking the chat unreachable failed");
+                Outcome::Fail {
+                    error: JobError::new(class::UNREACHABLE, reason),
+                }
             }
         }
     }

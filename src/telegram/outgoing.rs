@@ -17,7 +17,6 @@ use super::pacing::Recipient;
 use super::record;
 use crate::store::budget;
 use crate::store::outbox::{MessageOp, OutgoingMessage};
-use crate::store::reachability;
 use pgqueue::{ClaimedJob, JobError, Outcome};
 
 impl Egress {
@@ -128,16 +127,7 @@ impl Egress {
                 self.throttled(to, retry_after, error).await
             }
             SendFailure::Unreachable(reason) => {
-                metrics::failed("unreachable");
-                match self.unreachable(job, message.chat_id, &reason).await {
-                    Ok(()) => Outcome::Recorded,
-                    Err(error) => {
-                        tracing::warn!(%error, "marking the chat unreachable failed");
-                        Outcome::Fail {
-                            error: JobError::new(class::UNREACHABLE, reason),
-                        }
-                    }
-                }
+                self.unreachable(job, message.chat_id, reason).await
             }
             SendFailure::Migrated(new_chat_id) => {
                 // The group is a supergroup now: its tasks move, and this message follows them.
@@ -154,23 +144,6 @@ impl Egress {
             }
             other => Self::retry_or_fail(job, other),
         }
-    }
-
-    /// Fails the job and marks its chat unreachable (pausing its recurring tasks), in one
-    /// transaction.
-    async fn unreachable(
-        &self,
-        job: &ClaimedJob,
-        chat_id: i64,
-        reason: &str,
-    ) -> Result<(), crate::store::StoreError> {
-        let mut tx = self.queue.pool().begin().await?;
-        reachability::mark_unreachable(&mut tx, chat_id, reason, Some(job.id)).await?;
-        self.queue
-            .fail(&mut tx, job, JobError::new(class::UNREACHABLE, reason))
-            .await?;
-        tx.commit().await?;
-        Ok(())
     }
 
     /// Moves the chat's tasks to `new_chat_id` and puts the message in the outbox again for it,

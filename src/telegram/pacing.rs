@@ -81,8 +81,10 @@ impl RateConfig {
     }
 }
 
-/// Slots are this fraction of the configured rate apart (2% slack for network jitter).
-pub const PACE_MARGIN: f64 = 0.98;
+/// Slots are this fraction of the configured rate apart: 7% slack for the jitter between a slot
+/// and the moment Telegram counts the message (measured with three replicas at 30/s: 2% let 33
+/// land in one second, 5% 31).
+pub const PACE_MARGIN: f64 = 0.93;
 
 /// The spacing of `n` messages per `unit`, with the margin.
 fn spacing(unit: Duration, n: u32) -> Option<Duration> {
@@ -233,12 +235,12 @@ impl Pacer {
                 return Ok(Admission::Defer(Deferral::Spacing(secs(wait))));
             }
         }
-        let (at, sleep) = match self.slot(priority).await {
-            Some(Slot::Granted { at, in_secs }) => (Some(at), secs(in_secs)),
+        let at = match self.slot(priority).await {
+            Some(Slot::Granted { at, .. }) => Some(at),
             Some(Slot::Wait { in_secs, .. }) => {
                 return Ok(Admission::Defer(Deferral::Busy(secs(in_secs))));
             }
-            None => (None, Duration::ZERO),
+            None => None,
         };
         if let Some(interval) = chat_interval {
             let at = at.unwrap_or_else(chrono::Utc::now);
@@ -246,7 +248,12 @@ impl Pacer {
                 return Ok(Admission::Defer(Deferral::Spacing(interval)));
             }
         }
-        tokio::time::sleep(sleep).await;
+        // The send leaves at its slot's instant on the database's clock (the same clock as
+        // ours, or NTP-close): neither the slot's round trip nor the booking above shifts it,
+        // so replicas' sends do not bunch beyond the budget.
+        if let Some(wait) = at.and_then(|at| (at - chrono::Utc::now()).to_std().ok()) {
+            tokio::time::sleep(wait).await;
+        }
         self.count_send();
         Ok(Admission::Send)
     }
@@ -400,13 +407,16 @@ mod tests {
         };
         let global = rates.global_interval().unwrap();
         assert!(
-            (global.as_secs_f64() - 1.0 / 29.4).abs() < 1e-6,
+            (global.as_secs_f64() - 1.0 / (30.0 * PACE_MARGIN)).abs() < 1e-6,
             "{global:?}"
         );
         let private = rates.chat_interval(false).unwrap();
-        assert!((private.as_secs_f64() - 1.0 / 0.98).abs() < 1e-6);
+        assert!((private.as_secs_f64() - 1.0 / PACE_MARGIN).abs() < 1e-6);
         let group = rates.chat_interval(true).unwrap();
-        assert!((group.as_secs_f64() - 3.0 / 0.98).abs() < 1e-6, "{group:?}");
+        assert!(
+            (group.as_secs_f64() - 3.0 / PACE_MARGIN).abs() < 1e-6,
+            "{group:?}"
+        );
         assert_eq!(RateConfig::off().global_interval(), None);
         assert_eq!(RateConfig::off().chat_interval(true), None);
     }

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use pgqueue::{Queue, QueueConfig};
 use remindbot::app::{self, Running};
+use remindbot::bot::intake::IntakeMode;
 use remindbot::config::{AdminArgs, BotToken, DeliveryArgs, RunConfig, TelegramArgs};
 use remindbot::db::DatabaseArgs;
 use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
@@ -166,18 +167,29 @@ impl TestApp {
 
     // ----- the app -----
 
-    /// Runs `remindbot run` in-process (`remindbot::app::start`); returns once the bot polls.
+    /// Runs `remindbot run` in-process (`remindbot::app::start`); returns once the bot polls
+    /// (or, in webhook mode, has set its webhook).
     pub async fn run(&mut self) {
         assert!(self.running.is_none(), "remindbot run is already running");
         let polls = self.sim.polls_started();
+        let calls = self.sim.calls(0).len();
         let running = app::start(self.config.clone())
             .await
             .expect("remindbot run starts");
         self.running = Some(running);
-        self.sim
-            .wait_for_polls_started(polls + 1, WAIT)
-            .await
-            .expect("the bot polls");
+        if matches!(self.config.intake.mode, IntakeMode::Polling) {
+            self.sim
+                .wait_for_polls_started(polls + 1, WAIT)
+                .await
+                .expect("the bot polls");
+        } else {
+            eventually(WAIT, "the webhook to be set", || async {
+                self.sim.calls(0)[calls..]
+                    .iter()
+                    .any(|c| c.method == "setWebhook" && c.status == 200)
+            })
+            .await;
+        }
     }
 
     /// Stops the app as SIGTERM would and checks that every subsystem stopped cleanly; the
@@ -188,6 +200,20 @@ impl TestApp {
             .await
             .expect("remindbot run stops in time")
             .expect("every subsystem stops cleanly");
+    }
+
+    /// Ends the app at once, as a crash would: every subsystem aborted, nothing cleaned up (its
+    /// connections close; its claimed jobs wait for the reaper).
+    pub fn crash(&mut self) {
+        drop(self.running.take().expect("remindbot run is running"));
+    }
+
+    /// Starts another replica of `remindbot run` on the same database and simulator, with the
+    /// same settings changed by `configure`.
+    pub async fn replica(&self, configure: impl FnOnce(&mut RunConfig)) -> Running {
+        let mut config = self.config.clone();
+        configure(&mut config);
+        app::start(config).await.expect("the replica starts")
     }
 
     /// Stops the app and runs a new one on the same database and simulator.

@@ -14,6 +14,7 @@ const BOT_RATE: u32 = 250;
 
 #[tokio::test]
 async fn a_thousand_reminders_for_a_thousand_chats_go_out_once_each_near_the_rate_limit() {
+    let _timing = crate::support::TIMING.lock().await;
     let limits = LimitsConfig {
         global: Rate::per_second(SIM_RATE, SIM_RATE),
         ..LimitsConfig::default()

@@ -282,3 +282,7 @@ pub async fn due_in_secs(pool: &PgPool, job: &JobInfo) -> f64 {
     let due_in = (job.run_at - db_now(pool).await).num_microseconds();
     due_in.expect("a due time within centuries") as f64 / 1e6
 }
+
+/// Taken by the tests that measure rates or latencies under load, so that no two of them share
+/// the machine's two cores (their figures would be each other's noise).
+pub static TIMING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());

@@ -221,44 +221,20 @@ pub async fn depth<'c>(
     } else {
         state_counts(&mut *conn).await?
     };
-    // Both off the claim index, a priority at a time (see `Queue::claim`): the due jobs of each priority
-    // counted up to the cap, and each one's oldest due job, the oldest of those the queue's.
-    let due = sqlx::query!(
-        r#"with due as (
-               select counted.n, first.id, first.run_at
-               from jobs_pending_priorities($1) p
-               cross join lateral (
-                   select count(*) as n from (
-                       select from jobs
-                       where queue = $1 and state = 'pending' and priority = p.priority
-                         and run_at <= now()
-                       limit $2) d) counted
-               left join lateral (
-                   select id, run_at from jobs
-                   where queue = $1 and state = 'pending' and priority = p.priority
-                     and run_at <= now()
-                   order by run_at, id limit 1) first on true)
-           select least(coalesce((select sum(n) from due), 0), $2)::int8 as "due_now!",
-                  oldest.id as "oldest_id?", oldest.run_at as "oldest_run_at?",
-                  extract(epoch from now() - oldest.run_at)::float8 as oldest_due_secs
-           from (select 1) one
-           left join lateral (select id, run_at from due where id is not null
-                              order by run_at, id limit 1) oldest on true"#,
-        queue,
-        DUE_COUNT_CAP,
-    )
-    .fetch_one(&mut *conn)
-    .await?;
-    let oldest_due = due
-        .oldest_id
-        .zip(due.oldest_run_at)
-        .map(|(id, run_at)| DueJob { id, run_at });
+    // Off the claim index, a priority at a time (see `due_by_priority`): the due jobs of each,
+    // and the oldest of their oldest.
+    let levels = due_by_priority(&mut *conn, queue).await?;
+    let due_now = levels.iter().map(|level| level.due_now).sum::<i64>();
+    let oldest = levels
+        .iter()
+        .filter_map(|level| level.oldest_due.clone().zip(level.oldest_due_secs))
+        .min_by_key(|(job, _)| (job.run_at, job.id));
     Ok(Depth {
         states,
         estimated,
-        due_now: due.due_now,
-        oldest_due_secs: due.oldest_due_secs,
-        oldest_due,
+        due_now: due_now.min(DUE_COUNT_CAP),
+        oldest_due_secs: oldest.as_ref().map(|(_, secs)| *secs),
+        oldest_due: oldest.map(|(job, _)| job),
     })
 }
 
@@ -271,6 +247,8 @@ pub struct DueAtPriority {
     pub due_now: i64,
     /// How long its oldest due job has waited, in seconds.
     pub oldest_due_secs: Option<f64>,
+    /// Its oldest due job.
+    pub oldest_due: Option<DueJob>,
 }
 
 /// The due jobs of `queue` per priority that has pending jobs, lowest (first claimed) first: how
@@ -280,9 +258,9 @@ pub async fn due_by_priority<'e>(
     executor: impl PgExecutor<'e>,
     queue: &str,
 ) -> Result<Vec<DueAtPriority>, QueueError> {
-    Ok(sqlx::query_as!(
-        DueAtPriority,
+    let levels = sqlx::query!(
         r#"select p.priority as "priority!", counted.n as "due_now!",
+                  first.id as "oldest_id?", first.run_at as "oldest_run_at?",
                   extract(epoch from now() - first.run_at)::float8 as oldest_due_secs
            from jobs_pending_priorities($1) p
            cross join lateral (
@@ -292,7 +270,7 @@ pub async fn due_by_priority<'e>(
                      and run_at <= now()
                    limit $2) d) counted
            left join lateral (
-               select run_at from jobs
+               select id, run_at from jobs
                where queue = $1 and state = 'pending' and priority = p.priority
                  and run_at <= now()
                order by run_at, id limit 1) first on true
@@ -301,7 +279,19 @@ pub async fn due_by_priority<'e>(
         DUE_COUNT_CAP,
     )
     .fetch_all(executor)
-    .await?)
+    .await?;
+    Ok(levels
+        .into_iter()
+        .map(|level| DueAtPriority {
+            priority: level.priority,
+            due_now: level.due_now,
+            oldest_due_secs: level.oldest_due_secs,
+            oldest_due: level
+                .oldest_id
+                .zip(level.oldest_run_at)
+                .map(|(id, run_at)| DueJob { id, run_at }),
+        })
+        .collect())
 }
 
 /// Moves every job of queue `from` to queue `to` (a queue renamed by a new version of its

@@ -1,0 +1,159 @@
+//! The way out: every message the bot sends (answers and reminders) leaves through one paced,
+//! prioritized outbox under one budget that all replicas share, at Telegram's limits.
+
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+
+use crate::app::{TestApp, text};
+use crate::support::{TIMING, WAIT, eventually};
+
+/// The simulator at Telegram's limits (30/s overall, 1/s per chat) and the bot's budget at them.
+async fn at_telegrams_limits() -> TestApp {
+    TestApp::builder()
+        .telegram_limits()
+        .config(|c| c.delivery.rate_per_sec = 30)
+        .start()
+        .await
+}
+
+/// Users who got a bot message, of `users`.
+fn answered(app: &TestApp, users: &[i64]) -> usize {
+    users
+        .iter()
+        .filter(|u| {
+            app.sim
+                .transcript(**u)
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.from_bot)
+        })
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_hundred_users_writing_at_once_are_all_answered_within_12_s_without_a_429() {
+    let _timing = TIMING.lock().await;
+    let mut app = at_telegrams_limits().await;
+    let users = app.users(8_000_000, 300);
+    let started = Instant::now();
+    for user in &users {
+        app.sim.user_says(*user, "/tz Asia/Tashkent").unwrap();
+    }
+    eventually(WAIT * 2, "all 300 answered", || async {
+        answered(&app, &users) == users.len()
+    })
+    .await;
+    let took = started.elapsed();
+    let counters = app.sim.counters();
+    eprintln!(
+        "300 users answered in {took:?}; highest second {}/s; 429s {:?}",
+        counters.max_global_rate_per_s, counters.too_many_requests
+    );
+    let throttled = counters.too_many_requests;
+    assert_eq!(throttled.global + throttled.per_chat, 0, "{throttled:?}");
+    assert!(took < Duration::from_secs(12), "{took:?}");
+    app.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_overtake_a_backlog_of_reminders() {
+    let _timing = TIMING.lock().await;
+    let mut app = at_telegrams_limits().await;
+    // 20 s of reminders at 30/s, all due now.
+    let chats = app.users(8_100_000, 600);
+    let now = Utc::now();
+    let due: Vec<_> = chats.iter().map(|c| (*c, now)).collect();
+    app.seed(&due).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    let users = app.users(8_200_000, 15);
+    let mut waits = Vec::new();
+    for user in &users {
+        let asked = Instant::now();
+        let reply = app.say(*user, "/tz Asia/Tashkent").await;
+        waits.push(asked.elapsed());
+        assert!(text(&reply).contains("Asia/Tashkent"), "{reply:?}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let unsent: i64 = sqlx::query_scalar("select count(*) from reminders where not sent")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    waits.sort();
+    let p95 = waits[waits.len() * 95 / 100];
+    eprintln!(
+        "answers under a backlog: p95 {p95:?}, max {:?}; {unsent} reminders still waiting",
+        waits.last()
+    );
+    assert!(unsent > 0, "the backlog was still there");
+    assert!(p95 < Duration::from_millis(1500), "{waits:?}");
+    assert_eq!(app.sim.counters().too_many_requests.global, 0);
+    app.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_replicas_share_one_budget_and_two_keep_it_full_when_one_dies() {
+    let _timing = TIMING.lock().await;
+    const N: usize = 900;
+    let mut app = at_telegrams_limits().await;
+    let second = app.replica(|_| {}).await;
+    let third = app.replica(|_| {}).await;
+    let chats = app.users(8_300_000, N as i64);
+    let now = Utc::now();
+    let due: Vec<_> = chats.iter().map(|c| (*c, now)).collect();
+    app.seed(&due).await;
+
+    eventually(WAIT * 2, "a third sent", || async {
+        app.sim.counters().messages_sent >= N as u64 / 3
+    })
+    .await;
+    app.crash();
+    let killed_ms = Utc::now().timestamp_millis();
+    app.wait_sent(N as i64, WAIT * 6).await;
+
+    let counters = app.sim.counters();
+    let sends: Vec<i64> = app
+        .sim
+        .calls(0)
+        .iter()
+        .filter(|c| c.method == "sendMessage" && c.status == 200)
+        .map(|c| c.at_ms)
+        .collect();
+    // The rate of the two left, from a second after the kill over the next 5 s.
+    let after = sends
+        .iter()
+        .filter(|at| **at >= killed_ms + 1000 && **at < killed_ms + 6000)
+        .count() as f64
+        / 5.0;
+    eprintln!(
+        "3 replicas: highest second {}/s, 429s {:?}; two replicas after the kill: {after:.1}/s",
+        counters.max_global_rate_per_s, counters.too_many_requests
+    );
+    assert!(counters.max_global_rate_per_s <= 30, "{counters:?}");
+    assert_eq!(
+        counters.too_many_requests.global + counters.too_many_requests.per_chat,
+        0
+    );
+    // Every reminder arrives; only a send in flight when its replica died may arrive twice.
+    let in_flight = app
+        .sim
+        .calls(0)
+        .iter()
+        .filter(|c| c.method == "sendMessage")
+        .filter(|c| c.at_ms <= killed_ms && c.at_ms + c.duration_ms as i64 >= killed_ms - 50)
+        .count();
+    let mut twice = 0;
+    for chat in &chats {
+        let got = app.bot_messages(*chat).len();
+        assert!(got >= 1, "chat {chat} got its reminder");
+        twice += got - 1;
+    }
+    assert!(
+        twice <= in_flight,
+        "{twice} sent twice, {in_flight} in flight at the kill"
+    );
+    assert!(after >= 27.0, "{after:.1}/s after the kill");
+    second.stop().await.unwrap();
+    third.stop().await.unwrap();
+}
