@@ -24,9 +24,11 @@ use crate::bot::intake::webhook::{self, WebhookEndpoint};
 use crate::bot::updates::Apologize;
 use crate::config::RunConfig;
 use crate::store::inbox::{UPDATE_QUEUE, update_queue};
+use crate::store::outbox::LEGACY_REMINDER_QUEUE;
 use crate::store::retention::Keep;
 use crate::store::{OUTBOX_QUEUE, outbox_queue};
 use crate::telegram::{Egress, Pacer};
+use pgqueue::presence::Presence;
 use pgqueue::{Queue, QueueConfig, Runner, RunnerConfig, Wakeups, maintenance, reaper};
 
 /// What every subsystem shares. Its `Debug` leaves out the bot, whose own `Debug` shows the token.
@@ -48,6 +50,9 @@ pub struct AppContext {
     pub wakeups: Wakeups,
     /// Cancelled to shut everything down.
     pub shutdown: CancellationToken,
+    /// The id this process's runners write to the jobs they claim: the reaper returns them at
+    /// once if the process dies ([`pgqueue::presence`]).
+    pub worker_id: String,
 }
 
 impl std::fmt::Debug for AppContext {
@@ -138,8 +143,13 @@ pub async fn run(config: RunConfig) -> anyhow::Result<()> {
 /// Connects, migrates and starts the chat, the egress workers, the reaper, retention and the
 /// side-car.
 pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
-    let context = context(config).await?;
+    let (context, presence) = context(config).await?;
     let mut subsystems = Subsystems::new(context.shutdown.clone());
+    let token = context.shutdown.child_token();
+    subsystems.spawn("presence", async move {
+        presence.hold(token).await;
+        Ok(())
+    });
     let (listener, http_addr) = crate::http::bind(context.config.http_addr)
         .await
         .context("binding the HTTP side-car")?;
@@ -178,6 +188,19 @@ pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
     })
 }
 
+/// The Bot API client of `config`: its token, its timeout, its API server.
+pub fn bot_client(config: &RunConfig) -> anyhow::Result<Bot> {
+    let client = teloxide::net::default_reqwest_settings()
+        .timeout(config.telegram.http_timeout())
+        .build()
+        .context("building the HTTP client")?;
+    let mut bot = Bot::with_client(config.telegram.token.expose_secret(), client);
+    if let Some(url) = &config.telegram.api_url {
+        bot = bot.set_api_url(url.parse().context("TELOXIDE_API_URL is not a URL")?);
+    }
+    Ok(bot)
+}
+
 /// The webhook endpoint's routes, in webhook mode.
 fn webhook_router(context: &AppContext) -> Option<axum::Router> {
     let intake = &context.config.intake;
@@ -190,20 +213,14 @@ fn webhook_router(context: &AppContext) -> Option<axum::Router> {
     }))
 }
 
-/// Builds the shared context: pool (migrated), bot, queue, limits, wake-ups.
-async fn context(config: RunConfig) -> anyhow::Result<AppContext> {
+/// Builds the shared context: pool (migrated), bot, queue, limits, wake-ups, and this process's
+/// presence (which the caller holds while the runners run).
+async fn context(config: RunConfig) -> anyhow::Result<(AppContext, Presence)> {
     let url = config.db.resolve_url().await?;
     let pool = crate::db::connect(&url, config.db_max_connections).await?;
     crate::db::migrate(&pool).await?;
     let timeout = config.telegram.http_timeout();
-    let client = teloxide::net::default_reqwest_settings()
-        .timeout(timeout)
-        .build()
-        .context("building the HTTP client")?;
-    let mut bot = Bot::with_client(config.telegram.token.expose_secret(), client);
-    if let Some(url) = &config.telegram.api_url {
-        bot = bot.set_api_url(url.parse().context("TELOXIDE_API_URL is not a URL")?);
-    }
+    let bot = bot_client(&config)?;
     let outbox = outbox_queue(
         pool.clone(),
         QueueConfig {
@@ -226,8 +243,9 @@ async fn context(config: RunConfig) -> anyhow::Result<AppContext> {
     .with_give_up_hook(Arc::new(Apologize {
         outbox: outbox.clone(),
     }));
+    let presence = Presence::register(&pool, "remindbot").await?;
     let shutdown = CancellationToken::new();
-    Ok(AppContext {
+    let context = AppContext {
         pacer: Pacer::start(
             pool.clone(),
             config.delivery.rates(),
@@ -240,7 +258,9 @@ async fn context(config: RunConfig) -> anyhow::Result<AppContext> {
         outbox,
         updates,
         shutdown,
-    })
+        worker_id: presence.worker_id().to_owned(),
+    };
+    Ok((context, presence))
 }
 
 /// The chat: the intake (polling or the webhook's registration) and the update workers.
@@ -253,6 +273,7 @@ fn spawn_bot(context: &AppContext, subsystems: &mut Subsystems) {
         intake: context.config.intake.mode.clone(),
         update_workers: context.config.intake.update_workers,
         wakeups: context.wakeups.clone(),
+        worker_id: context.worker_id.clone(),
     };
     let (bot, token) = (context.bot.clone(), context.shutdown.child_token());
     subsystems.spawn("bot", async move {
@@ -278,6 +299,7 @@ fn spawn_egress(context: &AppContext, subsystems: &mut Subsystems) {
             // 32 cost answers about 1 s under a backlog). The budget, not claims, limits sends.
             batch: 4,
             shutdown_deadline: Duration::from_secs(context.config.delivery.shutdown_deadline_secs),
+            worker_id: context.worker_id.clone(),
             ..RunnerConfig::default()
         },
         context.wakeups.clone(),
@@ -299,6 +321,11 @@ fn spawn_maintenance(context: &AppContext, subsystems: &mut Subsystems) {
         Ok(())
     });
     let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
+    subsystems.spawn("legacy reminders", async move {
+        adopt_legacy_reminders(pool, token).await;
+        Ok(())
+    });
+    let (pool, token) = (context.pool.clone(), context.shutdown.child_token());
     let keep = Duration::from_secs(settings.keep_finished_hours * 3600);
     subsystems.spawn("retention", async move {
         maintenance::run_retention(pool, keep, Duration::from_secs(600), token).await;
@@ -315,6 +342,26 @@ fn spawn_maintenance(context: &AppContext, subsystems: &mut Subsystems) {
         crate::store::retention::run(pool, keep, Duration::from_secs(3600), token).await;
         Ok(())
     });
+}
+
+/// While replicas of the release before the outbox still run (a rolling upgrade), they enqueue
+/// reminders into the queue of their time: this moves them into the outbox every few seconds,
+/// so none waits for a worker that is gone.
+async fn adopt_legacy_reminders(pool: PgPool, shutdown: CancellationToken) {
+    let mut every = tokio::time::interval(Duration::from_secs(5));
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            _ = every.tick() => {}
+        }
+        match maintenance::adopt_pending(&pool, LEGACY_REMINDER_QUEUE, OUTBOX_QUEUE).await {
+            Ok(0) => {}
+            Ok(moved) => {
+                tracing::info!(moved, "reminders of a previous release moved to the outbox")
+            }
+            Err(error) => tracing::warn!(%error, "moving a previous release's reminders failed"),
+        }
+    }
 }
 
 /// Cancels `shutdown` on Ctrl-C or SIGTERM.

@@ -11,12 +11,34 @@ use crate::telemetry::LogFormat;
 #[derive(Debug, Parser)]
 #[command(name = "remindbot", version, about)]
 pub struct Cli {
+    /// Read settings from this file (KEY=value lines, as systemd's EnvironmentFile) before the
+    /// environment and `.env`; the installed package's is /etc/remindbot/remindbot.env.
+    #[arg(long, value_name = "PATH", global = true)]
+    pub env_file: Option<std::path::PathBuf>,
     /// How log lines are written.
     #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty, global = true)]
     pub log_format: LogFormat,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// The `--env-file` of the raw command line, read before parsing: the settings it holds are
+    /// defaults of the flags that parsing fills in.
+    pub fn env_file_arg(args: &[std::ffi::OsString]) -> Option<std::path::PathBuf> {
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            let arg = arg.to_string_lossy();
+            if arg == "--env-file" {
+                return args.next().map(std::path::PathBuf::from);
+            }
+            if let Some(path) = arg.strip_prefix("--env-file=") {
+                return Some(path.into());
+            }
+        }
+        None
+    }
 }
 
 /// The subcommands.
@@ -50,6 +72,10 @@ pub enum Command {
     /// Run the bot: delivery workers, reaper, retention and the HTTP side-car, until SIGTERM or
     /// Ctrl-C.
     Run(Box<crate::config::RunConfig>),
+    /// Check, with the settings `run` would use, what would stop the bot or deserves a look: the
+    /// token, the webhook, the database (migrations, clock), the admin page, the limits. Changes
+    /// nothing; exits 1 when something failed.
+    Check(Box<crate::config::RunConfig>),
     /// Run the Telegram Bot API simulator (for tests, the sandbox and other programs).
     #[cfg(feature = "dev")]
     Sim(tgsim::cli::SimArgs),
@@ -116,6 +142,17 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             crate::admin::cli::run(command, &pool).await
         }
         Command::Run(config) => crate::app::run(*config).await,
+        Command::Check(config) => {
+            let report = crate::check::run(&config).await;
+            for finding in &report.findings {
+                println!("{finding}");
+            }
+            if report.passed() {
+                Ok(())
+            } else {
+                std::process::exit(1)
+            }
+        }
         #[cfg(feature = "dev")]
         Command::Sim(args) => tgsim::cli::run(args).await,
         #[cfg(feature = "dev")]

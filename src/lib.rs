@@ -11,6 +11,7 @@ pub mod app;
 pub mod bench;
 pub mod bot;
 pub mod callback;
+pub mod check;
 pub mod cli;
 pub mod config;
 pub mod db;

@@ -1,5 +1,7 @@
 //! Logging set-up: one tracing subscriber for the whole process, filtered by `RUST_LOG`.
 
+use std::io::IsTerminal;
+
 use tracing_subscriber::EnvFilter;
 
 /// How log lines are written.
@@ -23,8 +25,11 @@ pub fn init(format: LogFormat) {
 pub fn init_with_default(format: LogFormat, default_filter: &str) {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter));
+    // Colours only for a person at a terminal: piped into a file, a journal or a test's output
+    // they would be escape codes.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     let result = match format {
         LogFormat::Pretty => builder.try_init(),

@@ -26,8 +26,8 @@ pub enum AdminCommand {
         /// Only those whose error contains this text.
         #[arg(long)]
         reason: Option<String>,
-        /// Only those of this kind: unreachable, rejected, transient, flood, lease_expired, panic,
-        /// database, bad_payload.
+        /// Only those of this kind: unreachable, rejected, transient, flood, lease_expired,
+        /// worker_lost, panic, database, bad_payload.
         #[arg(long)]
         class: Option<String>,
         /// At most this many.

@@ -31,7 +31,7 @@ pub struct FailedJob {
     pub attempts: i32,
     /// Why the last attempt failed.
     pub last_error: Option<String>,
-    /// The kind of that failure (`unreachable`, `rejected`, `transient`, `lease_expired`, …).
+    /// The kind of that failure (`unreachable`, `rejected`, `transient`, `lease_expired`, `worker_lost`, …).
     pub class: Option<String>,
     /// When it was given up.
     pub failed_at: Option<DateTime<Utc>>,

@@ -50,6 +50,25 @@ impl AdminToken {
         Ok(Self(token))
     }
 
+    /// How many characters the token has (for `remindbot check`; the token itself stays hidden).
+    pub fn len(&self) -> usize {
+        self.0.expose_secret().chars().count()
+    }
+
+    /// Always false: a token has at least [`MIN_TOKEN_CHARS`] characters.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// How many different characters the token uses: few means it was typed, not generated.
+    pub fn distinct_characters(&self) -> usize {
+        self.0
+            .expose_secret()
+            .chars()
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    }
+
     /// Whether `candidate` is the token (constant time).
     fn matches(&self, candidate: &str) -> bool {
         constant_time_eq(candidate.as_bytes(), self.0.expose_secret().as_bytes())

@@ -12,6 +12,9 @@ pub const UPDATES_HANDLED: &str = "remindbot_updates_handled_total";
 pub const UPDATES_FAILED: &str = "remindbot_updates_failed_total";
 /// From an update's receipt to its handled mark, in seconds (histogram).
 pub const UPDATE_HANDLING: &str = "remindbot_update_handling_seconds";
+/// 1 while this replica holds the polling lease, else 0; in polling mode only (gauge). Summed
+/// over replicas it is 1, and 0 means nobody polls: no update comes in.
+pub const POLLING_LEASE: &str = "remindbot_polling_lease_held";
 /// Webhook requests refused, by status: `401`, `413`, `503` (counter).
 pub const WEBHOOK_REFUSED: &str = "remindbot_webhook_refused_total";
 
@@ -37,6 +40,11 @@ impl Via {
             Self::Webhook => "webhook",
         }
     }
+}
+
+/// This replica took (`true`) or lost (`false`) the polling lease.
+pub fn polling_lease(held: bool) {
+    metrics::gauge!(POLLING_LEASE).set(if held { 1.0 } else { 0.0 });
 }
 
 /// `count` new updates were written to the inbox.

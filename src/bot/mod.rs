@@ -89,6 +89,8 @@ pub struct BotDeps {
     pub update_workers: usize,
     /// NOTIFY-fed wake-ups of the update workers.
     pub wakeups: Wakeups,
+    /// The id written to the update jobs this process claims ([`pgqueue::presence`]).
+    pub worker_id: String,
 }
 
 /// What can go wrong while handling an update; the user is told "try again", the details logged.
@@ -143,6 +145,7 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
         RunnerConfig {
             concurrency: deps.update_workers,
             batch: 32,
+            worker_id: deps.worker_id.clone(),
             ..RunnerConfig::default()
         },
         deps.wakeups.clone(),

@@ -34,6 +34,10 @@ pub enum HttpError {
     Metrics(#[from] metrics_exporter_prometheus::BuildError),
 }
 
+/// 1 while the side-car's last read of the queues' depth succeeded, 0 when the database did not
+/// answer within 5 s (gauge).
+pub const DATABASE_UP: &str = "remindbot_database_up";
+
 static RECORDER: Mutex<Option<PrometheusHandle>> = Mutex::new(None);
 
 /// Installs the process-wide Prometheus recorder on first use and returns its handle (several
@@ -186,9 +190,16 @@ async fn refresh_gauges_of(queue: &Queue, with_states: bool) {
             metrics::gauge!(QUEUE_DUE, "queue" => name.clone()).set(depth.due_now as f64);
             metrics::gauge!(QUEUE_OLDEST_DUE, "queue" => name.clone())
                 .set(depth.oldest_due_secs.unwrap_or(0.0));
+            metrics::gauge!(DATABASE_UP).set(1.0);
         }
-        Ok(Err(error)) => tracing::warn!(%error, queue = %name, "reading queue depth failed"),
-        Err(_) => tracing::warn!(queue = %name, "reading queue depth timed out"),
+        Ok(Err(error)) => {
+            metrics::gauge!(DATABASE_UP).set(0.0);
+            tracing::warn!(%error, queue = %name, "reading queue depth failed");
+        }
+        Err(_) => {
+            metrics::gauge!(DATABASE_UP).set(0.0);
+            tracing::warn!(queue = %name, "reading queue depth timed out");
+        }
     }
     let by_priority = pgqueue::maintenance::due_by_priority(queue.pool(), queue.name());
     match tokio::time::timeout(Duration::from_secs(5), by_priority).await {

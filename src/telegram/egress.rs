@@ -83,10 +83,13 @@ impl Egress {
     }
 
     /// Sends what `job` carries and says what became of the job.
-    #[tracing::instrument(skip_all, fields(job = job.id, attempt = job.attempt))]
+    #[tracing::instrument(skip_all, fields(job = job.id, attempt = job.attempt, chat_id))]
     pub async fn send(&self, job: ClaimedJob) -> Outcome {
         match OutboxJob::of(&job) {
-            Some(OutboxJob::Message(message)) => self.message(&job, &message).await,
+            Some(OutboxJob::Message(message)) => {
+                tracing::Span::current().record("chat_id", message.chat_id);
+                self.message(&job, &message).await
+            }
             Some(OutboxJob::Reminder(reminder)) => self.reminder(&job, reminder).await,
             None => {
                 metrics::failed("bad_payload");

@@ -236,6 +236,12 @@ impl TestApp {
     /// token, which cannot be read back), logging warnings; killed when dropped. Add or
     /// override variables before spawning it.
     pub fn run_command(&self) -> Command {
+        self.command("run")
+    }
+
+    /// The built binary's `subcommand` (`run`, `check`) with the environment of
+    /// [`TestApp::run_command`].
+    pub fn command(&self, subcommand: &str) -> Command {
         let RunConfig {
             telegram,
             delivery,
@@ -310,7 +316,7 @@ impl TestApp {
         }
         let mut command = Command::new(env!("CARGO_BIN_EXE_remindbot"));
         command
-            .arg("run")
+            .arg(subcommand)
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .envs(env)
@@ -390,6 +396,29 @@ impl TestApp {
             .filter(|e| e.from_bot && e.message_id > message_id)
             .take(n)
             .collect()
+    }
+
+    /// The first bot message in `chat` after `message_id` whose text contains `needle`, waiting
+    /// up to [`WAIT`].
+    pub async fn reply_containing(
+        &self,
+        chat: i64,
+        message_id: i64,
+        needle: &str,
+    ) -> TranscriptEntry {
+        let matches = |e: &TranscriptEntry| {
+            e.from_bot
+                && e.message_id > message_id
+                && e.text.as_deref().is_some_and(|t| t.contains(needle))
+        };
+        let transcript = self
+            .sim
+            .wait_for_transcript(chat, WAIT, |t| t.iter().any(matches))
+            .await
+            .unwrap_or_else(|_| {
+                panic!("a bot reply with {needle:?} in chat {chat} after {message_id}")
+            });
+        transcript.into_iter().find(matches).expect("it was there")
     }
 
     /// Message `message_id` of `chat` once `changed` holds for it (an edit leaves through the

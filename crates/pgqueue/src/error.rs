@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// An attempt's error: its class (`"transient"`, `"unreachable"`, ...; the queue itself uses
-/// [`JobError::PANIC`] and [`JobError::LEASE_EXPIRED`]) and its message.
+/// [`JobError::PANIC`], [`JobError::LEASE_EXPIRED`] and [`JobError::WORKER_LOST`]) and its message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JobError {
     /// The kind of failure, a short lowercase word chosen by the handler.
@@ -22,6 +22,8 @@ impl JobError {
     pub const PANIC: &'static str = "panic";
     /// The class the reaper gives a job whose worker stopped answering.
     pub const LEASE_EXPIRED: &'static str = "lease_expired";
+    /// The class the reaper gives a job whose worker's process died (its presence lock is free).
+    pub const WORKER_LOST: &'static str = "worker_lost";
 
     /// An error of class `class`.
     pub fn new(class: &'static str, message: impl Into<String>) -> Self {

@@ -8,7 +8,8 @@
 //! - Every transition out of `running` ([`Queue::complete`], [`Queue::retry`], [`Queue::fail`], …)
 //!   is fenced on the claim counter and checks the row count, so a worker whose lease was taken
 //!   over cannot overwrite the new owner's result ([`QueueError::LeaseLost`]).
-//! - [`reaper::reap_expired`] returns jobs whose lease expired; [`Runner`] runs handlers
+//! - [`reaper::reap_expired`] returns jobs whose lease expired, and at once those of a worker whose
+//!   process died when it announced its [`presence`]; [`Runner`] runs handlers
 //!   concurrently, woken by NOTIFY, by the earliest due time and by a slow poll.
 //! - A queue may carry a [`GiveUpHook`]: it runs in the transaction of every move of one of its
 //!   jobs from `running` to `failed` or `cancelled`, so a producer can keep a series of jobs going
@@ -46,6 +47,7 @@ pub mod hook;
 mod inspect;
 mod kind;
 pub mod maintenance;
+pub mod presence;
 pub mod reaper;
 pub mod runner;
 pub mod wakeup;

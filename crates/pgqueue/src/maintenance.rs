@@ -311,6 +311,28 @@ pub async fn rename_queue(
     )
 }
 
+/// Moves the pending jobs of queue `from` to queue `to`; returns how many moved. While replicas
+/// roll from a version that used `from` to one that uses `to`, the old replicas still enqueue into
+/// `from`: the new ones adopt those jobs with this every little while (it reads only the index
+/// of pending jobs, so it costs nothing once the old replicas are gone).
+#[tracing::instrument(skip(pool))]
+pub async fn adopt_pending(pool: &PgPool, from: &str, to: &str) -> Result<u64, QueueError> {
+    let moved = sqlx::query!(
+        "update jobs set queue = $2, updated_at = now() where queue = $1 and state = 'pending'",
+        from,
+        to
+    )
+    .execute(pool)
+    .await?
+    .rows_affected();
+    if moved > 0 {
+        sqlx::query!("select pg_notify($1, $2)", NOTIFY_CHANNEL, to)
+            .execute(pool)
+            .await?;
+    }
+    Ok(moved)
+}
+
 /// Jobs per state by the planner's statistics of the `state` column and the table's row count.
 async fn estimated_state_counts(
     conn: &mut PgConnection,

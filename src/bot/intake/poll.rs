@@ -91,15 +91,18 @@ impl Poller {
 
     /// Takes the lease when it can and polls while it holds it, until `shutdown`.
     pub async fn run(&self, shutdown: CancellationToken) {
+        metrics::polling_lease(false);
         loop {
             let Some(mut lease) = self.lease(&shutdown).await else {
                 return;
             };
             tracing::info!("this replica holds the polling lease");
+            metrics::polling_lease(true);
             if let Err(error) = self.bot.delete_webhook().await {
                 tracing::warn!(error = %BotError::from(error), "removing a webhook failed");
             }
             self.poll(&mut lease, &shutdown).await;
+            metrics::polling_lease(false);
             if shutdown.is_cancelled() {
                 return;
             }

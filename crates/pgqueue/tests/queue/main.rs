@@ -2,6 +2,7 @@
 //! tables alone (see `support`).
 
 mod inspect;
+mod presence;
 mod priority;
 mod queue;
 mod runner;
