@@ -69,8 +69,9 @@ pub struct ClaimArgs {
 }
 
 /// What one run measured.
-struct ClaimRun {
-    millis: f64,
+pub(super) struct ClaimRun {
+    /// How long the loop took to drain the table.
+    pub(super) millis: f64,
     executions: usize,
     duplicates: usize,
     per_worker: Vec<usize>,
@@ -117,7 +118,7 @@ pub async fn run(args: &ClaimArgs, server_url: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Result<ClaimRun> {
+pub(super) async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Result<ClaimRun> {
     let database = db::scratch(server_url).await?;
     let mut setup = PgConnection::connect(database.url()).await?;
     sqlx::query(

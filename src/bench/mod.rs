@@ -7,6 +7,8 @@ pub mod egress;
 pub mod explain;
 pub mod intake;
 pub mod queue;
+pub mod scale;
+pub mod soak;
 pub mod work;
 
 use clap::Subcommand;
@@ -22,6 +24,12 @@ pub enum BenchCommand {
     /// The real queue: batch enqueue, then a drain by the runner (lease, work outside the
     /// transaction, fenced completion).
     Queue(queue::QueueBenchArgs),
+    /// How the claim, the drain and retention cost grow with the backlog: 10k to 10M pending jobs,
+    /// and millions of finished ones waiting for retention.
+    Scale(scale::ScaleArgs),
+    /// A steady rate of jobs enqueued and completed for minutes with retention on: the table's
+    /// size, its dead tuples and the process's memory, printed every minute.
+    Soak(soak::SoakArgs),
     /// Reminder delivery against the simulator: reminders/s within Telegram's limits (with and
     /// without latency), lateness at a steady rate, and the headroom with limits off.
     Delivery(delivery::DeliveryBenchArgs),
@@ -41,6 +49,8 @@ pub async fn run(command: BenchCommand, db: &DatabaseArgs) -> anyhow::Result<()>
     match command {
         BenchCommand::Claim(args) => claim::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Queue(args) => queue::run(&args, &db.resolve_url().await?).await,
+        BenchCommand::Scale(args) => scale::run(&args, &db.resolve_url().await?).await,
+        BenchCommand::Soak(args) => soak::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Delivery(args) => delivery::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Intake(args) => intake::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Egress(args) => egress::run(&args, &db.resolve_url().await?).await,
@@ -63,14 +73,35 @@ pub fn median(values: &mut [f64]) -> f64 {
     }
 }
 
+/// The `q` quantile of `values` by nearest rank (0.99: the value 99 % of them are at or under);
+/// 0 for none.
+pub fn percentile(values: &mut [f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let rank = ((values.len() as f64 * q).ceil() as usize).clamp(1, values.len());
+    values[rank - 1]
+}
+
 #[cfg(test)]
 mod tests {
-    use super::median;
+    use super::{median, percentile};
 
     #[test]
     fn median_of_odd_and_even_counts() {
         assert_eq!(median(&mut []), 0.0);
         assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+
+    #[test]
+    fn percentile_is_the_nearest_rank() {
+        let mut values: Vec<f64> = (1..=100).rev().map(f64::from).collect();
+        assert_eq!(percentile(&mut values, 0.5), 50.0);
+        assert_eq!(percentile(&mut values, 0.99), 99.0);
+        assert_eq!(percentile(&mut values, 1.0), 100.0);
+        assert_eq!(percentile(&mut [7.0], 0.99), 7.0);
+        assert_eq!(percentile(&mut [], 0.5), 0.0);
     }
 }

@@ -36,6 +36,17 @@ pub struct QueueBenchArgs {
     /// Runs, each on a fresh database.
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
+    /// Also measure, in each run and on fresh databases of their own, the two baselines: the
+    /// seed's one-transaction loop (`bench claim --strategy skip-locked` with the same jobs,
+    /// workers and work) and a plain `INSERT … jsonb_array_elements` of the same rows.
+    #[arg(long)]
+    pub side_by_side: bool,
+}
+
+/// The baselines of one run, measured beside it.
+struct Baselines {
+    seed_loop_jobs_per_s: f64,
+    raw_insert_jobs_per_s: f64,
 }
 
 /// What one run measured.
@@ -76,6 +87,7 @@ impl JobHandler for BenchHandler {
 /// Runs the benchmark `args.runs` times and prints a line per run, then the medians.
 pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> {
     let (mut enqueue_rates, mut drain_rates) = (Vec::new(), Vec::new());
+    let (mut seed_rates, mut raw_rates) = (Vec::new(), Vec::new());
     let work_ms = args.work_ms.max(0.0);
     for _ in 0..args.runs {
         let r = run_once(args, server_url).await?;
@@ -104,6 +116,22 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
             r.duplicates,
             r.lost,
         );
+        if args.side_by_side {
+            let baselines = measure_baselines(args, server_url).await?;
+            println!(
+                "bench=queue-baselines jobs={} workers={} work_ms={} seed_loop_jobs_per_s={:.0} \
+                 drain_to_seed_loop={:.2} raw_insert_jobs_per_s={:.0} enqueue_to_raw_insert={:.2}",
+                args.jobs,
+                args.workers,
+                work_ms,
+                baselines.seed_loop_jobs_per_s,
+                drain_rate / baselines.seed_loop_jobs_per_s,
+                baselines.raw_insert_jobs_per_s,
+                enqueue_rate / baselines.raw_insert_jobs_per_s,
+            );
+            seed_rates.push(baselines.seed_loop_jobs_per_s);
+            raw_rates.push(baselines.raw_insert_jobs_per_s);
+        }
         enqueue_rates.push(enqueue_rate);
         drain_rates.push(drain_rate);
     }
@@ -119,8 +147,58 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
             super::median(&mut enqueue_rates),
             super::median(&mut drain_rates),
         );
+        if args.side_by_side {
+            let (seed, raw) = (
+                super::median(&mut seed_rates),
+                super::median(&mut raw_rates),
+            );
+            println!(
+                "summary bench=queue-baselines runs={} median_seed_loop_jobs_per_s={:.0} \
+                 median_drain_to_seed_loop={:.2} median_raw_insert_jobs_per_s={:.0} \
+                 median_enqueue_to_raw_insert={:.2}",
+                args.runs,
+                seed,
+                super::median(&mut drain_rates) / seed,
+                raw,
+                super::median(&mut enqueue_rates) / raw,
+            );
+        }
     }
     Ok(())
+}
+
+/// Runs the seed's loop and the plain INSERT over the same number of jobs, each on a fresh
+/// database.
+async fn measure_baselines(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Baselines> {
+    let seed = super::claim::run_once(
+        &super::claim::ClaimArgs {
+            strategy: super::claim::Strategy::SkipLocked,
+            jobs: args.jobs,
+            workers: args.workers,
+            work_ms: args.work_ms.max(0.0),
+            runs: 1,
+        },
+        server_url,
+    )
+    .await?;
+
+    let database = db::scratch(server_url).await?;
+    let pool = database.pool(2).await?;
+    let payloads = serde_json::Value::Array((0..args.jobs).map(|n| json!({ "n": n })).collect());
+    let started = Instant::now();
+    let mut tx = pool.begin().await?;
+    let written = pgqueue::synthetic::raw_insert(&mut *tx, "bench", &payloads).await?;
+    tx.commit().await?;
+    let raw_ms = started.elapsed().as_secs_f64() * 1000.0;
+    anyhow::ensure!(
+        written as usize == args.jobs,
+        "the plain INSERT wrote {written} rows"
+    );
+    pool.close().await;
+    Ok(Baselines {
+        seed_loop_jobs_per_s: args.jobs as f64 / (seed.millis / 1000.0),
+        raw_insert_jobs_per_s: args.jobs as f64 / (raw_ms / 1000.0),
+    })
 }
 
 async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<QueueRun> {

@@ -50,6 +50,8 @@ pub mod maintenance;
 pub mod presence;
 pub mod reaper;
 pub mod runner;
+#[cfg(feature = "synthetic")]
+pub mod synthetic;
 pub mod wakeup;
 
 use std::sync::{Arc, LazyLock};

@@ -2,14 +2,16 @@
 //!
 //! Its loop `select!`s over shutdown, the queue's NOTIFY signal, a finished job and a timer set to
 //! the earliest due job (capped by the poll interval, the safety net). Jobs are claimed in batches
-//! into a small local buffer so handlers never wait for a claim round trip, and successes are marked
-//! `done` in batches. A job's lease is extended every half lease from its claim, and once more
-//! before it leaves the buffer if it waited there; a job whose lease was lost is dropped without
-//! recording anything. A batch may hold jobs of several serial keys, never two of one (the claim
-//! sees to it), and a buffered keyed job holds its key as a running one does. A handler runs in a
-//! task of its own: a panic becomes a retry. On shutdown the runner stops claiming, returns
-//! buffered jobs to the queue, lets running handlers finish until the deadline, then aborts and
-//! returns the rest: nothing is left `running`.
+//! into a small local buffer so handlers never wait for a claim round trip, and successes are
+//! marked `done` in batches. An unbatched runner (batch 1) has no buffer: a job task that succeeds
+//! records it and claims the next job in one statement and runs that one too, so a plain worker
+//! loop costs one round trip and one commit per job. A job's lease is extended every half lease
+//! from its claim, and once more before it leaves the buffer if it waited there; a job whose lease
+//! was lost is dropped without recording anything. A batch may hold jobs of several serial keys,
+//! never two of one (the claim sees to it), and a buffered keyed job holds its key as a running one
+//! does. A handler runs in a task of its own: a panic becomes a retry. On shutdown the runner stops
+//! claiming, returns buffered jobs to the queue, lets running handlers finish until the deadline,
+//! then aborts and returns the rest: nothing is left `running`.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
@@ -135,7 +137,17 @@ struct JobContext<H> {
     handler: Arc<H>,
     in_flight: InFlight,
     completions: Option<mpsc::UnboundedSender<(JobId, i32)>>,
+    chain: Option<Chain>,
     finished: mpsc::UnboundedSender<Finished>,
+}
+
+/// How an unbatched runner's job task goes on to the next job: it records a success and claims
+/// the next due job in one statement ([`Queue::complete_and_claim`]) and runs that one on the
+/// same slot, until none is due or the runner shuts down.
+#[derive(Clone)]
+struct Chain {
+    worker: String,
+    shutdown: CancellationToken,
 }
 
 impl<H> Clone for JobContext<H> {
@@ -145,6 +157,7 @@ impl<H> Clone for JobContext<H> {
             handler: self.handler.clone(),
             in_flight: self.in_flight.clone(),
             completions: self.completions.clone(),
+            chain: self.chain.clone(),
             finished: self.finished.clone(),
         }
     }
@@ -171,7 +184,11 @@ impl<H: JobHandler> Runner<H> {
         let slots = Arc::new(Semaphore::new(concurrency));
         let completer = (batch > 1).then(|| Completer::start(self.queue.clone(), batch));
         let (finished_tx, mut finished_rx) = mpsc::unbounded_channel::<Finished>();
-        let context = self.context(completer.as_ref(), finished_tx);
+        let chain = completer.is_none().then(|| Chain {
+            worker: self.config.worker_id.clone(),
+            shutdown: shutdown.clone(),
+        });
+        let context = self.context(completer.as_ref(), chain, finished_tx);
         let mut tasks = JoinSet::new();
         let mut buffer: VecDeque<Claimed> = VecDeque::new();
         let mut drained = false;
@@ -280,7 +297,7 @@ impl<H: JobHandler> Runner<H> {
         let batch = self.config.batch.max(1);
         let completer = (batch > 1).then(|| Completer::start(self.queue.clone(), batch));
         let (finished_tx, _finished_rx) = mpsc::unbounded_channel();
-        let context = self.context(completer.as_ref(), finished_tx);
+        let context = self.context(completer.as_ref(), None, finished_tx);
         let mut tasks = JoinSet::new();
         for job in jobs {
             let permit = slots
@@ -314,6 +331,7 @@ impl<H: JobHandler> Runner<H> {
     fn context(
         &self,
         completer: Option<&Completer>,
+        chain: Option<Chain>,
         finished: mpsc::UnboundedSender<Finished>,
     ) -> JobContext<H> {
         JobContext {
@@ -321,6 +339,7 @@ impl<H: JobHandler> Runner<H> {
             handler: self.handler.clone(),
             in_flight: InFlight::default(),
             completions: completer.map(Completer::sender),
+            chain,
             finished,
         }
     }
@@ -414,35 +433,95 @@ impl<H: JobHandler> Runner<H> {
     }
 }
 
-/// Runs one job: the handler (with heartbeats), then records its outcome. The job stays in the
-/// in-flight map until its outcome is recorded, so an aborted task's job can be returned.
+/// Runs one job: the handler (with heartbeats), then records its outcome; in a chaining runner a
+/// success also claims the next job, which runs on the same slot. A job stays in the in-flight map
+/// until its outcome is recorded, so an aborted task's job can be returned. Returns the first
+/// result that could not be recorded.
 async fn run_job<H: JobHandler>(
     context: JobContext<H>,
-    claimed: Claimed,
+    mut claimed: Claimed,
     permit: OwnedSemaphorePermit,
 ) -> Result<(), QueueError> {
-    let job = claimed.job.clone();
-    let key = (job.id, job.claim);
-    context
-        .in_flight
-        .lock()
-        .expect("in-flight map poisoned")
-        .insert(key, job.clone());
-    let outcome = run_with_heartbeat(&context.queue, &context.handler, claimed).await;
-    let recorded = match outcome {
-        Some(outcome) => record(&context.queue, &job, outcome, context.completions.as_ref()).await,
-        None => Ok(None),
-    };
-    context
-        .in_flight
-        .lock()
-        .expect("in-flight map poisoned")
-        .remove(&key);
+    let mut first_error = None;
+    loop {
+        let job = claimed.job.clone();
+        let key = (job.id, job.claim);
+        context
+            .in_flight
+            .lock()
+            .expect("in-flight map poisoned")
+            .insert(key, job.clone());
+        let outcome = run_with_heartbeat(&context.queue, &context.handler, claimed).await;
+        let chain = context
+            .chain
+            .as_ref()
+            .filter(|chain| !chain.shutdown.is_cancelled());
+        let (recorded, next) = match (outcome, chain) {
+            (Some(Outcome::Done), Some(chain)) => {
+                complete_and_claim(&context.queue, &job, chain).await
+            }
+            (Some(outcome), _) => (
+                record(&context.queue, &job, outcome, context.completions.as_ref()).await,
+                None,
+            ),
+            (None, _) => (Ok(None), None),
+        };
+        context
+            .in_flight
+            .lock()
+            .expect("in-flight map poisoned")
+            .remove(&key);
+        let due_again_in = match recorded {
+            Ok(due_again_in) => due_again_in,
+            Err(error) => {
+                first_error.get_or_insert(error);
+                None
+            }
+        };
+        // The loop may be gone (run_once); nobody needs the report then.
+        let _ = context.finished.send(Finished { due_again_in });
+        match next {
+            Some(job) => {
+                claimed = Claimed {
+                    job,
+                    at: Instant::now(),
+                }
+            }
+            None => break,
+        }
+    }
     drop(permit);
-    let due_again_in = recorded.as_ref().ok().copied().flatten();
-    // The loop may be gone (run_once); nobody needs the report then.
-    let _ = context.finished.send(Finished { due_again_in });
-    recorded.map(|_| ())
+    first_error.map_or(Ok(()), Err)
+}
+
+/// Records a success and claims the next job in one statement; the lease lost on the finished job
+/// is reported as [`QueueError::LeaseLost`] and does not stop the chain.
+async fn complete_and_claim(
+    queue: &Queue,
+    job: &ClaimedJob,
+    chain: &Chain,
+) -> (Result<Option<Duration>, QueueError>, Option<ClaimedJob>) {
+    match queue.complete_and_claim(job, &chain.worker).await {
+        Ok((true, next)) => (Ok(None), next),
+        Ok((false, next)) => {
+            tracing::warn!(
+                job = job.id,
+                claim = job.claim,
+                "lease lost before completion; not recorded"
+            );
+            (
+                Err(QueueError::LeaseLost {
+                    id: job.id,
+                    claim: job.claim,
+                }),
+                next,
+            )
+        }
+        Err(error) => {
+            tracing::warn!(job = job.id, %error, "recording a job's result failed");
+            (Err(error), None)
+        }
+    }
 }
 
 /// Runs the handler in a task of its own, extending the job's lease every half lease from its

@@ -1,6 +1,7 @@
 //! The queue's integration tests, one binary: each test gets a fresh database with the queue's
 //! tables alone (see `support`).
 
+mod chain;
 mod inspect;
 mod presence;
 mod priority;

@@ -440,6 +440,55 @@ async fn the_same_dedupe_key_enqueued_concurrently_gives_one_job() {
     assert!(again.is_some());
 }
 
+/// The payload numbers of the queue's jobs in id order.
+async fn numbers_in_id_order(pool: &PgPool) -> Vec<i64> {
+    sqlx::query_scalar("select (payload->>'n')::bigint from jobs order by id")
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_bulk_enqueue_keeps_the_jobs_order_with_and_without_dedupe_keys() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    let plain: Vec<NewJob> = (0..1000)
+        .map(|n| NewJob::new(json!({ "n": n })).serial_key(format!("chat:{}", n % 3)))
+        .collect();
+    let mut tx = db.pool.begin().await.unwrap();
+    let ids = queue.enqueue_many(&mut tx, &plain).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(ids.len(), 1000);
+    assert!(ids.is_sorted());
+    assert_eq!(
+        numbers_in_id_order(&db.pool).await,
+        (0..1000).collect::<Vec<_>>()
+    );
+
+    // With dedupe keys (one of them live already, one twice in the batch) the live ones are
+    // skipped and the rest keep their order.
+    let deduped: Vec<NewJob> = (1000..2000)
+        .map(|n| {
+            let job = NewJob::new(json!({ "n": n }));
+            match n {
+                1000 | 1001 => job.dedupe_key("taken"),
+                1500 => job.dedupe_key("k1500"),
+                _ => job,
+            }
+        })
+        .collect();
+    let mut tx = db.pool.begin().await.unwrap();
+    let ids = queue.enqueue_many(&mut tx, &deduped).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(
+        ids.len(),
+        999,
+        "the second job of key \"taken\" was inserted"
+    );
+    let expected: Vec<i64> = (0..2000).filter(|&n| n != 1001).collect();
+    assert_eq!(numbers_in_id_order(&db.pool).await, expected);
+}
+
 #[tokio::test]
 async fn retention_removes_old_finished_jobs_and_keeps_failed_ones() {
     let db = TestDb::new().await;

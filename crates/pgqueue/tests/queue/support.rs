@@ -47,7 +47,7 @@ pub struct TestDb {
     /// A pool on the database.
     pub pool: PgPool,
     /// Dropping it drops the database.
-    _database: ScratchDatabase,
+    database: ScratchDatabase,
 }
 
 impl TestDb {
@@ -65,10 +65,12 @@ impl TestDb {
             .pool(max_connections)
             .await
             .expect("a pool on the scratch database");
-        Self {
-            pool,
-            _database: database,
-        }
+        Self { pool, database }
+    }
+
+    /// The database's URL, for a pool of a test's own.
+    pub fn url(&self) -> &str {
+        self.database.url()
     }
 }
 
