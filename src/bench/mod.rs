@@ -5,7 +5,9 @@ pub mod claim;
 pub mod delivery;
 pub mod egress;
 pub mod explain;
+pub mod herd;
 pub mod intake;
+pub mod list;
 pub mod queue;
 pub mod scale;
 pub mod soak;
@@ -38,6 +40,13 @@ pub enum BenchCommand {
     /// The way out: messages/s and the busiest second with 1, 2 and 3 replicas at Telegram's
     /// limits; answers' latency under a backlog of reminders.
     Egress(egress::EgressBenchArgs),
+    /// The 09:00 herd: a reminder for every one of `--users` users at the same instant, at a
+    /// budget scaled with the simulator's limit: the drain against the physical limit, the order,
+    /// starvation, lateness and its "late by" notes.
+    Herd(herd::HerdArgs),
+    /// The bot on a large database: the `/list` look-ups and `/list` end to end for a user with
+    /// hundreds of tasks among a million, and the resident memory of `remindbot run`.
+    List(list::ListBenchArgs),
     /// The Bot API simulator's own speed: sendMessage requests per second with limits off.
     Sim(tgsim::bench::SimBenchArgs),
     /// The per-task, admin and metrics look-ups on large tables: their plans and times.
@@ -54,6 +63,8 @@ pub async fn run(command: BenchCommand, db: &DatabaseArgs) -> anyhow::Result<()>
         BenchCommand::Delivery(args) => delivery::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Intake(args) => intake::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Egress(args) => egress::run(&args, &db.resolve_url().await?).await,
+        BenchCommand::Herd(args) => herd::run(&args, &db.resolve_url().await?).await,
+        BenchCommand::List(args) => list::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Sim(args) => tgsim::bench::run(args).await,
         BenchCommand::Explain(args) => explain::run(&args, &db.resolve_url().await?).await,
     }

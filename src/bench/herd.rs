@@ -1,0 +1,382 @@
+//! `remindbot bench herd`: the 09:00 herd. `--users` users each have a reminder at the same
+//! instant; the bot (`remindbot run`, already running and idle) must send them all under its
+//! budget. At Telegram's 30/s, 100,000 reminders take 55 minutes: a physical limit. So the
+//! simulator's overall limit and the bot's budget are scaled together (`--rate`), and the run
+//! measures what the pipeline adds to that physical time, and what the users see:
+//! - the drain: from the due instant to the last reminder's arrival at the simulator, against
+//!   `users / rate` (the overhead is the pipeline's own cost: claims, pacing, recording);
+//! - the order: how far each reminder arrives from its place in due order (the queue's order);
+//! - starvation: every chat gets exactly one reminder, and the latest one is as late as the
+//!   physical limit says, no later;
+//! - lateness grows linearly with the place in line (a least-squares line and its worst
+//!   residual), and every reminder later than the "late" threshold (Telegram's 5 minutes, scaled by
+//!   `30 / rate`) says how late it is, and none before it does.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use sqlx::PgPool;
+use tgsim::{LimitsConfig, NewUser, Rate, SimConfig, SimHandle, Simulator};
+
+use crate::db;
+use crate::domain::lang::Lang;
+use crate::domain::lead::Lead;
+use crate::store::tasks::{self, NewTask, TaskText};
+use crate::store::types::ChatKind;
+use crate::store::{OUTBOX_QUEUE, chats, outbox_queue};
+use pgqueue::QueueConfig;
+
+/// Options of `bench herd`.
+#[derive(Debug, clap::Args)]
+pub struct HerdArgs {
+    /// Users, each with one reminder at the same instant.
+    #[arg(long, default_value_t = 100_000)]
+    pub users: usize,
+    /// The simulator's overall limit and the bot's budget (SEND_RATE_PER_SEC), per second.
+    #[arg(long, default_value_t = 1_000)]
+    pub rate: u32,
+    /// Reminders being sent at once (DELIVERY_WORKERS).
+    #[arg(long, default_value_t = 64)]
+    pub workers: usize,
+    /// Seconds from the start of seeding to the due instant (seeding must finish before it).
+    #[arg(long, default_value_t = 90)]
+    pub lead_in_secs: u64,
+    /// Runs, each on a fresh database and simulator.
+    #[arg(long, default_value_t = 1)]
+    pub runs: usize,
+}
+
+/// Telegram's overall limit, against which the "late" threshold is scaled.
+const TELEGRAM_RATE: f64 = 30.0;
+/// The bot's "late" threshold at Telegram's rate (the shipped LATE_THRESHOLD_SECS).
+const LATE_AT_TELEGRAMS_RATE: f64 = 300.0;
+/// The English reminder's "late by" line starts so.
+const LATE_NOTE: &str = "Late by";
+/// Seeding transactions running at once.
+const SEEDERS: usize = 4;
+
+/// What one run measured.
+#[derive(Clone, Copy, Debug)]
+struct Herd {
+    physical_s: f64,
+    drain_s: f64,
+    first_send_ms: f64,
+    r429: f64,
+    missing: f64,
+    duplicates: f64,
+    displacement_p99: f64,
+    displacement_max: f64,
+    lateness_p50_s: f64,
+    lateness_max_s: f64,
+    slope_vs_rate: f64,
+    residual_max_ms: f64,
+    r_squared: f64,
+    late_with_note: f64,
+    late_without_note: f64,
+    note_when_on_time: f64,
+}
+
+impl Herd {
+    /// The pipeline's share of the drain beyond the physical limit, in percent.
+    fn overhead_pct(&self) -> f64 {
+        100.0 * (self.drain_s / self.physical_s - 1.0)
+    }
+}
+
+/// Runs the herd `--runs` times: a line per run, then medians.
+pub async fn run(args: &HerdArgs, server_url: &str) -> anyhow::Result<()> {
+    let mut runs = Vec::new();
+    for _ in 0..args.runs.max(1) {
+        let herd = run_once(args, server_url).await?;
+        println!("{}", line(args, &herd, "run"));
+        runs.push(herd);
+    }
+    if runs.len() > 1 {
+        let median =
+            |f: fn(&Herd) -> f64| super::median(&mut runs.iter().map(f).collect::<Vec<_>>());
+        let summary = Herd {
+            physical_s: median(|h| h.physical_s),
+            drain_s: median(|h| h.drain_s),
+            first_send_ms: median(|h| h.first_send_ms),
+            r429: median(|h| h.r429),
+            missing: median(|h| h.missing),
+            duplicates: median(|h| h.duplicates),
+            displacement_p99: median(|h| h.displacement_p99),
+            displacement_max: median(|h| h.displacement_max),
+            lateness_p50_s: median(|h| h.lateness_p50_s),
+            lateness_max_s: median(|h| h.lateness_max_s),
+            slope_vs_rate: median(|h| h.slope_vs_rate),
+            residual_max_ms: median(|h| h.residual_max_ms),
+            r_squared: median(|h| h.r_squared),
+            late_with_note: median(|h| h.late_with_note),
+            late_without_note: median(|h| h.late_without_note),
+            note_when_on_time: median(|h| h.note_when_on_time),
+        };
+        println!("{}", line(args, &summary, "summary"));
+    }
+    Ok(())
+}
+
+fn line(args: &HerdArgs, h: &Herd, kind: &str) -> String {
+    format!(
+        "bench=herd {kind} users={} rate={} workers={} physical_s={:.2} drain_s={:.2} \
+         overhead_pct={:.2} first_send_ms={:.0} r429={:.0} missing={:.0} duplicates={:.0} \
+         displacement_p99={:.0} displacement_max={:.0} lateness_p50_s={:.1} lateness_max_s={:.1} \
+         slope_vs_rate={:.4} residual_max_ms={:.0} r_squared={:.5} late_threshold_s={:.1} \
+         late_with_note={:.0} late_without_note={:.0} note_when_on_time={:.0}",
+        args.users,
+        args.rate,
+        args.workers,
+        h.physical_s,
+        h.drain_s,
+        h.overhead_pct(),
+        h.first_send_ms,
+        h.r429,
+        h.missing,
+        h.duplicates,
+        h.displacement_p99,
+        h.displacement_max,
+        h.lateness_p50_s,
+        h.lateness_max_s,
+        h.slope_vs_rate,
+        h.residual_max_ms,
+        h.r_squared,
+        late_threshold(args.rate),
+        h.late_with_note,
+        h.late_without_note,
+        h.note_when_on_time,
+    )
+}
+
+/// The "late" threshold at `rate`: Telegram's 5 minutes scaled with the rate, so that the same
+/// share of the herd counts as late as at 30/s.
+fn late_threshold(rate: u32) -> f64 {
+    LATE_AT_TELEGRAMS_RATE * TELEGRAM_RATE / f64::from(rate.max(1))
+}
+
+async fn run_once(args: &HerdArgs, server_url: &str) -> anyhow::Result<Herd> {
+    let database = db::scratch(server_url).await?;
+    let pool = database.pool(SEEDERS as u32 + 2).await?;
+    let mut sim_config = SimConfig::default().with_limits(LimitsConfig {
+        global: Rate::per_second(args.rate, args.rate),
+        ..LimitsConfig::default()
+    });
+    sim_config.call_log_capacity = args.users * 2 + 1_000;
+    let sim = Simulator::start(sim_config).await?;
+    let mut chat_ids = Vec::with_capacity(args.users);
+    for i in 0..args.users {
+        chat_ids.push(sim.create_user(NewUser::new(&format!("Herd{i}")))?.user.id);
+    }
+
+    let mut config =
+        super::delivery::run_config(database.url(), &sim, args.rate, true, args.workers);
+    config.delivery.late_threshold_secs = late_threshold(args.rate).round() as u64;
+    let running = crate::app::start(config).await?;
+
+    let due = Utc::now() + chrono::Duration::seconds(args.lead_in_secs as i64);
+    let seeding = Instant::now();
+    seed_at(&pool, &chat_ids, due).await?;
+    anyhow::ensure!(
+        Utc::now() < due,
+        "seeding took {:.0} s, past the due instant: raise --lead-in-secs",
+        seeding.elapsed().as_secs_f64()
+    );
+    sqlx::query("analyze").execute(&pool).await?;
+    let timeout = Duration::from_secs(args.lead_in_secs + 120)
+        + Duration::from_secs_f64(3.0 * args.users as f64 / f64::from(args.rate.max(1)));
+    anyhow::ensure!(
+        super::delivery::wait_for_sent(&pool, args.users as i64, timeout).await?,
+        "not every reminder was sent within {timeout:?}"
+    );
+    running.stop().await?;
+    let herd = measure(args, &pool, &sim, due).await;
+    sim.shutdown().await;
+    pool.close().await;
+    herd
+}
+
+/// One reminder per chat, all due at `due`, seeded by [`SEEDERS`] transactions at once.
+async fn seed_at(pool: &PgPool, chat_ids: &[i64], due: DateTime<Utc>) -> anyhow::Result<()> {
+    let queue = outbox_queue(pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
+    let chunk = chat_ids.len().div_ceil(SEEDERS).max(1);
+    let mut seeders = tokio::task::JoinSet::new();
+    for part in chat_ids.chunks(chunk) {
+        let (pool, queue, part) = (pool.clone(), queue.clone(), part.to_vec());
+        seeders.spawn(async move {
+            let mut tx = pool.begin().await?;
+            for chat_id in part {
+                chats::upsert(&mut *tx, chat_id, ChatKind::Private, Lang::En).await?;
+                let new = NewTask {
+                    chat_id,
+                    owner_id: chat_id,
+                    text: TaskText::parse("stand-up at nine").expect("a short text"),
+                    due_at: due,
+                    lead: Lead::ZERO,
+                    recurrence: None,
+                    tz: Tz::UTC,
+                };
+                tasks::create(&mut tx, &queue, &new).await?;
+            }
+            tx.commit().await?;
+            anyhow::Ok(())
+        });
+    }
+    while let Some(seeded) = seeders.join_next().await {
+        seeded??;
+    }
+    Ok(())
+}
+
+/// Reads the simulator's call log and the reminders' due order into the run's figures.
+async fn measure(
+    args: &HerdArgs,
+    pool: &PgPool,
+    sim: &SimHandle,
+    due: DateTime<Utc>,
+) -> anyhow::Result<Herd> {
+    let due_ms = due.timestamp_millis();
+    let mut sends: Vec<(i64, u64, i64, bool)> = sim
+        .calls(0)
+        .into_iter()
+        .filter(|c| c.method == "sendMessage" && c.status == 200)
+        .filter_map(|c| {
+            let chat = c.chat_id?;
+            let noted = c.params["text"]
+                .as_str()
+                .is_some_and(|text| text.contains(LATE_NOTE));
+            Some((c.at_ms, c.seq, chat, noted))
+        })
+        .collect();
+    sends.sort_unstable_by_key(|(at, seq, ..)| (*at, *seq));
+    let due_order: Vec<i64> = sqlx::query_scalar(
+        "select t.chat_id from reminders r join tasks t on t.id = r.task_id order by r.job_id",
+    )
+    .fetch_all(pool)
+    .await
+    .context("reading the due order")?;
+    let rank: std::collections::HashMap<i64, usize> = due_order
+        .iter()
+        .enumerate()
+        .map(|(i, chat)| (*chat, i))
+        .collect();
+
+    let mut seen = std::collections::HashSet::with_capacity(sends.len());
+    let mut duplicates = 0usize;
+    let mut displacement = Vec::with_capacity(sends.len());
+    let mut lateness_s = Vec::with_capacity(sends.len());
+    let threshold = late_threshold(args.rate);
+    let (mut late_with_note, mut late_without_note, mut note_when_on_time) = (0, 0, 0);
+    for (arrived, (at_ms, _, chat, noted)) in sends.iter().enumerate() {
+        if !seen.insert(*chat) {
+            duplicates += 1;
+            continue;
+        }
+        if let Some(place) = rank.get(chat) {
+            displacement.push(arrived.abs_diff(*place) as f64);
+        }
+        let late = (at_ms - due_ms) as f64 / 1000.0;
+        lateness_s.push(late);
+        // The bot decides at render time, a few milliseconds before the arrival: a second's
+        // grace on either side of the threshold.
+        match (*noted, late) {
+            (true, _) if late < threshold - 1.0 => note_when_on_time += 1,
+            (true, _) => late_with_note += 1,
+            (false, _) if late > threshold + 1.0 => late_without_note += 1,
+            (false, _) => {}
+        }
+    }
+    let line = fit(&lateness_s);
+    let first_ms = sends
+        .first()
+        .map_or(f64::NAN, |(at, ..)| (at - due_ms) as f64);
+    let drain_s = sends
+        .last()
+        .map_or(f64::NAN, |(at, ..)| (at - due_ms) as f64 / 1000.0);
+    let counters = sim.counters();
+    Ok(Herd {
+        physical_s: args.users as f64 / f64::from(args.rate.max(1)),
+        drain_s,
+        first_send_ms: first_ms,
+        r429: counters.errors_by_code.get(&429).copied().unwrap_or(0) as f64,
+        missing: args.users.saturating_sub(seen.len()) as f64,
+        duplicates: duplicates as f64,
+        displacement_p99: super::percentile(&mut displacement.clone(), 0.99),
+        displacement_max: displacement.iter().copied().fold(0.0, f64::max),
+        lateness_p50_s: super::percentile(&mut lateness_s.clone(), 0.5),
+        lateness_max_s: lateness_s.iter().copied().fold(0.0, f64::max),
+        slope_vs_rate: line.slope * f64::from(args.rate),
+        residual_max_ms: line.residual_max * 1000.0,
+        r_squared: line.r_squared,
+        late_with_note: f64::from(late_with_note),
+        late_without_note: f64::from(late_without_note),
+        note_when_on_time: f64::from(note_when_on_time),
+    })
+}
+
+/// A least-squares line through `(i, y[i])`.
+struct Line {
+    slope: f64,
+    residual_max: f64,
+    r_squared: f64,
+}
+
+fn fit(y: &[f64]) -> Line {
+    let n = y.len() as f64;
+    if y.len() < 2 {
+        return Line {
+            slope: f64::NAN,
+            residual_max: f64::NAN,
+            r_squared: f64::NAN,
+        };
+    }
+    let mean_x = (n - 1.0) / 2.0;
+    let mean_y = y.iter().sum::<f64>() / n;
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (i, yi) in y.iter().enumerate() {
+        let (dx, dy) = (i as f64 - mean_x, yi - mean_y);
+        sxy += dx * dy;
+        sxx += dx * dx;
+        syy += dy * dy;
+    }
+    let slope = sxy / sxx;
+    let intercept = mean_y - slope * mean_x;
+    let residual_max = y
+        .iter()
+        .enumerate()
+        .map(|(i, yi)| (yi - (intercept + slope * i as f64)).abs())
+        .fold(0.0, f64::max);
+    Line {
+        slope,
+        residual_max,
+        r_squared: if syy > 0.0 {
+            sxy * sxy / (sxx * syy)
+        } else {
+            1.0
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fit, late_threshold};
+
+    #[test]
+    fn a_straight_line_fits_exactly_and_a_bump_shows_in_the_residual() {
+        let straight: Vec<f64> = (0..100).map(|i| 2.0 + 0.5 * f64::from(i)).collect();
+        let line = fit(&straight);
+        assert!((line.slope - 0.5).abs() < 1e-9);
+        assert!(line.residual_max < 1e-9);
+        assert!((line.r_squared - 1.0).abs() < 1e-9);
+        let mut bumped = straight;
+        bumped[50] += 10.0;
+        assert!(fit(&bumped).residual_max > 9.0);
+    }
+
+    #[test]
+    fn the_late_threshold_scales_with_the_rate() {
+        assert_eq!(late_threshold(30), 300.0);
+        assert_eq!(late_threshold(1_000), 9.0);
+    }
+}
