@@ -17,6 +17,26 @@ pub enum Snooze {
     Custom,
 }
 
+/// Which question a Cancel button closes: only that one, so that the Cancel button under an old
+/// question never closes a newer one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// "When?" for a task text given without a time.
+    NewTaskTime,
+    /// "New time?" for a task.
+    EditTask {
+        /// The task.
+        task_id: i64,
+    },
+    /// "Snooze until when?" for a task.
+    SnoozeTime {
+        /// The task.
+        task_id: i64,
+    },
+    /// "Which time zone?".
+    TimeZone,
+}
+
 /// What a button asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -71,6 +91,17 @@ pub enum Action {
     Language {
         /// The index in `Lang::ALL`.
         index: u8,
+    },
+    /// Take back a change to a task (creating, editing, finishing or deleting it), as recorded
+    /// on the server under this id (`store::undo`).
+    UndoChange {
+        /// The recorded change.
+        undo_id: i64,
+    },
+    /// Close a question the bot asked.
+    Cancel {
+        /// Which question.
+        question: Question,
     },
 }
 
@@ -138,6 +169,22 @@ impl Action {
             "l" => Self::Language {
                 index: parts.next()?.parse().ok()?,
             },
+            "v" => Self::UndoChange {
+                undo_id: id(parts.next())?,
+            },
+            "q" => Self::Cancel {
+                question: match parts.next()? {
+                    "w" => Question::NewTaskTime,
+                    "e" => Question::EditTask {
+                        task_id: id(parts.next())?,
+                    },
+                    "s" => Question::SnoozeTime {
+                        task_id: id(parts.next())?,
+                    },
+                    "z" => Question::TimeZone,
+                    _ => return None,
+                },
+            },
             _ => return None,
         };
         parts.next().is_none().then_some(action)
@@ -157,6 +204,13 @@ impl fmt::Display for Action {
             Self::AdminCancel { job_id } => write!(f, "ac:{job_id}"),
             Self::Zone { index } => write!(f, "z:{index}"),
             Self::Language { index } => write!(f, "l:{index}"),
+            Self::UndoChange { undo_id } => write!(f, "v:{undo_id}"),
+            Self::Cancel { question } => match question {
+                Question::NewTaskTime => write!(f, "q:w"),
+                Question::EditTask { task_id } => write!(f, "q:e:{task_id}"),
+                Question::SnoozeTime { task_id } => write!(f, "q:s:{task_id}"),
+                Question::TimeZone => write!(f, "q:z"),
+            },
         }
     }
 }
@@ -186,6 +240,19 @@ mod tests {
             Action::AdminCancel { job_id: max },
             Action::Zone { index: u8::MAX },
             Action::Language { index: 2 },
+            Action::UndoChange { undo_id: max },
+            Action::Cancel {
+                question: Question::NewTaskTime,
+            },
+            Action::Cancel {
+                question: Question::EditTask { task_id: max },
+            },
+            Action::Cancel {
+                question: Question::SnoozeTime { task_id: max },
+            },
+            Action::Cancel {
+                question: Question::TimeZone,
+            },
         ];
         for action in actions {
             let data = action.encode();
@@ -198,7 +265,7 @@ mod tests {
     fn forged_or_stale_data_is_rejected() {
         for data in [
             "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1", "z:256",
-            "l:",
+            "l:", "v:0", "v:", "q", "q:x", "q:e", "q:s:-2", "q:w:1",
         ] {
             assert_eq!(Action::decode(data), None, "{data}");
         }

@@ -46,3 +46,6 @@ duration-days = { $n ->
 }
 lead-at-deadline = at the deadline
 lead-before = { $duration } before the deadline
+# Tomorrow and yesterday with the weekday and date, in confirmations: tomorrow, Wed 2 Dec, 09:00
+date-tomorrow-dated = tomorrow, { $date }
+date-yesterday-dated = yesterday, { $date }

@@ -49,3 +49,6 @@ duration-days = { $n ->
 }
 lead-at-deadline = в срок
 lead-before = за { $duration } до срока
+# Завтра и вчера с днём недели и датой, в подтверждениях: завтра, ср, 2 дек., 09:00
+date-tomorrow-dated = завтра, { $date }
+date-yesterday-dated = вчера, { $date }

@@ -37,3 +37,6 @@ duration-hours = { $n } soat
 duration-days = { $n } kun
 lead-at-deadline = muddatida
 lead-before = muddatdan { $duration } oldin
+# Ertaga va kecha hafta kuni va sanasi bilan, tasdiqlarda: ertaga, 2-dekabr, chorshanba, 09:00
+date-tomorrow-dated = ertaga, { $date }
+date-yesterday-dated = kecha, { $date }

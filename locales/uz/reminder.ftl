@@ -1,6 +1,6 @@
 reminder-title = Eslatma
 reminder-due = Muddat: { $when }
-reminder-late = { $late } kechikdi: bot o'z vaqtida yubora olmadi.
+reminder-late = { $late } kechikib yuborildi: bot uni o'z vaqtida yubora olmadi.
 button-done = ✅ Bajarildi
 button-snooze-10m = 10 daqiqa
 button-snooze-1h = 1 soat

@@ -5,6 +5,7 @@
 pub mod actions;
 pub mod cli;
 pub mod failed;
+pub mod lang;
 pub mod session;
 pub mod stats;
 pub mod web;

@@ -1,6 +1,8 @@
 //! The admin page at `/admin`, server-rendered and usable without JavaScript: an overview of the
 //! queue and the last hour, the failed reminders with filters and Retry / Cancel buttons (POST
 //! forms with a CSRF token), and each job's attempt history. Off (404) when no admin token is set.
+//! In English, Russian or Uzbek: the browser's language, or the one chosen with the page's
+//! language links ([`super::lang`]).
 //!
 //! Every response carries `X-Frame-Options: DENY`, a restrictive Content-Security-Policy (the
 //! page has no script and one stylesheet of its own), `Referrer-Policy: no-referrer`,
@@ -28,9 +30,11 @@ use sqlx::PgPool;
 
 use super::actions::{self, ActionResult};
 use super::failed::{self, FailedFilter};
+use super::lang::PageLang;
 use super::session::throttle::LockoutPolicy;
 use super::session::{Access, AdminToken, COOKIE_NAME, Guard, Refused, SESSION_LIFETIME};
 use super::stats;
+use crate::i18n::{Arg, Tr};
 use pgqueue::{JobState, Queue, maintenance};
 
 /// Failed reminders shown per page.
@@ -116,6 +120,22 @@ async fn security_headers(mut response: Response) -> Response {
     response
 }
 
+impl<S: Send + Sync> FromRequestParts<S> for PageLang {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Self::of(&parts.headers, parts.uri.query()))
+    }
+}
+
+/// `response` with the cookie that remembers a language chosen with `lang`'s link.
+fn remembering(mut response: Response, lang: PageLang, secure: bool) -> Response {
+    if let Some(cookie) = lang.cookie(secure) {
+        response.headers_mut().append(SET_COOKIE, cookie);
+    }
+    response
+}
+
 /// The caller's access; rejected with the sign-in page (401) or, while locked out, 429.
 struct Authenticated(Access);
 
@@ -129,11 +149,15 @@ impl FromRequestParts<AdminState> for Authenticated {
         let ConnectInfo(client) = ConnectInfo::<SocketAddr>::from_request_parts(parts, state)
             .await
             .map_err(IntoResponse::into_response)?;
+        let lang = PageLang::of(&parts.headers, parts.uri.query());
         state
             .guard
             .access(&parts.headers, client.ip(), Instant::now())
             .map(Self)
-            .map_err(|refused| refusal(refused).into_response())
+            .map_err(|refused| {
+                let response = refusal(refused, lang).into_response();
+                remembering(response, lang, state.cookie_secure)
+            })
     }
 }
 
@@ -158,13 +182,16 @@ impl IntoResponse for PageError {
 #[derive(Template)]
 #[template(path = "admin/login.html")]
 struct LoginPage {
+    tr: Tr,
     message: Option<String>,
 }
 
 #[derive(Template)]
 #[template(path = "admin/overview.html")]
 struct OverviewPage {
+    tr: Tr,
     csrf: String,
+    failed_title: String,
     notice: Option<String>,
     states: Vec<(JobState, i64)>,
     oldest_due: String,
@@ -174,7 +201,6 @@ struct OverviewPage {
     too_many_last_hour: i64,
     lateness_p50: String,
     lateness_p99: String,
-    failed_total: i64,
     reason: String,
     class: String,
     since: String,
@@ -196,12 +222,11 @@ struct FailedRow {
 #[derive(Template)]
 #[template(path = "admin/job.html")]
 struct JobPage {
-    job_id: i64,
+    tr: Tr,
+    title: String,
     state: JobState,
-    attempts: i32,
-    max_attempts: i32,
-    throttles: i32,
-    run_at: String,
+    summary: String,
+    throttled: Option<String>,
     last_error: Option<String>,
     history: Vec<AttemptRow>,
 }
@@ -266,11 +291,18 @@ impl Notice {
         }
     }
 
-    fn text(self) -> String {
+    fn text(self, tr: Tr) -> String {
         match self {
-            Self::Retried(count) => format!("Returned {count} job(s) to the queue."),
-            Self::Cancelled(job) => format!("Cancelled job {job}."),
-            Self::NotInState(job) => format!("Job {job} is not in a state that allows this."),
+            Self::Retried(count) => tr.t_with(
+                "admin-web-notice-retried",
+                &[("count", Arg::Number(count as i64))],
+            ),
+            Self::Cancelled(job) => {
+                tr.t_with("admin-web-notice-cancelled", &[("job", Arg::Number(job))])
+            }
+            Self::NotInState(job) => {
+                tr.t_with("admin-web-notice-refused", &[("job", Arg::Number(job))])
+            }
         }
     }
 }
@@ -285,21 +317,37 @@ struct CsrfForm {
     csrf: Option<String>,
 }
 
-fn login_page(status: StatusCode, message: Option<String>) -> Result<Response, PageError> {
-    let html = LoginPage { message }.render()?;
+fn login_page(
+    status: StatusCode,
+    message: Option<String>,
+    lang: PageLang,
+) -> Result<Response, PageError> {
+    let html = LoginPage {
+        tr: Tr::new(lang.lang),
+        message,
+    }
+    .render()?;
     Ok((status, Html(html)).into_response())
 }
 
 /// The answer to a refused request: the sign-in page, with 401 or, while locked out, 429 and
 /// `Retry-After`.
-fn refusal(refused: Refused) -> Result<Response, PageError> {
+fn refusal(refused: Refused, lang: PageLang) -> Result<Response, PageError> {
+    let tr = Tr::new(lang.lang);
     match refused {
-        Refused::SignIn => login_page(StatusCode::UNAUTHORIZED, None),
-        Refused::WrongToken => login_page(StatusCode::UNAUTHORIZED, Some("Wrong token.".into())),
+        Refused::SignIn => login_page(StatusCode::UNAUTHORIZED, None, lang),
+        Refused::WrongToken => login_page(
+            StatusCode::UNAUTHORIZED,
+            Some(tr.t("admin-web-wrong-token")),
+            lang,
+        ),
         Refused::LockedOut(wait) => {
             let secs = whole_seconds(wait);
-            let message = format!("Too many wrong tokens: try again in {secs} s.");
-            let mut response = login_page(StatusCode::TOO_MANY_REQUESTS, Some(message))?;
+            let message = tr.t_with(
+                "admin-web-locked-out",
+                &[("secs", Arg::Number(i64::try_from(secs).unwrap_or(i64::MAX)))],
+            );
+            let mut response = login_page(StatusCode::TOO_MANY_REQUESTS, Some(message), lang)?;
             response
                 .headers_mut()
                 .insert(RETRY_AFTER, HeaderValue::from(secs));
@@ -329,8 +377,12 @@ fn see_other(location: &str) -> Response {
     (StatusCode::SEE_OTHER, [(LOCATION, location.to_owned())]).into_response()
 }
 
-async fn login_form() -> Result<Response, PageError> {
-    login_page(StatusCode::OK, None)
+async fn login_form(
+    State(state): State<AdminState>,
+    lang: PageLang,
+) -> Result<Response, PageError> {
+    let response = login_page(StatusCode::OK, None, lang)?;
+    Ok(remembering(response, lang, state.cookie_secure))
 }
 
 async fn stylesheet() -> impl IntoResponse {
@@ -340,6 +392,7 @@ async fn stylesheet() -> impl IntoResponse {
 async fn login(
     State(state): State<AdminState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
+    lang: PageLang,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, PageError> {
     let session = match state
@@ -347,7 +400,7 @@ async fn login(
         .sign_in(client.ip(), &form.token, Instant::now())
     {
         Ok(session) => session,
-        Err(refused) => return refusal(refused),
+        Err(refused) => return refusal(refused, lang),
     };
     let mut response = see_other("/admin");
     if let Some(cookie) = session_cookie(&session, SESSION_LIFETIME, state.cookie_secure) {
@@ -376,8 +429,10 @@ async fn logout(
 async fn overview(
     State(state): State<AdminState>,
     Authenticated(access): Authenticated,
+    lang: PageLang,
     Query(query): Query<OverviewQuery>,
 ) -> Result<Response, PageError> {
+    let tr = Tr::new(lang.lang);
     let notice = Notice::parse(
         query.done.as_deref(),
         query.count.as_deref(),
@@ -397,18 +452,26 @@ async fn overview(
         offset: query.page.unwrap_or(0).max(0) * PAGE_SIZE,
     };
     let failed = failed::list(state.pool(), &filter).await?;
+    let failed_total = failed::count(state.pool()).await?;
     let html = OverviewPage {
+        tr,
         csrf: access.csrf().to_owned(),
-        notice: notice.map(Notice::text),
+        failed_title: tr.t_with(
+            "admin-web-failed-title",
+            &[("total", Arg::Number(failed_total))],
+        ),
+        notice: notice.map(|notice| notice.text(tr)),
         states: stats.states,
         oldest_due: stats.oldest_due.map_or_else(
-            || "none".to_owned(),
+            || tr.t("admin-web-none"),
             |o| {
-                format!(
-                    "job {} due {} ({:.0} s ago)",
-                    o.job_id,
-                    when(o.run_at),
-                    o.waiting_secs
+                tr.t_with(
+                    "admin-web-oldest-job",
+                    &[
+                        ("job", Arg::Number(o.job_id)),
+                        ("when", Arg::Text(&when(o.run_at))),
+                        ("secs", Arg::Text(&format!("{:.0}", o.waiting_secs))),
+                    ],
                 )
             },
         ),
@@ -418,7 +481,6 @@ async fn overview(
         too_many_last_hour: stats.too_many_requests_last_hour,
         lateness_p50: seconds(stats.lateness_p50_secs),
         lateness_p99: seconds(stats.lateness_p99_secs),
-        failed_total: failed::count(state.pool()).await?,
         reason: query.reason.unwrap_or_default(),
         class: query.class.unwrap_or_default(),
         since: query.since.unwrap_or_default(),
@@ -442,14 +504,20 @@ async fn overview(
             .collect(),
     }
     .render()?;
-    Ok(Html(html).into_response())
+    Ok(remembering(
+        Html(html).into_response(),
+        lang,
+        state.cookie_secure,
+    ))
 }
 
 async fn job_page(
     State(state): State<AdminState>,
     Authenticated(_): Authenticated,
+    lang: PageLang,
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
+    let tr = Tr::new(lang.lang);
     let Some(job) = pgqueue::inspect(state.pool(), id).await? else {
         return Ok((StatusCode::NOT_FOUND, "no such job").into_response());
     };
@@ -469,17 +537,32 @@ async fn job_page(
         })
         .collect();
     let html = JobPage {
-        job_id: id,
+        tr,
+        title: tr.t_with("admin-web-job", &[("job", Arg::Number(id))]),
         state: job.state,
-        attempts: job.attempts,
-        max_attempts: job.max_attempts,
-        throttles: job.throttles,
-        run_at: when(job.run_at),
+        summary: tr.t_with(
+            "admin-web-job-summary",
+            &[
+                ("attempts", Arg::Number(i64::from(job.attempts))),
+                ("max", Arg::Number(i64::from(job.max_attempts))),
+                ("when", Arg::Text(&when(job.run_at))),
+            ],
+        ),
+        throttled: (job.throttles > 0).then(|| {
+            tr.t_with(
+                "admin-web-job-throttled",
+                &[("count", Arg::Number(i64::from(job.throttles)))],
+            )
+        }),
         last_error: job.last_error,
         history,
     }
     .render()?;
-    Ok(Html(html).into_response())
+    Ok(remembering(
+        Html(html).into_response(),
+        lang,
+        state.cookie_secure,
+    ))
 }
 
 async fn retry(
@@ -579,7 +662,13 @@ mod tests {
         assert_eq!(Notice::parse(Some("retried"), Some("lots"), None), None);
         assert_eq!(Notice::parse(Some("cancelled"), Some("1"), None), None);
         assert_eq!(Notice::parse(None, Some("1"), Some("1")), None);
-        assert_eq!(Notice::Retried(3).text(), "Returned 3 job(s) to the queue.");
+        let en = Tr::new(crate::domain::lang::Lang::En);
+        assert_eq!(
+            Notice::Retried(3).text(en),
+            "Returned 3 job(s) to the queue."
+        );
+        let uz = Tr::new(crate::domain::lang::Lang::Uz);
+        assert_eq!(Notice::Cancelled(12).text(uz), "12-ish bekor qilindi.");
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub enum Command {
     Tz(String),
     /// Show or change the default lead time.
     Settings(String),
+    /// Close the question the bot is waiting to have answered.
+    Cancel,
     /// Admins: the failed reminders, a page at a time (the argument is the page).
     Failed(String),
     /// Admins: return a failed reminder (an id) or all of them (`all`) to the queue.
@@ -50,7 +52,7 @@ pub enum Input {
 }
 
 /// The commands in the menu, with the key of their description.
-const MENU: [(&str, &str); 9] = [
+const MENU: [(&str, &str); 10] = [
     ("add", "cmd-add"),
     ("list", "cmd-list"),
     ("done", "cmd-done"),
@@ -60,6 +62,7 @@ const MENU: [(&str, &str); 9] = [
     ("lang", "cmd-lang"),
     ("help", "cmd-help"),
     ("start", "cmd-start"),
+    ("cancel", "cmd-cancel"),
 ];
 
 /// Reads `text` (a message) for a bot named `bot_username` (without `@`).
@@ -86,6 +89,7 @@ pub fn parse(text: &str, bot_username: &str) -> Input {
         "failed" => Command::Failed(args),
         "retry" => Command::Retry(args),
         "stats" => Command::Stats,
+        "cancel" => Command::Cancel,
         _ => Command::Unknown,
     })
 }

@@ -7,12 +7,12 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
-use crate::callback::{Action, Snooze};
+use crate::callback::{Action, Question, Snooze};
 use crate::domain::lang::Lang;
 use crate::domain::recurrence::{Frequency, Recurrence};
 use crate::i18n::dates::{self, Dates};
 use crate::i18n::{Arg, Tr};
-use crate::store::tasks::Task;
+use crate::store::tasks::{ListedTask, Task};
 
 /// Zones offered as buttons when the bot asks for a time zone: `(IANA name, button label)`.
 pub const COMMON_ZONES: [(&str, &str); 8] = [
@@ -26,8 +26,9 @@ pub const COMMON_ZONES: [(&str, &str); 8] = [
     ("UTC", "UTC"),
 ];
 
-/// Tasks shown per page of `/list`: their buttons and texts keep the message small.
-pub const PAGE_SIZE: i64 = 5;
+/// Tasks shown per page of `/list`: ten entries of at most two lines and their buttons stay far
+/// below Telegram's 4,096 characters and 100 buttons.
+pub const PAGE_SIZE: i64 = 10;
 
 /// The longest task text shown in a list entry, in characters.
 const LIST_TEXT_CHARS: usize = 120;
@@ -101,13 +102,16 @@ struct TaskHtml<'a> {
     due: &'a str,
     remind: Option<&'a str>,
     repeats: Option<&'a str>,
+    warning: Option<&'a str>,
 }
 
 struct ListItem {
     id: i64,
     when: String,
+    overdue: bool,
     repeats: bool,
     text: String,
+    remind: Option<String>,
 }
 
 #[derive(Template)]
@@ -128,6 +132,9 @@ struct HelpHtml<'a> {
     lead_example: &'a str,
     repeat: &'a str,
     repeat_example: &'a str,
+    relative: &'a str,
+    relative_example: &'a str,
+    buttons: &'a str,
     commands: &'a str,
 }
 
@@ -172,28 +179,44 @@ pub fn question(
     })
 }
 
-/// A task card (after creating or changing a task): text, deadline, reminder time when a lead is
-/// set, and the schedule of a recurring task, all in the task's zone and as seen at `now`.
+/// A task card (after creating, changing or restoring a task): text, deadline, the reminder
+/// (`next_reminder`, the one waiting to be sent) and the schedule of a recurring task, all in
+/// `tz` as seen at `now`, days with their weekday. It says when a lead was cut short because it
+/// would have fallen in the past, and when the deadline has passed with no reminder to come.
 pub fn task_card(
     tr: Tr,
     title_key: &str,
     task: &Task,
+    next_reminder: Option<DateTime<Utc>>,
     tz: Tz,
     now: DateTime<Utc>,
 ) -> Result<String, RenderError> {
     let dates = Dates::new(tr, tz, now);
     let due = tr.t_with(
         "task-due",
-        &[("when", Arg::Text(&dates.moment(task.due_at)))],
+        &[("when", Arg::Text(&dates.moment_with_weekday(task.due_at)))],
     );
-    let remind = (!task.lead.is_zero()).then(|| {
-        let at = dates.moment(task.due_at - task.lead.duration());
-        let lead = dates::lead(tr, task.lead);
-        tr.t_with(
+    let lead = dates::lead(tr, task.lead);
+    let remind = match next_reminder {
+        _ if task.lead.is_zero() => None,
+        Some(at) if at == task.due_at - task.lead.duration() => Some(tr.t_with(
             "task-remind",
-            &[("when", Arg::Text(&format!("{at} ({lead})")))],
-        )
-    });
+            &[(
+                "when",
+                Arg::Text(&format!("{} ({lead})", dates.moment_with_weekday(at))),
+            )],
+        )),
+        Some(at) => Some(tr.t_with(
+            "task-remind-clamped",
+            &[
+                ("when", Arg::Text(&dates.moment_with_weekday(at))),
+                ("lead", Arg::Text(&lead)),
+            ],
+        )),
+        None if task.due_at > now => Some(tr.t("task-remind-sent")),
+        None => None,
+    };
+    let warning = (next_reminder.is_none() && task.due_at <= now).then(|| tr.t("task-overdue"));
     let repeats = task.recurrence.as_ref().map(|rule| {
         tr.t_with(
             "task-repeats",
@@ -207,14 +230,16 @@ pub fn task_card(
         due: &due,
         remind: remind.as_deref(),
         repeats: repeats.as_deref(),
+        warning: warning.as_deref(),
     })
 }
 
 /// One page of the task list (`page` counts from 0) with `total` open tasks in all, due times in
-/// `tz` as seen at `now`.
+/// `tz` as seen at `now`: each task's deadline (marked when it has passed), whether it repeats,
+/// and its next reminder when that is not at the deadline (a lead time, a snooze).
 pub fn task_list(
     tr: Tr,
-    tasks: &[Task],
+    tasks: &[ListedTask],
     page: u32,
     total: i64,
     tz: Tz,
@@ -227,12 +252,29 @@ pub fn task_list(
     let dates = Dates::new(tr, tz, now);
     let items: Vec<ListItem> = tasks
         .iter()
-        .map(|task| ListItem {
-            id: task.id,
-            when: dates.moment(task.due_at),
-            repeats: task.recurs(),
-            text: shorten(&task.text, LIST_TEXT_CHARS),
-        })
+        .map(
+            |ListedTask {
+                 task,
+                 next_reminder,
+             }| {
+                let overdue = task.due_at <= now;
+                let when = dates.moment(task.due_at);
+                ListItem {
+                    id: task.id,
+                    when: if overdue {
+                        tr.t_with("list-overdue", &[("when", Arg::Text(&when))])
+                    } else {
+                        when
+                    },
+                    overdue,
+                    repeats: task.recurs(),
+                    text: shorten(&task.text, LIST_TEXT_CHARS),
+                    remind: next_reminder.filter(|at| *at != task.due_at).map(|at| {
+                        tr.t_with("list-remind", &[("when", Arg::Text(&dates.moment(at)))])
+                    }),
+                }
+            },
+        )
         .collect();
     let page_line = (pages > 1).then(|| {
         tr.t_with(
@@ -260,6 +302,9 @@ pub fn help(tr: Tr) -> Result<String, RenderError> {
         lead_example: &tr.t("lead-example"),
         repeat: &tr.t("help-repeat"),
         repeat_example: &tr.t("repeat-example"),
+        relative: &tr.t("help-relative"),
+        relative_example: &tr.t("relative-example"),
+        buttons: &tr.t("help-buttons"),
         commands: &tr.t("help-commands"),
     })
 }
@@ -295,12 +340,35 @@ fn button(label: String, action: Action) -> InlineKeyboardButton {
     InlineKeyboardButton::callback(label, action.encode())
 }
 
-/// Under a new or changed task: undo it, or change its time.
-pub fn confirm_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+/// Under a new or changed task: undo that (the change recorded as `undo_id`), or change its time.
+pub fn confirm_keyboard(tr: Tr, undo_id: i64, task_id: i64) -> InlineKeyboardMarkup {
     InlineKeyboardMarkup::new([[
-        button(tr.t("button-undo"), Action::Undo { task_id }),
+        button(tr.t("button-undo"), Action::UndoChange { undo_id }),
         button(tr.t("button-change-time"), Action::Edit { task_id }),
     ]])
+}
+
+/// Under the answer to Done or Delete: undo it (the change recorded as `undo_id`).
+pub fn undo_keyboard(tr: Tr, undo_id: i64) -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new([[button(tr.t("button-undo"), Action::UndoChange { undo_id })]])
+}
+
+/// Under a task put back by Undo: change its time.
+pub fn change_time_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new([[button(tr.t("button-change-time"), Action::Edit { task_id })]])
+}
+
+/// Under a question: its own buttons (`rows`), then Cancel, which closes `question`.
+pub fn question_keyboard(
+    tr: Tr,
+    question: Question,
+    mut rows: Vec<Vec<InlineKeyboardButton>>,
+) -> InlineKeyboardMarkup {
+    rows.push(vec![button(
+        tr.t("button-cancel"),
+        Action::Cancel { question },
+    )]);
+    InlineKeyboardMarkup::new(rows)
 }
 
 /// The label of the button that shows (and reloads) list page `page` of `pages`: `2/5`.
@@ -318,11 +386,11 @@ pub fn is_page_indicator(label: &str, page: u32) -> bool {
 
 /// Under a list page: per task Done, Snooze, Edit and Delete, then back, the page indicator
 /// (which reloads the page) and next.
-pub fn list_keyboard(tr: Tr, tasks: &[Task], page: u32, total: i64) -> InlineKeyboardMarkup {
+pub fn list_keyboard(tr: Tr, tasks: &[ListedTask], page: u32, total: i64) -> InlineKeyboardMarkup {
     let mut rows: Vec<Vec<InlineKeyboardButton>> = tasks
         .iter()
-        .map(|task| {
-            let task_id = task.id;
+        .map(|listed| {
+            let task_id = listed.task.id;
             vec![
                 button(format!("✅ {task_id}"), Action::Done { task_id }),
                 button(
@@ -363,14 +431,14 @@ pub fn list_keyboard(tr: Tr, tasks: &[Task], page: u32, total: i64) -> InlineKey
     InlineKeyboardMarkup::new(rows)
 }
 
-/// The snooze choices for a task.
-pub fn snooze_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+/// The snooze choices for a task, one row.
+pub fn snooze_choices(tr: Tr, task_id: i64) -> Vec<InlineKeyboardButton> {
     let choice = |key: &str, choice| button(tr.t(key), Action::Snooze { task_id, choice });
-    InlineKeyboardMarkup::new([[
+    vec![
         choice("button-snooze-10m", Snooze::TenMinutes),
         choice("button-snooze-1h", Snooze::OneHour),
         choice("button-snooze-tomorrow", Snooze::TomorrowMorning),
-    ]])
+    ]
 }
 
 /// The common time zones, two per row.

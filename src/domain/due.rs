@@ -21,6 +21,7 @@
 //! - wall times in a DST gap or overlap follow
 //!   [`resolve_local`](crate::domain::timezone::resolve_local).
 
+mod edit;
 mod en;
 mod grammar;
 mod lexer;
@@ -33,6 +34,8 @@ mod vocab;
 
 use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
+
+pub use edit::{ParsedEdit, Said, parse_edit};
 
 use crate::domain::fold::is_space;
 use crate::domain::lang::Lang;

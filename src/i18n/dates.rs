@@ -51,6 +51,21 @@ impl Dates {
         self.tr.t_with(key, &[("time", Arg::Text(&clock(local)))])
     }
 
+    /// `t` as [`Dates::moment`] says it, with the weekday and date also when it is tomorrow or
+    /// yesterday, for confirmations where the user checks the day: "today at 12:37", "tomorrow,
+    /// Wed 2 Dec, 09:00", "Fri 4 Dec, 18:00".
+    pub fn moment_with_weekday(&self, t: DateTime<Utc>) -> String {
+        let local = to_local(self.zone, t);
+        let key = match (local.date() - self.today).num_days() {
+            0 => return self.local_moment(local),
+            1 => "date-tomorrow-dated",
+            -1 => "date-yesterday-dated",
+            _ => return self.local_date_time(local),
+        };
+        self.tr
+            .t_with(key, &[("date", Arg::Text(&self.local_date_time(local)))])
+    }
+
     /// `t` with its weekday and date even when it is today (the local time shown after choosing a
     /// zone, where the date is what the user checks); the year only when it is not the current one.
     pub fn date_time(&self, t: DateTime<Utc>) -> String {
@@ -216,6 +231,27 @@ mod tests {
             .unwrap();
         assert_eq!(dates.local_moment(nine), "today at 09:00");
         assert_eq!(dates.date_time(now), "Tue 1 Dec, 12:37");
+    }
+
+    #[test]
+    fn confirmations_name_the_weekday_of_every_day_but_today() {
+        let dates = en(BERLIN, utc(2026, 12, 1, 11, 37));
+        assert_eq!(
+            dates.moment_with_weekday(utc(2026, 12, 1, 17, 0)),
+            "today at 18:00"
+        );
+        assert_eq!(
+            dates.moment_with_weekday(utc(2026, 12, 2, 8, 0)),
+            "tomorrow, Wed 2 Dec, 09:00"
+        );
+        assert_eq!(
+            dates.moment_with_weekday(utc(2026, 11, 30, 8, 0)),
+            "yesterday, Mon 30 Nov, 09:00"
+        );
+        assert_eq!(
+            dates.moment_with_weekday(utc(2026, 12, 4, 17, 0)),
+            "Fri 4 Dec, 18:00"
+        );
     }
 
     #[test]

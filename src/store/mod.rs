@@ -11,6 +11,7 @@ pub mod reachability;
 pub mod retention;
 pub mod tasks;
 pub mod types;
+pub mod undo;
 
 pub use outbox::{OUTBOX_QUEUE, ReminderJob, outbox_queue};
 

@@ -173,7 +173,7 @@ pub async fn create(
     .fetch_one(&mut *conn)
     .await?;
     let task = Task::try_from(row)?;
-    schedule_occurrence(conn, queue, &task, task.due_at).await?;
+    schedule_after_change(conn, queue, &task, task.due_at).await?;
     Ok(task)
 }
 
@@ -222,6 +222,53 @@ pub async fn schedule_occurrence(
     };
     attach_job(conn, queue, reminder_id, fire_at).await?;
     Ok(Some(reminder_id))
+}
+
+/// Like [`schedule_occurrence`], for the occurrence a user's own change (a new task, an edit, an
+/// Undo) puts on the calendar: when `lead` before a deadline still ahead has already passed (a
+/// 30-minute lead on "in 10 minutes"), the reminder fires at the deadline, so that the user's own
+/// lead never makes a reminder late (lateness counts from the time it was meant to fire). A
+/// deadline already past keeps its lead (its reminder is late, and says so); later occurrences of
+/// a series keep their whole lead.
+#[tracing::instrument(skip_all, fields(task = task.id))]
+pub async fn schedule_after_change(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    task: &Task,
+    due_at: DateTime<Utc>,
+) -> Result<Option<i64>, StoreError> {
+    let ahead = due_at - task.lead.duration();
+    let scheduled = sqlx::query!(
+        "insert into reminders (task_id, due_at, fire_at)
+         values ($1, $2, case when $3 < now() and $2 >= now() then $2 else $3 end)
+         on conflict (task_id, due_at) where kind = 'occurrence' do nothing
+         returning id, fire_at",
+        task.id,
+        due_at,
+        ahead,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(scheduled) = scheduled else {
+        return Ok(None);
+    };
+    attach_job(conn, queue, scheduled.id, scheduled.fire_at).await?;
+    Ok(Some(scheduled.id))
+}
+
+/// When the task's next reminder not sent yet fires (a snooze when it comes first); `None` when
+/// none is waiting (a one-off task whose reminder went out, or whose time has passed).
+#[tracing::instrument(skip_all, fields(task_id))]
+pub async fn next_reminder(
+    conn: &mut PgConnection,
+    task_id: i64,
+) -> Result<Option<DateTime<Utc>>, StoreError> {
+    Ok(sqlx::query_scalar!(
+        "select min(fire_at) from reminders where task_id = $1 and not sent",
+        task_id,
+    )
+    .fetch_one(conn)
+    .await?)
 }
 
 /// Moves an open recurring task from the deadline `task` holds to the next occurrence and
@@ -309,29 +356,55 @@ async fn attach_job(
     Ok(())
 }
 
-/// A chat's open tasks, soonest first: `limit` of them after skipping `offset`.
+/// An open task as a list shows it: the task and when its next reminder fires.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedTask {
+    /// The task.
+    pub task: Task,
+    /// Its next reminder not sent yet (a snooze when it comes first), if any.
+    pub next_reminder: Option<DateTime<Utc>>,
+}
+
+/// A chat's open tasks, soonest first, each with its next reminder: `limit` of them after
+/// skipping `offset`.
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn list_open(
     conn: &mut PgConnection,
     chat_id: i64,
     limit: i64,
     offset: i64,
-) -> Result<Vec<Task>, StoreError> {
-    let rows = sqlx::query_as!(
-        TaskRow,
-        "select id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state
-         from tasks where chat_id = $1 and state = 'open'
-         order by due_at, id limit $2 offset $3",
+) -> Result<Vec<ListedTask>, StoreError> {
+    let rows = sqlx::query!(
+        "select t.id, t.chat_id, t.owner_id, t.text, t.due_at, t.lead_secs, t.rule, t.tz, t.state,
+                (select min(r.fire_at) from reminders r where r.task_id = t.id and not r.sent)
+                    as next_reminder
+         from tasks t where t.chat_id = $1 and t.state = 'open'
+         order by t.due_at, t.id limit $2 offset $3",
         chat_id,
         limit,
         offset,
     )
     .fetch_all(conn)
     .await?;
-    Ok(rows
-        .into_iter()
-        .map(Task::try_from)
-        .collect::<Result<_, _>>()?)
+    rows.into_iter()
+        .map(|row| {
+            let task = Task::try_from(TaskRow {
+                id: row.id,
+                chat_id: row.chat_id,
+                owner_id: row.owner_id,
+                text: row.text,
+                due_at: row.due_at,
+                lead_secs: row.lead_secs,
+                rule: row.rule,
+                tz: row.tz,
+                state: row.state,
+            })?;
+            Ok(ListedTask {
+                task,
+                next_reminder: row.next_reminder,
+            })
+        })
+        .collect()
 }
 
 /// How many open tasks a chat has.
@@ -522,8 +595,127 @@ pub async fn reschedule(
     .fetch_one(&mut *conn)
     .await?;
     let changed = Task::try_from(row)?;
-    schedule_occurrence(conn, queue, &changed, changed.due_at).await?;
+    schedule_after_change(conn, queue, &changed, changed.due_at).await?;
     Ok(Some(changed))
+}
+
+/// Gives an open task of `chat_id` a new text and nothing else: its deadline, rule, lead and
+/// reminders (snoozes included) stay as they are. Returns the changed task; `None` when
+/// `chat_id` has no such open task.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+pub async fn rename(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    task_id: i64,
+    text: &TaskText,
+) -> Result<Option<Task>, StoreError> {
+    read_task(
+        sqlx::query_as!(
+            TaskRow,
+            "update tasks set text = $3, updated_at = now()
+             where id = $1 and chat_id = $2 and state = 'open'
+             returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+            task_id,
+            chat_id,
+            text.as_str(),
+        )
+        .fetch_optional(conn)
+        .await?,
+    )
+}
+
+/// Whether task `task_id` of `chat_id` is open and unchanged since it was created (what the Undo
+/// buttons of older cards, which name the task and nothing else, may still take back).
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+pub async fn unchanged_since_created(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    task_id: i64,
+) -> Result<bool, StoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"select exists (select 1 from tasks
+                          where id = $1 and chat_id = $2 and state = 'open'
+                            and updated_at = created_at) as "unchanged!""#,
+        task_id,
+        chat_id,
+    )
+    .fetch_one(conn)
+    .await?)
+}
+
+/// A task's text and schedule at one moment: what an Undo puts back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskVersion {
+    /// What to do.
+    pub text: String,
+    /// The deadline.
+    pub due_at: DateTime<Utc>,
+    /// How long before the deadline to remind.
+    pub lead: Lead,
+    /// The schedule of a recurring task.
+    pub recurrence: Option<Recurrence>,
+}
+
+impl Task {
+    /// Its text and schedule as they are now.
+    pub fn version(&self) -> TaskVersion {
+        TaskVersion {
+            text: self.text.clone(),
+            due_at: self.due_at,
+            lead: self.lead,
+            recurrence: self.recurrence,
+        }
+    }
+}
+
+/// Puts a task of `chat_id` (open, done or deleted) back to `version`, open: its reminders not
+/// sent yet are cancelled and the version's occurrence is scheduled as after any change of the
+/// user's ([`schedule_after_change`]). A recurring task whose occurrence has passed by `now` moves
+/// on to its next one; a one-off task whose time has passed stays open without a reminder (the
+/// caller says so). Returns the task as it is now; `None` when `chat_id` has no such task.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+pub async fn restore(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    chat_id: i64,
+    task_id: i64,
+    version: &TaskVersion,
+    now: DateTime<Utc>,
+) -> Result<Option<Task>, StoreError> {
+    let tz = sqlx::query_scalar!(
+        "select tz from tasks where id = $1 and chat_id = $2 for update",
+        task_id,
+        chat_id,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(tz) = tz else {
+        return Ok(None);
+    };
+    let zone: Tz = read("tasks", task_id, "tz", &tz, |tz| tz.parse().ok())?;
+    cancel_unsent(conn, task_id).await?;
+    let due_at = match &version.recurrence {
+        Some(rule) if version.due_at <= now => rule.next_after(now, zone),
+        _ => version.due_at,
+    };
+    let row = sqlx::query_as!(
+        TaskRow,
+        "update tasks set text = $2, due_at = $3, lead_secs = $4, rule = $5, state = 'open',
+             updated_at = now()
+         where id = $1 returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+        task_id,
+        version.text,
+        due_at,
+        version.lead.secs(),
+        version.recurrence.as_ref().map(Recurrence::to_rule_string),
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    let restored = Task::try_from(row)?;
+    if restored.due_at > now {
+        schedule_after_change(conn, queue, &restored, restored.due_at).await?;
+    }
+    Ok(Some(restored))
 }
 
 /// Snoozes a task: an extra reminder (kind `snooze`) fires at `fire_at` with its own job. The

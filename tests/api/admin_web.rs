@@ -14,7 +14,9 @@ use remindbot::admin::session::throttle::LockoutPolicy;
 use remindbot::admin::web::{self, AdminWebSettings};
 use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
 use reqwest::StatusCode;
-use reqwest::header::{AUTHORIZATION, COOKIE, HeaderName, LOCATION, RETRY_AFTER, SET_COOKIE};
+use reqwest::header::{
+    ACCEPT_LANGUAGE, AUTHORIZATION, COOKIE, HeaderName, LOCATION, RETRY_AFTER, SET_COOKIE,
+};
 use secrecy::SecretString;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
@@ -488,4 +490,48 @@ async fn cancel_works_for_a_script_with_the_bearer_token() {
         format!("/admin?done=cancelled&job={}", site.failed_job)
     );
     assert_eq!(site.job_state().await, JobState::Cancelled);
+}
+
+#[tokio::test]
+async fn the_page_speaks_the_browsers_language_or_the_one_chosen_and_remembers_it() {
+    let site = site(Some(settings())).await;
+    let (_, html) = site.get("/admin/login", &[]).await;
+    assert!(
+        html.contains("Admin token") && html.contains(r#"lang="en""#),
+        "{html}"
+    );
+    let russian = [(ACCEPT_LANGUAGE, "de-DE, ru;q=0.9, en;q=0.5".to_owned())];
+    let (_, html) = site.get("/admin/login", &russian).await;
+    assert!(
+        html.contains("Токен администратора") && html.contains(r#"lang="ru""#),
+        "{html}"
+    );
+
+    // A language link chooses Uzbek; the cookie keeps it over the browser's Russian.
+    let chosen = site.get_response("/admin/login?lang=uz", &russian).await;
+    let cookie = chosen.headers()[SET_COOKIE].to_str().unwrap().to_owned();
+    assert!(cookie.starts_with("remindbot_admin_lang=uz;") && cookie.contains("HttpOnly"));
+    assert!(
+        chosen
+            .text()
+            .await
+            .unwrap()
+            .contains("Administrator tokeni")
+    );
+    let remembered = [
+        russian[0].clone(),
+        (COOKIE, cookie.split(';').next().unwrap().to_owned()),
+    ];
+    let (_, html) = site.get("/admin/login", &remembered).await;
+    assert!(html.contains("Administrator tokeni"), "{html}");
+
+    // Signed in, the overview speaks it too.
+    let mut signed_in = bearer(TOKEN).to_vec();
+    signed_in.push(remembered[1].clone());
+    let (status, html) = site.get("/admin", &signed_in).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        html.contains("Navbat") && html.contains("Yuborilmagan eslatmalar"),
+        "{html}"
+    );
 }

@@ -214,7 +214,7 @@ async fn bot_a_recurring_task_given_a_new_time_keeps_repeating() {
     let ann = app.user("Ann", "en");
     app.say(ann, "/tz Europe/Berlin").await;
     let card = app.say(ann, "every day 8:00 stretch").await;
-    let id = buttons(&card)[0].trim_start_matches("u:").to_owned();
+    let id = buttons(&card)[1].trim_start_matches("e:").to_owned();
     let first = app.pending_jobs().await;
     let (_, ask) = app
         .tap_reply(ann, card.message_id, ann, &format!("e:{id}"))
@@ -242,12 +242,15 @@ async fn bot_the_list_pages_and_shows_changes_in_place() {
     let mut app = TestApp::start().await;
     let ann = app.user("Ann", "en");
     app.say(ann, "/tz Asia/Tashkent").await;
-    for day in 1..=7 {
+    for day in 1..=12 {
         app.say(ann, &format!("task {day} in {day} days")).await;
     }
+    // Ten tasks a page.
     let list = app.say(ann, "/list").await;
     assert!(
-        text(&list).contains("task 1") && !text(&list).contains("task 6"),
+        text(&list).contains("task 1\n")
+            && text(&list).contains("task 10")
+            && !text(&list).contains("task 11"),
         "{list:?}"
     );
     assert!(buttons(&list).contains(&"p:1".to_owned()), "{list:?}");
@@ -255,7 +258,7 @@ async fn bot_the_list_pages_and_shows_changes_in_place() {
     app.tap(ann, list.message_id, ann, "p:1").await;
     let second = app
         .message_once(ann, list.message_id, |e| {
-            text(e).contains("task 6") && text(e).contains("task 7")
+            text(e).contains("task 11") && text(e).contains("task 12")
         })
         .await;
     let id = buttons(&second)
@@ -266,12 +269,17 @@ async fn bot_the_list_pages_and_shows_changes_in_place() {
     let (_, done) = app
         .tap_reply(ann, list.message_id, ann, &format!("d:{id}"))
         .await;
-    assert!(text(&done).contains("task 6"), "{done:?}");
-    // The page shows the change.
-    app.message_once(ann, list.message_id, |e| {
-        !text(e).contains("task 6") && text(e).contains("task 7")
-    })
-    .await;
+    assert!(text(&done).contains("task 11"), "{done:?}");
+    // The page shows the change: the task and its buttons are gone.
+    let refreshed = app
+        .message_once(ann, list.message_id, |e| {
+            !text(e).contains("task 11") && text(e).contains("task 12")
+        })
+        .await;
+    assert!(
+        !buttons(&refreshed).contains(&format!("d:{id}")),
+        "{refreshed:?}"
+    );
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
     app.stop().await;
 }

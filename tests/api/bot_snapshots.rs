@@ -5,12 +5,13 @@
 
 use chrono::{DateTime, TimeZone, Utc};
 use remindbot::bot::render::{self, Reply};
+use remindbot::callback::Question;
 use remindbot::domain::lang::Lang;
 use remindbot::domain::lead::Lead;
 use remindbot::domain::timezone::parse_zone;
 use remindbot::i18n::dates::{self, Dates};
 use remindbot::i18n::{Arg, Tr};
-use remindbot::store::tasks::Task;
+use remindbot::store::tasks::{ListedTask, Task};
 
 fn task(id: i64, text: &str, lead_secs: i32, rule: Option<&str>) -> Task {
     Task {
@@ -87,59 +88,184 @@ fn bot_every_template_in_every_language() {
                 .unwrap(),
             ),
         );
+        let question = |key: &str, example: &str, question, rows| {
+            Reply::question(render::question(tr, &tr.t(key), Some(tricky), &tr.t(example)).unwrap())
+                .with_keyboard(render::question_keyboard(tr, question, rows))
+        };
         snap(
             "question_when",
-            Reply::text(
-                render::question(tr, &tr.t("ask-when"), Some(tricky), &tr.t("when-example"))
-                    .unwrap(),
+            question(
+                "ask-when",
+                "when-example",
+                Question::NewTaskTime,
+                Vec::new(),
+            ),
+        );
+        snap(
+            "question_when_still",
+            question(
+                "ask-when-still",
+                "when-example",
+                Question::NewTaskTime,
+                Vec::new(),
+            ),
+        );
+        snap(
+            "question_edit",
+            question(
+                "ask-edit",
+                "edit-example",
+                Question::EditTask { task_id: 7 },
+                Vec::new(),
             ),
         );
         snap(
             "question_snooze",
-            Reply::text(
-                render::question(
-                    tr,
-                    &tr.t("ask-snooze"),
-                    Some(tricky),
-                    &tr.t("snooze-example"),
-                )
-                .unwrap(),
-            )
-            .with_keyboard(render::snooze_keyboard(tr, 7)),
+            question(
+                "ask-snooze",
+                "snooze-example",
+                Question::SnoozeTime { task_id: 7 },
+                vec![render::snooze_choices(tr, 7)],
+            ),
         );
+        let card = |key: &str, task: &Task, next_reminder, now| {
+            render::task_card(tr, key, task, next_reminder, zone, now).unwrap()
+        };
+        let saved = task(7, tricky, 0, None);
         snap(
             "task_saved",
-            Reply::text(
-                render::task_card(tr, "task-saved", &task(7, tricky, 0, None), zone, now())
-                    .unwrap(),
-            )
-            .with_keyboard(render::confirm_keyboard(tr, 7)),
+            Reply::text(card("task-saved", &saved, Some(saved.due_at), now()))
+                .with_keyboard(render::confirm_keyboard(tr, 31, 7)),
+        );
+        // "call bob in 10 minutes" with a 30-minute lead: the reminder comes at the deadline.
+        let soon = Task {
+            due_at: now() + chrono::Duration::minutes(10),
+            ..task(9, "call bob", 1800, None)
+        };
+        snap(
+            "task_saved_lead_clamped",
+            Reply::text(card("task-saved", &soon, Some(soon.due_at), now()))
+                .with_keyboard(render::confirm_keyboard(tr, 32, 9)),
+        );
+        let standup = task(
+            8,
+            "standup",
+            1800,
+            Some("FREQ=DAILY;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
         );
         snap(
             "task_changed_with_lead_and_rule",
+            Reply::text(card(
+                "task-changed",
+                &standup,
+                Some(standup.due_at - chrono::Duration::minutes(30)),
+                now(),
+            ))
+            .with_keyboard(render::confirm_keyboard(tr, 33, 8)),
+        );
+        // Tomorrow's deadline is named with its weekday.
+        snap(
+            "task_changed_tomorrow",
+            Reply::text(card(
+                "task-changed",
+                &saved,
+                Some(saved.due_at),
+                saved.due_at - chrono::Duration::hours(20),
+            ))
+            .with_keyboard(render::confirm_keyboard(tr, 34, 7)),
+        );
+        snap(
+            "task_undo_edit",
+            Reply::text(card("undo-edit-title", &standup, None, now()))
+                .with_keyboard(render::change_time_keyboard(tr, 8)),
+        );
+        snap(
+            "task_undo_done_time_passed",
+            Reply::text(card(
+                "undo-done-title",
+                &saved,
+                None,
+                saved.due_at + chrono::Duration::hours(2),
+            ))
+            .with_keyboard(render::change_time_keyboard(tr, 7)),
+        );
+        snap(
+            "task_undo_delete",
+            Reply::text(card(
+                "undo-delete-title",
+                &standup,
+                Some(standup.due_at - chrono::Duration::minutes(30)),
+                now(),
+            ))
+            .with_keyboard(render::change_time_keyboard(tr, 8)),
+        );
+        snap(
+            "done_with_undo",
             Reply::text(
-                render::task_card(
-                    tr,
-                    "task-changed",
-                    &task(
-                        8,
-                        "standup",
-                        1800,
-                        Some("FREQ=DAILY;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
-                    ),
-                    zone,
-                    now(),
+                render::notice(
+                    None,
+                    &[tr.t_with("done-ok", &[("text", Arg::Text(tricky))])],
                 )
                 .unwrap(),
+            )
+            .with_keyboard(render::undo_keyboard(tr, 35)),
+        );
+        snap(
+            "deleted_with_undo",
+            Reply::text(
+                render::notice(
+                    None,
+                    &[tr.t_with("deleted", &[("text", Arg::Text(tricky))])],
+                )
+                .unwrap(),
+            )
+            .with_keyboard(render::undo_keyboard(tr, 36)),
+        );
+        snap(
+            "undo_and_cancel_answers",
+            Reply::text(
+                [
+                    tr.t("undo-used"),
+                    tr.t("undo-outdated"),
+                    tr.t("callback-undone"),
+                    tr.t_with("undone", &[("text", Arg::Text(tricky))]),
+                    tr.t("callback-cancelled"),
+                    tr.t("cancel-nothing"),
+                    tr.t_with("cancel-dropped", &[("text", Arg::Text(tricky))]),
+                    tr.t_with("cancel-edit", &[("id", Arg::Number(7))]),
+                    tr.t_with("cancel-snooze", &[("id", Arg::Number(7))]),
+                    tr.t("cancel-zone"),
+                    tr.t("cancel-zone-none"),
+                ]
+                .join("\n"),
             ),
         );
+        let listed = |task: Task, next_reminder| ListedTask {
+            task,
+            next_reminder,
+        };
         let tasks = [
-            task(7, tricky, 0, None),
-            task(
-                8,
-                &"long ".repeat(60),
-                0,
-                Some("FREQ=DAILY;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
+            // Overdue, its reminder sent.
+            listed(
+                Task {
+                    due_at: now() - chrono::Duration::hours(3),
+                    ..task(6, "water the plants", 0, None)
+                },
+                None,
+            ),
+            // Snoozed until later today.
+            listed(
+                task(7, tricky, 0, None),
+                Some(now() + chrono::Duration::hours(2)),
+            ),
+            listed(
+                task(
+                    8,
+                    &"long ".repeat(60),
+                    1800,
+                    Some("FREQ=DAILY;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
+                ),
+                Some(saved.due_at - chrono::Duration::minutes(30)),
             ),
         ];
         snap(

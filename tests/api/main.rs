@@ -12,6 +12,7 @@ mod bot_e2e;
 mod bot_groups;
 mod bot_snapshots;
 mod bot_store;
+mod bot_trust;
 mod delivery_errors;
 mod delivery_flow;
 mod delivery_recovery;

@@ -1,5 +1,6 @@
 //! Button taps, routed to what they ask for: on task cards, list pages and reminders (Done,
-//! Snooze, Edit, Delete, Undo), list pages, and the zone and language choices. A tap on a task
+//! Snooze, Edit, Delete, Undo), list pages, Cancel under questions, and the zone and language
+//! choices. A tap on a task
 //! another chat owns, or on forged or stale data, changes nothing. Admin buttons never get here
 //! from an admin (see [`super::admin`]): to anyone else they are stale.
 
@@ -8,11 +9,12 @@ use teloxide::types::{CallbackQuery, MessageId};
 use super::context::{Ctx, Turn, begin};
 use super::finish::Changed;
 use super::replies::Toast;
-use super::{create, edit, finish, language, list, snooze, zone};
+use super::{cancel, create, edit, finish, language, list, snooze, undo, zone};
 use crate::bot::BotError;
 use crate::bot::render::COMMON_ZONES;
 use crate::callback::Action;
 use crate::domain::lang::Lang;
+use crate::store::tasks;
 
 /// Acts on a tap and returns the notice to answer it with.
 pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, BotError> {
@@ -38,19 +40,15 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
             done.toast("callback-done")
         }
         Action::Delete { task_id } => {
-            let deleted = finish::delete(ctx, &turn, task_id, "deleted").await?;
+            let deleted = finish::delete(ctx, &turn, task_id).await?;
             if deleted != Changed::NotAllowed {
                 list::refresh(ctx, &turn, message.id(), list_page).await?;
             }
             deleted.toast("callback-deleted")
         }
-        Action::Undo { task_id } => {
-            let undone = finish::delete(ctx, &turn, task_id, "undone").await?;
-            if undone == Changed::Yes {
-                remove_buttons(ctx, &turn, message.id());
-            }
-            undone.toast("callback-deleted")
-        }
+        Action::Undo { task_id } => legacy_undo(ctx, &turn, task_id, message.id()).await?,
+        Action::UndoChange { undo_id } => undo::tapped(ctx, &turn, undo_id, message.id()).await?,
+        Action::Cancel { question } => cancel::tapped(ctx, &turn, question, message.id()).await?,
         Action::Snooze { task_id, choice } => snooze::tapped(ctx, &turn, task_id, choice).await?,
         Action::Edit { task_id } => edit::tapped(ctx, &turn, task_id).await?,
         Action::ListPage { page } => {
@@ -61,6 +59,33 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         Action::Language { index } => language_tapped(ctx, &turn, index).await?,
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
+}
+
+/// The Undo button of cards sent before Undo was recorded on the server (`u:<task>`): it removes
+/// the task only while the task is as it was created; after any change it no longer applies.
+async fn legacy_undo(
+    ctx: &Ctx,
+    turn: &Turn,
+    task_id: i64,
+    message_id: MessageId,
+) -> Result<Toast, BotError> {
+    let mut conn = ctx.db().await;
+    let open = tasks::find(&mut conn, turn.chat_id, task_id)
+        .await?
+        .is_some_and(|task| task.is_open());
+    let unchanged = tasks::unchanged_since_created(&mut conn, turn.chat_id, task_id).await?;
+    drop(conn);
+    if !open {
+        return Ok(Toast::Key("not-found"));
+    }
+    if !unchanged {
+        return Ok(Toast::Key("undo-outdated"));
+    }
+    let undone = finish::delete(ctx, turn, task_id).await?;
+    if undone == Changed::Yes {
+        remove_buttons(ctx, turn, message_id);
+    }
+    Ok(undone.toast("callback-undone"))
 }
 
 /// A zone button: sets the zone (anyone may choose the first one), then creates a task message

@@ -12,13 +12,16 @@ use std::sync::{Arc, Mutex};
 use chrono_tz::Tz;
 use sqlx::{PgConnection, Postgres, Transaction};
 use teloxide::prelude::*;
-use teloxide::types::{CallbackQueryId, InlineKeyboardMarkup, MessageId, UserId};
+use teloxide::types::{
+    CallbackQueryId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, UserId,
+};
 use tokio::sync::MappedMutexGuard;
 
 use crate::bot::group_admins::GroupAdmins;
 use crate::bot::limits::UserLimits;
 use crate::bot::render::{self, Reply};
 use crate::bot::{BotDeps, BotError, BotSettings};
+use crate::callback::Question;
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::chats::{self, Chat};
@@ -233,6 +236,25 @@ impl Ctx {
             Some(&render::shorten(subject, 200)),
             &turn.tr.t(example_key),
         )?)
+    }
+
+    /// Sends a question the bot waits to have answered (rendered by [`Ctx::ask`]) with its own
+    /// buttons (`rows`, may be none) and a Cancel button that closes it. In a group, a question
+    /// with no buttons of its own asks for a reply instead: a bot in privacy mode sees only
+    /// replies to it, and Telegram's reply request excludes buttons; `/cancel` closes it there.
+    pub async fn send_question(
+        &self,
+        turn: &Turn,
+        text: String,
+        question: Question,
+        rows: Vec<Vec<InlineKeyboardButton>>,
+    ) -> Result<(), BotError> {
+        let reply = if rows.is_empty() && !turn.is_private() {
+            Reply::question(text)
+        } else {
+            Reply::question(text).with_keyboard(render::question_keyboard(turn.tr, question, rows))
+        };
+        self.send(turn.chat_id, reply).await
     }
 
     /// Sends lines of plain text.

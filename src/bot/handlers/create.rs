@@ -1,6 +1,8 @@
 //! New tasks from what people type (free text or `/add`), and the answer to "when?" for a text
 //! given without a time. Invalid input never creates a job: it gets a message saying what was
-//! wrong and an example that works, and an open question stays open.
+//! wrong and an example that works, and an open question stays open. A message that is a whole
+//! task of its own (a text and a time) is never glued onto the text waiting for "when?": it
+//! becomes its own task, and the question stays open.
 
 use chrono::Utc;
 use chrono_tz::Tz;
@@ -10,10 +12,12 @@ use super::replies::{due_problem, text_problem};
 use super::zone::{self, ZoneChosen};
 use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
+use crate::callback::Question;
 use crate::domain::due::{DueError, ParsedDue, parse_due};
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
 use crate::store::tasks::{self, NewTask, TaskText};
+use crate::store::undo::{self, Change};
 
 /// A task message: creates the task, asks when if no time was given, asks the zone first if the
 /// chat has none, or explains what was wrong.
@@ -48,7 +52,8 @@ pub(super) async fn after_zone(ctx: &Ctx, turn: &Turn, chosen: ZoneChosen) -> Re
     from_text(ctx, &turn_with_zone, &waiting).await
 }
 
-/// The answer to "when?" for a task text given without a time.
+/// The answer to "when?" for a task text given without a time. An answer that is a whole task
+/// of its own (a text and a time) is created as one, and the question is asked again.
 pub(super) async fn answer_when(
     ctx: &Ctx,
     turn: &Turn,
@@ -58,6 +63,18 @@ pub(super) async fn answer_when(
     let Some(zone) = turn.zone() else {
         return from_text(ctx, turn, task).await;
     };
+    if let Ok(own) = parse_due(answer, turn.tr.lang(), Utc::now(), zone) {
+        create(ctx, turn, zone, own).await?;
+        let still = Pending::NewTaskTime {
+            text: task.to_owned(),
+        };
+        let text = ctx
+            .ask(turn, &still, "ask-when-still", task, "when-example")
+            .await?;
+        return ctx
+            .send_question(turn, text, Question::NewTaskTime, Vec::new())
+            .await;
+    }
     match parse_due(
         &format!("{task} {answer}"),
         turn.tr.lang(),
@@ -76,7 +93,8 @@ async fn ask_when(ctx: &Ctx, turn: &Turn, task: TaskText) -> Result<(), BotError
     let text = ctx
         .ask(turn, &pending, "ask-when", task.as_str(), "when-example")
         .await?;
-    ctx.send(turn.chat_id, Reply::question(text)).await
+    ctx.send_question(turn, text, Question::NewTaskTime, Vec::new())
+        .await
 }
 
 /// Creates the parsed task with its first reminder job, within the user's open-task limit.
@@ -104,12 +122,21 @@ async fn create(ctx: &Ctx, turn: &Turn, zone: Tz, parsed: ParsedDue) -> Result<(
         tz: zone,
     };
     let task = tasks::create(&mut tx, ctx.queue(), &new).await?;
+    let undo_id = undo::record(&mut tx, task.id, Change::Create, None).await?;
+    let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
     conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
     drop(tx);
-    let card = render::task_card(turn.tr, "task-saved", &task, zone, Utc::now())?;
+    let card = render::task_card(
+        turn.tr,
+        "task-saved",
+        &task,
+        next_reminder,
+        zone,
+        Utc::now(),
+    )?;
     ctx.send(
         turn.chat_id,
-        Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, task.id)),
+        Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, undo_id, task.id)),
     )
     .await
 }

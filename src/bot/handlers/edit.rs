@@ -1,19 +1,24 @@
-//! Changing a task: the Edit button asks "new time?", and the answer is a time (the text stays; a
-//! recurring task keeps repeating at the new time of day) or a new text with its time (the task
-//! becomes what that text says).
+//! Changing a task: the Edit button asks "new time?", and the answer changes only what it says.
+//! A time of day alone keeps the day (and a recurring task its days, at the new time); a day
+//! alone keeps the time; a day and a time, or "in 2 hours", give the whole moment (a recurring
+//! task moves that one occurrence and keeps its rule); a repeat replaces the rule; a lead time
+//! replaces the lead; a text replaces the text, and an answer without any time phrase is a new
+//! text alone, the schedule and reminders untouched. The confirmation carries an Undo that puts
+//! the task back as it was.
 
 use chrono::{DateTime, Utc};
-use chrono_tz::Tz;
 
 use super::context::{Ctx, Turn};
 use super::replies::{Toast, due_problem, not_allowed_task, not_found, text_problem};
 use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
-use crate::domain::due::{DueError, parse_due};
+use crate::callback::Question;
+use crate::domain::due::{DueError, ParsedEdit, parse_edit};
 use crate::domain::recurrence::Recurrence;
-use crate::domain::timezone::to_local;
+use crate::domain::timezone::{resolve_local, to_local};
 use crate::store::conversation::{self, Pending};
-use crate::store::tasks::{self, TaskChange, TaskText};
+use crate::store::tasks::{self, Task, TaskChange, TaskText};
+use crate::store::undo::{self, Change};
 
 /// The Edit button: asks for the task's new time (or text and time).
 pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Toast, BotError> {
@@ -29,9 +34,10 @@ pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Toast
     }
     let pending = Pending::EditTask { task_id };
     let text = ctx
-        .ask(turn, &pending, "ask-edit", &task.text, "when-example")
+        .ask(turn, &pending, "ask-edit", &task.text, "edit-example")
         .await?;
-    ctx.send(turn.chat_id, Reply::question(text)).await?;
+    ctx.send_question(turn, text, Question::EditTask { task_id }, Vec::new())
+        .await?;
     Ok(Toast::Silent)
 }
 
@@ -45,37 +51,32 @@ pub(super) async fn answer(
     if !ctx.may_change_task(turn, task_id).await? {
         return not_allowed_task(ctx, turn).await;
     }
-    let mut tx = ctx.db().await;
-    let Some(task) = tasks::find(&mut tx, turn.chat_id, task_id).await? else {
-        conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
-        drop(tx);
+    let mut conn = ctx.db().await;
+    let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
+    let Some(task) = task.filter(Task::is_open) else {
+        conversation::close(&mut *conn, turn.chat_id, turn.user_id).await?;
+        drop(conn);
         return not_found(ctx, turn).await;
     };
-    let zone = task.zone;
+    drop(conn);
     let now = Utc::now();
-    let lang = turn.tr.lang();
-    let (parsed, new_text) = match parse_due(answer, lang, now, zone) {
-        Ok(parsed) => {
-            let text = parsed.text.clone();
-            (Ok(parsed), Some(text))
-        }
-        Err(DueError::EmptyText) => (
-            parse_due(&format!("{} {answer}", task.text), lang, now, zone),
-            None,
-        ),
-        Err(error) => (Err(error), None),
-    };
-    let parsed = match parsed {
+    let parsed = match parse_edit(answer, turn.tr.lang(), now, task.zone) {
         Ok(parsed) => parsed,
-        Err(error) => return due_problem(ctx, turn, zone, &error).await,
+        Err(DueError::NoTime) => {
+            return match TaskText::parse(answer) {
+                Ok(text) => rename(ctx, turn, &task, &text).await,
+                Err(error) => text_problem(ctx, turn, error).await,
+            };
+        }
+        Err(error) => return due_problem(ctx, turn, task.zone, &error).await,
     };
-    let text = match new_text.as_deref().map(TaskText::parse).transpose() {
+    let text = match parsed.text.as_deref().map(TaskText::parse).transpose() {
         Ok(text) => text,
         Err(error) => return text_problem(ctx, turn, error).await,
     };
-    let (due_at, recurrence) = match (parsed.recurrence, task.recurrence) {
-        (None, Some(old)) if text.is_none() => keep_repeating(old, parsed.due, zone, now),
-        (recurrence, _) => (parsed.due, recurrence),
+    let (due_at, recurrence) = match new_schedule(&task, &parsed, now) {
+        Ok(schedule) => schedule,
+        Err(error) => return due_problem(ctx, turn, task.zone, &error).await,
     };
     let change = TaskChange {
         text,
@@ -83,32 +84,165 @@ pub(super) async fn answer(
         lead: parsed.lead.unwrap_or(task.lead),
         recurrence,
     };
+    let mut tx = ctx.db().await;
     let changed = tasks::reschedule(&mut tx, ctx.queue(), turn.chat_id, task_id, &change).await?;
-    conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
     drop(tx);
-    match changed {
-        Some(task) => {
-            let card = render::task_card(turn.tr, "task-changed", &task, zone, Utc::now())?;
-            ctx.send(
-                turn.chat_id,
-                Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, task.id)),
-            )
-            .await
-        }
-        None => not_found(ctx, turn).await,
+    confirm(ctx, turn, &task, changed).await
+}
+
+/// A new text alone: the schedule and the reminders stay as they are.
+async fn rename(ctx: &Ctx, turn: &Turn, task: &Task, text: &TaskText) -> Result<(), BotError> {
+    let mut tx = ctx.db().await;
+    let changed = tasks::rename(&mut tx, turn.chat_id, task.id, text).await?;
+    drop(tx);
+    confirm(ctx, turn, task, changed).await
+}
+
+/// Closes the question, records the Undo of the change from `before` and shows the task as it
+/// is now (or says it is gone).
+async fn confirm(
+    ctx: &Ctx,
+    turn: &Turn,
+    before: &Task,
+    changed: Option<Task>,
+) -> Result<(), BotError> {
+    let mut tx = ctx.db().await;
+    conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
+    let Some(task) = changed else {
+        drop(tx);
+        return not_found(ctx, turn).await;
+    };
+    let undo_id = undo::record(&mut tx, task.id, Change::Edit, Some(&before.version())).await?;
+    let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
+    drop(tx);
+    let zone = turn.zone().unwrap_or(task.zone);
+    let card = render::task_card(
+        turn.tr,
+        "task-changed",
+        &task,
+        next_reminder,
+        zone,
+        Utc::now(),
+    )?;
+    ctx.send(
+        turn.chat_id,
+        Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, undo_id, task.id)),
+    )
+    .await
+}
+
+/// The task's new deadline and rule from what the answer says, keeping what it does not.
+fn new_schedule(
+    task: &Task,
+    parsed: &ParsedEdit,
+    now: DateTime<Utc>,
+) -> Result<(DateTime<Utc>, Option<Recurrence>), DueError> {
+    let said = parsed.said;
+    if said.repeat {
+        return Ok((parsed.due, parsed.recurrence));
+    }
+    let zone = task.zone;
+    let old = to_local(zone, task.due_at);
+    let new = to_local(zone, parsed.due);
+    if said.elapsed || (said.day && said.time) {
+        // A whole moment: a recurring task moves this occurrence and keeps its rule.
+        return Ok((parsed.due, task.recurrence));
+    }
+    if said.day {
+        // A day alone keeps the time of day.
+        let local = new.date().and_time(old.time());
+        let due = resolve_local(zone, local);
+        return if due > now {
+            Ok((due, task.recurrence))
+        } else {
+            Err(DueError::InPast { local })
+        };
+    }
+    // A time of day alone keeps the day, and a recurring task its days.
+    let due = resolve_local(zone, old.date().and_time(new.time()));
+    match task.recurrence {
+        Some(rule) => match Recurrence::new(rule.frequency(), new.time()) {
+            Ok(rule) if due > now => Ok((due, Some(rule))),
+            Ok(rule) => Ok((rule.next_after(now, zone), Some(rule))),
+            Err(_) => Ok((parsed.due, Some(rule))),
+        },
+        None if due > now => Ok((due, None)),
+        None => Ok((parsed.due, None)),
     }
 }
 
-/// A recurring task given only a new time keeps repeating on the same days at the new time of
-/// day; returns its first occurrence after `now` and the new rule.
-fn keep_repeating(
-    old: Recurrence,
-    new_due: DateTime<Utc>,
-    zone: Tz,
-    now: DateTime<Utc>,
-) -> (DateTime<Utc>, Option<Recurrence>) {
-    match Recurrence::new(old.frequency(), to_local(zone, new_due).time()) {
-        Ok(rule) => (rule.next_after(now, zone), Some(rule)),
-        Err(_) => (new_due, None),
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Weekday};
+    use chrono_tz::Tz;
+
+    use super::*;
+    use crate::domain::lang::Lang;
+    use crate::domain::lead::Lead;
+    use crate::domain::recurrence::Frequency;
+    use crate::store::types::TaskState;
+
+    const TASHKENT: Tz = chrono_tz::Asia::Tashkent;
+
+    /// Tuesday 1 December 2026, 12:00 in Tashkent.
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 12, 1, 7, 0, 0).unwrap()
+    }
+
+    fn task(due_at: DateTime<Utc>, rule: Option<&str>) -> Task {
+        Task {
+            id: 1,
+            chat_id: 1,
+            owner_id: 1,
+            text: "weekly review".to_owned(),
+            due_at,
+            lead: Lead::ZERO,
+            recurrence: rule.map(|rule| Recurrence::parse_rule_string(rule).unwrap()),
+            zone: TASHKENT,
+            state: TaskState::Open,
+        }
+    }
+
+    fn local(due: DateTime<Utc>) -> String {
+        to_local(TASHKENT, due).format("%a %d %H:%M").to_string()
+    }
+
+    fn edit(task: &Task, answer: &str) -> (String, Option<Recurrence>) {
+        let parsed = parse_edit(answer, Lang::En, now(), TASHKENT).unwrap();
+        let (due, rule) = new_schedule(task, &parsed, now()).unwrap();
+        (local(due), rule)
+    }
+
+    #[test]
+    fn a_time_alone_keeps_a_weekly_tasks_day() {
+        // Every Friday at 18:00, next on Friday 4 December.
+        let friday = Utc.with_ymd_and_hms(2026, 12, 4, 13, 0, 0).unwrap();
+        let weekly = task(
+            friday,
+            Some("FREQ=WEEKLY;BYDAY=FR;BYHOUR=18;BYMINUTE=0;BYSECOND=0"),
+        );
+        let (due, rule) = edit(&weekly, "19:00");
+        assert_eq!(due, "Fri 04 19:00");
+        let rule = rule.unwrap();
+        assert!(
+            matches!(rule.frequency(), Frequency::Weekly(days) if days.contains(Weekday::Fri) && days.len() == 1),
+            "{rule:?}"
+        );
+    }
+
+    #[test]
+    fn a_time_alone_keeps_the_date_and_a_date_alone_keeps_the_time() {
+        let thursday = Utc.with_ymd_and_hms(2026, 12, 3, 13, 0, 0).unwrap();
+        let one_off = task(thursday, None);
+        assert_eq!(edit(&one_off, "9:30").0, "Thu 03 09:30");
+        assert_eq!(edit(&one_off, "saturday").0, "Sat 05 18:00");
+        assert_eq!(edit(&one_off, "saturday 10:00").0, "Sat 05 10:00");
+        assert_eq!(edit(&one_off, "in 2 hours").0, "Tue 01 14:00");
+    }
+
+    #[test]
+    fn a_time_alone_on_an_overdue_task_takes_the_next_such_time() {
+        let yesterday = Utc.with_ymd_and_hms(2026, 11, 30, 13, 0, 0).unwrap();
+        assert_eq!(edit(&task(yesterday, None), "11:00").0, "Wed 02 11:00");
     }
 }

@@ -1,15 +1,16 @@
-//! Finishing and deleting tasks: `/done <id>` and `/delete <id>`, and the Done, Delete and Undo
-//! buttons (under a card, a list page or a reminder).
+//! Finishing and deleting tasks: `/done <id>` and `/delete <id>`, and the Done and Delete buttons
+//! (under a card, a list page or a reminder). Each answer carries an Undo that takes it back.
 
 use chrono::Utc;
 
 use super::context::{Ctx, Turn};
 use super::replies::{Toast, not_allowed_task, not_found};
 use crate::bot::BotError;
-use crate::bot::render;
+use crate::bot::render::{self, Reply};
 use crate::i18n::Arg;
 use crate::i18n::dates::Dates;
 use crate::store::tasks;
+use crate::store::undo::{self, Change};
 
 /// Reads a task id (`12` or `#12`).
 fn task_id(args: &str) -> Option<i64> {
@@ -50,7 +51,7 @@ pub(super) async fn done_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(),
 pub(super) async fn delete_by_id(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     match task_id(args) {
         Some(id) => {
-            let changed = delete(ctx, turn, id, "deleted").await?;
+            let changed = delete(ctx, turn, id).await?;
             say_if_not_allowed(ctx, turn, changed).await
         }
         None => {
@@ -69,7 +70,8 @@ async fn say_if_not_allowed(ctx: &Ctx, turn: &Turn, changed: Changed) -> Result<
 }
 
 /// Marks the task done (a recurring one moves to its next occurrence, unless Done answers the
-/// reminder message `reminder_message` of an occurrence already past) and says so.
+/// reminder message `reminder_message` of an occurrence already past) and says so, with an Undo
+/// when the task changed.
 pub(super) async fn finish(
     ctx: &Ctx,
     turn: &Turn,
@@ -81,49 +83,69 @@ pub(super) async fn finish(
     }
     let mut tx = ctx.db().await;
     let queue = ctx.queue();
+    let before = tasks::find(&mut tx, turn.chat_id, task_id).await?;
     let finished = match reminder_message {
         Some(message_id) => {
             tasks::finish_from_reminder(&mut tx, queue, turn.chat_id, task_id, message_id).await?
         }
         None => tasks::finish(&mut tx, queue, turn.chat_id, task_id).await?,
     };
-    drop(tx);
-    let Some(task) = finished else {
+    let (Some(before), Some(task)) = (before, finished) else {
+        drop(tx);
         not_found(ctx, turn).await?;
         return Ok(Changed::NotFound);
     };
+    let undo_id = if task == before {
+        // Done under the reminder of a recurring task's past occurrence: nothing changed.
+        None
+    } else {
+        Some(undo::record(&mut tx, task.id, Change::Done, Some(&before.version())).await?)
+    };
+    drop(tx);
     let line = if task.is_open() {
-        let when = Dates::new(turn.tr, task.zone, Utc::now()).moment(task.due_at);
+        let zone = turn.zone().unwrap_or(task.zone);
+        let when = Dates::new(turn.tr, zone, Utc::now()).moment_with_weekday(task.due_at);
         turn.tr.t_with("done-next", &[("when", Arg::Text(&when))])
     } else {
         let text = render::shorten(&task.text, 200);
         turn.tr.t_with("done-ok", &[("text", Arg::Text(&text))])
     };
-    ctx.send_lines(turn, &[line]).await?;
+    send_with_undo(ctx, turn, line, undo_id).await?;
     Ok(Changed::Yes)
 }
 
-/// Deletes the task and says so with the message `key` (`deleted`, or `undone` for Undo).
-pub(super) async fn delete(
-    ctx: &Ctx,
-    turn: &Turn,
-    task_id: i64,
-    key: &str,
-) -> Result<Changed, BotError> {
+/// Deletes the task and says so, with an Undo that brings it back.
+pub(super) async fn delete(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Changed, BotError> {
     if !ctx.may_change_task(turn, task_id).await? {
         return Ok(Changed::NotAllowed);
     }
     let mut tx = ctx.db().await;
     let deleted = tasks::delete(&mut tx, turn.chat_id, task_id).await?;
-    drop(tx);
     let Some(task) = deleted else {
+        drop(tx);
         not_found(ctx, turn).await?;
         return Ok(Changed::NotFound);
     };
+    let undo_id = undo::record(&mut tx, task.id, Change::Delete, Some(&task.version())).await?;
+    drop(tx);
     let text = render::shorten(&task.text, 200);
-    ctx.send_lines(turn, &[turn.tr.t_with(key, &[("text", Arg::Text(&text))])])
-        .await?;
+    let line = turn.tr.t_with("deleted", &[("text", Arg::Text(&text))]);
+    send_with_undo(ctx, turn, line, Some(undo_id)).await?;
     Ok(Changed::Yes)
+}
+
+/// Sends `line`, with an Undo button for the change recorded as `undo_id`.
+async fn send_with_undo(
+    ctx: &Ctx,
+    turn: &Turn,
+    line: String,
+    undo_id: Option<i64>,
+) -> Result<(), BotError> {
+    let mut reply = Reply::text(render::notice(None, &[line])?);
+    if let Some(undo_id) = undo_id {
+        reply = reply.with_keyboard(render::undo_keyboard(turn.tr, undo_id));
+    }
+    ctx.send(turn.chat_id, reply).await
 }
 
 impl Changed {

@@ -5,6 +5,7 @@
 
 pub(crate) mod admin;
 mod callbacks;
+mod cancel;
 mod context;
 mod create;
 mod edit;
@@ -15,6 +16,7 @@ mod onboarding;
 mod replies;
 mod settings;
 mod snooze;
+mod undo;
 mod zone;
 
 use std::sync::Arc;
@@ -80,6 +82,7 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     }
     let turn = begin(&ctx, &msg.chat, user).await?;
     match input {
+        Input::Command(Command::Cancel) => cancel::command(&ctx, &turn).await,
         Input::Command(command) => {
             conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
             on_command(&ctx, &turn, command).await
@@ -107,6 +110,7 @@ async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotE
         Command::List => list::show(ctx, turn, 0, None).await,
         Command::Done(args) => finish::done_by_id(ctx, turn, &args).await,
         Command::Delete(args) => finish::delete_by_id(ctx, turn, &args).await,
+        Command::Cancel => cancel::command(ctx, turn).await,
         // Admins' admin commands are served by the admin branch before this: to anyone else,
         // and in groups, they are unknown commands, word for word.
         Command::Unknown | Command::Failed(_) | Command::Retry(_) | Command::Stats => {

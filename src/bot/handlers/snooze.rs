@@ -8,8 +8,8 @@ use chrono_tz::Tz;
 use super::context::{Ctx, Turn};
 use super::replies::{Toast, due_problem, not_allowed_task, not_found};
 use crate::bot::BotError;
-use crate::bot::render::{self, Reply};
-use crate::callback::Snooze;
+use crate::bot::render;
+use crate::callback::{Question, Snooze};
 use crate::domain::due::{DEFAULT_TIME, parse_due};
 use crate::domain::timezone::{resolve_local, to_local};
 use crate::i18n::Arg;
@@ -49,9 +49,11 @@ pub(super) async fn tapped(
             let text = ctx
                 .ask(turn, &pending, "ask-snooze", &task.text, "snooze-example")
                 .await?;
-            ctx.send(
-                turn.chat_id,
-                Reply::text(text).with_keyboard(render::snooze_keyboard(turn.tr, task_id)),
+            ctx.send_question(
+                turn,
+                text,
+                Question::SnoozeTime { task_id },
+                vec![render::snooze_choices(turn.tr, task_id)],
             )
             .await?;
             return Ok(Toast::Silent);

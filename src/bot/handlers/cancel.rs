@@ -1,0 +1,85 @@
+//! Closing a question the bot asked: `/cancel` closes whichever is open, the Cancel button under
+//! a question closes that question only. Either way the user is told what was dropped and what
+//! stays as it was.
+
+use teloxide::types::MessageId;
+
+use super::context::{Ctx, Turn};
+use super::replies::Toast;
+use crate::bot::BotError;
+use crate::bot::render;
+use crate::callback::Question;
+use crate::i18n::Arg;
+use crate::store::conversation::{self, Pending};
+
+/// `/cancel`.
+pub(super) async fn command(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
+    let open = conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+    conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+    say(ctx, turn, open.as_ref()).await
+}
+
+/// The Cancel button under the question `question` (message `message_id`): closes it if it is
+/// still open, and takes the buttons off the question either way.
+pub(super) async fn tapped(
+    ctx: &Ctx,
+    turn: &Turn,
+    question: Question,
+    message_id: MessageId,
+) -> Result<Toast, BotError> {
+    let open = conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+    ctx.edit(turn.chat_id, message_id, None, None);
+    match open {
+        Some(pending) if asks(&pending, question) => {
+            conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+            say(ctx, turn, Some(&pending)).await?;
+            Ok(Toast::Key("callback-cancelled"))
+        }
+        _ => Ok(Toast::Key("cancel-nothing")),
+    }
+}
+
+/// Whether the open question `pending` is `question`.
+fn asks(pending: &Pending, question: Question) -> bool {
+    match (pending, question) {
+        (Pending::NewTaskTime { .. }, Question::NewTaskTime)
+        | (Pending::TimeZone { .. }, Question::TimeZone) => true,
+        (Pending::EditTask { task_id }, Question::EditTask { task_id: asked })
+        | (Pending::SnoozeTime { task_id }, Question::SnoozeTime { task_id: asked }) => {
+            *task_id == asked
+        }
+        _ => false,
+    }
+}
+
+/// Says what closing `closed` (or nothing) means.
+async fn say(ctx: &Ctx, turn: &Turn, closed: Option<&Pending>) -> Result<(), BotError> {
+    let tr = turn.tr;
+    let dropped = |text: &str| {
+        let text = render::shorten(text, 200);
+        tr.t_with("cancel-dropped", &[("text", Arg::Text(&text))])
+    };
+    let lines = match closed {
+        None => vec![tr.t("cancel-nothing")],
+        Some(Pending::NewTaskTime { text }) => vec![dropped(text)],
+        Some(Pending::EditTask { task_id }) => {
+            vec![tr.t_with("cancel-edit", &[("id", Arg::Number(*task_id))])]
+        }
+        Some(Pending::SnoozeTime { task_id }) => {
+            vec![tr.t_with("cancel-snooze", &[("id", Arg::Number(*task_id))])]
+        }
+        Some(Pending::TimeZone { text }) => {
+            let zone = if turn.zone().is_some() {
+                tr.t("cancel-zone")
+            } else {
+                tr.t("cancel-zone-none")
+            };
+            text.as_deref()
+                .map(dropped)
+                .into_iter()
+                .chain([zone])
+                .collect()
+        }
+    };
+    ctx.send_lines(turn, &lines).await
+}

@@ -1,0 +1,76 @@
+//! Reading the answer to "new time?" for a task that exists. An edit changes only what the user
+//! said, so besides the moment it resolves to, the answer says which parts it names (a day, a
+//! time of day, a whole moment, a repeat) and whether it brings a new text; an answer without any
+//! time phrase is a new text alone.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use super::{DueError, MAX_INPUT_CHARS, grammar, phrase, resolve};
+use crate::domain::fold::is_space;
+use crate::domain::lang::Lang;
+use crate::domain::lead::Lead;
+use crate::domain::recurrence::Recurrence;
+
+/// Which parts of a moment an answer names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Said {
+    /// A day: a date, a weekday, "tomorrow", "in 2 days".
+    pub day: bool,
+    /// A time of day ("19:00") or a part of the day ("in the evening").
+    pub time: bool,
+    /// A moment from now ("in 2 hours"): a day and a time at once.
+    pub elapsed: bool,
+    /// A repeat ("every friday").
+    pub repeat: bool,
+}
+
+/// The answer to "new time?", resolved as [`super::parse_due`] resolves a task message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedEdit {
+    /// A new text, when the answer has one besides the time phrase.
+    pub text: Option<String>,
+    /// What the time phrase names.
+    pub said: Said,
+    /// The moment the phrase means on its own (a day alone at the default time).
+    pub due: DateTime<Utc>,
+    /// The repeat it says, if any.
+    pub recurrence: Option<Recurrence>,
+    /// The lead time it says, if any.
+    pub lead: Option<Lead>,
+}
+
+/// Reads `input`, the answer to "new time?", for a user in `tz` at `now`. [`DueError::NoTime`]
+/// when it has no time phrase (a new text alone); other errors as [`super::parse_due`]'s.
+pub fn parse_edit(
+    input: &str,
+    lang_hint: Lang,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Result<ParsedEdit, DueError> {
+    if input.chars().all(is_space) {
+        return Err(DueError::EmptyInput);
+    }
+    if input.chars().count() > MAX_INPUT_CHARS {
+        return Err(DueError::TooLong {
+            max: MAX_INPUT_CHARS,
+        });
+    }
+    let lexed = grammar::Lexed::new(input, lang_hint);
+    let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
+    let resolved = resolve::resolve(&found.spec, now, tz)?;
+    let spec = found.spec;
+    let elapsed = spec.relative.is_some_and(|span| !span.is_calendar_only());
+    Ok(ParsedEdit {
+        text: (!found.text.is_empty()).then_some(found.text),
+        said: Said {
+            day: spec.day.is_some() || spec.relative.is_some_and(|span| span.is_calendar_only()),
+            time: spec.clock.is_some() || spec.period.is_some(),
+            elapsed,
+            repeat: spec.repeat.is_some(),
+        },
+        due: resolved.due,
+        recurrence: resolved.recurrence,
+        lead: resolved.lead,
+    })
+}

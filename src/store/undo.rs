@@ -1,0 +1,188 @@
+//! What an Undo button puts back (`task_undo`): the task as it was before its user's last change
+//! (creating, editing, finishing or deleting it), kept on the server and found by the short id in
+//! the button's data. One entry per task (a newer change replaces it), usable once, and only while
+//! the task is still as that change left it.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+
+use super::StoreError;
+use super::tasks::TaskVersion;
+use super::types::{Corrupt, read, read_lead};
+use crate::domain::recurrence::Recurrence;
+
+/// The change an Undo takes back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The task was created: Undo removes it.
+    Create,
+    /// Its text or schedule changed: Undo puts the old ones back.
+    Edit,
+    /// It was marked done: Undo reopens it.
+    Done,
+    /// It was deleted: Undo brings it back.
+    Delete,
+}
+
+impl Change {
+    /// The value as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Create => "create",
+            Self::Edit => "edit",
+            Self::Done => "done",
+            Self::Delete => "delete",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "create" => Self::Create,
+            "edit" => Self::Edit,
+            "done" => Self::Done,
+            "delete" => Self::Delete,
+            _ => return None,
+        })
+    }
+}
+
+/// An Undo as found for a tap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Undo {
+    /// Its id (in the button's data).
+    pub id: i64,
+    /// The task it belongs to.
+    pub task_id: i64,
+    /// Who created the task (who, besides a group's admins, may undo).
+    pub owner_id: i64,
+    /// What it takes back.
+    pub change: Change,
+    /// The task before the change; `None` for a creation.
+    pub before: Option<TaskVersion>,
+    /// Whether it was used already.
+    pub used: bool,
+    /// Whether the task changed again since (then it no longer applies).
+    pub outdated: bool,
+}
+
+/// Records that task `task_id` (as it is now, after `change`) can be taken back to `before`
+/// (`None` for a creation), replacing the task's earlier Undo. Returns the Undo's id for the
+/// button.
+#[tracing::instrument(skip_all, fields(task_id))]
+pub async fn record(
+    conn: &mut PgConnection,
+    task_id: i64,
+    change: Change,
+    before: Option<&TaskVersion>,
+) -> Result<i64, StoreError> {
+    sqlx::query!("delete from task_undo where task_id = $1", task_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(sqlx::query_scalar!(
+        "insert into task_undo (task_id, change, before_text, before_due_at, before_lead_secs,
+                                before_rule, after_updated_at)
+         select id, $2, $3, $4, $5, $6, updated_at from tasks where id = $1
+         returning id",
+        task_id,
+        change.as_str(),
+        before.map(|version| version.text.as_str()),
+        before.map(|version| version.due_at),
+        before.map(|version| version.lead.secs()),
+        before.and_then(|version| version.recurrence.as_ref().map(Recurrence::to_rule_string)),
+    )
+    .fetch_one(conn)
+    .await?)
+}
+
+/// A `task_undo` row with its task's owner, as stored.
+struct UndoRow {
+    id: i64,
+    task_id: i64,
+    owner_id: i64,
+    change: String,
+    before_text: Option<String>,
+    before_due_at: Option<DateTime<Utc>>,
+    before_lead_secs: Option<i32>,
+    before_rule: Option<String>,
+    used: bool,
+    outdated: bool,
+}
+
+impl TryFrom<UndoRow> for Undo {
+    type Error = Corrupt;
+
+    fn try_from(row: UndoRow) -> Result<Self, Corrupt> {
+        let id = row.id;
+        let change = read("task_undo", id, "change", &row.change, Change::parse)?;
+        let before = match (row.before_text, row.before_due_at, row.before_lead_secs) {
+            (Some(text), Some(due_at), Some(lead_secs)) => Some(TaskVersion {
+                text,
+                due_at,
+                lead: read_lead("task_undo", id, lead_secs)?,
+                recurrence: row
+                    .before_rule
+                    .as_deref()
+                    .map(|rule| {
+                        read("task_undo", id, "before_rule", rule, |rule| {
+                            Recurrence::parse_rule_string(rule).ok()
+                        })
+                    })
+                    .transpose()?,
+            }),
+            _ if change == Change::Create => None,
+            _ => {
+                return Err(Corrupt {
+                    table: "task_undo",
+                    row: id.to_string(),
+                    column: "before_text",
+                    value: "null".to_owned(),
+                });
+            }
+        };
+        Ok(Self {
+            id,
+            task_id: row.task_id,
+            owner_id: row.owner_id,
+            change,
+            before,
+            used: row.used,
+            outdated: row.outdated,
+        })
+    }
+}
+
+/// Reads Undo `undo_id` of a task of `chat_id` and locks it and its task for the rest of the
+/// transaction; `None` when there is none (replaced by a newer change, or another chat's).
+#[tracing::instrument(skip_all, fields(chat_id, undo_id))]
+pub async fn find_for_update(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    undo_id: i64,
+) -> Result<Option<Undo>, StoreError> {
+    let row = sqlx::query_as!(
+        UndoRow,
+        r#"select u.id, u.task_id, t.owner_id, u.change, u.before_text, u.before_due_at,
+                  u.before_lead_secs, u.before_rule, u.used_at is not null as "used!",
+                  t.updated_at <> u.after_updated_at as "outdated!"
+           from task_undo u join tasks t on t.id = u.task_id
+           where u.id = $1 and t.chat_id = $2
+           for update of u, t"#,
+        undo_id,
+        chat_id,
+    )
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(Undo::try_from).transpose()?)
+}
+
+/// Marks Undo `undo_id` used: it works once.
+#[tracing::instrument(skip_all, fields(undo_id))]
+pub async fn mark_used(conn: &mut PgConnection, undo_id: i64) -> Result<(), StoreError> {
+    sqlx::query!(
+        "update task_undo set used_at = now() where id = $1",
+        undo_id
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
