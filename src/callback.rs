@@ -72,6 +72,11 @@ pub enum Action {
         /// The index in `Lang::ALL`.
         index: u8,
     },
+    /// Keep reminding of the task until it is done (the button under a reminder).
+    Nag {
+        /// The task.
+        task_id: i64,
+    },
 }
 
 impl Snooze {
@@ -138,6 +143,9 @@ impl Action {
             "l" => Self::Language {
                 index: parts.next()?.parse().ok()?,
             },
+            "n" => Self::Nag {
+                task_id: id(parts.next())?,
+            },
             _ => return None,
         };
         parts.next().is_none().then_some(action)
@@ -157,6 +165,7 @@ impl fmt::Display for Action {
             Self::AdminCancel { job_id } => write!(f, "ac:{job_id}"),
             Self::Zone { index } => write!(f, "z:{index}"),
             Self::Language { index } => write!(f, "l:{index}"),
+            Self::Nag { task_id } => write!(f, "n:{task_id}"),
         }
     }
 }
@@ -186,6 +195,7 @@ mod tests {
             Action::AdminCancel { job_id: max },
             Action::Zone { index: u8::MAX },
             Action::Language { index: 2 },
+            Action::Nag { task_id: max },
         ];
         for action in actions {
             let data = action.encode();
@@ -198,7 +208,7 @@ mod tests {
     fn forged_or_stale_data_is_rejected() {
         for data in [
             "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1", "z:256",
-            "l:",
+            "l:", "n:", "n:0", "n:1:2",
         ] {
             assert_eq!(Action::decode(data), None, "{data}");
         }

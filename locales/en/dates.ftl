@@ -46,3 +46,6 @@ duration-days = { $n ->
 }
 lead-at-deadline = at the deadline
 lead-before = { $duration } before the deadline
+# A day without its time (the morning agenda): Wed 2 Dec; of another year: Fri 1 Jan 2027
+date-day = { $weekday } { $day } { $month }
+date-day-other-year = { $weekday } { $day } { $month } { $year }

@@ -49,3 +49,6 @@ duration-days = { $n ->
 }
 lead-at-deadline = в срок
 lead-before = за { $duration } до срока
+# A day without its time (the morning agenda): ср, 2 дек.; of another year: пт, 1 янв. 2027 г.
+date-day = { $weekday }, { $day } { $month }
+date-day-other-year = { $weekday }, { $day } { $month } { $year } г.

@@ -37,3 +37,6 @@ duration-hours = { $n } soat
 duration-days = { $n } kun
 lead-at-deadline = muddatida
 lead-before = muddatdan { $duration } oldin
+# A day without its time (the morning agenda): 2-dekabr, chorshanba; of another year: 2027-yil 1-yanvar, juma
+date-day = { $day }-{ $month }, { $weekday }
+date-day-other-year = { $year }-yil { $day }-{ $month }, { $weekday }

@@ -8,7 +8,7 @@ use teloxide::types::{CallbackQuery, MessageId};
 use super::context::{Ctx, Turn, begin};
 use super::finish::Changed;
 use super::replies::Toast;
-use super::{create, edit, finish, language, list, snooze, zone};
+use super::{create, edit, finish, language, list, nag, snooze, zone};
 use crate::bot::BotError;
 use crate::bot::render::COMMON_ZONES;
 use crate::callback::Action;
@@ -59,6 +59,7 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         }
         Action::Zone { index } => zone_tapped(ctx, &turn, index).await?,
         Action::Language { index } => language_tapped(ctx, &turn, index).await?,
+        Action::Nag { task_id } => nag::tapped(ctx, &turn, task_id, message.id()).await?,
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
 }
