@@ -103,6 +103,11 @@ pub enum Action {
         /// Which question.
         question: Question,
     },
+    /// Keep reminding of the task until it is done (the button under a reminder).
+    Nag {
+        /// The task.
+        task_id: i64,
+    },
 }
 
 impl Snooze {
@@ -185,6 +190,9 @@ impl Action {
                     _ => return None,
                 },
             },
+            "n" => Self::Nag {
+                task_id: id(parts.next())?,
+            },
             _ => return None,
         };
         parts.next().is_none().then_some(action)
@@ -211,6 +219,7 @@ impl fmt::Display for Action {
                 Question::SnoozeTime { task_id } => write!(f, "q:s:{task_id}"),
                 Question::TimeZone => write!(f, "q:z"),
             },
+            Self::Nag { task_id } => write!(f, "n:{task_id}"),
         }
     }
 }
@@ -253,6 +262,7 @@ mod tests {
             Action::Cancel {
                 question: Question::TimeZone,
             },
+            Action::Nag { task_id: max },
         ];
         for action in actions {
             let data = action.encode();
@@ -265,7 +275,7 @@ mod tests {
     fn forged_or_stale_data_is_rejected() {
         for data in [
             "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1", "z:256",
-            "l:", "v:0", "v:", "q", "q:x", "q:e", "q:s:-2", "q:w:1",
+            "l:", "v:0", "v:", "q", "q:x", "q:e", "q:s:-2", "q:w:1", "n:", "n:0", "n:1:2",
         ] {
             assert_eq!(Action::decode(data), None, "{data}");
         }

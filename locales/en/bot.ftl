@@ -116,3 +116,31 @@ list-remind = reminder { $when }
 help-relative = Or in a while:
 relative-example = in 2 hours call mom
 help-buttons = Under each task: ↩️ Undo takes back what you just did (also Done and Delete); 🕒 Change time asks for a new time, day or text and keeps the rest. Under a reminder: 💤 snooze it for 10 minutes, an hour, until tomorrow morning or to another time.
+cmd-agenda = The day's tasks every morning: /agenda 8:00
+agenda-title = { $day }: today's tasks
+agenda-empty = Nothing is due today.
+agenda-more = { $count ->
+    [one] …and { $count } more task: /list
+   *[other] …and { $count } more tasks: /list
+}
+agenda-current = The morning agenda comes every day at { $time } ({ $zone }). /agenda off turns it off.
+agenda-off-state = The morning agenda is off.
+agenda-usage = Send /agenda 8:00 to get the day's tasks every morning at 8:00.
+agenda-set = Every day at { $time } I will send you the day's tasks, or a short note when there are none. The first one: { $when }.
+agenda-turned-off = Done: the morning agenda is off.
+agenda-bad = I don't understand this time. Send a time of day, or off.
+agenda-example = /agenda 8:00
+agenda-needs-zone = To send the agenda in your morning I need your time zone; then send /agenda again.
+task-nag = Until done: again every { $every } after each reminder, { $max ->
+    [one] once
+   *[other] at most { $max } times
+}.
+nag-on = I will remind you again every { $every } until it is done, { $max ->
+    [one] once
+   *[other] at most { $max } times
+}.
+callback-nag = I will keep reminding you
+err-nag-interval = I can repeat a reminder every { $min } at the most often and every { $max } at the least often.
+nag-example = call mom in 1 hour every 10 min until done
+quote-hint = To be reminded of this, reply to it with a time.
+quote-example = in 2 hours

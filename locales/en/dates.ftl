@@ -49,3 +49,6 @@ lead-before = { $duration } before the deadline
 # Tomorrow and yesterday with the weekday and date, in confirmations: tomorrow, Wed 2 Dec, 09:00
 date-tomorrow-dated = tomorrow, { $date }
 date-yesterday-dated = yesterday, { $date }
+# A day without its time (the morning agenda): Wed 2 Dec; of another year: Fri 1 Jan 2027
+date-day = { $weekday } { $day } { $month }
+date-day-other-year = { $weekday } { $day } { $month } { $year }

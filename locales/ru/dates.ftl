@@ -52,3 +52,6 @@ lead-before = за { $duration } до срока
 # Завтра и вчера с днём недели и датой, в подтверждениях: завтра, ср, 2 дек., 09:00
 date-tomorrow-dated = завтра, { $date }
 date-yesterday-dated = вчера, { $date }
+# A day without its time (the morning agenda): ср, 2 дек.; of another year: пт, 1 янв. 2027 г.
+date-day = { $weekday }, { $day } { $month }
+date-day-other-year = { $weekday }, { $day } { $month } { $year } г.

@@ -40,3 +40,6 @@ lead-before = muddatdan { $duration } oldin
 # Ertaga va kecha hafta kuni va sanasi bilan, tasdiqlarda: ertaga, 2-dekabr, chorshanba, 09:00
 date-tomorrow-dated = ertaga, { $date }
 date-yesterday-dated = kecha, { $date }
+# A day without its time (the morning agenda): 2-dekabr, chorshanba; of another year: 2027-yil 1-yanvar, juma
+date-day = { $day }-{ $month }, { $weekday }
+date-day-other-year = { $year }-yil { $day }-{ $month }, { $weekday }

@@ -36,6 +36,8 @@ pub enum Command {
     Retry(String),
     /// Admins: the queue's health.
     Stats,
+    /// Show, set (a local time) or turn off (`off`) the morning agenda.
+    Agenda(String),
     /// A command the bot does not have.
     Unknown,
 }
@@ -52,11 +54,12 @@ pub enum Input {
 }
 
 /// The commands in the menu, with the key of their description.
-const MENU: [(&str, &str); 10] = [
+const MENU: [(&str, &str); 11] = [
     ("add", "cmd-add"),
     ("list", "cmd-list"),
     ("done", "cmd-done"),
     ("delete", "cmd-delete"),
+    ("agenda", "cmd-agenda"),
     ("settings", "cmd-settings"),
     ("tz", "cmd-tz"),
     ("lang", "cmd-lang"),
@@ -90,6 +93,7 @@ pub fn parse(text: &str, bot_username: &str) -> Input {
         "retry" => Command::Retry(args),
         "stats" => Command::Stats,
         "cancel" => Command::Cancel,
+        "agenda" => Command::Agenda(args),
         _ => Command::Unknown,
     })
 }
@@ -133,6 +137,10 @@ mod tests {
         assert_eq!(parse("/start@other_bot", bot), Input::OtherBot);
         assert_eq!(parse("/frobnicate", bot), Input::Command(Command::Unknown));
         assert_eq!(parse("/", bot), Input::Command(Command::Unknown));
+        assert_eq!(
+            parse("/agenda 8:00", bot),
+            Input::Command(Command::Agenda("8:00".into()))
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod handlers;
 pub mod intake;
 pub mod limits;
 pub mod metrics;
+pub mod nag_phrase;
 pub mod render;
 pub mod updates;
 
@@ -212,6 +213,7 @@ fn schema() -> UpdateHandler<BotError> {
         .branch(
             Update::filter_message()
                 .branch(handlers::admin::commands())
+                .branch(dptree::filter(handlers::is_media).endpoint(handlers::on_media))
                 .branch(dptree::endpoint(handlers::on_message)),
         )
         .branch(

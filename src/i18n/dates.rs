@@ -72,6 +72,33 @@ impl Dates {
         self.local_date_time(to_local(self.zone, t))
     }
 
+    /// The local day of `t` with its weekday, without the time ("Wed 2 Dec"), the year only when
+    /// it is not the current one.
+    pub fn day(&self, t: DateTime<Utc>) -> String {
+        let date = to_local(self.zone, t).date();
+        let weekday = self.tr.t_with(
+            "date-weekday",
+            &[("code", Arg::Text(weekday_code(date.weekday())))],
+        );
+        let month = self
+            .tr
+            .t_with("date-month", &[("code", Arg::Text(month_code(date)))]);
+        let key = if date.year() == self.today.year() {
+            "date-day"
+        } else {
+            "date-day-other-year"
+        };
+        self.tr.t_with(
+            key,
+            &[
+                ("weekday", Arg::Text(&weekday)),
+                ("day", Arg::Number(i64::from(date.day()))),
+                ("month", Arg::Text(&month)),
+                ("year", Arg::Number(i64::from(date.year()))),
+            ],
+        )
+    }
+
     fn local_date_time(&self, local: NaiveDateTime) -> String {
         let date = local.date();
         let weekday = self.tr.t_with(

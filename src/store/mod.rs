@@ -2,11 +2,14 @@
 //! waiting to have answered, and their retention. Every change to a task that affects when it is
 //! reminded changes its reminder job in the same transaction, through the queue.
 
+pub mod agenda;
 pub mod budget;
 pub mod chats;
 pub mod conversation;
 pub mod inbox;
+pub mod nags;
 pub mod outbox;
+pub mod quotes;
 pub mod reachability;
 pub mod retention;
 pub mod tasks;

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
 use teloxide::types::InlineKeyboardMarkup;
 
-use super::{StoreError, budget, tasks};
+use super::{StoreError, agenda, budget, tasks};
 use pgqueue::{GiveUpHook, GivenUpJob, JobKind, NewJob, Queue, QueueConfig, hook::HookFuture};
 
 /// The queue of everything the bot sends.
@@ -107,8 +107,9 @@ pub fn outbox_queue(pool: PgPool, config: QueueConfig) -> Queue {
     Queue::new(pool, config).with_give_up_hook(Arc::new(KeepSeries))
 }
 
-/// The give-up hook of the outbox: the next occurrence of the job's task is scheduled in
-/// the transaction that gives the job up (see [`tasks::continue_series`]).
+/// The give-up hook of the outbox: the next occurrence of the job's task (see
+/// [`tasks::continue_series`]), or the next day's agenda (see [`agenda::continue_series`]), is
+/// scheduled in the transaction that gives the job up.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct KeepSeries;
 
@@ -122,6 +123,8 @@ impl GiveUpHook for KeepSeries {
         Box::pin(async move {
             if let Ok(reminder) = job.args::<ReminderJob>() {
                 tasks::continue_series(conn, queue, reminder.reminder_id).await?;
+            } else if let Ok(agenda) = job.args::<agenda::AgendaJob>() {
+                agenda::continue_series(conn, queue, job.id, agenda).await?;
             }
             Ok(())
         })

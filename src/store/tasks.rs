@@ -334,7 +334,7 @@ pub async fn continue_series(
 }
 
 /// Enqueues the job that delivers reminder `reminder_id` at `fire_at` and links it.
-async fn attach_job(
+pub(crate) async fn attach_job(
     conn: &mut PgConnection,
     queue: &Queue,
     reminder_id: i64,
@@ -527,6 +527,7 @@ pub async fn finish_from_reminder(
     .fetch_one(&mut *conn)
     .await?;
     if open.recurs() && announced_sent_occurrence {
+        super::nags::stop_round(conn, open.id).await?;
         return Ok(Some(open));
     }
     finish(conn, queue, chat_id, task_id).await

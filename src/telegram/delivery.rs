@@ -1,6 +1,7 @@
 //! Reminders through the egress worker: it reads the reminder, skips what must not be sent, waits
-//! its turn under the shared budget (or gives the job back), sends the reminder with its buttons,
-//! and records the result with the job's transition in one transaction.
+//! its turn under the shared budget (or gives the job back), sends the reminder with its buttons
+//! (and its [`Extras`]: a quote, a nag's count), and records the result with the job's transition
+//! in one transaction.
 
 use std::time::Duration;
 
@@ -9,10 +10,11 @@ use teloxide::types::ParseMode;
 
 use super::classify::{SendFailure, class, classify};
 use super::egress::Egress;
+use super::extras::Extras;
 use super::metrics;
 use super::pacing::Recipient;
 use super::record::{self, DueReminder, Recorded};
-use super::render::{ReminderView, reminder_html, reminder_keyboard};
+use super::render::ReminderView;
 use crate::i18n::Tr;
 use crate::store::ReminderJob;
 use pgqueue::{ClaimedJob, JobError, Outcome};
@@ -30,19 +32,32 @@ impl Egress {
             Verdict::Send(due) => due,
             Verdict::Skip(outcome) => return outcome,
         };
+        let extras = match Extras::load(self.queue.pool(), &due).await {
+            Ok(extras) => extras,
+            Err(error) => {
+                metrics::retried("database");
+                return Outcome::Retry {
+                    error: JobError::new(class::DATABASE, format!("reading the extras: {error}")),
+                    floor: None,
+                };
+            }
+        };
         let to = Recipient::new(due.chat.chat_id, due.is_group());
         // Reminders of one chat may leave in any order: they wait in the chat's line.
         if let Some(outcome) = self.turn(job, to, true).await {
             return outcome;
         }
         let tr = Tr::new(due.chat.lang);
-        let html = reminder_html(tr, &self.view(&due));
-        let sent = self
+        let html = extras.html(tr, &self.view(&due));
+        let mut request = self
             .bot
             .send_message(ChatId(to.chat_id), html)
             .parse_mode(ParseMode::Html)
-            .reply_markup(reminder_keyboard(tr, due.task.id))
-            .await;
+            .reply_markup(extras.keyboard(tr, due.task.id));
+        if let Some(reply) = extras.reply() {
+            request = request.reply_parameters(reply);
+        }
+        let sent = request.await;
         match sent {
             Ok(message) => {
                 metrics::message_sent(metrics::Kind::Reminder);

@@ -1,6 +1,7 @@
 //! The egress worker: the [`JobHandler`] of the outbox queue, the one way out of the bot. Each
-//! claimed job is a reply or edit ([`OutgoingMessage`], sent by [`super::outgoing`]) or a reminder
-//! ([`ReminderJob`], sent by [`super::delivery`]); both wait for their turn under the shared budget
+//! claimed job is a reply or edit ([`OutgoingMessage`], sent by [`super::outgoing`]), a reminder
+//! ([`ReminderJob`], sent by [`super::delivery`]) or a morning agenda ([`AgendaJob`], sent by
+//! [`super::agenda`]); all wait for their turn under the shared budget
 //! ([`Pacer`]) and meet Telegram's errors with one policy: a 429 pauses its chat (and, in a flood,
 //! everyone) and the message is tried again without using up an attempt; a transient error is
 //! retried with backoff; an unreachable chat fails the message and is marked.
@@ -13,6 +14,7 @@ use super::classify::{SendFailure, class};
 use super::metrics;
 use super::pacing::{Admission, Pacer, Recipient};
 use super::record;
+use crate::store::agenda::AgendaJob;
 use crate::store::outbox::{OutgoingMessage, ReminderJob};
 use pgqueue::{ClaimedJob, JobError, JobHandler, Outcome, Queue};
 
@@ -59,6 +61,7 @@ impl std::fmt::Debug for Egress {
 enum OutboxJob {
     Message(OutgoingMessage),
     Reminder(ReminderJob),
+    Agenda(AgendaJob),
 }
 
 impl OutboxJob {
@@ -67,6 +70,7 @@ impl OutboxJob {
         job.args::<OutgoingMessage>()
             .map(Self::Message)
             .or_else(|_| job.args::<ReminderJob>().map(Self::Reminder))
+            .or_else(|_| job.args::<AgendaJob>().map(Self::Agenda))
             .ok()
     }
 }
@@ -91,6 +95,7 @@ impl Egress {
                 self.message(&job, &message).await
             }
             Some(OutboxJob::Reminder(reminder)) => self.reminder(&job, reminder).await,
+            Some(OutboxJob::Agenda(agenda)) => self.agenda(&job, agenda).await,
             None => {
                 metrics::failed("bad_payload");
                 Outcome::Fail {

@@ -1,10 +1,12 @@
 //! Everything that leaves for Telegram: the egress worker that sends what the outbox holds
-//! (replies, edits and reminders), the shared budget that paces it, error classification and the
-//! rendering of reminders.
+//! (replies, edits, reminders and morning agendas), the shared budget that paces it, error
+//! classification and the rendering of reminders and agendas.
 
+pub mod agenda;
 pub mod classify;
 mod delivery;
 pub mod egress;
+pub mod extras;
 pub mod metrics;
 mod outgoing;
 pub mod pacing;

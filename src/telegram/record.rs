@@ -10,7 +10,7 @@ use super::classify::class;
 use crate::store::chats::{Chat, ChatRow};
 use crate::store::tasks::{Task, TaskRow};
 use crate::store::types::{Corrupt, ReminderKind, read};
-use crate::store::{StoreError, reachability, tasks};
+use crate::store::{StoreError, nags, reachability, tasks};
 
 /// A reminder with its task and chat, as read just before sending.
 #[derive(Clone, Debug, PartialEq)]
@@ -150,8 +150,9 @@ pub enum Recorded {
 
 /// In one transaction: marks the reminder sent (with Telegram's message id when known), completes
 /// the job (fenced), resumes the chat if it was marked unreachable (Telegram just delivered to
-/// it) and schedules the next occurrence of a recurring task. A lost lease still commits the
-/// `sent` flag, so that whoever holds the job now completes it without sending.
+/// it), schedules the next occurrence of a recurring task and the next nag of a task that nags
+/// until done. A lost lease still commits the `sent` flag, so that whoever holds the job now
+/// completes it without sending.
 #[tracing::instrument(skip_all, fields(job = job.id, reminder_id = due.reminder_id))]
 pub async fn sent(
     pool: &PgPool,
@@ -181,6 +182,7 @@ pub async fn sent(
         reachability::resume(&mut tx, queue, due.chat.chat_id).await?;
     }
     tasks::continue_series(&mut tx, queue, due.reminder_id).await?;
+    nags::after_sent(&mut tx, queue, &due.task, due.reminder_id, due.due_at).await?;
     tx.commit().await?;
     Ok(Recorded::Sent {
         lateness_secs,

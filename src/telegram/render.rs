@@ -1,6 +1,7 @@
 //! The reminder message: Telegram HTML from `templates/reminder.html` in the chat's language and
-//! time zone, with a "late by" line when it goes out late, and the Done and Snooze buttons. Dates
-//! and durations are worded by [`crate::i18n::dates`].
+//! time zone, with a "late by" line when it goes out late, the message it quotes and a nag's count
+//! when it has them, and the Done, Snooze and Keep reminding buttons. Dates and durations are
+//! worded by [`crate::i18n::dates`].
 
 use askama::Template;
 use chrono::{DateTime, Utc};
@@ -28,37 +29,107 @@ pub struct ReminderView<'a> {
     pub now: DateTime<Utc>,
 }
 
+/// What a reminder may carry besides its task.
+#[derive(Clone, Debug, Default)]
+pub struct ReminderExtras<'a> {
+    /// The message the task reminds of (its text, caption or a placeholder), shown as a quote; it
+    /// stands in for the task's text while that is the quote's own preview
+    /// ([`crate::store::quotes::preview`]).
+    pub quote: Option<&'a str>,
+    /// A line under the due time (where a nag stands).
+    pub note: Option<String>,
+}
+
 #[derive(Template)]
 #[template(path = "reminder.html")]
 struct ReminderHtml<'a> {
     title: String,
-    text: &'a str,
+    text: Option<&'a str>,
+    quote: Option<String>,
     due: String,
     late: Option<String>,
+    note: Option<&'a str>,
 }
 
 /// The message text (Telegram HTML, every value escaped).
 pub fn reminder_html(tr: Tr, view: &ReminderView<'_>) -> String {
+    reminder_html_with(tr, view, &ReminderExtras::default())
+}
+
+/// The message text with its extras (Telegram HTML, every value escaped). A long quote is cut so
+/// that the whole message stays within Telegram's 4,096 characters.
+pub fn reminder_html_with(tr: Tr, view: &ReminderView<'_>, extras: &ReminderExtras<'_>) -> String {
     let when = Dates::new(tr, view.zone, view.now).moment(view.due_at);
-    let html = ReminderHtml {
+    let quote_stands_for_text = extras
+        .quote
+        .is_some_and(|quote| crate::store::quotes::preview(quote) == view.text);
+    let mut html = ReminderHtml {
         title: tr.t("reminder-title"),
-        text: view.text,
+        text: (!quote_stands_for_text).then_some(view.text),
+        quote: None,
         due: tr.t_with("reminder-due", &[("when", Arg::Text(&when))]),
         late: view.late_by.map(|late| {
             let late = dates::duration(tr, late);
             tr.t_with("reminder-late", &[("late", Arg::Text(&late))])
         }),
+        note: extras.note.as_deref(),
     };
+    if let Some(quote) = extras.quote {
+        let rest = [
+            Some(html.title.as_str()),
+            html.text,
+            Some(html.due.as_str()),
+            html.late.as_deref(),
+            html.note,
+        ];
+        let used: usize = rest.iter().flatten().map(|part| utf16_len(part)).sum();
+        // The clock emoji, the line breaks and a margin.
+        let budget = TELEGRAM_MAX_TEXT.saturating_sub(used + 16);
+        html.quote = Some(cut_utf16(quote, budget));
+    }
     html.render()
         .expect("the reminder template renders from plain strings")
 }
 
-/// The buttons under a reminder: Done, then the four snooze choices.
+/// Telegram's longest message, in UTF-16 code units after entity parsing.
+const TELEGRAM_MAX_TEXT: usize = 4096;
+
+fn utf16_len(text: &str) -> usize {
+    text.chars().map(char::len_utf16).sum()
+}
+
+/// `text` cut to at most `max` UTF-16 code units, with an ellipsis when cut.
+fn cut_utf16(text: &str, max: usize) -> String {
+    if utf16_len(text) <= max {
+        return text.to_owned();
+    }
+    let mut used = 1;
+    let mut cut: String = text
+        .chars()
+        .take_while(|c| {
+            used += c.len_utf16();
+            used <= max
+        })
+        .collect();
+    cut.push('…');
+    cut
+}
+
+/// The buttons under a reminder: Done, the four snooze choices, and Keep reminding.
 pub fn reminder_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+    keyboard(tr, task_id, true)
+}
+
+/// The buttons under a nag (a reminder repeated until done): Done and the four snooze choices.
+pub fn nag_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+    keyboard(tr, task_id, false)
+}
+
+fn keyboard(tr: Tr, task_id: i64, keep_reminding: bool) -> InlineKeyboardMarkup {
     let button =
         |key: &str, action: Action| InlineKeyboardButton::callback(tr.t(key), action.encode());
     let snooze = |key: &str, choice| button(key, Action::Snooze { task_id, choice });
-    InlineKeyboardMarkup::new(vec![
+    let mut rows = vec![
         vec![button("button-done", Action::Done { task_id })],
         vec![
             snooze("button-snooze-10m", Snooze::TenMinutes),
@@ -68,7 +139,14 @@ pub fn reminder_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
             snooze("button-snooze-tomorrow", Snooze::TomorrowMorning),
             snooze("button-snooze-custom", Snooze::Custom),
         ],
-    ])
+    ];
+    if keep_reminding {
+        rows.push(vec![button(
+            "button-keep-reminding",
+            Action::Nag { task_id },
+        )]);
+    }
+    InlineKeyboardMarkup::new(rows)
 }
 
 #[cfg(test)]
@@ -106,9 +184,56 @@ mod tests {
     }
 
     #[test]
-    fn the_keyboard_has_done_and_four_snoozes() {
-        let keyboard = reminder_keyboard(Tr::new(Lang::En), 9);
-        let buttons: usize = keyboard.inline_keyboard.iter().map(Vec::len).sum();
-        assert_eq!(buttons, 5);
+    fn the_keyboard_has_done_four_snoozes_and_keep_reminding() {
+        let count = |keyboard: InlineKeyboardMarkup| -> usize {
+            keyboard.inline_keyboard.iter().map(Vec::len).sum()
+        };
+        assert_eq!(count(reminder_keyboard(Tr::new(Lang::En), 9)), 6);
+        assert_eq!(count(nag_keyboard(Tr::new(Lang::En), 9)), 5);
+    }
+
+    #[test]
+    fn a_quote_is_cut_to_fit_telegram_and_escaped() {
+        let quote = format!("<b>{}", "😀".repeat(5000));
+        let view = ReminderView {
+            task_id: 5,
+            text: "a long one",
+            due_at: Utc.with_ymd_and_hms(2026, 12, 31, 6, 0, 0).unwrap(),
+            zone: Tz::Asia__Tashkent,
+            late_by: Some(chrono::Duration::minutes(65)),
+            now: Utc.with_ymd_and_hms(2026, 12, 31, 7, 5, 0).unwrap(),
+        };
+        let extras = ReminderExtras {
+            quote: Some(&quote),
+            note: Some("a note".into()),
+        };
+        let html = reminder_html_with(Tr::new(Lang::En), &view, &extras);
+        assert!(
+            html.contains("<blockquote expandable>&#60;b&#62;😀"),
+            "{html}"
+        );
+        assert!(html.contains("a long one") && html.contains("…</blockquote>"));
+        let shown = visible(&html);
+        assert!(utf16_len(&shown) <= TELEGRAM_MAX_TEXT, "{shown}");
+        assert!(utf16_len(&shown) > TELEGRAM_MAX_TEXT - 40, "{shown}");
+    }
+
+    /// What Telegram shows of `html`: without its tags, each escape one character.
+    fn visible(html: &str) -> String {
+        let (mut out, mut in_tag, mut in_escape) = (String::new(), false, false);
+        for c in html.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' if in_tag => in_tag = false,
+                '&' if !in_tag => {
+                    in_escape = true;
+                    out.push('&');
+                }
+                ';' if in_escape => in_escape = false,
+                _ if in_tag || in_escape => {}
+                c => out.push(c),
+            }
+        }
+        out
     }
 }

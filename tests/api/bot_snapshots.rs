@@ -373,3 +373,236 @@ fn bot_dates_in_every_language() {
         insta::assert_snapshot!(format!("dates_{lang}_clock"), shown);
     }
 }
+
+#[test]
+fn nag_quote_and_agenda_messages_in_every_language() {
+    use remindbot::store::nags::{NagProgress, round_len};
+    use remindbot::telegram::agenda::agenda_html;
+    use remindbot::telegram::extras::nag_note;
+    use remindbot::telegram::render::{
+        ReminderExtras, ReminderView, nag_keyboard, reminder_html_with, reminder_keyboard,
+    };
+    let zone = parse_zone("Asia/Tashkent").unwrap();
+    let tricky = "pay <b>rent</b> & \"fees\" 'now'";
+    let every = chrono::Duration::minutes(10);
+    for lang in Lang::ALL {
+        let tr = Tr::new(lang);
+        let snap = |name: &str, reply: Reply| {
+            insta::assert_snapshot!(format!("features_{lang}_{name}"), show(reply));
+        };
+        let duration = dates::duration(tr, every);
+        let nag_args = |key: &str, every: &str, max: i64| {
+            tr.t_with(
+                key,
+                &[("every", Arg::Text(every)), ("max", Arg::Number(max))],
+            )
+        };
+        // Nagging: the card's line, the answer to Keep reminding, its toast, a bad interval.
+        let card =
+            render::task_card(tr, "task-saved", &task(7, tricky, 0, None), zone, now()).unwrap();
+        let line = render::notice(None, &[nag_args("task-nag", &duration, 12)]).unwrap();
+        snap(
+            "task_saved_until_done",
+            Reply::text(format!("{card}\n{line}")).with_keyboard(render::confirm_keyboard(tr, 7)),
+        );
+        let day = dates::duration(tr, chrono::Duration::hours(24));
+        snap(
+            "nag_on",
+            Reply::text(
+                render::notice(
+                    None,
+                    &[
+                        nag_args("nag-on", &duration, 12),
+                        nag_args(
+                            "nag-on",
+                            &day,
+                            i64::from(round_len(chrono::Duration::hours(24))),
+                        ),
+                        tr.t("callback-nag"),
+                    ],
+                )
+                .unwrap(),
+            ),
+        );
+        let minute = dates::duration(tr, chrono::Duration::minutes(1));
+        snap(
+            "problem_nag_interval",
+            Reply::text(
+                render::problem(
+                    tr,
+                    &tr.t_with(
+                        "err-nag-interval",
+                        &[("min", Arg::Text(&minute)), ("max", Arg::Text(&day))],
+                    ),
+                    None,
+                    &tr.t("nag-example"),
+                )
+                .unwrap(),
+            ),
+        );
+        // Reminders: a nag, the last nag, and one quoting a message (its text stands for it).
+        let due_at = Utc.with_ymd_and_hms(2026, 12, 31, 5, 0, 0).unwrap();
+        let view = ReminderView {
+            task_id: 12,
+            text: tricky,
+            due_at,
+            zone,
+            late_by: None,
+            now: due_at,
+        };
+        for (name, ordinal) in [("nag", 3), ("nag_last", 12)] {
+            let extras = ReminderExtras {
+                quote: None,
+                note: Some(nag_note(
+                    tr,
+                    NagProgress {
+                        ordinal,
+                        of: 12,
+                        every,
+                    },
+                )),
+            };
+            snap(
+                &format!("reminder_{name}"),
+                Reply::text(reminder_html_with(tr, &view, &extras))
+                    .with_keyboard(nag_keyboard(tr, 12)),
+            );
+        }
+        let quote = "the <b>wifi</b> password:\n\"hunter2\" & more";
+        let preview = remindbot::store::quotes::preview(quote);
+        let quoting = ReminderExtras {
+            quote: Some(quote),
+            note: None,
+        };
+        snap(
+            "reminder_quote",
+            Reply::text(reminder_html_with(
+                tr,
+                &ReminderView {
+                    text: &preview,
+                    ..view.clone()
+                },
+                &quoting,
+            ))
+            .with_keyboard(reminder_keyboard(tr, 12)),
+        );
+        snap(
+            "reminder_quote_with_its_own_text",
+            Reply::text(reminder_html_with(tr, &view, &quoting)),
+        );
+        let kinds = [
+            "photo",
+            "video",
+            "document",
+            "voice",
+            "audio",
+            "sticker",
+            "animation",
+            "video_note",
+            "location",
+            "contact",
+            "poll",
+            "other",
+        ];
+        snap(
+            "quote_media",
+            Reply::text(
+                kinds
+                    .map(|kind| tr.t_with("quote-media", &[("kind", Arg::Text(kind))]))
+                    .join("\n"),
+            ),
+        );
+        snap(
+            "quote_hint",
+            Reply::text(
+                render::question(tr, &tr.t("quote-hint"), None, &tr.t("quote-example")).unwrap(),
+            ),
+        );
+        // The agenda: a day with tasks (more than are listed), an empty day.
+        let tasks = [
+            task(7, tricky, 0, None),
+            task(
+                8,
+                &"long ".repeat(60),
+                0,
+                Some("FREQ=DAILY;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
+            ),
+        ];
+        snap(
+            "agenda",
+            Reply::text(agenda_html(tr, zone, due_at, &tasks, 23)),
+        );
+        snap(
+            "agenda_empty",
+            Reply::text(agenda_html(tr, zone, due_at, &[], 0)),
+        );
+        snap(
+            "agenda_one_more",
+            Reply::text(agenda_html(tr, zone, due_at, &tasks[..1], 2)),
+        );
+        // /agenda's answers.
+        let lines = |keys: &[&str]| {
+            Reply::text(
+                render::notice(None, &keys.iter().map(|k| tr.t(k)).collect::<Vec<_>>()).unwrap(),
+            )
+        };
+        snap(
+            "agenda_off_state",
+            lines(&["agenda-off-state", "agenda-usage"]),
+        );
+        snap("agenda_turned_off", lines(&["agenda-turned-off"]));
+        snap(
+            "agenda_needs_zone",
+            lines(&["agenda-needs-zone", "tz-ask"]).with_keyboard(render::zone_keyboard()),
+        );
+        snap(
+            "agenda_set_and_current",
+            Reply::text(
+                render::notice(
+                    None,
+                    &[
+                        tr.t_with(
+                            "agenda-set",
+                            &[
+                                ("time", Arg::Text("08:00")),
+                                (
+                                    "when",
+                                    Arg::Text(&Dates::new(tr, zone, now()).moment(now())),
+                                ),
+                            ],
+                        ),
+                        tr.t_with(
+                            "agenda-current",
+                            &[
+                                ("time", Arg::Text("08:00")),
+                                ("zone", Arg::Text("Asia/Tashkent")),
+                            ],
+                        ),
+                    ],
+                )
+                .unwrap(),
+            ),
+        );
+        snap(
+            "problem_agenda",
+            Reply::text(
+                render::problem(tr, &tr.t("agenda-bad"), None, &tr.t("agenda-example")).unwrap(),
+            ),
+        );
+        let menu = remindbot::bot::commands::menu(lang);
+        let agenda = menu
+            .iter()
+            .find(|c| c.command == "agenda")
+            .expect("/agenda in the menu");
+        snap("menu_agenda", Reply::text(agenda.description.clone()));
+        let other_year = Utc.with_ymd_and_hms(2027, 1, 1, 5, 0, 0).unwrap();
+        snap(
+            "dates_day",
+            Reply::text(format!(
+                "{}\n{}",
+                Dates::new(tr, zone, now()).day(now()),
+                Dates::new(tr, zone, now()).day(other_year)
+            )),
+        );
+    }
+}

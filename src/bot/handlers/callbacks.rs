@@ -9,7 +9,7 @@ use teloxide::types::{CallbackQuery, MessageId};
 use super::context::{Ctx, Turn, begin};
 use super::finish::Changed;
 use super::replies::Toast;
-use super::{cancel, create, edit, finish, language, list, snooze, undo, zone};
+use super::{cancel, create, edit, finish, language, list, nag, snooze, undo, zone};
 use crate::bot::BotError;
 use crate::bot::render::COMMON_ZONES;
 use crate::callback::Action;
@@ -57,6 +57,7 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         }
         Action::Zone { index } => zone_tapped(ctx, &turn, index).await?,
         Action::Language { index } => language_tapped(ctx, &turn, index).await?,
+        Action::Nag { task_id } => nag::tapped(ctx, &turn, task_id, message.id()).await?,
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
 }

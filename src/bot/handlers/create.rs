@@ -9,6 +9,7 @@ use chrono_tz::Tz;
 
 use super::context::{Ctx, Turn};
 use super::replies::{due_problem, text_problem};
+use super::task_extras::{self, TaskExtras};
 use super::zone::{self, ZoneChosen};
 use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
@@ -29,8 +30,11 @@ pub(super) async fn from_text(ctx: &Ctx, turn: &Turn, text: &str) -> Result<(), 
         let ask = render::notice(None, &[turn.tr.t("tz-ask")])?;
         return zone::ask(ctx, turn, ask, Some(text.to_owned())).await;
     };
-    match parse_due(text, turn.tr.lang(), Utc::now(), zone) {
-        Ok(parsed) => create(ctx, turn, zone, parsed).await,
+    let Some((phrase, extras)) = task_extras::nag_suffix(ctx, turn, text).await? else {
+        return Ok(());
+    };
+    match parse_due(&phrase, turn.tr.lang(), Utc::now(), zone) {
+        Ok(parsed) => create(ctx, turn, zone, parsed, extras).await,
         Err(DueError::NoTime) => match TaskText::parse(text) {
             Ok(task) => ask_when(ctx, turn, task).await,
             Err(error) => text_problem(ctx, turn, error).await,
@@ -64,7 +68,7 @@ pub(super) async fn answer_when(
         return from_text(ctx, turn, task).await;
     };
     if let Ok(own) = parse_due(answer, turn.tr.lang(), Utc::now(), zone) {
-        create(ctx, turn, zone, own).await?;
+        create(ctx, turn, zone, own, TaskExtras::default()).await?;
         let still = Pending::NewTaskTime {
             text: task.to_owned(),
         };
@@ -75,13 +79,12 @@ pub(super) async fn answer_when(
             .send_question(turn, text, Question::NewTaskTime, Vec::new())
             .await;
     }
-    match parse_due(
-        &format!("{task} {answer}"),
-        turn.tr.lang(),
-        Utc::now(),
-        zone,
-    ) {
-        Ok(parsed) => create(ctx, turn, zone, parsed).await,
+    let whole = format!("{task} {answer}");
+    let Some((phrase, extras)) = task_extras::nag_suffix(ctx, turn, &whole).await? else {
+        return Ok(());
+    };
+    match parse_due(&phrase, turn.tr.lang(), Utc::now(), zone) {
+        Ok(parsed) => create(ctx, turn, zone, parsed, extras).await,
         Err(error) => due_problem(ctx, turn, zone, &error).await,
     }
 }
@@ -97,8 +100,15 @@ async fn ask_when(ctx: &Ctx, turn: &Turn, task: TaskText) -> Result<(), BotError
         .await
 }
 
-/// Creates the parsed task with its first reminder job, within the user's open-task limit.
-async fn create(ctx: &Ctx, turn: &Turn, zone: Tz, parsed: ParsedDue) -> Result<(), BotError> {
+/// Creates the parsed task with its first reminder job and its extras, within the user's
+/// open-task limit.
+pub(super) async fn create(
+    ctx: &Ctx,
+    turn: &Turn,
+    zone: Tz,
+    parsed: ParsedDue,
+    extras: TaskExtras,
+) -> Result<(), BotError> {
     let text = match TaskText::parse(&parsed.text) {
         Ok(text) => text,
         Err(error) => return text_problem(ctx, turn, error).await,
@@ -123,10 +133,11 @@ async fn create(ctx: &Ctx, turn: &Turn, zone: Tz, parsed: ParsedDue) -> Result<(
     };
     let task = tasks::create(&mut tx, ctx.queue(), &new).await?;
     let undo_id = undo::record(&mut tx, task.id, Change::Create, None).await?;
+    extras.attach(&mut tx, task.id).await?;
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
     conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
     drop(tx);
-    let card = render::task_card(
+    let mut card = render::task_card(
         turn.tr,
         "task-saved",
         &task,
@@ -134,6 +145,9 @@ async fn create(ctx: &Ctx, turn: &Turn, zone: Tz, parsed: ParsedDue) -> Result<(
         zone,
         Utc::now(),
     )?;
+    for line in extras.card_lines(turn.tr) {
+        card = format!("{card}\n{}", render::notice(None, &[line])?);
+    }
     ctx.send(
         turn.chat_id,
         Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, undo_id, task.id)),

@@ -4,6 +4,7 @@
 //! [`context`] and [`replies`]; admin commands are a branch of their own ([`admin`]).
 
 pub(crate) mod admin;
+mod agenda;
 mod callbacks;
 mod cancel;
 mod context;
@@ -12,10 +13,13 @@ mod edit;
 mod finish;
 mod language;
 mod list;
+mod nag;
 mod onboarding;
+mod quote;
 mod replies;
 mod settings;
 mod snooze;
+mod task_extras;
 mod undo;
 mod zone;
 
@@ -25,6 +29,7 @@ use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
 
 pub(crate) use context::{Ctx, Effects, Shared, Turn};
+pub(crate) use quote::{is_media, on_media};
 
 use super::BotError;
 use super::commands::{self, Command, Input};
@@ -87,6 +92,9 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
             conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
             on_command(&ctx, &turn, command).await
         }
+        Input::Text if quote::from_reply(&ctx, &turn, &msg, text, pending.is_some()).await? => {
+            Ok(())
+        }
         Input::Text => match pending {
             Some(pending) => on_answer(&ctx, &turn, pending, text).await,
             None => create::from_text(&ctx, &turn, text).await,
@@ -111,6 +119,7 @@ async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotE
         Command::Done(args) => finish::done_by_id(ctx, turn, &args).await,
         Command::Delete(args) => finish::delete_by_id(ctx, turn, &args).await,
         Command::Cancel => cancel::command(ctx, turn).await,
+        Command::Agenda(args) => agenda::command(ctx, turn, &args).await,
         // Admins' admin commands are served by the admin branch before this: to anyone else,
         // and in groups, they are unknown commands, word for word.
         Command::Unknown | Command::Failed(_) | Command::Retry(_) | Command::Stats => {

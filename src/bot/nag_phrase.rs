@@ -1,0 +1,307 @@
+//! "Until done" in a task phrase: `call mom tomorrow 9:00 every 10 min until done`, `каждые 10
+//! минут пока не сделаю`, `bajarilmaguncha har 10 daqiqada`. The bot takes this suffix (or infix)
+//! off the text before the due-date parser reads the rest, so the parser never mistakes it for a
+//! repeat rule: nagging is not a schedule, it follows each reminder until the task is done.
+//!
+//! The marker ("until done", "пока не сделаю", "bajarilmaguncha", Uzbek Cyrillic too) is what
+//! makes a phrase a nag; an interval right before or after it ("every 10 min", "каждые 2 часа",
+//! "har soatda") says how often, else it is every [`DEFAULT_EVERY_MINUTES`] minutes.
+
+use chrono::TimeDelta;
+
+use crate::domain::fold::{fold, is_space};
+
+/// How often an "until done" without an interval (and the Keep reminding button) repeats.
+pub const DEFAULT_EVERY_MINUTES: i64 = 10;
+/// The shortest interval between nags.
+pub const MIN_EVERY: TimeDelta = TimeDelta::minutes(1);
+/// The longest interval between nags.
+pub const MAX_EVERY: TimeDelta = TimeDelta::hours(24);
+
+/// A task phrase with its "until done" part taken off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NagPhrase {
+    /// The rest of the phrase (text and time), for the due-date parser.
+    pub rest: String,
+    /// How often to repeat the reminder until the task is done.
+    pub every: TimeDelta,
+}
+
+/// An "until done" whose interval cannot be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a nag interval must be between {MIN_EVERY} and {MAX_EVERY}")]
+pub struct NagIntervalError;
+
+/// The words that make a phrase a nag, folded (see [`fold`]), each a sequence of words.
+const MARKERS: &[&[&str]] = &[
+    &["until", "done"],
+    &["till", "done"],
+    &["until", "it's", "done"],
+    &["until", "it", "is", "done"],
+    &["till", "it's", "done"],
+    &["пока", "не", "сделаю"],
+    &["пока", "не", "выполню"],
+    &["пока", "не", "сделаем"],
+    &["пока", "не", "будет", "сделано"],
+    &["до", "выполнения"],
+    &["bajarilmaguncha"],
+    &["bajarmagunimcha"],
+    &["bajarmaguncha"],
+    &["qilmagunimcha"],
+    &["бажарилмагунча"],
+    &["бажармагунимча"],
+    &["бажармагунча"],
+    &["қилмагунимча"],
+];
+
+/// Words that open an interval: "every", "каждые", "har", "раз в".
+const EVERY_WORDS: &[&[&str]] = &[
+    &["every"],
+    &["each"],
+    &["каждые"],
+    &["каждую"],
+    &["каждый"],
+    &["каждое"],
+    &["раз", "в"],
+    &["har"],
+    &["ҳар"],
+    &["хар"],
+];
+
+/// A unit of an interval and its length in minutes.
+fn unit_minutes(word: &str) -> Option<i64> {
+    Some(match word {
+        "m" | "min" | "mins" | "minute" | "minutes" | "мин" | "минуту" | "минуты" | "минут"
+        | "минутку" | "daqiqa" | "daqiqada" | "minut" | "minutda" | "дақиқа" | "дақиқада"
+        | "дакика" | "дакикада" | "минутда" => 1,
+        "h" | "hr" | "hrs" | "hour" | "hours" | "ч" | "час" | "часа" | "часов" | "soat"
+        | "soatda" | "соат" | "соатда" => 60,
+        "полчаса" | "yarim" => 30,
+        _ => return None,
+    })
+}
+
+/// One word of the input: where it is, and how it reads folded, without the punctuation around it.
+struct Word {
+    start: usize,
+    end: usize,
+    folded: String,
+}
+
+fn words(input: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in input.char_indices().chain([(input.len(), ' ')]) {
+        match (is_space(c), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                let folded = fold(&input[s..i]);
+                let trimmed =
+                    folded.trim_matches(|c: char| matches!(c, ',' | '.' | '!' | ';' | ':'));
+                out.push(Word {
+                    start: s,
+                    end: i,
+                    folded: trimmed.to_owned(),
+                });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `seq` is at word `at` of `words`.
+fn matches_at(words: &[Word], at: usize, seq: &[&str]) -> bool {
+    seq.iter()
+        .enumerate()
+        .all(|(i, want)| words.get(at + i).is_some_and(|w| w.folded == *want))
+}
+
+/// The interval starting at word `at` ("every 10 min", "каждые 2 часа", "har soatda", "every
+/// 10min"): its length and how many words it takes.
+fn interval_at(words: &[Word], at: usize) -> Option<(TimeDelta, usize)> {
+    let opener = EVERY_WORDS.iter().find(|seq| matches_at(words, at, seq))?;
+    let mut next = at + opener.len();
+    let word = &words.get(next)?.folded;
+    let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
+    let (count, unit) = if digits.is_empty() {
+        (1, word.clone())
+    } else if digits.len() < word.len() {
+        // "10min", "2h", "10-daqiqada".
+        (
+            digits.parse().ok()?,
+            word[digits.len()..].trim_start_matches('-').to_owned(),
+        )
+    } else {
+        next += 1;
+        (digits.parse().ok()?, words.get(next)?.folded.clone())
+    };
+    let minutes = unit_minutes(&unit)?.checked_mul(count)?;
+    Some((TimeDelta::minutes(minutes), next + 1 - at))
+}
+
+/// The interval that ends right before word `end` (an interval before the marker).
+fn interval_ending_at(words: &[Word], end: usize) -> Option<(usize, TimeDelta)> {
+    (end.saturating_sub(4)..end).find_map(|at| {
+        interval_at(words, at)
+            .filter(|(_, len)| at + len == end)
+            .map(|(every, _)| (at, every))
+    })
+}
+
+/// Finds "until done" with its interval in `input`. `Ok(None)`: no nag in it, the input is as it
+/// was; an interval outside [`MIN_EVERY`]..=[`MAX_EVERY`] is an error.
+pub fn find(input: &str) -> Result<Option<NagPhrase>, NagIntervalError> {
+    let words = words(input);
+    let Some((marker_at, marker)) = (0..words.len()).find_map(|at| {
+        MARKERS
+            .iter()
+            .find(|seq| matches_at(&words, at, seq))
+            .map(|seq| (at, seq.len()))
+    }) else {
+        return Ok(None);
+    };
+    let marker_end = marker_at + marker;
+    let (first, last, every) = if let Some((every, len)) = interval_at(&words, marker_end) {
+        (marker_at, marker_end + len, every)
+    } else if let Some((at, every)) = interval_ending_at(&words, marker_at) {
+        (at, marker_end, every)
+    } else {
+        (
+            marker_at,
+            marker_end,
+            TimeDelta::minutes(DEFAULT_EVERY_MINUTES),
+        )
+    };
+    if every < MIN_EVERY || every > MAX_EVERY {
+        return Err(NagIntervalError);
+    }
+    let cut_from = words[first].start;
+    let cut_to = words[last - 1].end;
+    let rest = format!("{} {}", &input[..cut_from], &input[cut_to..]);
+    let rest = rest
+        .split(is_space)
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let rest = rest.trim_matches(|c: char| matches!(c, ',' | ';' | '-' | '—') || is_space(c));
+    Ok(Some(NagPhrase {
+        rest: rest.to_owned(),
+        every,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nag(input: &str) -> (String, i64) {
+        let found = find(input)
+            .unwrap()
+            .unwrap_or_else(|| panic!("a nag in {input:?}"));
+        (found.rest, found.every.num_minutes())
+    }
+
+    #[test]
+    fn the_three_languages_and_both_orders() {
+        let cases = [
+            (
+                "call mom tomorrow 9:00 every 10 min until done",
+                "call mom tomorrow 9:00",
+                10,
+            ),
+            (
+                "call mom in 1 hour, until done every 5 minutes",
+                "call mom in 1 hour",
+                5,
+            ),
+            (
+                "take pills at 8 every hour till done",
+                "take pills at 8",
+                60,
+            ),
+            (
+                "water plants in 2 hours until done",
+                "water plants in 2 hours",
+                10,
+            ),
+            (
+                "every 2h until it's done pay rent tomorrow",
+                "pay rent tomorrow",
+                120,
+            ),
+            (
+                "позвонить маме завтра в 9 каждые 10 минут пока не сделаю",
+                "позвонить маме завтра в 9",
+                10,
+            ),
+            (
+                "выпить таблетки через час каждую минуту пока не выполню",
+                "выпить таблетки через час",
+                1,
+            ),
+            (
+                "пока не сделаю каждые 2 часа отчёт завтра в 10",
+                "отчёт завтра в 10",
+                120,
+            ),
+            (
+                "сдать отчёт в 18:00 раз в полчаса пока не сделаю",
+                "сдать отчёт в 18:00",
+                30,
+            ),
+            (
+                "ertaga 9:00 onamga qo'ng'iroq bajarilmaguncha har 10 daqiqada",
+                "ertaga 9:00 onamga qo'ng'iroq",
+                10,
+            ),
+            (
+                "dori ichish 2 soatdan keyin har soatda bajarilmaguncha",
+                "dori ichish 2 soatdan keyin",
+                60,
+            ),
+            ("ertaga 9:00 sport bajarilmaguncha", "ertaga 9:00 sport", 10),
+            (
+                "эртага 9:00 спорт бажарилмагунча ҳар 15 дақиқада",
+                "эртага 9:00 спорт",
+                15,
+            ),
+            (
+                "Call Bob in 10 minutes EVERY 10MIN UNTIL DONE!",
+                "Call Bob in 10 minutes",
+                10,
+            ),
+        ];
+        for (input, rest, minutes) in cases {
+            assert_eq!(nag(input), (rest.to_owned(), minutes), "{input}");
+        }
+    }
+
+    #[test]
+    fn a_phrase_without_the_marker_is_left_alone() {
+        for input in [
+            "every monday 10:00 standup",
+            "каждые 10 минут",
+            "har kuni 8:00 sport",
+            "done by friday",
+            "",
+        ] {
+            assert_eq!(find(input), Ok(None), "{input}");
+        }
+    }
+
+    #[test]
+    fn intervals_outside_a_minute_to_a_day_are_refused() {
+        assert_eq!(
+            find("x in 1 hour every 0 min until done"),
+            Err(NagIntervalError)
+        );
+        assert_eq!(
+            find("x in 1 hour every 25 hours until done"),
+            Err(NagIntervalError)
+        );
+        assert_eq!(nag("x in 1 hour every 24 hours until done").1, 24 * 60);
+        assert!(find("x every 99999999999999999999 min until done").is_ok());
+    }
+}

@@ -1,0 +1,163 @@
+//! The morning agenda through the egress worker: it reads the agenda, skips a job that is no
+//! longer the agenda's own or whose day is over (or whose chat changed its zone: the next one is
+//! scheduled in the new zone), waits its turn under the shared budget, sends the day's tasks,
+//! and records the send with the next day's job in one transaction ([`agenda::sent`]).
+
+use askama::Template;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use teloxide::prelude::*;
+use teloxide::types::ParseMode;
+
+use super::classify::{SendFailure, class, classify};
+use super::egress::Egress;
+use super::metrics;
+use super::pacing::Recipient;
+use super::record;
+use crate::domain::timezone::to_local;
+use crate::i18n::dates::Dates;
+use crate::i18n::{Arg, Tr};
+use crate::store::StoreError;
+use crate::store::agenda::{self, AgendaJob, DueAgenda};
+use crate::store::tasks::Task;
+use pgqueue::{ClaimedJob, JobError, Outcome};
+
+/// The longest task text an agenda line shows, in characters.
+const LINE_TEXT_CHARS: usize = 100;
+
+struct Item {
+    time: String,
+    text: String,
+    repeats: bool,
+}
+
+#[derive(Template)]
+#[template(path = "agenda.html")]
+struct AgendaHtml<'a> {
+    title: String,
+    items: &'a [Item],
+    empty: String,
+    more: Option<String>,
+}
+
+/// The agenda of the local day of `day` in `zone`: `tasks` (the first of `total` due that day),
+/// their times on the zone's clock; a short note when there are none. Telegram HTML, escaped.
+pub fn agenda_html(tr: Tr, zone: Tz, day: DateTime<Utc>, tasks: &[Task], total: i64) -> String {
+    let items: Vec<Item> = tasks
+        .iter()
+        .map(|task| Item {
+            time: to_local(zone, task.due_at).format("%H:%M").to_string(),
+            text: crate::bot::render::shorten(&task.text, LINE_TEXT_CHARS),
+            repeats: task.recurs(),
+        })
+        .collect();
+    let shown = i64::try_from(items.len()).unwrap_or(i64::MAX);
+    let day_words = Dates::new(tr, zone, day).day(day);
+    AgendaHtml {
+        title: tr.t_with("agenda-title", &[("day", Arg::Text(&day_words))]),
+        items: &items,
+        empty: tr.t("agenda-empty"),
+        more: (total > shown)
+            .then(|| tr.t_with("agenda-more", &[("count", Arg::Number(total - shown))])),
+    }
+    .render()
+    .expect("the agenda template renders from plain strings")
+}
+
+impl Egress {
+    /// Sends the agenda of `job` and says what became of the job.
+    pub(super) async fn agenda(&self, job: &ClaimedJob, payload: AgendaJob) -> Outcome {
+        let pool = self.queue.pool();
+        let due = match agenda::load(pool, payload.agenda_id).await {
+            Ok(Some(due)) if due.agenda.job_id == Some(job.id) => due,
+            // Turned off, or set anew (which scheduled a job of its own).
+            Ok(_) => return Outcome::Cancel,
+            Err(error) => return database_retry(format!("reading the agenda: {error}")),
+        };
+        tracing::Span::current().record("chat_id", due.chat.chat_id);
+        if due.agenda.sent_for >= Some(payload.agenda_at) {
+            metrics::already_sent();
+            return Outcome::Done;
+        }
+        let zone = due.zone();
+        let (_, day_end) = agenda::day_of(payload.agenda_at, zone);
+        if zone != due.agenda.zone || Utc::now() >= day_end {
+            tracing::info!("the agenda's day is over or its zone changed; scheduling the next");
+            return match agenda::skip(pool, &self.queue, job, payload).await {
+                Ok(()) => Outcome::Recorded,
+                Err(error) => database_retry(format!("skipping the agenda: {error}")),
+            };
+        }
+        let to = Recipient::new(due.chat.chat_id, due.chat.kind.is_group());
+        if let Some(outcome) = self.turn(job, to, true).await {
+            return outcome;
+        }
+        let html = match self.agenda_text(&due, payload.agenda_at).await {
+            Ok(html) => html,
+            Err(error) => return database_retry(format!("reading the day's tasks: {error}")),
+        };
+        let sent = self
+            .bot
+            .send_message(ChatId(to.chat_id), html)
+            .parse_mode(ParseMode::Html)
+            .await;
+        match sent.map_err(|error| classify(&error)) {
+            Ok(_) | Err(SendFailure::AcceptedUnreadable(_)) => {
+                metrics::message_sent(metrics::Kind::Reminder);
+                self.record_agenda(job, payload).await
+            }
+            Err(SendFailure::Flood { retry_after, error }) => {
+                self.throttled(to, retry_after, error).await
+            }
+            Err(SendFailure::Unreachable(reason)) => {
+                self.unreachable(job, due.chat.chat_id, reason).await
+            }
+            Err(SendFailure::Migrated(new_chat_id)) => {
+                match self.agenda_migrated(due.chat.chat_id, new_chat_id).await {
+                    Ok(()) => {
+                        metrics::retried("migrated");
+                        Outcome::Snooze(std::time::Duration::ZERO)
+                    }
+                    Err(error) => database_retry(format!("moving the agenda: {error}")),
+                }
+            }
+            Err(other) => Self::retry_or_fail(job, other),
+        }
+    }
+
+    /// The day's tasks, rendered in the chat's language and zone.
+    async fn agenda_text(&self, due: &DueAgenda, at: DateTime<Utc>) -> Result<String, StoreError> {
+        let zone = due.zone();
+        let (from, to) = agenda::day_of(at, zone);
+        let (tasks, total) =
+            agenda::day_tasks(self.queue.pool(), due.chat.chat_id, from, to).await?;
+        Ok(agenda_html(Tr::new(due.chat.lang), zone, at, &tasks, total))
+    }
+
+    /// Records a sent agenda with the next day's job; a failure to record means the job runs
+    /// again (and the agenda may go out twice), so it is logged.
+    async fn record_agenda(&self, job: &ClaimedJob, payload: AgendaJob) -> Outcome {
+        match agenda::sent(self.queue.pool(), &self.queue, job, payload).await {
+            Ok(()) => Outcome::Recorded,
+            Err(error) => {
+                tracing::error!(%error, "could not record a sent agenda; it may be sent again");
+                database_retry(format!("recording the agenda: {error}"))
+            }
+        }
+    }
+
+    /// The group became a supergroup: its tasks and its agenda move there.
+    async fn agenda_migrated(&self, old_chat_id: i64, new_chat_id: i64) -> Result<(), StoreError> {
+        record::migrated(self.queue.pool(), old_chat_id, new_chat_id).await?;
+        agenda::move_chat(self.queue.pool(), old_chat_id, new_chat_id).await
+    }
+}
+
+/// A retry after a database error.
+fn database_retry(error: String) -> Outcome {
+    metrics::retried("database");
+    Outcome::Retry {
+        error: JobError::new(class::DATABASE, error),
+        floor: None,
+    }
+}
