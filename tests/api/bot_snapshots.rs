@@ -398,12 +398,20 @@ fn nag_quote_and_agenda_messages_in_every_language() {
             )
         };
         // Nagging: the card's line, the answer to Keep reminding, its toast, a bad interval.
-        let card =
-            render::task_card(tr, "task-saved", &task(7, tricky, 0, None), zone, now()).unwrap();
+        let card = render::task_card(
+            tr,
+            "task-saved",
+            &task(7, tricky, 0, None),
+            None,
+            zone,
+            now(),
+        )
+        .unwrap();
         let line = render::notice(None, &[nag_args("task-nag", &duration, 12)]).unwrap();
         snap(
             "task_saved_until_done",
-            Reply::text(format!("{card}\n{line}")).with_keyboard(render::confirm_keyboard(tr, 7)),
+            Reply::text(format!("{card}\n{line}"))
+                .with_keyboard(render::confirm_keyboard(tr, 34, 7)),
         );
         let day = dates::duration(tr, chrono::Duration::hours(24));
         snap(
