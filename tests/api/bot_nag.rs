@@ -27,12 +27,12 @@ pub async fn bring_due(app: &TestApp) -> Vec<JobRow> {
     jobs
 }
 
-/// The task id behind the Undo button of a card.
+/// The task id behind the Change time button of a card.
 fn task_id(card: &TranscriptEntry) -> i64 {
     buttons(card)
         .iter()
-        .find_map(|data| data.strip_prefix("u:")?.parse().ok())
-        .unwrap_or_else(|| panic!("an Undo button under {card:?}"))
+        .find_map(|data| data.strip_prefix("e:")?.parse().ok())
+        .unwrap_or_else(|| panic!("a Change time button under {card:?}"))
 }
 
 /// The first bot message after `after` in the user's chat that contains `needle`.
