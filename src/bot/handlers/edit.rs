@@ -2,7 +2,7 @@
 //! recurring task keeps repeating at the new time of day) or a new text with its time (the task
 //! becomes what that text says).
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
 
 use super::context::{Ctx, Turn};
@@ -11,7 +11,6 @@ use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
 use crate::domain::due::{DueError, parse_due};
 use crate::domain::recurrence::Recurrence;
-use crate::domain::timezone::to_local;
 use crate::store::conversation::{self, Pending};
 use crate::store::tasks::{self, TaskChange, TaskText};
 
@@ -74,7 +73,9 @@ pub(super) async fn answer(
         Err(error) => return text_problem(ctx, turn, error).await,
     };
     let (due_at, recurrence) = match (parsed.recurrence, task.recurrence) {
-        (None, Some(old)) if text.is_none() => keep_repeating(old, parsed.due, zone, now),
+        (None, Some(old)) if text.is_none() => {
+            keep_repeating(old, parsed.time_for_repeat(zone), zone, now)
+        }
         (recurrence, _) => (parsed.due, recurrence),
     };
     let change = TaskChange {
@@ -103,12 +104,10 @@ pub(super) async fn answer(
 /// day; returns its first occurrence after `now` and the new rule.
 fn keep_repeating(
     old: Recurrence,
-    new_due: DateTime<Utc>,
+    time: NaiveTime,
     zone: Tz,
     now: DateTime<Utc>,
 ) -> (DateTime<Utc>, Option<Recurrence>) {
-    match Recurrence::new(old.frequency(), to_local(zone, new_due).time()) {
-        Ok(rule) => (rule.next_after(now, zone), Some(rule)),
-        Err(_) => (new_due, None),
-    }
+    let rule = old.with_time(time);
+    (rule.next_after(now, zone), Some(rule))
 }
