@@ -464,6 +464,12 @@ proptest! {
             "weekdays", "по", "будням", "month", "oyning", "1-kuni", "числа", "1st", "the", "of",
             "hours", "минут", "soatdan", "daqiqa", "oldin", "за", "before", "remind", "me", "half",
             "полчаса", "полтора", "yarim", "december", "декабря", "5-dekabr", "noon", "🎉", "x", "task",
+            "tonight", "midnight", "полночь", "tunda", "other", "once", "раз", "last", "последний",
+            "end", "конце", "oxirgi", "oxirida", "year", "год", "yili", "kunlari", "week", "неделе",
+            "hafta", "полшестого", "без", "четверти", "half", "past", "quarter", "to", "o'tganda",
+            "qolganda", "beshda", "oltiga", "five", "пять", "besh", "twenty", "o'n", "14-fevral",
+            "15th", "15-sanasida", "эртага", "ҳар", "соат", "обед", "lunch", "tomorow", "завтро",
+            "hourly", "ежегодно", "29.02", "31st",
         ]), 0..14),
         now in now(), tz in zone(), lang in lang(),
     ) {

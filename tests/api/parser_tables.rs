@@ -14,9 +14,11 @@
 
 use chrono::{NaiveDateTime, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
+use remindbot::bot::render::repeats_text;
 use remindbot::domain::due::{DueError, ParsedDue, parse_due};
 use remindbot::domain::lang::Lang::{self, En, Ru, Uz};
 use remindbot::domain::timezone::{ZoneError, parse_zone};
+use remindbot::i18n::Tr;
 
 /// A zone and the local "now" of a group of rows.
 #[derive(Clone, Copy)]
@@ -867,6 +869,50 @@ fn bad_input_table() {
         rows.len(),
         failures.join("\n")
     );
+}
+
+/// How a confirmation names the repeat a phrase asked for, in each language: its days and its
+/// interval, never just "every week".
+#[test]
+fn repeats_are_named_with_their_days_and_interval() {
+    #[rustfmt::skip]
+    let rows: Vec<(&str, [&str; 3])> = vec![
+        ("every day at 9 x", ["every day", "каждый день", "har kuni"]),
+        ("every weekday at 9 x", ["on weekdays", "по будням", "ish kunlari"]),
+        ("every friday at 18:00 x", ["every Friday", "каждую пятницу", "har juma"]),
+        ("every sunday x", ["every Sunday", "каждое воскресенье", "har yakshanba"]),
+        ("every tuesday and thursday at 19:00 x", ["every Tuesday and Thursday", "по вторникам и четвергам", "har seshanba va payshanba"]),
+        ("every mon, wed and fri x", ["every Monday, Wednesday and Friday", "по понедельникам, средам и пятницам", "har dushanba, chorshanba va juma"]),
+        ("every 2 weeks on tuesday and thursday x", ["every 2 weeks on Tuesday and Thursday", "каждые 2 недели по вторникам и четвергам", "har 2 haftada seshanba va payshanba"]),
+        ("every 5 weeks on monday x", ["every 5 weeks on Monday", "каждые 5 недель по понедельникам", "har 5 haftada dushanba"]),
+        ("every 2 days x", ["every 2 days", "каждые 2 дня", "har 2 kunda"]),
+        ("every 21 days x", ["every 21 days", "каждый 21 день", "har 21 kunda"]),
+        ("every 5 days x", ["every 5 days", "каждые 5 дней", "har 5 kunda"]),
+        ("every hour x", ["every hour", "каждый час", "har soatda"]),
+        ("every 3 hours x", ["every 3 hours", "каждые 3 часа", "har 3 soatda"]),
+        ("every 6 hours x", ["every 6 hours", "каждые 6 часов", "har 6 soatda"]),
+        ("every month on the 15th x", ["every month on day 15", "каждый месяц, 15-го числа", "har oyning 15-kuni"]),
+        ("every 3 months on the 15th x", ["every 3 months on day 15", "каждые 3 месяца, 15-го числа", "har 3 oyda, 15-kuni"]),
+        ("every month on the last day x", ["every month on the last day", "каждый месяц в последний день", "har oyning oxirgi kuni"]),
+        ("every 2 months on the last day x", ["every 2 months on the last day", "каждые 2 месяца в последний день", "har 2 oyda, oyning oxirgi kuni"]),
+        ("every year on 14 Feb x", ["every year on 14 February", "каждый год 14 февраля", "har yili 14-fevral"]),
+        ("every 2 years on 1 September x", ["every 2 years on 1 September", "каждые 2 года 1 сентября", "har 2 yilda, 1-sentabr"]),
+    ];
+    let now = Utc.with_ymd_and_hms(2026, 3, 27, 9, 0, 0).unwrap();
+    let mut failures = Vec::new();
+    for (input, wants) in &rows {
+        let rule = parse_due(input, En, now, Tz::Europe__Berlin)
+            .ok()
+            .and_then(|p| p.recurrence)
+            .unwrap_or_else(|| panic!("{input:?} is no repeat"));
+        for (lang, want) in [En, Ru, Uz].into_iter().zip(wants) {
+            let got = repeats_text(Tr::new(lang), &rule);
+            if got != *want {
+                failures.push(format!("{input:?} in {lang:?}: {got:?}, want {want:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
