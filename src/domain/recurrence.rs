@@ -65,13 +65,6 @@ pub enum Frequency {
     },
 }
 
-impl Frequency {
-    /// Whether this frequency keeps wall-clock days (everything but [`Frequency::Hourly`]).
-    pub fn is_day_based(&self) -> bool {
-        !matches!(self, Frequency::Hourly)
-    }
-}
-
 /// Where an interval counts from (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Anchor {

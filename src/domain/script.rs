@@ -119,7 +119,9 @@ pub fn writes_uz_cyrillic(text: &str) -> bool {
     uzbek > russian
 }
 
-fn is_cyrillic(c: char) -> bool {
+/// Whether `c` is a Cyrillic letter (the Cyrillic block, which holds the Russian and the
+/// Uzbek letters).
+pub fn is_cyrillic(c: char) -> bool {
     matches!(c, '\u{0400}'..='\u{04FF}')
 }
 

@@ -10,7 +10,9 @@
 //! text. A request to the bot at the start ("remind me", "напомни") is skipped first, so that
 //! "remind me at 5 to call mom" finds "at 5". When both edges hold phrases that
 //! contradict each other ("monday report tomorrow 9"), the one with more
-//! parts wins, the closing one on a tie, and the other stays text.
+//! parts wins, the closing one on a tie, and the other stays text. Whatever the grammar can
+//! still read in the text left over is reported as unplaced, with words a one-letter typo was
+//! read as (see [`Found`]).
 
 use super::grammar::{Context, DayRef, Item, Lexed, parse_item};
 use super::spec::Spec;

@@ -2,7 +2,7 @@
 
 use crate::domain::fold::{fold, is_invisible};
 use crate::domain::lang::Lang;
-use crate::domain::script::uz_cyrillic_to_latin;
+use crate::domain::script::{is_cyrillic, uz_cyrillic_to_latin};
 
 use super::super::lexer::{Token, TokenKind, tokenize};
 use super::super::vocab::{Key, meanings, meanings_in, typo_of};
@@ -108,17 +108,14 @@ impl Lexed {
 /// read as if it is a typo.
 fn word_meanings(folded: &str, original: &str, hint: Lang) -> (Vec<Key>, Option<&'static str>) {
     let mut keys = meanings(folded, hint);
-    let latin = original
-        .chars()
-        .any(|c| matches!(c, '\u{0400}'..='\u{04FF}'))
-        .then(|| {
-            let visible: String = original
-                .chars()
-                .filter(|c| !is_invisible(*c))
-                .flat_map(char::to_lowercase)
-                .collect();
-            fold(&uz_cyrillic_to_latin(&visible))
-        });
+    let latin = original.chars().any(is_cyrillic).then(|| {
+        let visible: String = original
+            .chars()
+            .filter(|c| !is_invisible(*c))
+            .flat_map(char::to_lowercase)
+            .collect();
+        fold(&uz_cyrillic_to_latin(&visible))
+    });
     if let Some(latin) = &latin {
         keys.extend(meanings_in(latin, Lang::Uz));
     }
