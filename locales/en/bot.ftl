@@ -37,7 +37,6 @@ task-remind = Reminder: { $when }
 task-repeats = Repeats: { $rule }
 repeat-daily = every day
 repeat-weekdays = on weekdays
-repeat-weekly = every week
 repeat-monthly = every month on day { $day }
 button-undo = ↩️ Undo
 button-change-time = 🕒 Change time
@@ -144,3 +143,46 @@ err-nag-interval = I can repeat a reminder every { $min } at the most often and 
 nag-example = call mom in 1 hour every 10 min until done
 quote-hint = To be reminded of this, reply to it with a time.
 quote-example = in 2 hours
+repeat-weekly-one = every { $code ->
+    [mon] Monday
+    [tue] Tuesday
+    [wed] Wednesday
+    [thu] Thursday
+    [fri] Friday
+    [sat] Saturday
+   *[sun] Sunday
+}
+repeat-day-in-list = { $code ->
+    [mon] Monday
+    [tue] Tuesday
+    [wed] Wednesday
+    [thu] Thursday
+    [fri] Friday
+    [sat] Saturday
+   *[sun] Sunday
+}
+repeat-and = and
+repeat-weekly-many = every { $days }
+repeat-every-weeks = every { $n } weeks on { $days }
+repeat-hourly = every hour
+repeat-every-hours = every { $n } hours
+repeat-every-days = every { $n } days
+repeat-every-months = every { $n } months on day { $day }
+repeat-monthly-last = every month on the last day
+repeat-every-months-last = every { $n } months on the last day
+repeat-month-name = { $code ->
+    [jan] January
+    [feb] February
+    [mar] March
+    [apr] April
+    [may] May
+    [jun] June
+    [jul] July
+    [aug] August
+    [sep] September
+    [oct] October
+    [nov] November
+   *[dec] December
+}
+repeat-yearly = every year on { $day } { $month }
+repeat-every-years = every { $n } years on { $day } { $month }

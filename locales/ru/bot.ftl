@@ -37,7 +37,6 @@ task-remind = Напоминание: { $when }
 task-repeats = Повтор: { $rule }
 repeat-daily = каждый день
 repeat-weekdays = по будням
-repeat-weekly = каждую неделю
 repeat-monthly = каждый месяц, { $day }-го числа
 button-undo = ↩️ Отменить
 button-change-time = 🕒 Изменить время
@@ -147,3 +146,70 @@ err-nag-interval = Повторять напоминание можно не ч�
 nag-example = позвонить маме через час каждые 10 минут пока не сделаю
 quote-hint = Чтобы я напомнил об этом, ответьте на это сообщение временем.
 quote-example = через 2 часа
+repeat-weekly-one = { $code ->
+    [mon] каждый понедельник
+    [tue] каждый вторник
+    [wed] каждую среду
+    [thu] каждый четверг
+    [fri] каждую пятницу
+    [sat] каждую субботу
+   *[sun] каждое воскресенье
+}
+repeat-day-in-list = { $code ->
+    [mon] понедельникам
+    [tue] вторникам
+    [wed] средам
+    [thu] четвергам
+    [fri] пятницам
+    [sat] субботам
+   *[sun] воскресеньям
+}
+repeat-and = и
+repeat-weekly-many = по { $days }
+repeat-every-weeks = { $n ->
+    [one] каждую { $n } неделю
+    [few] каждые { $n } недели
+   *[other] каждые { $n } недель
+} по { $days }
+repeat-hourly = каждый час
+repeat-every-hours = { $n ->
+    [one] каждый { $n } час
+    [few] каждые { $n } часа
+   *[other] каждые { $n } часов
+}
+repeat-every-days = { $n ->
+    [one] каждый { $n } день
+    [few] каждые { $n } дня
+   *[other] каждые { $n } дней
+}
+repeat-every-months = { $n ->
+    [one] каждый { $n } месяц
+    [few] каждые { $n } месяца
+   *[other] каждые { $n } месяцев
+}, { $day }-го числа
+repeat-monthly-last = каждый месяц в последний день
+repeat-every-months-last = { $n ->
+    [one] каждый { $n } месяц
+    [few] каждые { $n } месяца
+   *[other] каждые { $n } месяцев
+} в последний день
+repeat-month-name = { $code ->
+    [jan] января
+    [feb] февраля
+    [mar] марта
+    [apr] апреля
+    [may] мая
+    [jun] июня
+    [jul] июля
+    [aug] августа
+    [sep] сентября
+    [oct] октября
+    [nov] ноября
+   *[dec] декабря
+}
+repeat-yearly = каждый год { $day } { $month }
+repeat-every-years = { $n ->
+    [one] каждый { $n } год
+    [few] каждые { $n } года
+   *[other] каждые { $n } лет
+} { $day } { $month }

@@ -37,7 +37,6 @@ task-remind = Eslatma: { $when }
 task-repeats = Takror: { $rule }
 repeat-daily = har kuni
 repeat-weekdays = ish kunlari
-repeat-weekly = har hafta
 repeat-monthly = har oyning { $day }-kuni
 button-undo = ↩️ Bekor qilish
 button-change-time = 🕒 Vaqtni o'zgartirish
@@ -129,3 +128,46 @@ err-nag-interval = Eslatmani eng tez-tez har { $min }da, eng siyrak har { $max }
 nag-example = 1 soatdan keyin onamga qo'ng'iroq qilish bajarilmaguncha har 10 daqiqada
 quote-hint = Bu haqida eslatishim uchun bu xabarga vaqt bilan javob yozing.
 quote-example = 2 soatdan keyin
+repeat-weekly-one = har { $code ->
+    [mon] dushanba
+    [tue] seshanba
+    [wed] chorshanba
+    [thu] payshanba
+    [fri] juma
+    [sat] shanba
+   *[sun] yakshanba
+}
+repeat-day-in-list = { $code ->
+    [mon] dushanba
+    [tue] seshanba
+    [wed] chorshanba
+    [thu] payshanba
+    [fri] juma
+    [sat] shanba
+   *[sun] yakshanba
+}
+repeat-and = va
+repeat-weekly-many = har { $days }
+repeat-every-weeks = har { $n } haftada { $days }
+repeat-hourly = har soatda
+repeat-every-hours = har { $n } soatda
+repeat-every-days = har { $n } kunda
+repeat-every-months = har { $n } oyda, { $day }-kuni
+repeat-monthly-last = har oyning oxirgi kuni
+repeat-every-months-last = har { $n } oyda, oyning oxirgi kuni
+repeat-month-name = { $code ->
+    [jan] yanvar
+    [feb] fevral
+    [mar] mart
+    [apr] aprel
+    [may] may
+    [jun] iyun
+    [jul] iyul
+    [aug] avgust
+    [sep] sentabr
+    [oct] oktabr
+    [nov] noyabr
+   *[dec] dekabr
+}
+repeat-yearly = har yili { $day }-{ $month }
+repeat-every-years = har { $n } yilda, { $day }-{ $month }

@@ -314,14 +314,96 @@ pub fn page_count(total: i64) -> i64 {
     ((total + PAGE_SIZE - 1) / PAGE_SIZE).max(1)
 }
 
-/// A recurrence in words.
+/// A recurrence in words, naming its days and interval: "every Tuesday and Thursday", "по
+/// вторникам и четвергам", "every 2 days", "every 3 hours", "har oyning oxirgi kuni", "every
+/// year on 14 February".
 pub fn repeats_text(tr: Tr, rule: &Recurrence) -> String {
+    use crate::domain::recurrence::WORKING_DAYS;
+    use chrono::{Weekday, WeekdaySet};
+
+    const WEEKDAYS: [(Weekday, &str); 7] = [
+        (Weekday::Mon, "mon"),
+        (Weekday::Tue, "tue"),
+        (Weekday::Wed, "wed"),
+        (Weekday::Thu, "thu"),
+        (Weekday::Fri, "fri"),
+        (Weekday::Sat, "sat"),
+        (Weekday::Sun, "sun"),
+    ];
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let codes = |days: WeekdaySet| -> Vec<&str> {
+        WEEKDAYS
+            .iter()
+            .filter(|(day, _)| days.contains(*day))
+            .map(|(_, code)| *code)
+            .collect()
+    };
+    // "Monday, Wednesday and Friday", "понедельникам, средам и пятницам".
+    let day_list = |days: WeekdaySet| -> String {
+        let names: Vec<String> = codes(days)
+            .into_iter()
+            .map(|code| tr.t_with("repeat-day-in-list", &[("code", Arg::Text(code))]))
+            .collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => {
+                format!("{} {} {last}", rest.join(", "), tr.t("repeat-and"))
+            }
+            _ => names.concat(),
+        }
+    };
+    let n = Arg::Number(i64::from(rule.interval()));
+    let every_period = rule.interval() == 1;
     match rule.frequency() {
-        Frequency::Daily => tr.t("repeat-daily"),
-        Frequency::Weekdays => tr.t("repeat-weekdays"),
-        Frequency::Weekly(_) => tr.t("repeat-weekly"),
+        Frequency::Hourly if every_period => tr.t("repeat-hourly"),
+        Frequency::Hourly => tr.t_with("repeat-every-hours", &[("n", n)]),
+        Frequency::Daily if every_period => tr.t("repeat-daily"),
+        Frequency::Daily => tr.t_with("repeat-every-days", &[("n", n)]),
+        Frequency::Weekdays if every_period => tr.t("repeat-weekdays"),
+        Frequency::Weekly(days) if every_period => match codes(days)[..] {
+            [code] => tr.t_with("repeat-weekly-one", &[("code", Arg::Text(code))]),
+            _ => tr.t_with(
+                "repeat-weekly-many",
+                &[("days", Arg::Text(&day_list(days)))],
+            ),
+        },
+        Frequency::Weekdays | Frequency::Weekly(_) => {
+            let days = match rule.frequency() {
+                Frequency::Weekly(days) => days,
+                _ => WORKING_DAYS,
+            };
+            tr.t_with(
+                "repeat-every-weeks",
+                &[("n", n), ("days", Arg::Text(&day_list(days)))],
+            )
+        }
         Frequency::MonthlyOnDay(day) => {
-            tr.t_with("repeat-monthly", &[("day", Arg::Number(i64::from(day)))])
+            let day = Arg::Number(i64::from(day));
+            if every_period {
+                tr.t_with("repeat-monthly", &[("day", day)])
+            } else {
+                tr.t_with("repeat-every-months", &[("n", n), ("day", day)])
+            }
+        }
+        Frequency::MonthlyOnLastDay if every_period => tr.t("repeat-monthly-last"),
+        Frequency::MonthlyOnLastDay => tr.t_with("repeat-every-months-last", &[("n", n)]),
+        Frequency::Yearly { month, day } => {
+            let code = MONTHS.get(month.saturating_sub(1) as usize).copied();
+            let month = tr.t_with(
+                "repeat-month-name",
+                &[("code", Arg::Text(code.unwrap_or("")))],
+            );
+            let args = [
+                ("n", n),
+                ("day", Arg::Number(i64::from(day))),
+                ("month", Arg::Text(&month)),
+            ];
+            if every_period {
+                tr.t_with("repeat-yearly", &args)
+            } else {
+                tr.t_with("repeat-every-years", &args)
+            }
         }
     }
 }

@@ -1,23 +1,72 @@
 //! The due-date parser: finds the time phrase in a message in English,
-//! Russian or Uzbek, resolves it in the user's zone, and returns the task
-//! text without it.
+//! Russian or Uzbek (Latin or Cyrillic), resolves it in the user's zone, and returns the task
+//! text without it, with what it assumed ([`Assumption`]) and the time words it could not
+//! place ([`Unplaced`]).
 //!
 //! Decisions worth knowing:
 //! - all three languages are accepted whatever the user's language; the
 //!   hint only breaks ties (`5/6` is 6 May for English, 5 June otherwise);
+//! - Uzbek in Cyrillic: every Cyrillic word is read as Russian and also, through
+//!   [`uz_cyrillic_to_latin`](crate::domain::script::uz_cyrillic_to_latin), as Uzbek, so
+//!   "эртага соат 9 да" parses like "ertaga soat 9 da" and Russian stays Russian without a
+//!   guess about the whole message; the task text keeps the script it was written in;
 //! - relative times keep elapsed time ("in 2 hours" is exactly `now + 2h`,
 //!   seconds kept), while day-based phrases ("in 2 days", "tomorrow",
-//!   "every day") keep the wall-clock time across DST;
+//!   "every day", "every 2 weeks") keep the wall-clock time across DST; "every 3 hours" keeps
+//!   elapsed time and starts 3 hours from now (or at the time said);
+//! - no silent misreadings: whatever the parser chose for the user is listed in
+//!   [`ParsedDue::assumptions`], time words it could not use stay in the text and are listed in
+//!   [`ParsedDue::unplaced`] (a chat should ask before saving when one is a repeat);
 //! - a date or day without a time is at [`DEFAULT_TIME`]; a part of the day
-//!   alone means 09:00, 14:00, 19:00 or 22:00;
-//! - a bare hour is on the 24-hour clock ("at 9" is 09:00); with no day
-//!   said, a time already past today means tomorrow;
-//! - a weekday said on that very day means today if the time is still
-//!   ahead, else a week later; "next monday" always skips today, and on
-//!   other days is the coming Monday;
+//!   alone means 09:00 (morning), 13:00 (lunch: "в обед", "at lunch", "tushlikda"), 14:00
+//!   (afternoon, "after lunch"), 19:00 (evening, "tonight", "this evening", "вечером",
+//!   "kechqurun") or 22:00 (night); both noted as [`Assumption::TimeNotSaid`]. A part of the
+//!   day stands for a time by itself only as an adverb or with a marker ("вечером", "in the
+//!   evening", "kechqurun"), not as a noun ("evening walk");
+//! - an hour from 1 to 12 without am/pm, a part of the day or a 24-hour form (a leading zero
+//!   as in "03:00", an hour above 12, or "12:30", which is noon) may be either side of noon,
+//!   and the choice is noted ([`Assumption::HourWithoutAmPm`]): with no day said it is
+//!   whichever comes first from now ("at 3" at 12:48 is 15:00 today, at 16:00 it is 03:00
+//!   tomorrow); with "today" the reading still ahead; on any other named day, after "in 2
+//!   days" and in repeats, the daytime reading ([`daytime_reading`]: 1–6 after noon, 7–12 as
+//!   said, so "tomorrow at 3" is 15:00 and "every day at 8" 08:00). Spoken times ("half past
+//!   five", "полшестого", "без пятнадцати шесть", "besh yarimda", "oltiga chorak qolganda")
+//!   and hours in words ("at five", "в пять", "soat beshda") are read the same way; "from 9 to
+//!   5" stays text (digit minutes before "to"/"past" need the word minutes);
+//! - midnight ends the day it is said with: "midnight", "tonight at midnight", "сегодня в
+//!   полночь", "bugun yarim tunda" are the coming 00:00, "friday at midnight" the 00:00 after
+//!   Friday; a small hour said with "night" on a named day belongs to the night after it
+//!   ("сегодня в 2 ночи" is tomorrow 02:00): noted as [`Assumption::NightAfterDay`]. In a
+//!   repeat, midnight is 00:00 of the repeat's own days;
+//! - with no day said, a time already past today means tomorrow;
+//! - a weekday said on that very day means today if the time is still ahead, else a week
+//!   later; "next monday" / "в следующий понедельник" / "keyingi dushanba" is the Monday of
+//!   next week (weeks start on Monday) in every language, noted as
+//!   [`Assumption::NextWeekday`] when that is not the coming Monday; "next week" / "на
+//!   следующей неделе" / "keyingi hafta" is next week's Monday ([`Assumption::NextWeekMonday`])
+//!   unless a weekday is said with it;
+//! - "end of the month" / "в конце месяца" / "oy oxirida" is this month's last day (next
+//!   month's once that has passed); "on the 15th" / "15 числа" / "15-sanasida" is the next 15th
+//!   that exists (today's with a past time is in the past, as for a date);
 //! - a date without a year is its next occurrence (so on 27 March "5 March"
 //!   is next year), but today's date with a past time, or any date with an
 //!   explicit past year, is [`DueError::InPast`];
+//! - repeats: several weekdays ("every tue and thu", "по вторникам и четвергам", "seshanba va
+//!   payshanba kunlari"), every N hours/days/weeks/months/years ("every other day", "каждые 2
+//!   недели", "раз в неделю", "kun ora", "har 3 soatda"), the last day of the month, a date
+//!   every year ("every year on 14 Feb", "14 февраля каждый год"). An interval counts from the
+//!   first occurrence. A day said next to "every week/month/year" completes it ("monday every
+//!   week"). Counts in repeats go up to [`MAX_INTERVAL`](crate::domain::recurrence::MAX_INTERVAL);
+//! - a phrase inside the text is taken only when it cannot be ordinary text: two parts, a
+//!   relative time, or one such as "at 5", "tomorrow", "on friday", "в обед" ("call mom at 5
+//!   about dinner"); a leading "remind me (to)", "напомни", "menga … eslat" is dropped, and so
+//!   is the "to" of "remind me at 5 to call mom";
+//! - a word of at least 5 letters one letter away from a key word ("tomorow", "завтро",
+//!   "черех", "ertga") is read as it and noted ([`Assumption::Typo`]); ordinary words near key
+//!   words ("dairy", "завтрак", "sundae") are not: only a curated list of key words is
+//!   corrected, and only words that mean nothing else;
+//! - numbers may be words: 1–20, the tens and their compounds ("twenty-five", "двадцать пять",
+//!   "o'n besh", "yigirma besh"), in durations, times and repeats;
 //! - wall times in a DST gap or overlap follow
 //!   [`resolve_local`](crate::domain::timezone::resolve_local).
 
@@ -32,7 +81,7 @@ mod spec;
 mod uz;
 mod vocab;
 
-use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use chrono_tz::Tz;
 
 pub use edit::{ParsedEdit, Said, parse_edit};
@@ -67,6 +116,111 @@ pub struct ParsedDue {
     pub recurrence: Option<Recurrence>,
     /// How long before the deadline to remind, if the user said so.
     pub lead: Option<Lead>,
+    /// What the parser assumed where the message left a choice, in the order the phrase was
+    /// read; the chat tells the user ("I took 3 as 15:00"). Empty when nothing was assumed.
+    pub assumptions: Vec<Assumption>,
+    /// Time words left in the task text because they did not fit the phrase (see
+    /// [`Unplaced`]); they never change `due`.
+    pub unplaced: Vec<Unplaced>,
+}
+
+impl ParsedDue {
+    /// The time of day the message says, read as a repeat reads it: an hour without am/pm in
+    /// the daytime ([`daytime_reading`]), else the local time of `due` in `tz`. For a chat
+    /// that moves a recurring task to the time the user gives ("10:30", "at 3").
+    pub fn time_for_repeat(&self, tz: Tz) -> NaiveTime {
+        self.assumptions
+            .iter()
+            .find_map(|assumption| match assumption {
+                Assumption::HourWithoutAmPm { typed, .. } => Some(daytime_reading(*typed)),
+                _ => None,
+            })
+            .unwrap_or_else(|| crate::domain::timezone::to_local(tz, self.due).time())
+    }
+}
+
+/// The daytime reading of an hour typed without am/pm (`typed` on a 12-hour clock, 1–12):
+/// 1–6 are after noon, 7–11 before it, 12 is noon. Used on named days and in repeats.
+pub fn daytime_reading(typed: NaiveTime) -> NaiveTime {
+    if matches!(typed.hour(), 1..=6) {
+        typed.with_hour(typed.hour() + 12).unwrap_or(typed)
+    } else {
+        typed
+    }
+}
+
+/// One thing the parser assumed because the message did not say it, so that the chat can
+/// say so instead of saving a silent guess.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Assumption {
+    /// An hour from 1 to 12 with no am/pm, no part of the day and no 24-hour form ("at 3",
+    /// "9:30", not "03:00", "15" or "3 pm"). Without a day it is the reading that comes
+    /// first ("at 3" at 12:48 is 15:00 today); with "today", the reading still ahead; on
+    /// another named day or in a repeat, the daytime one (1–6 after noon, 7–12 before or at
+    /// noon: "tomorrow at 3" is 15:00, "every day at 8" 08:00).
+    HourWithoutAmPm {
+        /// The time as typed, on a 12-hour clock (03:00 for "3", 12:00 for "12").
+        typed: NaiveTime,
+        /// The time of day taken.
+        chosen: NaiveTime,
+    },
+    /// No time of day was said ("tomorrow", "every monday", "вечером"): the part of the day's
+    /// time (morning 09:00, lunch 13:00, afternoon 14:00, evening 19:00, night 22:00) or
+    /// [`DEFAULT_TIME`] was taken.
+    TimeNotSaid {
+        /// The time of day taken.
+        chosen: NaiveTime,
+    },
+    /// "next friday", "в следующую пятницу", "keyingi juma": the Friday of next week (weeks
+    /// start on Monday), which here is not the coming Friday.
+    NextWeekday {
+        /// The date taken.
+        date: NaiveDate,
+    },
+    /// "next week" without a day: its Monday.
+    NextWeekMonday {
+        /// The date taken.
+        date: NaiveDate,
+    },
+    /// Midnight, or a small hour said with "night" or "evening", on a named day: the night
+    /// after that day ("сегодня в полночь" is the coming 00:00, "friday at midnight" the
+    /// 00:00 that ends Friday).
+    NightAfterDay {
+        /// The calendar date of the moment taken.
+        date: NaiveDate,
+    },
+    /// A word one letter away from a key word was read as that word ("tomorow", "завтро").
+    Typo {
+        /// The word as typed.
+        typed: String,
+        /// The key word it was read as.
+        read: String,
+    },
+}
+
+/// Words that look like part of a time phrase but were left in the task text, because they
+/// contradict the phrase that was used ("prepare monday report tomorrow 9" keeps "monday")
+/// or because a repeat word comes with something the parser does not read ("every 10
+/// minutes"). The task is still saved with the phrase that was understood; a chat should at
+/// least mention these, and should ask before saving when one is a [`UnplacedKind::Repeat`]:
+/// the user probably wanted a repeat that was not understood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unplaced {
+    /// The words, as typed.
+    pub words: String,
+    /// What they seem to say.
+    pub kind: UnplacedKind,
+}
+
+/// What [`Unplaced`] words seem to say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnplacedKind {
+    /// A repeat ("every friday", "every 10 minutes").
+    Repeat,
+    /// A day ("monday", "tomorrow", "in 2 days").
+    Day,
+    /// A time of day ("9 pm", "вечером").
+    Time,
 }
 
 /// Why a message gave no task; each variant is one thing the bot can
@@ -182,10 +336,19 @@ pub fn parse_due(
     if found.text.is_empty() {
         return Err(DueError::EmptyText);
     }
+    let typos = found
+        .typos
+        .into_iter()
+        .map(|(typed, read)| Assumption::Typo {
+            typed,
+            read: read.to_owned(),
+        });
     Ok(ParsedDue {
         text: found.text,
         due: resolved.due,
         recurrence: resolved.recurrence,
         lead: resolved.lead,
+        assumptions: typos.chain(resolved.assumptions).collect(),
+        unplaced: found.unplaced,
     })
 }

@@ -6,4 +6,5 @@ pub mod fold;
 pub mod lang;
 pub mod lead;
 pub mod recurrence;
+pub mod script;
 pub mod timezone;

@@ -1,7 +1,10 @@
 //! Property tests of the due-date parser and of recurrences: one-off due
 //! times are never in the past, relative times keep exact elapsed time, a
 //! daily recurrence keeps its wall time (and the DST gap policy) for a
-//! year, rule strings round-trip, and no string makes the parser panic.
+//! year, richer repeats (several weekdays, every N days/weeks/months/years, the last day of
+//! the month, yearly dates) fire on the right days at their wall time across DST in Berlin,
+//! New York and Sydney, hourly repeats keep elapsed time, rule strings round-trip, and no
+//! string makes the parser panic.
 
 use chrono::{
     DateTime, Datelike, Duration, LocalResult, NaiveDate, NaiveTime, TimeZone, Utc, Weekday,
@@ -12,7 +15,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use remindbot::domain::due::{ParsedDue, parse_due};
 use remindbot::domain::lang::Lang;
-use remindbot::domain::recurrence::{Frequency, Recurrence};
+use remindbot::domain::recurrence::{Anchor, Frequency, Recurrence};
 use remindbot::domain::timezone::to_local;
 
 const ZONES: [Tz; 4] = [
@@ -24,6 +27,92 @@ const ZONES: [Tz; 4] = [
 
 fn zone() -> impl Strategy<Value = Tz> {
     select(ZONES.to_vec())
+}
+
+/// Zones with DST on both hemispheres.
+const DST_ZONES: [Tz; 3] = [
+    Tz::Europe__Berlin,
+    Tz::America__New_York,
+    Tz::Australia__Sydney,
+];
+
+fn dst_zone() -> impl Strategy<Value = Tz> {
+    select(DST_ZONES.to_vec())
+}
+
+fn weekday() -> impl Strategy<Value = Weekday> {
+    select(vec![
+        Weekday::Mon,
+        Weekday::Tue,
+        Weekday::Wed,
+        Weekday::Thu,
+        Weekday::Fri,
+        Weekday::Sat,
+        Weekday::Sun,
+    ])
+}
+
+/// A wall time of day, often one inside a DST gap or overlap of the DST zones.
+fn wall_time() -> impl Strategy<Value = NaiveTime> {
+    prop_oneof![
+        (0u32..24, 0u32..60),
+        select(vec![(2, 0), (2, 30), (2, 59), (1, 30), (3, 0)]),
+    ]
+    .prop_map(|(h, m)| NaiveTime::from_hms_opt(h, m, 0).unwrap())
+}
+
+/// A day-based frequency of any kind.
+fn day_frequency() -> impl Strategy<Value = Frequency> {
+    prop_oneof![
+        Just(Frequency::Daily),
+        Just(Frequency::Weekdays),
+        prop::collection::vec(weekday(), 1..4)
+            .prop_map(|days| Frequency::Weekly(days.into_iter().collect())),
+        (1u32..=31).prop_map(Frequency::MonthlyOnDay),
+        Just(Frequency::MonthlyOnLastDay),
+        (1u32..=12, 1u32..=31).prop_filter_map("a date of a leap year", |(month, day)| {
+            NaiveDate::from_ymd_opt(2000, month, day).map(|_| Frequency::Yearly { month, day })
+        }),
+    ]
+}
+
+/// The last day of `date`'s month.
+fn last_day(date: NaiveDate) -> u32 {
+    (28..=31)
+        .rev()
+        .find(|d| date.with_day(*d).is_some())
+        .unwrap()
+}
+
+/// Whether `date` is one of the days `frequency` names (month days clamped to short months).
+fn on_its_days(frequency: Frequency, date: NaiveDate) -> bool {
+    match frequency {
+        Frequency::Hourly | Frequency::Daily => true,
+        Frequency::Weekdays => date.weekday().num_days_from_monday() < 5,
+        Frequency::Weekly(days) => days.contains(date.weekday()),
+        Frequency::MonthlyOnDay(day) => date.day() == day.min(last_day(date)),
+        Frequency::MonthlyOnLastDay => date.day() == last_day(date),
+        Frequency::Yearly { month, day } => {
+            date.month() == month && date.day() == day.min(last_day(date))
+        }
+    }
+}
+
+/// How many periods of `frequency` lie between `anchor` and `date` (days, Monday-based weeks,
+/// months or years).
+fn periods_between(frequency: Frequency, anchor: NaiveDate, date: NaiveDate) -> i64 {
+    let monday = |d: NaiveDate| d - Duration::days(i64::from(d.weekday().num_days_from_monday()));
+    match frequency {
+        Frequency::Hourly | Frequency::Daily => (date - anchor).num_days(),
+        Frequency::Weekdays | Frequency::Weekly(_) => {
+            (monday(date) - monday(anchor)).num_days() / 7
+        }
+        Frequency::MonthlyOnDay(_) | Frequency::MonthlyOnLastDay => {
+            i64::from(date.year() - anchor.year()) * 12 + i64::from(date.month0())
+                - i64::from(anchor.month0())
+        }
+        Frequency::Yearly { .. } => i64::from(date.year() - anchor.year()),
+    }
 }
 
 fn lang() -> impl Strategy<Value = Lang> {
@@ -184,7 +273,7 @@ proptest! {
         now in now(), tz in zone(), h in 0u32..24, m in 0u32..60,
         form in select(vec!["every day at {t} pills", "каждый день в {t} таблетки", "har kuni soat {t} da dori"]),
     ) {
-        let input = form.replace("{t}", &format!("{h}:{m:02}"));
+        let input = form.replace("{t}", &format!("{h:02}:{m:02}"));
         let parsed = parse(&input, Lang::En, now, tz)?;
         let rule = parsed.recurrence.ok_or_else(|| TestCaseError::fail("no recurrence"))?;
         prop_assert_eq!(rule.time(), NaiveTime::from_hms_opt(h, m, 0).unwrap());
@@ -199,10 +288,7 @@ proptest! {
     #[test]
     fn recurrences_round_trip_through_rule_strings(
         kind in 0usize..4,
-        days in prop::collection::vec(select(vec![
-            Weekday::Mon, Weekday::Tue, Weekday::Wed, Weekday::Thu,
-            Weekday::Fri, Weekday::Sat, Weekday::Sun,
-        ]), 1..7),
+        days in prop::collection::vec(weekday(), 1..7),
         day_of_month in 1u32..=31,
         (h, m, s) in (0u32..24, 0u32..60, 0u32..60),
     ) {
@@ -215,6 +301,130 @@ proptest! {
         let rule = Recurrence::new(frequency, NaiveTime::from_hms_opt(h, m, s).unwrap()).unwrap();
         let text = rule.to_rule_string();
         prop_assert_eq!(Recurrence::parse_rule_string(&text), Ok(rule), "{}", text);
+    }
+
+    #[test]
+    fn richer_recurrences_round_trip_through_rule_strings(
+        frequency in day_frequency(),
+        time in wall_time(),
+        interval in 1u32..=60,
+        anchor in now(),
+        hours in 1u32..=1000,
+    ) {
+        let rule = Recurrence::every(frequency, time, interval, anchor.date_naive()).unwrap();
+        let text = rule.to_rule_string();
+        prop_assert_eq!(Recurrence::parse_rule_string(&text), Ok(rule), "{}", text);
+        prop_assert_eq!(rule.interval(), interval);
+        let hourly = Recurrence::hourly(hours, anchor).unwrap();
+        let text = hourly.to_rule_string();
+        prop_assert_eq!(Recurrence::parse_rule_string(&text), Ok(hourly), "{}", text);
+    }
+
+    #[test]
+    fn day_based_repeats_keep_their_days_wall_time_and_interval_across_dst(
+        frequency in day_frequency(),
+        time in wall_time(),
+        interval in 1u32..=4,
+        anchor_offset in -400i64..400,
+        start in now(),
+        tz in dst_zone(),
+    ) {
+        let anchor = start.date_naive() + Duration::days(anchor_offset);
+        let rule = Recurrence::every(frequency, time, interval, anchor).unwrap();
+        let anchor = match rule.anchor() {
+            Some(Anchor::Date(date)) => date,
+            _ => anchor,
+        };
+        let rounds = match frequency {
+            Frequency::Yearly { .. } => 6,
+            Frequency::MonthlyOnDay(_) | Frequency::MonthlyOnLastDay => 30,
+            _ => 120,
+        };
+        let mut at = rule.next_after(start, tz);
+        prop_assert!(at > start);
+        let mut previous: Option<NaiveDate> = None;
+        for _ in 0..rounds {
+            let date = to_local(tz, at).date();
+            // The wall time of an occurrence may be pushed past midnight by a gap only if
+            // the gap is at midnight, which none of these zones has.
+            check_occurrence(tz, date, time, at)?;
+            prop_assert!(on_its_days(frequency, date), "{:?} fired on {}", frequency, date);
+            let periods = periods_between(frequency, anchor, date);
+            prop_assert_eq!(periods.rem_euclid(i64::from(interval)), 0, "{:?} every {} from {}: {}", frequency, interval, anchor, date);
+            if let Some(previous) = previous {
+                prop_assert!(date > previous, "{} not after {}", date, previous);
+                let step = periods - periods_between(frequency, anchor, previous);
+                let same_period = matches!(frequency, Frequency::Weekly(_) | Frequency::Weekdays) && step == 0;
+                prop_assert!(same_period || step == i64::from(interval), "{:?} skipped from {} to {}", frequency, previous, date);
+            }
+            let next = rule.next_after(at, tz);
+            prop_assert!(next > at, "{} not after {}", next, at);
+            previous = Some(date);
+            at = next;
+        }
+    }
+
+    #[test]
+    fn hourly_repeats_keep_elapsed_time_across_dst(
+        hours in 1u32..=48,
+        anchor in now(),
+        start in now(),
+        tz in dst_zone(),
+    ) {
+        let rule = Recurrence::hourly(hours, anchor).unwrap();
+        let step = Duration::hours(i64::from(hours));
+        let mut at = rule.next_after(start, tz);
+        prop_assert!(at > start && at - start <= step);
+        prop_assert_eq!((at - rule.next_after(anchor - Duration::seconds(1), tz)).num_seconds() % step.num_seconds(), 0);
+        for _ in 0..200 {
+            let next = rule.next_after(at, tz);
+            prop_assert_eq!(next - at, step);
+            at = next;
+        }
+    }
+
+    #[test]
+    fn parsed_interval_repeats_start_at_their_first_occurrence(
+        now in now(), tz in dst_zone(), n in 2u32..=9, h in 0u32..24, m in 0u32..60,
+        form in select(vec![
+            "every {n} days at {t} water",
+            "каждые {n} дня в {t} полив",
+            "har {n} kunda soat {t} da suv",
+            "every {n} weeks on tuesday and friday at {t} dance",
+            "каждые {n} недели по вторникам и пятницам в {t} танцы",
+            "har {n} haftada seshanba va juma soat {t} da raqs",
+        ]),
+    ) {
+        let input = form.replace("{n}", &n.to_string()).replace("{t}", &format!("{h:02}:{m:02}"));
+        let parsed = parse(&input, Lang::En, now, tz)?;
+        let rule = parsed.recurrence.ok_or_else(|| TestCaseError::fail(format!("{input:?}: no recurrence")))?;
+        prop_assert_eq!(rule.interval(), n);
+        prop_assert_eq!(rule.time(), NaiveTime::from_hms_opt(h, m, 0).unwrap());
+        prop_assert_eq!(rule.next_after(now, tz), parsed.due);
+        let first = to_local(tz, parsed.due).date();
+        let Some(Anchor::Date(anchor)) = rule.anchor() else {
+            return Err(TestCaseError::fail("no anchor"));
+        };
+        prop_assert_eq!(periods_between(rule.frequency(), anchor, first), 0, "{:?}: the first occurrence {} is not in the anchor's period {}", input, first, anchor);
+        let second = to_local(tz, rule.next_after(parsed.due, tz)).date();
+        if rule.frequency() == Frequency::Daily {
+            prop_assert_eq!((second - first).num_days(), i64::from(n));
+        }
+    }
+
+    #[test]
+    fn parsed_hourly_repeats_start_an_interval_from_now(
+        now in now(), tz in dst_zone(), n in 1u32..=12,
+        form in select(vec!["every {n} hours drink water", "каждые {n} часа пить воду", "har {n} soatda suv ichish"]),
+    ) {
+        let input = form.replace("{n}", &n.to_string());
+        let parsed = parse(&input, Lang::Ru, now, tz)?;
+        let rule = parsed.recurrence.ok_or_else(|| TestCaseError::fail("no recurrence"))?;
+        prop_assert_eq!(rule.frequency(), Frequency::Hourly);
+        let step = Duration::hours(i64::from(n));
+        prop_assert!(parsed.due > now && parsed.due - now <= step);
+        prop_assert!((parsed.due - now - step).num_seconds().abs() <= 1);
+        prop_assert_eq!(rule.next_after(parsed.due, tz) - parsed.due, step);
     }
 
     #[test]
@@ -254,6 +464,12 @@ proptest! {
             "weekdays", "по", "будням", "month", "oyning", "1-kuni", "числа", "1st", "the", "of",
             "hours", "минут", "soatdan", "daqiqa", "oldin", "за", "before", "remind", "me", "half",
             "полчаса", "полтора", "yarim", "december", "декабря", "5-dekabr", "noon", "🎉", "x", "task",
+            "tonight", "midnight", "полночь", "tunda", "other", "once", "раз", "last", "последний",
+            "end", "конце", "oxirgi", "oxirida", "year", "год", "yili", "kunlari", "week", "неделе",
+            "hafta", "полшестого", "без", "четверти", "half", "past", "quarter", "to", "o'tganda",
+            "qolganda", "beshda", "oltiga", "five", "пять", "besh", "twenty", "o'n", "14-fevral",
+            "15th", "15-sanasida", "эртага", "ҳар", "соат", "обед", "lunch", "tomorow", "завтро",
+            "hourly", "ежегодно", "29.02", "31st",
         ]), 0..14),
         now in now(), tz in zone(), lang in lang(),
     ) {

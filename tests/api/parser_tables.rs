@@ -6,13 +6,19 @@
 //!
 //! Calendar used: Fri 2026-03-27; Berlin springs forward Sun 2026-03-29
 //! 02:00→03:00 and falls back Sun 2026-10-25 03:00→02:00; New York springs
-//! forward Sun 2026-03-08 and falls back Sun 2026-11-01.
+//! forward Sun 2026-03-08 and falls back Sun 2026-11-01; Sydney falls back Sun 2026-04-05
+//! 03:00→02:00 and springs forward Sun 2026-10-04 02:00→03:00.
+//!
+//! Rows may also check what the parser assumed (`.noted(…)`, matched against the debug form
+//! of its assumptions) and the time words it left in the text (`.unplaced(…)`).
 
 use chrono::{NaiveDateTime, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
+use remindbot::bot::render::repeats_text;
 use remindbot::domain::due::{DueError, ParsedDue, parse_due};
 use remindbot::domain::lang::Lang::{self, En, Ru, Uz};
 use remindbot::domain::timezone::{ZoneError, parse_zone};
+use remindbot::i18n::Tr;
 
 /// A zone and the local "now" of a group of rows.
 #[derive(Clone, Copy)]
@@ -61,6 +67,30 @@ const MOSCOW: Scene = Scene {
     tz: Tz::Europe__Moscow,
     now: "2026-03-27 10:00",
 };
+const BERLIN_TUE_NOON: Scene = Scene {
+    tz: Tz::Europe__Berlin,
+    now: "2026-03-24 12:48",
+};
+const BERLIN_TUE_LATE: Scene = Scene {
+    tz: Tz::Europe__Berlin,
+    now: "2026-03-24 16:00",
+};
+const MOSCOW_TUE: Scene = Scene {
+    tz: Tz::Europe__Moscow,
+    now: "2026-03-24 12:48",
+};
+const TASHKENT_TUE: Scene = Scene {
+    tz: Tz::Asia__Tashkent,
+    now: "2026-03-24 12:48",
+};
+const SYDNEY_APR: Scene = Scene {
+    tz: Tz::Australia__Sydney,
+    now: "2026-04-04 10:00",
+};
+const SYDNEY_OCT: Scene = Scene {
+    tz: Tz::Australia__Sydney,
+    now: "2026-10-03 10:00",
+};
 const MOSCOW_NYE: Scene = Scene {
     tz: Tz::Europe__Moscow,
     now: "2026-12-30 22:00",
@@ -81,6 +111,8 @@ struct Expect {
     rule: Option<&'static str>,
     lead_minutes: Option<i64>,
     utc: Option<&'static str>,
+    noted: Option<&'static str>,
+    unplaced: Option<&'static str>,
 }
 
 fn due(at: &'static str, text: &'static str) -> Want {
@@ -108,6 +140,16 @@ impl Want {
     /// The exact instant, for wall times that happen twice.
     fn utc(self, utc: &'static str) -> Want {
         self.with(|e| e.utc = Some(utc))
+    }
+
+    /// A part of the debug form of what the parser assumed.
+    fn noted(self, assumption: &'static str) -> Want {
+        self.with(|e| e.noted = Some(assumption))
+    }
+
+    /// Words the parser left in the text as unplaced time words.
+    fn unplaced(self, words: &'static str) -> Want {
+        self.with(|e| e.unplaced = Some(words))
     }
 
     fn with(self, f: impl FnOnce(&mut Expect)) -> Want {
@@ -167,7 +209,7 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "friday 9:00 drinks", due("2026-04-03 09:00", "drinks")),
         (BERLIN_FRI, En, "next friday 18:00 drinks", due("2026-04-03 18:00", "drinks")),
         (BERLIN_FRI, En, "mon 10:00 planning", due("2026-03-30 10:00", "planning")),
-        (BERLIN_FRI, En, "call bob at 9", due("2026-03-28 09:00", "call bob")),
+        (BERLIN_FRI, En, "call bob at 9", due("2026-03-27 21:00", "call bob")),
         (BERLIN_FRI, En, "call bob 9 pm", due("2026-03-27 21:00", "call bob")),
         (BERLIN_FRI, En, "call bob at 3 p.m.", due("2026-03-27 15:00", "call bob")),
         (BERLIN_FRI, En, "call bob 11:45", due("2026-03-27 11:45", "call bob")),
@@ -226,7 +268,7 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "Завтра В 9 Позвонить", due("2026-03-28 09:00", "Позвонить")),
         (MOSCOW, Ru, "напомни завтра в 9 позвонить маме", due("2026-03-28 09:00", "позвонить маме")),
         (MOSCOW, Ru, "послезавтра в 9 утра врач", due("2026-03-29 09:00", "врач")),
-        (MOSCOW, Ru, "позвонить в 9", due("2026-03-28 09:00", "позвонить")),
+        (MOSCOW, Ru, "позвонить в 9", due("2026-03-27 21:00", "позвонить")),
         (MOSCOW, Ru, "позвонить в 9 вечера", due("2026-03-27 21:00", "позвонить")),
         (MOSCOW, Ru, "позвонить в 9 утра", due("2026-03-28 09:00", "позвонить")),
         (MOSCOW, Ru, "позвонить в 21:00", due("2026-03-27 21:00", "позвонить")),
@@ -237,7 +279,7 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "вечером в 8 кино", due("2026-03-27 20:00", "кино")),
         (MOSCOW, Ru, "завтра вечером кино", due("2026-03-28 19:00", "кино")),
         (MOSCOW, Ru, "в полдень обед", due("2026-03-27 12:00", "обед")),
-        (MOSCOW, Ru, "в 9 часов 30 минут планёрка", due("2026-03-28 09:30", "планёрка")),
+        (MOSCOW, Ru, "в 9 часов 30 минут планёрка", due("2026-03-27 21:30", "планёрка")),
         (MOSCOW, Ru, "в понедельник в 10 созвон", due("2026-03-30 10:00", "созвон")),
         (MOSCOW, Ru, "в следующий понедельник созвон", due("2026-03-30 09:00", "созвон")),
         (MOSCOW, Ru, "в пятницу в 18:00 пиво", due("2026-03-27 18:00", "пиво")),
@@ -290,7 +332,7 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "kechqurun soat 9 da kino", due("2026-03-27 21:00", "kino")),
         (TASHKENT, Uz, "ertalab 8 yugurish", due("2026-03-28 08:00", "yugurish")),
         (TASHKENT, Uz, "ertalab soat 7 da yugurish", due("2026-03-28 07:00", "yugurish")),
-        (TASHKENT, Uz, "soat 9 da dars", due("2026-03-28 09:00", "dars")),
+        (TASHKENT, Uz, "soat 9 da dars", due("2026-03-27 21:00", "dars")),
         (TASHKENT, Uz, "kechasi 2 da tekshirish", due("2026-03-28 02:00", "tekshirish")),
         (TASHKENT, Uz, "tushdan keyin 3 da uchrashuv", due("2026-03-27 15:00", "uchrashuv")),
         (TASHKENT, Uz, "tushda ovqat", due("2026-03-27 12:00", "ovqat")),
@@ -348,12 +390,12 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW_NYE, En, "in 1 month renew", due("2027-01-30 22:00", "renew")),
         // ---- Berlin around the spring-forward gap (Sun 2026-03-29 02:00→03:00) ----
         (BERLIN_FRI, En, "pay rent sunday 02:30", due("2026-03-29 03:00", "pay rent").utc("2026-03-29 01:00")),
-        (BERLIN_FRI, Ru, "в воскресенье в 2:30 бэкап", due("2026-03-29 03:00", "бэкап")),
-        (BERLIN_FRI, En, "every day at 2:30 pills", due("2026-03-28 02:30", "pills").every("FREQ=DAILY")),
-        (BERLIN_SAT, En, "backup tomorrow 2:30", due("2026-03-29 03:00", "backup").utc("2026-03-29 01:00")),
-        (BERLIN_SAT, En, "backup 2:30", due("2026-03-29 03:00", "backup")),
-        (BERLIN_SAT, Uz, "zaxira ertaga 2:30", due("2026-03-29 03:00", "zaxira")),
-        (BERLIN_SAT, En, "pills every day at 2:30", due("2026-03-29 03:00", "pills").every("FREQ=DAILY;BYHOUR=2;BYMINUTE=30")),
+        (BERLIN_FRI, Ru, "в воскресенье в 02:30 бэкап", due("2026-03-29 03:00", "бэкап")),
+        (BERLIN_FRI, En, "every day at 02:30 pills", due("2026-03-28 02:30", "pills").every("FREQ=DAILY")),
+        (BERLIN_SAT, En, "backup tomorrow 02:30", due("2026-03-29 03:00", "backup").utc("2026-03-29 01:00")),
+        (BERLIN_SAT, En, "backup 02:30", due("2026-03-29 03:00", "backup")),
+        (BERLIN_SAT, Uz, "zaxira ertaga 02:30", due("2026-03-29 03:00", "zaxira")),
+        (BERLIN_SAT, En, "pills every day at 02:30", due("2026-03-29 03:00", "pills").every("FREQ=DAILY;BYHOUR=2;BYMINUTE=30")),
         (BERLIN_SAT, En, "in 1 day water plants", due("2026-03-29 10:00", "water plants").utc("2026-03-29 08:00")),
         (BERLIN_SAT, En, "in 24 hours water plants", due("2026-03-29 11:00", "water plants").utc("2026-03-29 09:00")),
         (BERLIN_SAT, Ru, "через 24 часа полить цветы", due("2026-03-29 11:00", "полить цветы")),
@@ -365,28 +407,243 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_SUN, En, "sunday 9:00 brunch", due("2026-04-05 09:00", "brunch")),
         (BERLIN_SUN, Uz, "yakshanba 15:00 sayr", due("2026-03-29 15:00", "sayr")),
         // ---- Berlin around the fall-back overlap (Sun 2026-10-25 03:00→02:00) ----
-        (BERLIN_OCT, En, "backup tomorrow 2:30", due("2026-10-25 02:30", "backup").utc("2026-10-25 00:30")),
-        (BERLIN_OCT, Ru, "бэкап завтра в 2:30", due("2026-10-25 02:30", "бэкап").utc("2026-10-25 00:30")),
+        (BERLIN_OCT, En, "backup tomorrow 02:30", due("2026-10-25 02:30", "backup").utc("2026-10-25 00:30")),
+        (BERLIN_OCT, Ru, "бэкап завтра в 02:30", due("2026-10-25 02:30", "бэкап").utc("2026-10-25 00:30")),
         (BERLIN_OCT, En, "in 1 day water plants", due("2026-10-25 10:00", "water plants").utc("2026-10-25 09:00")),
         (BERLIN_OCT, En, "in 24 hours water plants", due("2026-10-25 09:00", "water plants").utc("2026-10-25 08:00")),
-        (BERLIN_OCT, Uz, "har kuni 2:30 dori", due("2026-10-25 02:30", "dori") .every("FREQ=DAILY") .utc("2026-10-25 00:30")),
+        (BERLIN_OCT, Uz, "har kuni 02:30 dori", due("2026-10-25 02:30", "dori") .every("FREQ=DAILY") .utc("2026-10-25 00:30")),
         (BERLIN_OCT, En, "monday 9:00 standup", due("2026-10-26 09:00", "standup").utc("2026-10-26 08:00")),
         // ---- New York around the spring-forward gap (Sun 2026-03-08 02:00→03:00) ----
-        (NY_MAR, En, "backup tomorrow 2:30", due("2026-03-08 03:00", "backup").utc("2026-03-08 07:00")),
+        (NY_MAR, En, "backup tomorrow 02:30", due("2026-03-08 03:00", "backup").utc("2026-03-08 07:00")),
         (NY_MAR, En, "in 24 hours water plants", due("2026-03-08 11:00", "water plants")),
         (NY_MAR, En, "in 1 day water plants", due("2026-03-08 10:00", "water plants").utc("2026-03-08 14:00")),
         (NY_MAR, Ru, "завтра в 9 созвон", due("2026-03-08 09:00", "созвон").utc("2026-03-08 13:00")),
-        (NY_MAR, En, "every day at 2:30 pills", due("2026-03-08 03:00", "pills").every("FREQ=DAILY;BYHOUR=2;BYMINUTE=30")),
+        (NY_MAR, En, "every day at 02:30 pills", due("2026-03-08 03:00", "pills").every("FREQ=DAILY;BYHOUR=2;BYMINUTE=30")),
         (NY_MAR, Uz, "2 soatdan keyin ovqat", due("2026-03-07 12:00", "ovqat")),
         // ---- New York around the fall-back overlap (Sun 2026-11-01 02:00→01:00) ----
-        (NY_OCT, En, "backup tomorrow 1:30", due("2026-11-01 01:30", "backup").utc("2026-11-01 05:30")),
-        (NY_OCT, En, "every day at 1:30 pills", due("2026-11-01 01:30", "pills") .every("FREQ=DAILY") .utc("2026-11-01 05:30")),
+        (NY_OCT, En, "backup tomorrow 01:30", due("2026-11-01 01:30", "backup").utc("2026-11-01 05:30")),
+        (NY_OCT, En, "every day at 01:30 pills", due("2026-11-01 01:30", "pills") .every("FREQ=DAILY") .utc("2026-11-01 05:30")),
         (NY_OCT, En, "in 24 hours water plants", due("2026-11-01 09:00", "water plants").utc("2026-11-01 14:00")),
         (NY_OCT, En, "in 1 day water plants", due("2026-11-01 10:00", "water plants").utc("2026-11-01 15:00")),
         (NY_OCT, Ru, "в воскресенье в 9 бранч", due("2026-11-01 09:00", "бранч").utc("2026-11-01 14:00")),
         (NY_NOV, En, "in 2 hours call", due("2026-11-02 10:00", "call").utc("2026-11-02 15:00")),
         (NY_NOV, En, "every weekday at 8 standup", due("2026-11-03 08:00", "standup").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
         (NY_NOV, En, "tomorrow 8:30 standup", due("2026-11-03 08:30", "standup").utc("2026-11-03 13:30")),
+        // ==== Issue 14: no silent misreadings ====
+        // An hour 1–12 without am/pm: the next such time ahead, said as an assumption.
+        (BERLIN_TUE_NOON, En, "meeting with Bob at 3", due("2026-03-24 15:00", "meeting with Bob").noted("HourWithoutAmPm { typed: 03:00:00, chosen: 15:00:00 }")),
+        (BERLIN_TUE_LATE, En, "meeting with Bob at 3", due("2026-03-25 03:00", "meeting with Bob").noted("chosen: 03:00:00")),
+        (BERLIN_TUE_NOON, En, "call at 12", due("2026-03-25 00:00", "call").noted("HourWithoutAmPm")),
+        (BERLIN_TUE_NOON, En, "lunch at 12:30", due("2026-03-25 12:30", "lunch")),
+        (BERLIN_TUE_NOON, En, "backup at 03:00", due("2026-03-25 03:00", "backup")),
+        (BERLIN_TUE_NOON, En, "backup at 15", due("2026-03-24 15:00", "backup")),
+        (BERLIN_TUE_NOON, En, "call at 3 pm", due("2026-03-24 15:00", "call")),
+        (BERLIN_FRI, En, "tomorrow at 3 dentist", due("2026-03-28 15:00", "dentist").noted("chosen: 15:00:00")),
+        (BERLIN_FRI, En, "tomorrow at 03:00 backup", due("2026-03-28 03:00", "backup")),
+        (BERLIN_FRI, En, "in 2 days at 3 dentist", due("2026-03-29 15:00", "dentist")),
+        (BERLIN_FRI, En, "every day at 2 pills", due("2026-03-27 14:00", "pills").every("FREQ=DAILY").noted("chosen: 14:00:00")),
+        (BERLIN_FRI, En, "dinner 9:30", due("2026-03-27 21:30", "dinner").noted("chosen: 21:30:00")),
+        (MOSCOW_TUE, Ru, "встреча с Бобом в 3", due("2026-03-24 15:00", "встреча с Бобом").noted("chosen: 15:00:00")),
+        (MOSCOW_TUE, Ru, "встреча в 03:00", due("2026-03-25 03:00", "встреча")),
+        (MOSCOW, Ru, "завтра в 5 встреча", due("2026-03-28 17:00", "встреча")),
+        (MOSCOW, Ru, "завтра в 5 утра пробежка", due("2026-03-28 05:00", "пробежка")),
+        (TASHKENT_TUE, Uz, "Bob bilan uchrashuv soat 3 da", due("2026-03-24 15:00", "Bob bilan uchrashuv").noted("chosen: 15:00:00")),
+        (TASHKENT, Uz, "ertaga soat 4 da uchrashuv", due("2026-03-28 16:00", "uchrashuv")),
+        // Never drop a word of a rule.
+        (BERLIN_FRI, En, "every tuesday and thursday at 19:00 english", due("2026-03-31 19:00", "english").every("FREQ=WEEKLY;BYDAY=TU,TH")),
+        (BERLIN_FRI, En, "every monday and every thursday gym", due("2026-03-30 09:00", "gym").every("FREQ=WEEKLY;BYDAY=MO,TH").noted("TimeNotSaid")),
+        (BERLIN_FRI, En, "every mon, wed and fri 7:00 gym", due("2026-03-30 07:00", "gym").every("FREQ=WEEKLY;BYDAY=MO,WE,FR")),
+        (BERLIN_FRI, En, "flowers every year on 14 Feb", due("2027-02-14 09:00", "flowers").every("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=14")),
+        (MOSCOW, Ru, "каждый вторник и четверг в 19:00 английский", due("2026-03-31 19:00", "английский").every("FREQ=WEEKLY;BYDAY=TU,TH")),
+        (MOSCOW, Ru, "по вторникам и четвергам в 19 танцы", due("2026-03-31 19:00", "танцы").every("FREQ=WEEKLY;BYDAY=TU,TH")),
+        (MOSCOW, Ru, "цветы каждый год 14 февраля", due("2027-02-14 09:00", "цветы").every("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=14")),
+        (TASHKENT, Uz, "har seshanba va payshanba soat 19:00 da ingliz tili", due("2026-03-31 19:00", "ingliz tili").every("FREQ=WEEKLY;BYDAY=TU,TH")),
+        (TASHKENT, Uz, "seshanba va payshanba kunlari ingliz tili", due("2026-03-31 09:00", "ingliz tili").every("FREQ=WEEKLY;BYDAY=TU,TH")),
+        (TASHKENT, Uz, "gullar har yili 14-fevralda", due("2027-02-14 09:00", "gullar").every("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=14")),
+        // Time words that do not fit stay in the text and are reported.
+        (BERLIN_FRI, En, "stretch every 10 minutes tomorrow", due("2026-03-28 09:00", "stretch every 10 minutes").unplaced("every 10 minutes")),
+        (BERLIN_FRI, En, "prepare the monday report tomorrow at 10", due("2026-03-28 10:00", "prepare the monday report").unplaced("monday")),
+        (MOSCOW, Ru, "отчёт за понедельник завтра в 10", due("2026-03-28 10:00", "отчёт за понедельник").unplaced("понедельник")),
+        (TASHKENT, Uz, "dushanba hisoboti ertaga soat 10 da", due("2026-03-28 10:00", "dushanba hisoboti")),
+        // ==== Parts of the day: tonight, this evening, lunch ====
+        (BERLIN_FRI, En, "call mom tonight", due("2026-03-27 19:00", "call mom").noted("TimeNotSaid { chosen: 19:00:00 }")),
+        (BERLIN_FRI, En, "call mom this evening", due("2026-03-27 19:00", "call mom")),
+        (BERLIN_FRI, En, "tonight at 9 movie", due("2026-03-27 21:00", "movie")),
+        (BERLIN_FRI, En, "this afternoon walk", due("2026-03-27 14:00", "walk")),
+        (BERLIN_FRI, En, "at lunch call Bob", due("2026-03-27 13:00", "call Bob")),
+        (BERLIN_FRI, En, "after lunch call Bob", due("2026-03-27 14:00", "call Bob")),
+        (BERLIN_FRI, En, "in the evening call Bob", due("2026-03-27 19:00", "call Bob")),
+        (BERLIN_FRI, En, "evening walk tomorrow", due("2026-03-28 09:00", "evening walk")),
+        (MOSCOW, Ru, "сегодня вечером позвонить маме", due("2026-03-27 19:00", "позвонить маме")),
+        (MOSCOW, Ru, "вечером позвонить маме", due("2026-03-27 19:00", "позвонить маме")),
+        (MOSCOW, Ru, "в обед позвонить", due("2026-03-27 13:00", "позвонить")),
+        (MOSCOW, Ru, "завтра в обед встреча", due("2026-03-28 13:00", "встреча")),
+        (MOSCOW, Ru, "после обеда звонок", due("2026-03-27 14:00", "звонок")),
+        (MOSCOW, Ru, "этим вечером кино", due("2026-03-27 19:00", "кино")),
+        (MOSCOW, Ru, "обед у мамы завтра в 13:00", due("2026-03-28 13:00", "обед у мамы")),
+        (TASHKENT, Uz, "kechqurun kino", due("2026-03-27 19:00", "kino")),
+        (TASHKENT, Uz, "bugun kechqurun kino", due("2026-03-27 19:00", "kino")),
+        (TASHKENT, Uz, "tushlikda uchrashuv", due("2026-03-27 13:00", "uchrashuv")),
+        (TASHKENT, Uz, "tushlikdan keyin uchrashuv", due("2026-03-27 14:00", "uchrashuv")),
+        (TASHKENT, Uz, "kechasi serverni tekshirish", due("2026-03-27 22:00", "serverni tekshirish")),
+        (TASHKENT, Uz, "ertalab yugurish", due("2026-03-28 09:00", "yugurish")),
+        // ==== Midnight today is the coming 00:00 ====
+        (BERLIN_FRI, En, "tonight at midnight backup", due("2026-03-28 00:00", "backup").noted("NightAfterDay { date: 2026-03-28 }")),
+        (BERLIN_FRI, En, "midnight backup", due("2026-03-28 00:00", "backup")),
+        (BERLIN_FRI, En, "party friday at midnight", due("2026-03-28 00:00", "party")),
+        (BERLIN_FRI, En, "every day at midnight backup", due("2026-03-28 00:00", "backup").every("FREQ=DAILY")),
+        (MOSCOW, Ru, "сегодня в полночь выпить таблетку", due("2026-03-28 00:00", "выпить таблетку").noted("NightAfterDay")),
+        (MOSCOW, Ru, "в полночь бэкап", due("2026-03-28 00:00", "бэкап")),
+        (MOSCOW, Ru, "сегодня в 2 ночи бэкап", due("2026-03-28 02:00", "бэкап")),
+        (MOSCOW, Ru, "завтра в 2 ночи бэкап", due("2026-03-29 02:00", "бэкап").noted("NightAfterDay { date: 2026-03-29 }")),
+        (TASHKENT, Uz, "bugun yarim tunda dori", due("2026-03-28 00:00", "dori").noted("NightAfterDay")),
+        (TASHKENT, Uz, "yarim tunda zaxira", due("2026-03-28 00:00", "zaxira")),
+        // ==== Next week, next weekday, end of month, a day of the month ====
+        (BERLIN_FRI, En, "next week call Bob", due("2026-03-30 09:00", "call Bob").noted("NextWeekMonday { date: 2026-03-30 }")),
+        (BERLIN_FRI, En, "next week on tuesday report", due("2026-03-31 09:00", "report")),
+        (BERLIN_TUE_NOON, En, "next friday report", due("2026-04-03 09:00", "report").noted("NextWeekday { date: 2026-04-03 }")),
+        (BERLIN_TUE_NOON, En, "friday report", due("2026-03-27 09:00", "report")),
+        (BERLIN_TUE_NOON, En, "this friday report", due("2026-03-27 09:00", "report")),
+        (BERLIN_FRI, En, "end of month pay rent", due("2026-03-31 09:00", "pay rent")),
+        (BERLIN_FRI, En, "pay rent by the end of the month", due("2026-03-31 09:00", "pay rent")),
+        (BERLIN_FRI, En, "on the last day of the month report", due("2026-03-31 09:00", "report")),
+        (BERLIN_FRI, En, "dentist on the 15th", due("2026-04-15 09:00", "dentist")),
+        (BERLIN_FRI, En, "dentist on the 15th at 4 pm", due("2026-04-15 16:00", "dentist")),
+        (BERLIN_FRI, En, "rent on the 31st", due("2026-03-31 09:00", "rent")),
+        (MOSCOW_TUE, Ru, "в следующую пятницу отчёт", due("2026-04-03 09:00", "отчёт").noted("NextWeekday { date: 2026-04-03 }")),
+        (MOSCOW_TUE, Ru, "в пятницу отчёт", due("2026-03-27 09:00", "отчёт")),
+        (MOSCOW, Ru, "на следующей неделе позвонить", due("2026-03-30 09:00", "позвонить")),
+        (MOSCOW, Ru, "на следующей неделе во вторник отчёт", due("2026-03-31 09:00", "отчёт")),
+        (MOSCOW, Ru, "в конце месяца оплатить", due("2026-03-31 09:00", "оплатить")),
+        (MOSCOW, Ru, "к концу месяца отчёт", due("2026-03-31 09:00", "отчёт")),
+        (MOSCOW, Ru, "в последний день месяца отчёт", due("2026-03-31 09:00", "отчёт")),
+        (MOSCOW, Ru, "15 числа врач", due("2026-04-15 09:00", "врач")),
+        (MOSCOW, Ru, "15-го числа в 10 врач", due("2026-04-15 10:00", "врач")),
+        (TASHKENT_TUE, Uz, "keyingi juma hisobot", due("2026-04-03 09:00", "hisobot").noted("NextWeekday")),
+        (TASHKENT, Uz, "keyingi hafta hisobot", due("2026-03-30 09:00", "hisobot")),
+        (TASHKENT, Uz, "keyingi haftada seshanba kuni hisobot", due("2026-03-31 09:00", "hisobot")),
+        (TASHKENT, Uz, "oy oxirida to'lov", due("2026-03-31 09:00", "to'lov")),
+        (TASHKENT, Uz, "oyning oxirgi kuni hisobot", due("2026-03-31 09:00", "hisobot")),
+        (TASHKENT, Uz, "15-sanasida shifokor", due("2026-04-15 09:00", "shifokor")),
+        (TASHKENT, Uz, "15-kuni soat 10 da shifokor", due("2026-04-15 10:00", "shifokor")),
+        // ==== Spoken times ====
+        (BERLIN_FRI, En, "half past five tea", due("2026-03-27 17:30", "tea").noted("typed: 05:30:00")),
+        (BERLIN_FRI, En, "quarter to six tea", due("2026-03-27 17:45", "tea")),
+        (BERLIN_FRI, En, "tea at a quarter past 7", due("2026-03-27 19:15", "tea")),
+        (BERLIN_FRI, En, "ten past five tea", due("2026-03-27 17:10", "tea")),
+        (BERLIN_FRI, En, "tomorrow at half past 8 run", due("2026-03-28 08:30", "run")),
+        (BERLIN_FRI, En, "work from 9 to 5 tomorrow", due("2026-03-28 09:00", "work from 9 to 5")),
+        (MOSCOW, Ru, "полшестого чай", due("2026-03-27 17:30", "чай")),
+        (MOSCOW, Ru, "в половине шестого чай", due("2026-03-27 17:30", "чай")),
+        (MOSCOW, Ru, "в четверть шестого чай", due("2026-03-27 17:15", "чай")),
+        (MOSCOW, Ru, "без пятнадцати шесть чай", due("2026-03-27 17:45", "чай")),
+        (MOSCOW, Ru, "без четверти час обед", due("2026-03-27 12:45", "обед")),
+        (MOSCOW, Ru, "завтра полвосьмого пробежка", due("2026-03-28 07:30", "пробежка")),
+        (TASHKENT, Uz, "soat besh yarimda choy", due("2026-03-27 17:30", "choy")),
+        (TASHKENT, Uz, "beshdan o'n besh daqiqa o'tganda choy", due("2026-03-27 17:15", "choy")),
+        (TASHKENT, Uz, "oltiga chorak qolganda choy", due("2026-03-27 17:45", "choy")),
+        (TASHKENT, Uz, "ertaga sakkizdan yigirma daqiqa o'tganda yugurish", due("2026-03-28 08:20", "yugurish")),
+        // ==== Remind me at X to Y; a time in the middle of the text ====
+        (BERLIN_FRI, En, "remind me at 5 to call mom", due("2026-03-27 17:00", "call mom")),
+        (BERLIN_FRI, En, "remind me tomorrow at 9 to call mom", due("2026-03-28 09:00", "call mom")),
+        (BERLIN_FRI, En, "call mom at 5 about dinner", due("2026-03-27 17:00", "call mom about dinner")),
+        (BERLIN_FRI, En, "send the report on monday to Ann", due("2026-03-30 09:00", "send the report to Ann")),
+        (MOSCOW, Ru, "напомни в 5 позвонить маме", due("2026-03-27 17:00", "позвонить маме")),
+        (MOSCOW, Ru, "напомни мне завтра купить хлеб", due("2026-03-28 09:00", "купить хлеб")),
+        (MOSCOW, Ru, "позвонить маме завтра в 9 про ужин", due("2026-03-28 09:00", "позвонить маме про ужин")),
+        (TASHKENT, Uz, "menga ertaga soat 9 da non olishni eslat", due("2026-03-28 09:00", "non olishni")),
+        (TASHKENT, Uz, "eslat ertaga non olish", due("2026-03-28 09:00", "non olish")),
+        (TASHKENT, Uz, "onamga ertaga soat 9 da qo'ng'iroq qilish", due("2026-03-28 09:00", "onamga qo'ng'iroq qilish")),
+        // ==== One-letter typos of key words (and no false ones) ====
+        (BERLIN_FRI, En, "tomorow 9 call", due("2026-03-28 09:00", "call").noted("Typo { typed: \"tomorow\", read: \"tomorrow\" }")),
+        (BERLIN_FRI, En, "call mom tommorrow at 10", due("2026-03-28 10:00", "call mom").noted("Typo")),
+        (BERLIN_FRI, En, "fridy 18:00 drinks", due("2026-03-27 18:00", "drinks").noted("read: \"friday\"")),
+        (BERLIN_FRI, En, "buy dairy tomorrow", due("2026-03-28 09:00", "buy dairy")),
+        (BERLIN_FRI, En, "water the plants in 2 hours", due("2026-03-27 12:00", "water the plants")),
+        (MOSCOW, Ru, "завтро в 9 позвонить", due("2026-03-28 09:00", "позвонить").noted("read: \"завтра\"")),
+        (MOSCOW, Ru, "черех 2 часа позвонить", due("2026-03-27 12:00", "позвонить").noted("read: \"через\"")),
+        (MOSCOW, Ru, "завтрак завтра в 8", due("2026-03-28 08:00", "завтрак")),
+        (MOSCOW, Ru, "четверо гостей завтра в 18:00", due("2026-03-28 18:00", "четверо гостей")),
+        (TASHKENT, Uz, "ertga 9 da sport", due("2026-03-28 09:00", "sport").noted("read: \"ertaga\"")),
+        (TASHKENT, Uz, "kelin bilan ertaga soat 18:00 da", due("2026-03-28 18:00", "kelin bilan")),
+        // ==== Number words ====
+        (BERLIN_FRI, En, "in five minutes tea", due("2026-03-27 10:05", "tea")),
+        (BERLIN_FRI, En, "in twenty five minutes tea", due("2026-03-27 10:25", "tea")),
+        (BERLIN_FRI, En, "in twenty-five minutes tea", due("2026-03-27 10:25", "tea")),
+        (BERLIN_FRI, En, "in fifteen minutes tea", due("2026-03-27 10:15", "tea")),
+        (BERLIN_FRI, En, "at five pm call", due("2026-03-27 17:00", "call")),
+        (BERLIN_FRI, En, "at seven call", due("2026-03-27 19:00", "call")),
+        (MOSCOW, Ru, "через пять минут чай", due("2026-03-27 10:05", "чай")),
+        (MOSCOW, Ru, "через двадцать пять минут чай", due("2026-03-27 10:25", "чай")),
+        (MOSCOW, Ru, "через одну минуту чай", due("2026-03-27 10:01", "чай")),
+        (MOSCOW, Ru, "в пять позвонить", due("2026-03-27 17:00", "позвонить")),
+        (MOSCOW, Ru, "в семь утра зарядка", due("2026-03-28 07:00", "зарядка")),
+        (MOSCOW, Ru, "через двенадцать часов проверить", due("2026-03-27 22:00", "проверить")),
+        (TASHKENT, Uz, "besh daqiqadan keyin choy", due("2026-03-27 10:05", "choy")),
+        (TASHKENT, Uz, "o'n besh daqiqadan keyin choy", due("2026-03-27 10:15", "choy")),
+        (TASHKENT, Uz, "yigirma besh daqiqadan keyin choy", due("2026-03-27 10:25", "choy")),
+        (TASHKENT, Uz, "soat beshda qo'ng'iroq", due("2026-03-27 17:00", "qo'ng'iroq")),
+        (TASHKENT, Uz, "besh kundan keyin shifokor", due("2026-04-01 10:00", "shifokor")),
+        // ==== Uzbek in Cyrillic, and Russian still Russian ====
+        (TASHKENT, Uz, "эртага соат 9 да спорт", due("2026-03-28 09:00", "спорт")),
+        (TASHKENT, Ru, "Эртага соат 10:00 да йиғилиш", due("2026-03-28 10:00", "йиғилиш")),
+        (TASHKENT, Uz, "бугун кечқурун кино", due("2026-03-27 19:00", "кино")),
+        (TASHKENT, Uz, "ҳар душанба йиғилиш", due("2026-03-30 09:00", "йиғилиш").every("FREQ=WEEKLY;BYDAY=MO")),
+        (TASHKENT, Uz, "икки соатдан кейин ухлаш", due("2026-03-27 12:00", "ухлаш")),
+        (TASHKENT, Uz, "ўн беш дақиқадан кейин чой", due("2026-03-27 10:15", "чой")),
+        (TASHKENT, Uz, "келаси ҳафта ҳисобот", due("2026-03-30 09:00", "ҳисобот")),
+        (TASHKENT, Uz, "ой охирида тўлов", due("2026-03-31 09:00", "тўлов")),
+        (TASHKENT, Uz, "ҳар йили 14-февралда гуллар", due("2027-02-14 09:00", "гуллар").every("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=14")),
+        (TASHKENT, Uz, "душанба ва чоршанба кунлари спорт", due("2026-03-30 09:00", "спорт").every("FREQ=WEEKLY;BYDAY=MO,WE")),
+        (TASHKENT, Uz, "ҳар куни 07:00 да югуриш", due("2026-03-28 07:00", "югуриш").every("FREQ=DAILY")),
+        (TASHKENT, Uz, "эртга 9 да спорт", due("2026-03-28 09:00", "спорт").noted("Typo")),
+        (TASHKENT, Uz, "через 2 часа позвонить маме", due("2026-03-27 12:00", "позвонить маме")),
+        (TASHKENT, Uz, "да, завтра в 9 позвонить", due("2026-03-28 09:00", "да позвонить")),
+        // ==== Richer repeats ====
+        (BERLIN_FRI, En, "every 2 days water plants", due("2026-03-28 09:00", "water plants").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
+        (BERLIN_FRI, En, "every other day at 8 water plants", due("2026-03-28 08:00", "water plants").every("FREQ=DAILY;INTERVAL=2;BYHOUR=8;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
+        (BERLIN_FRI, En, "every 3 hours drink water", due("2026-03-27 13:00", "drink water").every("FREQ=HOURLY;INTERVAL=3;DTSTART=20260327T120000Z")),
+        (BERLIN_FRI, En, "drink water every hour", due("2026-03-27 11:00", "drink water").every("FREQ=HOURLY;DTSTART=20260327T100000Z")),
+        (BERLIN_FRI, En, "every 2 weeks on monday payroll", due("2026-03-30 09:00", "payroll").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
+        (BERLIN_FRI, En, "every two weeks on tuesday and thursday at 18:00 dance", due("2026-03-31 18:00", "dance").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;BYHOUR=18;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
+        (BERLIN_FRI, En, "fortnightly on friday payroll", due("2026-04-03 09:00", "payroll").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=FR;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
+        (BERLIN_FRI, En, "every 3 months on the 15th invoices", due("2026-04-15 09:00", "invoices").every("FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260401")),
+        (BERLIN_FRI, En, "every month on the last day report", due("2026-03-31 09:00", "report").every("FREQ=MONTHLY;BYMONTHDAY=-1")),
+        (BERLIN_FRI, En, "on the last day of every month report", due("2026-03-31 09:00", "report").every("FREQ=MONTHLY;BYMONTHDAY=-1")),
+        (BERLIN_FRI, En, "every year birthday", due("2027-03-27 09:00", "birthday").every("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=27")),
+        (BERLIN_FRI, En, "annually on 1 April taxes", due("2026-04-01 09:00", "taxes").every("FREQ=YEARLY;BYMONTH=4;BYMONTHDAY=1")),
+        (BERLIN_FRI, En, "14 Feb every year flowers", due("2027-02-14 09:00", "flowers").every("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=14")),
+        (BERLIN_FRI, En, "every 29 February leap party", due("2027-02-28 09:00", "leap party").every("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1")),
+        (BERLIN_FRI, En, "once a week clean", due("2026-04-03 09:00", "clean").every("FREQ=WEEKLY;BYDAY=FR")),
+        (BERLIN_FRI, En, "monday every week standup", due("2026-03-30 09:00", "standup").every("FREQ=WEEKLY;BYDAY=MO")),
+        (MOSCOW, Ru, "каждые 2 дня полив", due("2026-03-28 09:00", "полив").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
+        (MOSCOW, Ru, "каждые три часа пить воду", due("2026-03-27 13:00", "пить воду").every("FREQ=HOURLY;INTERVAL=3;DTSTART=20260327T100000Z")),
+        (MOSCOW, Ru, "каждый час разминка", due("2026-03-27 11:00", "разминка").every("FREQ=HOURLY;DTSTART=20260327T080000Z")),
+        (MOSCOW, Ru, "каждые 2 недели по вторникам и четвергам танцы", due("2026-03-31 09:00", "танцы").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
+        (MOSCOW, Ru, "каждый последний день месяца отчёт", due("2026-03-31 09:00", "отчёт").every("FREQ=MONTHLY;BYMONTHDAY=-1")),
+        (MOSCOW, Ru, "в последний день каждого месяца отчёт", due("2026-03-31 09:00", "отчёт").every("FREQ=MONTHLY;BYMONTHDAY=-1")),
+        (MOSCOW, Ru, "каждый месяц в последний день отчёт", due("2026-03-31 09:00", "отчёт").every("FREQ=MONTHLY;BYMONTHDAY=-1")),
+        (MOSCOW, Ru, "ежегодно 14 февраля цветы", due("2027-02-14 09:00", "цветы").every("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=14")),
+        (MOSCOW, Ru, "14 февраля каждый год цветы", due("2027-02-14 09:00", "цветы").every("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=14")),
+        (MOSCOW, Ru, "раз в неделю уборка", due("2026-04-03 09:00", "уборка").every("FREQ=WEEKLY;BYDAY=FR")),
+        (MOSCOW, Ru, "раз в 2 недели в понедельник отчёт", due("2026-03-30 09:00", "отчёт").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
+        (MOSCOW, Ru, "каждую неделю в понедельник отчёт", due("2026-03-30 09:00", "отчёт").every("FREQ=WEEKLY;BYDAY=MO")),
+        (TASHKENT, Uz, "har 2 kunda gullarga suv", due("2026-03-28 09:00", "gullarga suv").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
+        (TASHKENT, Uz, "kun ora gullarga suv", due("2026-03-28 09:00", "gullarga suv").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
+        (TASHKENT, Uz, "har 3 soatda suv ichish", due("2026-03-27 13:00", "suv ichish").every("FREQ=HOURLY;INTERVAL=3;DTSTART=20260327T080000Z")),
+        (TASHKENT, Uz, "har soatda badantarbiya", due("2026-03-27 11:00", "badantarbiya").every("FREQ=HOURLY;DTSTART=20260327T060000Z")),
+        (TASHKENT, Uz, "har ikki haftada dushanba kuni hisobot", due("2026-03-30 09:00", "hisobot").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
+        (TASHKENT, Uz, "har oy oxirgi kuni hisobot", due("2026-03-31 09:00", "hisobot").every("FREQ=MONTHLY;BYMONTHDAY=-1")),
+        (TASHKENT, Uz, "har oyning oxirgi kuni hisobot", due("2026-03-31 09:00", "hisobot").every("FREQ=MONTHLY;BYMONTHDAY=-1")),
+        (TASHKENT, Uz, "har oy oxirida ijara", due("2026-03-31 09:00", "ijara").every("FREQ=MONTHLY;BYMONTHDAY=-1")),
+        (TASHKENT, Uz, "har yili tug'ilgan kun", due("2027-03-27 09:00", "tug'ilgan kun").every("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=27")),
+        (TASHKENT, Uz, "har 3 oyda 15-kuni soliq", due("2026-04-15 09:00", "soliq").every("FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260401")),
+        // ==== Repeats across DST in the southern hemisphere (Sydney) ====
+        (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),
+        (SYDNEY_APR, En, "every 2 days at 9 walk", due("2026-04-05 09:00", "walk").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260405").utc("2026-04-04 23:00")),
+        (SYDNEY_APR, En, "every 12 hours medicine", due("2026-04-04 22:00", "medicine").every("FREQ=HOURLY;INTERVAL=12;DTSTART=20260404T110000Z")),
+        (SYDNEY_OCT, En, "backup tomorrow 02:30", due("2026-10-04 03:00", "backup").utc("2026-10-03 16:00")),
+        (SYDNEY_OCT, Ru, "каждое воскресенье в 02:30 бэкап", due("2026-10-04 03:00", "бэкап").every("FREQ=WEEKLY;BYDAY=SU;BYHOUR=2;BYMINUTE=30")),
     ]
 }
 
@@ -429,15 +686,33 @@ fn bad_rows() -> Vec<(Lang, String, Want)> {
         (En, s("report 2026-03-26"), fails(in_past("2026-03-26 09:00"))),
         (En, s("report 27.03.2026 9:00"), fails(in_past("2026-03-27 09:00"))),
         (En, s("report 27.03 9:00"), fails(in_past("2026-03-27 09:00"))),
-        (En, s("report today 9:00"), fails(in_past("2026-03-27 09:00"))),
+        (En, s("report today 9:00"), due("2026-03-27 21:00", "report")),
+        (En, s("report today 09:00"), fails(in_past("2026-03-27 09:00"))),
         (En, s("report today"), fails(in_past("2026-03-27 09:00"))),
-        (Ru, s("сегодня в 8 отчёт"), fails(in_past("2026-03-27 08:00"))),
-        (Uz, s("bugun soat 8 da hisobot"), fails(in_past("2026-03-27 08:00"))),
+        (Ru, s("сегодня в 8 отчёт"), due("2026-03-27 20:00", "отчёт")),
+        (Ru, s("сегодня в 08:00 отчёт"), fails(in_past("2026-03-27 08:00"))),
+        (Uz, s("bugun soat 8 da hisobot"), due("2026-03-27 20:00", "hisobot")),
+        (Uz, s("bugun soat 08:00 da hisobot"), fails(in_past("2026-03-27 08:00"))),
         (En, s("yesterday call"), fails(in_past("2026-03-26 09:00"))),
         (Ru, s("вчера позвонить"), fails(in_past("2026-03-26 09:00"))),
         (En, s("12/31/2025 x"), fails(in_past("2025-12-31 09:00"))),
         (Ru, s("каждое 32 число x"), fails(DueError::InvalidDayOfMonth { day: 32 })),
         (En, s("every month on the 0th x"), fails(DueError::InvalidDayOfMonth { day: 0 })),
+        (En, s("every 5000 days x"), fails(DueError::NoTime)),
+        (En, s("every 0 days x"), fails(DueError::NoTime)),
+        (En, s("every 10 minutes x"), fails(DueError::NoTime)),
+        (En, s("every 30 february x"), fails(DueError::InvalidDate { day: 30, month: 2, year: None })),
+        (En, s("dentist on the 32nd"), fails(DueError::InvalidDayOfMonth { day: 32 })),
+        (En, s("this morning gym"), fails(in_past("2026-03-27 09:00"))),
+        (En, s("tonight"), fails(DueError::EmptyText)),
+        (Ru, s("каждые 2 недели"), fails(DueError::EmptyText)),
+        (Uz, s("эртага"), fails(DueError::EmptyText)),
+        (Ru, s("без пятнадцати x"), fails(DueError::NoTime)),
+        (En, s("half past x"), fails(DueError::NoTime)),
+        (En, s("call 10 to 5 people"), fails(DueError::NoTime)),
+        (En, s("sundae with mom"), fails(DueError::NoTime)),
+        (Ru, s("череп динозавра"), fails(DueError::NoTime)),
+        (Uz, s("burun tomchisi"), fails(DueError::NoTime)),
         (En, s("asdf qwerty zxcv"), fails(DueError::NoTime)),
         (Ru, s("купить молоко"), fails(DueError::NoTime)),
         (Uz, s("non olish"), fails(DueError::NoTime)),
@@ -451,7 +726,8 @@ fn bad_rows() -> Vec<(Lang, String, Want)> {
         (En, s(&"завтра в 9 ".repeat(500)), fails(DueError::TooLong { max: 4096 })),
         (En, s(&"9".repeat(5000)), fails(DueError::TooLong { max: 4096 })),
         (En, s("🎉 party tomorrow 20:00"), due("2026-03-28 20:00", "🎉 party")),
-        (En, s("⏰⏰⏰ 10:00"), due("2026-03-28 10:00", "⏰⏰⏰")),
+        (En, s("⏰⏰⏰ 10:00"), due("2026-03-27 22:00", "⏰⏰⏰")),
+        (En, s("⏰⏰⏰ 09:00"), due("2026-03-28 09:00", "⏰⏰⏰")),
         (En, s("\u{202E}call mom\u{202C} tomorrow 9:00"), due("2026-03-28 09:00", "call mom")),
         (En, s("\u{200F}\u{200F}\u{200E} tomorrow\u{200F} 9:00 \u{200F}call"), due("2026-03-28 09:00", "call")),
         (En, s("tomor\u{200B}row 9 call"), due("2026-03-28 09:00", "call")),
@@ -516,10 +792,22 @@ fn problems(e: &Expect, p: &ParsedDue, now: chrono::DateTime<Utc>, tz: Tz) -> Ve
     if lead != e.lead_minutes {
         out.push(format!("lead {lead:?}, want {:?}", e.lead_minutes));
     }
+    if let Some(noted) = e.noted
+        && !format!("{:?}", p.assumptions).contains(noted)
+    {
+        out.push(format!("assumed {:?}, want {noted}", p.assumptions));
+    }
+    if let Some(words) = e.unplaced
+        && !p.unplaced.iter().any(|u| u.words == words)
+    {
+        out.push(format!("unplaced {:?}, want {words:?}", p.unplaced));
+    }
     match (e.rule, &p.recurrence) {
         (None, None) => {}
         (Some(rule), Some(r)) => {
-            let full = if rule.contains("BYHOUR") {
+            let full = if rule.contains("DTSTART") || rule.contains("FREQ=HOURLY") {
+                rule.to_owned()
+            } else if rule.contains("BYHOUR") {
                 format!("{rule};BYSECOND=0")
             } else {
                 let at = naive(e.at);
@@ -547,7 +835,7 @@ fn problems(e: &Expect, p: &ParsedDue, now: chrono::DateTime<Utc>, tz: Tz) -> Ve
 #[test]
 fn phrase_table() {
     let rows = rows();
-    assert!(rows.len() >= 150, "only {} rows", rows.len());
+    assert!(rows.len() >= 340, "only {} rows", rows.len());
     let langs = [En, Ru, Uz].map(|l| rows.iter().filter(|r| r.1 == l).count());
     assert!(
         langs.iter().all(|n| *n >= 40),
@@ -581,6 +869,50 @@ fn bad_input_table() {
         rows.len(),
         failures.join("\n")
     );
+}
+
+/// How a confirmation names the repeat a phrase asked for, in each language: its days and its
+/// interval, never just "every week".
+#[test]
+fn repeats_are_named_with_their_days_and_interval() {
+    #[rustfmt::skip]
+    let rows: Vec<(&str, [&str; 3])> = vec![
+        ("every day at 9 x", ["every day", "каждый день", "har kuni"]),
+        ("every weekday at 9 x", ["on weekdays", "по будням", "ish kunlari"]),
+        ("every friday at 18:00 x", ["every Friday", "каждую пятницу", "har juma"]),
+        ("every sunday x", ["every Sunday", "каждое воскресенье", "har yakshanba"]),
+        ("every tuesday and thursday at 19:00 x", ["every Tuesday and Thursday", "по вторникам и четвергам", "har seshanba va payshanba"]),
+        ("every mon, wed and fri x", ["every Monday, Wednesday and Friday", "по понедельникам, средам и пятницам", "har dushanba, chorshanba va juma"]),
+        ("every 2 weeks on tuesday and thursday x", ["every 2 weeks on Tuesday and Thursday", "каждые 2 недели по вторникам и четвергам", "har 2 haftada seshanba va payshanba"]),
+        ("every 5 weeks on monday x", ["every 5 weeks on Monday", "каждые 5 недель по понедельникам", "har 5 haftada dushanba"]),
+        ("every 2 days x", ["every 2 days", "каждые 2 дня", "har 2 kunda"]),
+        ("every 21 days x", ["every 21 days", "каждый 21 день", "har 21 kunda"]),
+        ("every 5 days x", ["every 5 days", "каждые 5 дней", "har 5 kunda"]),
+        ("every hour x", ["every hour", "каждый час", "har soatda"]),
+        ("every 3 hours x", ["every 3 hours", "каждые 3 часа", "har 3 soatda"]),
+        ("every 6 hours x", ["every 6 hours", "каждые 6 часов", "har 6 soatda"]),
+        ("every month on the 15th x", ["every month on day 15", "каждый месяц, 15-го числа", "har oyning 15-kuni"]),
+        ("every 3 months on the 15th x", ["every 3 months on day 15", "каждые 3 месяца, 15-го числа", "har 3 oyda, 15-kuni"]),
+        ("every month on the last day x", ["every month on the last day", "каждый месяц в последний день", "har oyning oxirgi kuni"]),
+        ("every 2 months on the last day x", ["every 2 months on the last day", "каждые 2 месяца в последний день", "har 2 oyda, oyning oxirgi kuni"]),
+        ("every year on 14 Feb x", ["every year on 14 February", "каждый год 14 февраля", "har yili 14-fevral"]),
+        ("every 2 years on 1 September x", ["every 2 years on 1 September", "каждые 2 года 1 сентября", "har 2 yilda, 1-sentabr"]),
+    ];
+    let now = Utc.with_ymd_and_hms(2026, 3, 27, 9, 0, 0).unwrap();
+    let mut failures = Vec::new();
+    for (input, wants) in &rows {
+        let rule = parse_due(input, En, now, Tz::Europe__Berlin)
+            .ok()
+            .and_then(|p| p.recurrence)
+            .unwrap_or_else(|| panic!("{input:?} is no repeat"));
+        for (lang, want) in [En, Ru, Uz].into_iter().zip(wants) {
+            let got = repeats_text(Tr::new(lang), &rule);
+            if got != *want {
+                failures.push(format!("{input:?} in {lang:?}: {got:?}, want {want:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -14,7 +14,7 @@ use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
 use crate::callback::Question;
 use crate::domain::due::{DueError, ParsedEdit, parse_edit};
-use crate::domain::recurrence::Recurrence;
+use crate::domain::recurrence::{Frequency, Recurrence};
 use crate::domain::timezone::{resolve_local, to_local};
 use crate::store::conversation::{self, Pending};
 use crate::store::tasks::{self, Task, TaskChange, TaskText};
@@ -161,11 +161,16 @@ fn new_schedule(
     // A time of day alone keeps the day, and a recurring task its days.
     let due = resolve_local(zone, old.date().and_time(new.time()));
     match task.recurrence {
-        Some(rule) => match Recurrence::new(rule.frequency(), new.time()) {
-            Ok(rule) if due > now => Ok((due, Some(rule))),
-            Ok(rule) => Ok((rule.next_after(now, zone), Some(rule))),
-            Err(_) => Ok((parsed.due, Some(rule))),
-        },
+        // The same days and interval at the new time of day.
+        Some(rule) => {
+            let rule = rule.with_time(new.time());
+            let due = if due > now && rule.frequency() != Frequency::Hourly {
+                due
+            } else {
+                rule.next_after(now, zone)
+            };
+            Ok((due, Some(rule)))
+        }
         None if due > now => Ok((due, None)),
         None => Ok((parsed.due, None)),
     }

@@ -3,8 +3,10 @@
 use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
 
 use super::vocab::Key::{self, *};
-use super::vocab::Period::{Afternoon, Evening, Morning, Night};
-use super::vocab::Unit::{Day as D, Hour as H, Minute as Mi, Month as Mo, Second as S, Week as W};
+use super::vocab::Period::{Afternoon, Evening, Lunch, Morning, Night};
+use super::vocab::Unit::{
+    Day as D, Hour as H, Minute as Mi, Month as Mo, Second as S, Week as W, Year as Y,
+};
 
 /// Folded English words and their meanings.
 pub(super) const WORDS: &[(&str, Key)] = &[
@@ -22,10 +24,18 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("ten", Count(10)),
     ("eleven", Count(11)),
     ("twelve", Count(12)),
+    ("thirteen", Count(13)),
+    ("fourteen", Count(14)),
+    ("sixteen", Count(16)),
+    ("seventeen", Count(17)),
+    ("eighteen", Count(18)),
+    ("nineteen", Count(19)),
     ("fifteen", Count(15)),
     ("twenty", Count(20)),
     ("thirty", Count(30)),
     ("forty", Count(40)),
+    ("fifty", Count(50)),
+    ("sixty", Count(60)),
     ("s", Unit(S)),
     ("sec", Unit(S)),
     ("secs", Unit(S)),
@@ -50,6 +60,10 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("weeks", Unit(W)),
     ("month", Unit(Mo)),
     ("months", Unit(Mo)),
+    ("year", Unit(Y)),
+    ("years", Unit(Y)),
+    ("yr", Unit(Y)),
+    ("yrs", Unit(Y)),
     ("half", Half),
     ("in", In),
     ("later", Later),
@@ -154,4 +168,24 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("nd", OrdinalSuffix),
     ("rd", OrdinalSuffix),
     ("th", OrdinalSuffix),
+    ("quarter", Quarter),
+    ("past", Past),
+    ("to", To),
+    ("till", To),
+    ("other", Other),
+    ("once", Once),
+    ("last", Last),
+    ("end", End),
+    ("year", YearNoun),
+    ("tonight", Tonight),
+    ("tonite", Tonight),
+    ("lunch", LunchNoun),
+    ("lunchtime", LunchNoun),
+    ("after", AfterPrep),
+    ("yearly", Yearly),
+    ("annually", Yearly),
+    ("hourly", Hourly),
+    ("fortnightly", Fortnightly),
+    ("by", On),
+    ("lunchtime", Period(Lunch)),
 ];

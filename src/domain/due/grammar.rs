@@ -5,6 +5,7 @@ mod amount;
 mod calendar;
 mod clock;
 mod cursor;
+mod number;
 mod repeat;
 
 use chrono::{Weekday, WeekdaySet};
@@ -72,6 +73,10 @@ impl Span {
                 months: whole(tenths)?,
                 ..Span::default()
             },
+            Unit::Year => Span {
+                months: whole(tenths)?.saturating_mul(12),
+                ..Span::default()
+            },
         })
     }
 }
@@ -87,13 +92,19 @@ pub(super) enum DayRef {
     Tomorrow,
     /// The day after tomorrow.
     DayAfterTomorrow,
-    /// A weekday; `next` skips today when it is that weekday.
+    /// A weekday; `next` means the one in next week (weeks start on Monday).
     Weekday {
         /// Which weekday.
         day: Weekday,
         /// Whether "next" was said.
         next: bool,
     },
+    /// "next week", "на следующей неделе", "keyingi hafta": its Monday unless a weekday is said.
+    NextWeek,
+    /// "end of the month", "в конце месяца", "oy oxirida": the last day of this month.
+    EndOfMonth,
+    /// "on the 15th", "15 числа", "15-sanasida": the next 15th (as typed, not yet checked).
+    MonthDay(u32),
     /// A calendar date as typed, not yet validated.
     Date {
         /// Day of month as typed (up to 99).
@@ -106,7 +117,7 @@ pub(super) enum DayRef {
 }
 
 /// A clock time as typed, not yet validated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(super) struct Clock {
     /// The hour as typed (up to 99).
     pub hour: u32,
@@ -114,11 +125,45 @@ pub(super) struct Clock {
     pub minute: u32,
     /// `Some(false)` for am, `Some(true)` for pm.
     pub meridiem: Option<bool>,
+    /// Written so that it can only be one time of day: with a leading zero (`09:30`), as
+    /// `12:30` (noon; midnight is `00:30`), or as noon or midnight.
+    pub exact: bool,
+    /// The word midnight ("midnight", "полночь", "yarim tunda"), which ends the day it is on.
+    pub midnight: bool,
 }
 
-/// A recurrence as typed.
+impl Clock {
+    /// A time as typed on the clock, not yet read as am or pm.
+    pub fn at(hour: u32, minute: u32) -> Clock {
+        Clock {
+            hour,
+            minute,
+            ..Clock::default()
+        }
+    }
+}
+
+/// A recurrence as typed: which days, and every how many periods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Repeat {
+    /// On which days (or hours).
+    pub kind: RepeatRef,
+    /// Every how many hours, days, weeks, months or years ("every 2 weeks"); 1 if not said.
+    pub every: u32,
+}
+
+impl Repeat {
+    /// Every single period.
+    pub fn each(kind: RepeatRef) -> Repeat {
+        Repeat { kind, every: 1 }
+    }
+}
+
+/// On which days a recurrence falls, as typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum RepeatRef {
+    /// Every so many hours ("every 3 hours").
+    Hourly,
     /// Every day.
     Daily,
     /// Monday to Friday.
@@ -131,6 +176,17 @@ pub(super) enum RepeatRef {
     MonthlyOnDay(u32),
     /// On today's day of the month ("every month").
     MonthlyToday,
+    /// On the last day of every month.
+    MonthlyLastDay,
+    /// On this date every year, as typed (not yet checked to exist).
+    Yearly {
+        /// Day of month as typed.
+        day: u32,
+        /// Month as typed.
+        month: u32,
+    },
+    /// On today's date every year ("every year").
+    YearlyToday,
 }
 
 /// One part of a time phrase.
@@ -142,10 +198,19 @@ pub(super) enum Item {
     Day(DayRef),
     /// "at 9", "21:00", "9 pm".
     Time(Clock),
-    /// "in the evening", "утром", "kechqurun".
-    Period(Period),
+    /// "in the evening", "утром", "kechqurun"; `alone` when it may stand for a time by itself
+    /// (an adverb such as "вечером" or "kechqurun", or "in the evening"), unlike a bare noun
+    /// such as "evening" in "evening walk".
+    Period {
+        /// Which part of the day.
+        period: Period,
+        /// Whether it fixes a time without a day or clock time.
+        alone: bool,
+    },
+    /// "tonight", "this evening", "this morning": today at that part of the day.
+    DayPeriod(DayRef, Period),
     /// "every monday", "каждое утро" (with the part of day it implies).
-    Repeat(RepeatRef, Option<Period>),
+    Repeat(Repeat, Option<Period>),
     /// "30 min before", "за 30 минут", "30 daqiqa oldin".
     Lead(Span),
 }
@@ -162,13 +227,15 @@ pub(super) struct Context {
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 
 /// Rules in priority order: the first that matches wins.
-const RULES: [Rule; 8] = [
+const RULES: [Rule; 10] = [
     repeat::repeat,
     amount::lead,
     amount::relative,
+    calendar::span_day,
     calendar::date,
     calendar::day_word,
     calendar::weekday,
+    clock::spoken_time,
     clock::time,
     clock::period,
 ];
@@ -197,6 +264,14 @@ fn period_key(key: Key) -> Option<Period> {
     }
 }
 
+/// Picks a unit meaning, in any case (`soat`, `soatdan`).
+fn unit_key(key: Key) -> Option<Unit> {
+    match key {
+        Key::Unit(u) | Key::UnitFrom(u) => Some(u),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,11 +293,7 @@ mod tests {
     }
 
     fn time(hour: u32, minute: u32) -> Option<Item> {
-        Some(Item::Time(Clock {
-            hour,
-            minute,
-            meridiem: None,
-        }))
+        Some(Item::Time(Clock::at(hour, minute)))
     }
 
     #[test]

@@ -5,14 +5,19 @@
 //! it, or both ("tomorrow pay rent at 9"); a closing lead time such as
 //! "remind 30 min before" may stand apart from the rest. Only when neither
 //! edge holds a phrase is one looked for inside the text, and then it must
-//! be unmistakable (two parts or a relative time), so that a lone "friday"
-//! in "prepare friday slides" stays text. When both edges hold phrases that
+//! be unmistakable (two parts, a relative time, or a part such as "at 5", "tomorrow" or "on
+//! friday" that is no ordinary text), so that a lone "friday" in "prepare friday slides" stays
+//! text. A request to the bot at the start ("remind me", "напомни") is skipped first, so that
+//! "remind me at 5 to call mom" finds "at 5". When both edges hold phrases that
 //! contradict each other ("monday report tomorrow 9"), the one with more
-//! parts wins, the closing one on a tie, and the other stays text.
+//! parts wins, the closing one on a tie, and the other stays text. Whatever the grammar can
+//! still read in the text left over is reported as unplaced, with words a one-letter typo was
+//! read as (see [`Found`]).
 
-use super::grammar::{Context, Item, Lexed, parse_item};
+use super::grammar::{Context, DayRef, Item, Lexed, parse_item};
 use super::spec::Spec;
 use super::vocab::Key;
+use super::{Unplaced, UnplacedKind};
 
 /// At most this many glue tokens may separate two parts of one phrase.
 const MAX_GLUE: usize = 3;
@@ -24,6 +29,10 @@ pub(super) struct Found {
     pub spec: Spec,
     /// The task text without the phrase, trimmed.
     pub text: String,
+    /// Words of the phrase read as the key word they are a typo of: (as typed, as read).
+    pub typos: Vec<(String, &'static str)>,
+    /// Time words left in the text.
+    pub unplaced: Vec<Unplaced>,
 }
 
 /// A run of phrase parts over tokens `start..end`.
@@ -32,6 +41,8 @@ struct Run {
     start: usize,
     end: usize,
     spec: Spec,
+    /// Whether one of its parts cannot be ordinary text ("at 5", "tomorrow", "on friday").
+    unmistakable: bool,
 }
 
 impl Run {
@@ -43,7 +54,8 @@ impl Run {
 /// Finds the time phrase in `input`, or `None` if it has none.
 pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     let n = lexed.len();
-    let first = (0..n).find(|&i| !lexed.is_glue(i)).unwrap_or(n);
+    let first_word = (0..n).find(|&i| !lexed.is_glue(i)).unwrap_or(n);
+    let first = skip_request(lexed, first_word, n);
     let prefix = chain(lexed, first).filter(Run::is_usable);
     let from = prefix.as_ref().map_or(first, |r| r.end);
     let suffix = (from..n)
@@ -69,11 +81,16 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
 }
 
-/// The longest unmistakable phrase inside the text, if any.
+/// The longest unmistakable phrase inside the text, if any: two parts, a relative time, or a
+/// part that cannot be ordinary text ("call mom at 5 about dinner"), so that a lone "friday"
+/// in "prepare friday slides" stays text.
 fn inner_run(lexed: &Lexed, first: usize) -> Option<Run> {
     (first..lexed.len())
         .filter_map(|i| chain(lexed, i))
-        .filter(|r| r.spec.is_anchored() && (r.spec.parts >= 2 || r.spec.relative.is_some()))
+        .filter(|r| {
+            r.spec.is_anchored()
+                && (r.spec.parts >= 2 || r.spec.relative.is_some() || r.unmistakable)
+        })
         .fold(None, |best: Option<Run>, r| match best {
             Some(b) if b.end - b.start >= r.end - r.start => Some(b),
             _ => Some(r),
@@ -85,6 +102,7 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
     let mut spec = Spec::default();
     let mut end = start;
     let mut bare_hour = false;
+    let mut unmistakable = false;
     loop {
         let at = if spec.parts == 0 {
             start
@@ -104,10 +122,53 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
         if !lexed.ends_word(item_end) || !spec.add(item) {
             break;
         }
-        bare_hour = matches!(item, Item::Day(_) | Item::Period(_) | Item::Repeat(..));
+        unmistakable |= is_unmistakable(lexed, at, item_end, item);
+        bare_hour = matches!(
+            item,
+            Item::Day(_) | Item::Period { .. } | Item::DayPeriod(..) | Item::Repeat(..)
+        );
         end = item_end;
     }
-    (spec.parts > 0).then_some(Run { start, end, spec })
+    (spec.parts > 0).then_some(Run {
+        start,
+        end,
+        spec,
+        unmistakable,
+    })
+}
+
+/// Whether the part `item` over tokens `start..end` cannot be ordinary text: a relative time,
+/// a repeat, a day word, a marked weekday or day of the month ("on friday", "on the 15th"), a
+/// date with a month name, a time longer than a bare number, a part of the day said as a time.
+fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool {
+    let marked = [Key::On, Key::At, Key::Next, Key::This, Key::The]
+        .iter()
+        .any(|key| lexed.has(start, *key));
+    match item {
+        Item::Relative(_) | Item::Repeat(..) | Item::Lead(_) | Item::DayPeriod(..) => true,
+        Item::Day(DayRef::Weekday { .. } | DayRef::MonthDay(_)) => marked,
+        Item::Day(DayRef::Date { year, .. }) => {
+            year.is_some() || (start..end).any(|i| lexed.pick(i, month_key).is_some())
+        }
+        Item::Day(_) => true,
+        Item::Time(_) => {
+            let malformed = lexed
+                .token(end)
+                .is_some_and(|t| !t.spaced && t.punct().is_some())
+                && lexed
+                    .token(end + 1)
+                    .is_some_and(|t| !t.spaced && t.word().is_none());
+            !malformed && (end - start >= 2 || lexed.token(start).and_then(|t| t.word()).is_some())
+        }
+        Item::Period { alone, .. } => alone,
+    }
+}
+
+fn month_key(key: Key) -> Option<u32> {
+    match key {
+        Key::Month(m) => Some(m),
+        _ => None,
+    }
 }
 
 fn skip_glue(lexed: &Lexed, from: usize) -> usize {
@@ -123,8 +184,9 @@ fn only_glue(lexed: &Lexed, from: usize, to: usize) -> bool {
 
 /// The result for a phrase made of the given runs (in order): the text is
 /// what lies outside them, each piece without edge glue, joined by spaces.
-/// A leading "remind me (to)" / "напомни (мне)" and a trailing
-/// "eslat(ib qo'y)" are dropped too: they address the bot, not the task.
+/// A leading "remind me (to)" / "напомни (мне)" / "menga eslat" and a trailing
+/// "eslat(ib qo'y)" are dropped too: they address the bot, not the task; so is the "to" of
+/// "remind me at 5 to call mom".
 fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Found {
     let mut bounds = Vec::new();
     let mut from = 0;
@@ -138,19 +200,124 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
         .map(|(start, end)| trim_glue(lexed, start, end))
         .filter(|(start, end)| start < end)
         .collect();
+    let mut requested = false;
     if let Some((start, end)) = pieces.first_mut() {
-        *start = skip_request(lexed, *start, *end);
+        let past = skip_request(lexed, *start, *end);
+        requested = past > *start;
+        *start = past;
     }
     if let Some((start, end)) = pieces.last_mut() {
-        *end = drop_trailing_request(lexed, *start, *end);
+        let before = drop_trailing_request(lexed, *start, *end);
+        requested |= before < *end;
+        *end = before;
     }
-    let text = pieces
+    pieces.retain(|(start, end)| trim_glue(lexed, *start, *end).0 < *end);
+    if requested && let Some((start, end)) = pieces.first_mut() {
+        let (s, _) = trim_glue(lexed, *start, *end);
+        let addressed = lexed.token(s).and_then(|t| t.word()) == Some("to")
+            || (lexed.has(s, Key::Me) && !lexed.has(s, Key::Remind));
+        *start = if addressed { s + 1 } else { s };
+    }
+    let pieces: Vec<(usize, usize)> = pieces
         .into_iter()
         .map(|(start, end)| trim_glue(lexed, start, end))
-        .filter_map(|(start, end)| slice(input, lexed, start, end))
+        .filter(|(start, end)| start < end)
+        .collect();
+    let text = pieces
+        .iter()
+        .filter_map(|&(start, end)| slice(input, lexed, start, end))
         .collect::<Vec<_>>()
         .join(" ");
-    Found { spec, text }
+    let typos = runs
+        .iter()
+        .flat_map(|&(start, end)| start..end)
+        .filter_map(|i| {
+            let read = lexed.typo(i)?;
+            Some((slice(input, lexed, i, i + 1)?.to_owned(), read))
+        })
+        .collect();
+    let unplaced = pieces
+        .iter()
+        .flat_map(|&(start, end)| unplaced_in(input, lexed, start, end))
+        .collect();
+    Found {
+        spec,
+        text,
+        typos,
+        unplaced,
+    }
+}
+
+/// Time words in the text `start..end` that the phrase did not take: whatever the grammar
+/// reads there ("monday" in "prepare monday report tomorrow 9"), and a repeat word before
+/// something it could not read ("every 10 minutes").
+fn unplaced_in(input: &str, lexed: &Lexed, start: usize, end: usize) -> Vec<Unplaced> {
+    let mut out = Vec::new();
+    let mut i = start;
+    while i < end {
+        let run = lexed
+            .starts_word(i)
+            .then(|| chain(lexed, i))
+            .flatten()
+            .filter(|r| r.is_usable() && r.end <= end);
+        let (kind, stop) = match run {
+            Some(run) => (Some(kind_of(&run.spec)), run.end),
+            None if is_repeat_word(lexed, i) && i + 1 < end && is_timeish(lexed, i + 1) => {
+                let words = (i + 1..end)
+                    .take(MAX_GLUE)
+                    .take_while(|&j| is_timeish(lexed, j))
+                    .count();
+                (Some(UnplacedKind::Repeat), i + 1 + words)
+            }
+            None => (None, i + 1),
+        };
+        if let Some(kind) = kind
+            && let Some(words) = slice(input, lexed, i, stop)
+        {
+            out.push(Unplaced {
+                words: words.to_owned(),
+                kind,
+            });
+        }
+        i = stop;
+    }
+    out
+}
+
+fn kind_of(spec: &Spec) -> UnplacedKind {
+    if spec.repeat.is_some() {
+        UnplacedKind::Repeat
+    } else if spec.day.is_some() || spec.relative.is_some() {
+        UnplacedKind::Day
+    } else {
+        UnplacedKind::Time
+    }
+}
+
+fn is_repeat_word(lexed: &Lexed, i: usize) -> bool {
+    [
+        Key::Every,
+        Key::Daily,
+        Key::Weekly,
+        Key::Monthly,
+        Key::Yearly,
+        Key::Hourly,
+        Key::Once,
+    ]
+    .iter()
+    .any(|key| lexed.has(i, *key))
+}
+
+/// Whether the token at `i` is a number or a word with a time meaning.
+fn is_timeish(lexed: &Lexed, i: usize) -> bool {
+    lexed
+        .token(i)
+        .is_some_and(|t| t.word().is_none() && t.punct().is_none())
+        || lexed
+            .pick(i, |k| {
+                (!matches!(k, Key::And | Key::The | Key::Of | Key::Article | Key::Me)).then_some(())
+            })
+            .is_some()
 }
 
 /// Tokens `start..end` without edge glue on either side.
@@ -167,8 +334,12 @@ fn trim_glue(lexed: &Lexed, mut start: usize, mut end: usize) -> (usize, usize) 
     (start, end)
 }
 
-/// Past a leading `remind [me] [to]`.
+/// Past a leading `remind [me] [to]`, `напомни [мне]`, `menga eslat`, starting at `start`.
 fn skip_request(lexed: &Lexed, mut start: usize, end: usize) -> usize {
+    let at = start;
+    if start < end && lexed.has(start, Key::Me) && !lexed.has(start, Key::Remind) {
+        start += 1;
+    }
     if start < end && lexed.has(start, Key::Remind) {
         start += 1;
         if start < end && lexed.has(start, Key::Me) {
@@ -177,8 +348,10 @@ fn skip_request(lexed: &Lexed, mut start: usize, end: usize) -> usize {
         if start < end && lexed.token(start).and_then(|t| t.word()) == Some("to") {
             start += 1;
         }
+        start
+    } else {
+        at
     }
-    start
 }
 
 /// Before a trailing `remind [me]`.

@@ -1,17 +1,22 @@
 //! Turning what a phrase says into instants, in the user's zone and under
-//! the DST policy of [`resolve_local`].
+//! the DST policy of [`resolve_local`], noting what was assumed on the way.
 
-use chrono::{DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeDelta, Utc, WeekdaySet};
+mod time;
+
+use chrono::{
+    DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeDelta, Utc, Weekday, WeekdaySet,
+};
 use chrono_tz::Tz;
 
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Frequency, Recurrence, RecurrenceError};
 use crate::domain::timezone::{resolve_local, to_local};
 
-use super::grammar::{Clock, DayRef, RepeatRef, Span};
+use super::grammar::{DayRef, Repeat, RepeatRef, Span};
 use super::spec::Spec;
 use super::vocab::Period;
-use super::{DEFAULT_TIME, DueError, MAX_YEAR};
+use super::{Assumption, DueError, MAX_YEAR};
+use time::{Moment, Said, period_default};
 
 /// When and how often, once the phrase is resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,22 +27,25 @@ pub(super) struct Resolved {
     pub recurrence: Option<Recurrence>,
     /// How long before the deadline to remind.
     pub lead: Option<Lead>,
+    /// What was assumed.
+    pub assumptions: Vec<Assumption>,
 }
 
 /// Resolves `spec` against `now` in `tz`.
 pub(super) fn resolve(spec: &Spec, now: DateTime<Utc>, tz: Tz) -> Result<Resolved, DueError> {
     let lead = spec.lead.map(lead_duration).transpose()?;
-    let time = time_of_day(spec.clock, spec.period)?;
+    let said = Said::read(spec.clock, spec.period)?;
+    let mut notes = Vec::new();
     let (due, recurrence) = if let Some(repeat) = spec.repeat {
-        let recurrence = recurrence(repeat, time.unwrap_or(DEFAULT_TIME), now, tz)?;
-        (recurrence.next_after(now, tz), Some(recurrence))
+        let rule = recurrence(repeat, said, spec.period, now, tz, &mut notes)?;
+        (rule.next_after(now, tz), Some(rule))
     } else if let Some(span) = spec.relative {
-        (relative(span, time, now, tz)?, None)
+        let moment = (said != Said::Nothing).then(|| said.on_a_day(spec.period, &mut notes));
+        (relative(span, moment, now, tz)?, None)
+    } else if let Some(day) = spec.day {
+        (on_day(day, said, spec.period, now, tz, &mut notes)?, None)
     } else {
-        (
-            one_off(spec.day, time.unwrap_or(DEFAULT_TIME), now, tz)?,
-            None,
-        )
+        (without_day(said, spec.period, now, tz, &mut notes), None)
     };
     if to_local(tz, due).year() > MAX_YEAR {
         return Err(too_far());
@@ -46,74 +54,12 @@ pub(super) fn resolve(spec: &Spec, now: DateTime<Utc>, tz: Tz) -> Result<Resolve
         due,
         recurrence,
         lead,
+        assumptions: notes,
     })
 }
 
 fn too_far() -> DueError {
     DueError::TooFar { max_year: MAX_YEAR }
-}
-
-/// The time of day said, if any: a clock time (am/pm or the part of the day
-/// applied) or the default time of a part of the day.
-fn time_of_day(
-    clock: Option<Clock>,
-    period: Option<Period>,
-) -> Result<Option<NaiveTime>, DueError> {
-    let Some(clock) = clock else {
-        return Ok(period.map(period_default));
-    };
-    let invalid = DueError::InvalidTime {
-        hour: clock.hour,
-        minute: clock.minute,
-    };
-    let hour = hour_of_day(clock, period).ok_or_else(|| invalid.clone())?;
-    NaiveTime::from_hms_opt(hour, clock.minute, 0)
-        .map(Some)
-        .ok_or(invalid)
-}
-
-/// The 24-hour hour of `clock` read with its am/pm or part of the day:
-/// "9 pm" and "9 вечера" are 21, "2 ночи" is 2, "11 ночи" is 23, "12 am" is 0.
-fn hour_of_day(clock: Clock, period: Option<Period>) -> Option<u32> {
-    let h = clock.hour;
-    match (clock.meridiem, period) {
-        (Some(false), _) => match h {
-            12 => Some(0),
-            1..=11 => Some(h),
-            _ => None,
-        },
-        (Some(true), _) => match h {
-            12 => Some(12),
-            1..=11 => Some(h + 12),
-            _ => None,
-        },
-        (None, Some(Period::Morning)) => (h <= 11).then_some(h),
-        (None, Some(Period::Afternoon | Period::Evening)) => match h {
-            1..=11 => Some(h + 12),
-            12 if period == Some(Period::Afternoon) => Some(12),
-            13..=23 => Some(h),
-            _ => None,
-        },
-        (None, Some(Period::Night)) => match h {
-            0..=5 => Some(h),
-            12 => Some(0),
-            6..=11 => Some(h + 12),
-            13..=23 => Some(h),
-            _ => None,
-        },
-        (None, None) => (h <= 23).then_some(h),
-    }
-}
-
-/// The time a part of the day means when no clock time is given.
-fn period_default(period: Period) -> NaiveTime {
-    let hour = match period {
-        Period::Morning => 9,
-        Period::Afternoon => 14,
-        Period::Evening => 19,
-        Period::Night => 22,
-    };
-    NaiveTime::from_hms_opt(hour, 0, 0).unwrap_or(DEFAULT_TIME)
 }
 
 /// A lead time as a plain duration (a day of lead is 24 hours), at most [`Lead::MAX`].
@@ -130,34 +76,71 @@ pub(super) fn lead_duration(span: Span) -> Result<Lead, DueError> {
     Lead::from_secs(secs).map_err(|_| too_long)
 }
 
-/// The schedule of a recurrence; "every week"/"every month" repeat on
-/// today's weekday/day of month.
+/// The schedule of a recurrence; "every week"/"every month"/"every year" repeat on today's
+/// weekday/day of month/date. An interval counts from the first occurrence; an hourly one
+/// starts an interval from now, or at the time said.
 fn recurrence(
-    repeat: RepeatRef,
-    time: NaiveTime,
+    repeat: Repeat,
+    said: Said,
+    period: Option<Period>,
     now: DateTime<Utc>,
     tz: Tz,
+    notes: &mut Vec<Assumption>,
 ) -> Result<Recurrence, DueError> {
     let today = to_local(tz, now).date();
-    let frequency = match repeat {
+    let frequency = match repeat.kind {
+        RepeatRef::Hourly => {
+            let first = match said {
+                Said::Nothing => i64::from(repeat.every)
+                    .checked_mul(3600)
+                    .and_then(TimeDelta::try_seconds)
+                    .and_then(|d| now.checked_add_signed(d))
+                    .ok_or_else(too_far)?,
+                _ => without_day(said, period, now, tz, notes),
+            };
+            return Recurrence::hourly(repeat.every, first).map_err(rule_error);
+        }
         RepeatRef::Daily => Frequency::Daily,
         RepeatRef::Weekdays => Frequency::Weekdays,
         RepeatRef::Weekly(days) => Frequency::Weekly(days),
         RepeatRef::WeeklyToday => Frequency::Weekly(WeekdaySet::single(today.weekday())),
         RepeatRef::MonthlyOnDay(day) => Frequency::MonthlyOnDay(day),
         RepeatRef::MonthlyToday => Frequency::MonthlyOnDay(today.day()),
+        RepeatRef::MonthlyLastDay => Frequency::MonthlyOnLastDay,
+        RepeatRef::Yearly { day, month } => Frequency::Yearly { month, day },
+        RepeatRef::YearlyToday => Frequency::Yearly {
+            month: today.month(),
+            day: today.day(),
+        },
     };
-    Recurrence::new(frequency, time).map_err(|e| match e {
+    // In a repeat, midnight and the small hours stay on the repeat's own days.
+    let time = said.on_a_day(period, notes).time;
+    let every_period = Recurrence::new(frequency, time).map_err(rule_error)?;
+    if repeat.every == 1 {
+        return Ok(every_period);
+    }
+    let first = to_local(tz, every_period.next_after(now, tz)).date();
+    Recurrence::every(frequency, time, repeat.every, first).map_err(rule_error)
+}
+
+fn rule_error(error: RecurrenceError) -> DueError {
+    match error {
         RecurrenceError::DayOfMonthOutOfRange { day } => DueError::InvalidDayOfMonth { day },
-        RecurrenceError::NoWeekdays => DueError::NoTime,
-    })
+        RecurrenceError::InvalidYearlyDate { month, day } => DueError::InvalidDate {
+            day,
+            month,
+            year: None,
+        },
+        RecurrenceError::IntervalOutOfRange { .. } => too_far(),
+        RecurrenceError::NoWeekdays | RecurrenceError::HourlyNeedsAnchor => DueError::NoTime,
+    }
 }
 
 /// "in …": elapsed units are added to `now` exactly; calendar units move the
 /// local date and keep the wall time (or take the time said).
 fn relative(
     span: Span,
-    time: Option<NaiveTime>,
+    moment: Option<Moment>,
     now: DateTime<Utc>,
     tz: Tz,
 ) -> Result<DateTime<Utc>, DueError> {
@@ -170,7 +153,8 @@ fn relative(
             .and_then(|m| local.date().checked_add_months(Months::new(m)))
             .and_then(|d| d.checked_add_days(Days::new(span.days)))
             .ok_or_else(too_far)?;
-        resolve_local(tz, date.and_time(time.unwrap_or(local.time())))
+        let moment = moment.unwrap_or(Moment::same_day(local.time()));
+        resolve_local(tz, moment.local(date))
     };
     i64::try_from(span.seconds)
         .ok()
@@ -179,17 +163,97 @@ fn relative(
         .ok_or_else(too_far)
 }
 
-/// A one-off day (or none) at `time`. Without a day a past time rolls to
-/// tomorrow; a weekday said on that day means today if the time is ahead,
-/// else next week; an explicitly past day is an error.
-fn one_off(
-    day: Option<DayRef>,
-    time: NaiveTime,
+/// A time without a day: the next time that time of day comes. An hour that may be either
+/// side of noon is whichever reading comes first ("at 3" at 12:48 is 15:00 today, at 16:00
+/// it is 03:00 tomorrow); midnight is the coming one; a part of the day alone ("вечером") is
+/// its time today, or tomorrow once that has passed.
+fn without_day(
+    said: Said,
+    period: Option<Period>,
     now: DateTime<Utc>,
     tz: Tz,
+    notes: &mut Vec<Assumption>,
+) -> DateTime<Utc> {
+    let today = to_local(tz, now).date();
+    let tomorrow = today.succ_opt().unwrap_or(today);
+    let next = |times: &[NaiveTime]| {
+        [today, tomorrow]
+            .iter()
+            .flat_map(|day| times.iter().map(|t| resolve_local(tz, day.and_time(*t))))
+            .filter(|at| *at > now)
+            .min()
+            .unwrap_or(DateTime::<Utc>::MAX_UTC)
+    };
+    match said {
+        Said::Nothing => {
+            let chosen = period.map_or(super::DEFAULT_TIME, period_default);
+            notes.push(Assumption::TimeNotSaid { chosen });
+            next(&[chosen])
+        }
+        Said::Exact(time) => next(&[time]),
+        Said::Either { typed, am, pm } => {
+            let due = next(&[am, pm]);
+            let chosen = to_local(tz, due).time();
+            let chosen = if chosen == am || chosen == pm {
+                chosen
+            } else {
+                // A wall time in a DST gap moved; note the reading that was meant.
+                [am, pm]
+                    .into_iter()
+                    .find(|t| resolve_local(tz, to_local(tz, due).date().and_time(*t)) == due)
+                    .unwrap_or(chosen)
+            };
+            notes.push(Assumption::HourWithoutAmPm { typed, chosen });
+            due
+        }
+        Said::Midnight => resolve_local(tz, tomorrow.and_time(NaiveTime::MIN)),
+    }
+}
+
+/// A one-off on a named day. A weekday said on that day means today if the time is ahead,
+/// else next week; "next" weekdays are in next week; an explicitly past day is an error.
+/// "today" with an hour that may be either side of noon takes the reading still ahead.
+fn on_day(
+    day: DayRef,
+    said: Said,
+    period: Option<Period>,
+    now: DateTime<Utc>,
+    tz: Tz,
+    notes: &mut Vec<Assumption>,
 ) -> Result<DateTime<Utc>, DueError> {
     let today = to_local(tz, now).date();
-    let at = |date: NaiveDate| resolve_local(tz, date.and_time(time));
+    if let (DayRef::Today, Said::Either { typed, am, pm }) = (day, said) {
+        let at = |t: NaiveTime| resolve_local(tz, today.and_time(t));
+        let chosen = if at(am) > now { am } else { pm };
+        notes.push(Assumption::HourWithoutAmPm { typed, chosen });
+        return if at(chosen) > now {
+            Ok(at(chosen))
+        } else {
+            Err(DueError::InPast {
+                local: today.and_time(chosen),
+            })
+        };
+    }
+    let moment = said.on_a_day(period, notes);
+    let due = day_at(day, moment, now, tz, notes)?;
+    if moment.next_day {
+        notes.push(Assumption::NightAfterDay {
+            date: to_local(tz, due).date(),
+        });
+    }
+    Ok(due)
+}
+
+/// The instant of `moment` on the named `day`.
+fn day_at(
+    day: DayRef,
+    moment: Moment,
+    now: DateTime<Utc>,
+    tz: Tz,
+    notes: &mut Vec<Assumption>,
+) -> Result<DateTime<Utc>, DueError> {
+    let today = to_local(tz, now).date();
+    let at = |date: NaiveDate| resolve_local(tz, moment.local(date));
     let plus = |days: u64| today.checked_add_days(Days::new(days)).ok_or_else(too_far);
     let not_past = |date: NaiveDate| {
         let due = at(date);
@@ -197,30 +261,108 @@ fn one_off(
             Ok(due)
         } else {
             Err(DueError::InPast {
-                local: date.and_time(time),
+                local: moment.local(date),
             })
         }
     };
     match day {
-        None if at(today) > now => Ok(at(today)),
-        None => plus(1).map(at),
-        Some(DayRef::Yesterday) => Err(DueError::InPast {
-            local: today.pred_opt().unwrap_or(today).and_time(time),
+        DayRef::Yesterday => Err(DueError::InPast {
+            local: moment.local(today.pred_opt().unwrap_or(today)),
         }),
-        Some(DayRef::Today) => not_past(today),
-        Some(DayRef::Tomorrow) => plus(1).map(at),
-        Some(DayRef::DayAfterTomorrow) => plus(2).map(at),
-        Some(DayRef::Weekday { day, next }) => {
-            let ahead = u64::from(day.days_since(today.weekday()));
-            let date = plus(ahead)?;
-            if ahead == 0 && (next || at(date) <= now) {
-                plus(7).map(at)
-            } else {
-                Ok(at(date))
+        DayRef::Today => not_past(today),
+        DayRef::Tomorrow => plus(1).map(at),
+        DayRef::DayAfterTomorrow => plus(2).map(at),
+        DayRef::Weekday { day, next: false } => coming_weekday(day, today, &at, now).map(at),
+        DayRef::Weekday { day, next: true } => {
+            let date = plus(next_monday_in(today))?
+                .checked_add_days(Days::new(u64::from(day.num_days_from_monday())))
+                .ok_or_else(too_far)?;
+            if coming_weekday(day, today, &at, now).ok() != Some(date) {
+                notes.push(Assumption::NextWeekday { date });
             }
+            Ok(at(date))
         }
-        Some(DayRef::Date { day, month, year }) => date(day, month, year, time, now, tz),
+        DayRef::NextWeek => {
+            let date = plus(next_monday_in(today))?;
+            notes.push(Assumption::NextWeekMonday { date });
+            Ok(at(date))
+        }
+        DayRef::EndOfMonth => {
+            let this_month = last_day_of_month(today);
+            if at(this_month) > now {
+                return Ok(at(this_month));
+            }
+            let next_month = this_month.succ_opt().map(last_day_of_month);
+            next_month.map(at).ok_or_else(too_far)
+        }
+        DayRef::MonthDay(day) => month_day(day, moment, now, tz),
+        DayRef::Date { day, month, year } => date(day, month, year, moment, now, tz),
     }
+}
+
+/// Days from `today` to next week's Monday (weeks start on Monday).
+fn next_monday_in(today: NaiveDate) -> u64 {
+    u64::from(7 - today.weekday().num_days_from_monday())
+}
+
+/// The coming `day`: today if it is that weekday and the time is still ahead, else within
+/// the next seven days.
+fn coming_weekday(
+    day: Weekday,
+    today: NaiveDate,
+    at: &impl Fn(NaiveDate) -> DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<NaiveDate, DueError> {
+    let ahead = u64::from(day.days_since(today.weekday()));
+    let date = today
+        .checked_add_days(Days::new(ahead))
+        .ok_or_else(too_far)?;
+    if ahead == 0 && at(date) <= now {
+        date.checked_add_days(Days::new(7)).ok_or_else(too_far)
+    } else {
+        Ok(date)
+    }
+}
+
+fn last_day_of_month(date: NaiveDate) -> NaiveDate {
+    (28..=31)
+        .rev()
+        .find_map(|d| date.with_day(d))
+        .unwrap_or(date)
+}
+
+/// "on the 15th": the next 15th (skipping months without it); today's date with a time
+/// already past is in the past, as with a full date.
+fn month_day(
+    day: u32,
+    moment: Moment,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Result<DateTime<Utc>, DueError> {
+    if !(1..=31).contains(&day) {
+        return Err(DueError::InvalidDayOfMonth { day });
+    }
+    let today = to_local(tz, now).date();
+    let first = today.with_day(1).unwrap_or(today);
+    for months in 0..=12 {
+        let Some(date) = first
+            .checked_add_months(Months::new(months))
+            .and_then(|m| m.with_day(day))
+        else {
+            continue;
+        };
+        if date < today {
+            continue;
+        }
+        let due = resolve_local(tz, moment.local(date));
+        if due > now {
+            return Ok(due);
+        }
+        return Err(DueError::InPast {
+            local: moment.local(date),
+        });
+    }
+    Err(DueError::InvalidDayOfMonth { day })
 }
 
 /// An explicit date. Without a year it is the next time that date comes
@@ -230,19 +372,19 @@ fn date(
     day: u32,
     month: u32,
     year: Option<u64>,
-    time: NaiveTime,
+    moment: Moment,
     now: DateTime<Utc>,
     tz: Tz,
 ) -> Result<DateTime<Utc>, DueError> {
     let invalid = |year: Option<i32>| DueError::InvalidDate { day, month, year };
     let in_past = |date: NaiveDate| DueError::InPast {
-        local: date.and_time(time),
+        local: moment.local(date),
     };
     // 2000 is a leap year: a date that fails there fails in every year.
     if NaiveDate::from_ymd_opt(2000, month, day).is_none() {
         return Err(invalid(year.and_then(|y| i32::try_from(y).ok())));
     }
-    let at = |date: NaiveDate| resolve_local(tz, date.and_time(time));
+    let at = |date: NaiveDate| resolve_local(tz, moment.local(date));
     if let Some(year) = year {
         let year = i32::try_from(year)
             .ok()
@@ -277,41 +419,6 @@ fn date(
 mod tests {
     use super::*;
 
-    fn hour(h: u32, meridiem: Option<bool>, period: Option<Period>) -> Option<u32> {
-        let clock = Clock {
-            hour: h,
-            minute: 0,
-            meridiem,
-        };
-        hour_of_day(clock, period)
-    }
-
-    #[test]
-    fn am_pm_follow_the_12_hour_clock() {
-        assert_eq!(hour(12, Some(false), None), Some(0));
-        assert_eq!(hour(9, Some(false), None), Some(9));
-        assert_eq!(hour(12, Some(true), None), Some(12));
-        assert_eq!(hour(9, Some(true), None), Some(21));
-        assert_eq!(hour(13, Some(true), None), None);
-        assert_eq!(hour(0, Some(false), None), None);
-    }
-
-    #[test]
-    fn parts_of_the_day_set_am_or_pm() {
-        assert_eq!(hour(9, None, Some(Period::Morning)), Some(9));
-        assert_eq!(hour(15, None, Some(Period::Morning)), None);
-        assert_eq!(hour(3, None, Some(Period::Afternoon)), Some(15));
-        assert_eq!(hour(12, None, Some(Period::Afternoon)), Some(12));
-        assert_eq!(hour(9, None, Some(Period::Evening)), Some(21));
-        assert_eq!(hour(21, None, Some(Period::Evening)), Some(21));
-        assert_eq!(hour(12, None, Some(Period::Evening)), None);
-        assert_eq!(hour(2, None, Some(Period::Night)), Some(2));
-        assert_eq!(hour(11, None, Some(Period::Night)), Some(23));
-        assert_eq!(hour(12, None, Some(Period::Night)), Some(0));
-        assert_eq!(hour(23, None, None), Some(23));
-        assert_eq!(hour(24, None, None), None);
-    }
-
     #[test]
     fn lead_days_are_24_hours() {
         let span = Span {
@@ -322,6 +429,20 @@ mod tests {
         assert_eq!(
             lead_duration(span).map(Lead::duration),
             Ok(TimeDelta::minutes(24 * 60 + 30))
+        );
+    }
+
+    #[test]
+    fn next_week_starts_on_monday() {
+        let friday = NaiveDate::from_ymd_opt(2026, 3, 27).expect("valid");
+        let sunday = NaiveDate::from_ymd_opt(2026, 3, 29).expect("valid");
+        let monday = NaiveDate::from_ymd_opt(2026, 3, 30).expect("valid");
+        assert_eq!(next_monday_in(friday), 3);
+        assert_eq!(next_monday_in(sunday), 1);
+        assert_eq!(next_monday_in(monday), 7);
+        assert_eq!(
+            last_day_of_month(friday),
+            NaiveDate::from_ymd_opt(2026, 3, 31).expect("valid")
         );
     }
 }

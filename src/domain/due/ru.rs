@@ -4,7 +4,9 @@ use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
 
 use super::vocab::Key::{self, *};
 use super::vocab::Period::{Afternoon, Evening, Morning, Night};
-use super::vocab::Unit::{Day as D, Hour as H, Minute as Mi, Month as Mo, Second as S, Week as W};
+use super::vocab::Unit::{
+    Day as D, Hour as H, Minute as Mi, Month as Mo, Second as S, Week as W, Year as Y,
+};
 
 /// Folded Russian words and their meanings.
 pub(super) const WORDS: &[(&str, Key)] = &[
@@ -21,10 +23,45 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("восемь", Count(8)),
     ("девять", Count(9)),
     ("десять", Count(10)),
+    ("одиннадцать", Count(11)),
+    ("двенадцать", Count(12)),
+    ("тринадцать", Count(13)),
+    ("четырнадцать", Count(14)),
     ("пятнадцать", Count(15)),
+    ("шестнадцать", Count(16)),
+    ("семнадцать", Count(17)),
+    ("восемнадцать", Count(18)),
+    ("девятнадцать", Count(19)),
     ("двадцать", Count(20)),
     ("тридцать", Count(30)),
     ("сорок", Count(40)),
+    ("пятьдесят", Count(50)),
+    ("шестьдесят", Count(60)),
+    ("одной", Count(1)),
+    ("двух", Count(2)),
+    ("трех", Count(3)),
+    ("четырех", Count(4)),
+    ("пяти", Count(5)),
+    ("шести", Count(6)),
+    ("семи", Count(7)),
+    ("восьми", Count(8)),
+    ("девяти", Count(9)),
+    ("десяти", Count(10)),
+    ("пятнадцати", Count(15)),
+    ("двадцати", Count(20)),
+    ("тридцати", Count(30)),
+    ("первого", HourOrdinal(1)),
+    ("второго", HourOrdinal(2)),
+    ("третьего", HourOrdinal(3)),
+    ("четвертого", HourOrdinal(4)),
+    ("пятого", HourOrdinal(5)),
+    ("шестого", HourOrdinal(6)),
+    ("седьмого", HourOrdinal(7)),
+    ("восьмого", HourOrdinal(8)),
+    ("девятого", HourOrdinal(9)),
+    ("десятого", HourOrdinal(10)),
+    ("одиннадцатого", HourOrdinal(11)),
+    ("двенадцатого", HourOrdinal(12)),
     ("сек", Unit(S)),
     ("секунда", Unit(S)),
     ("секунду", Unit(S)),
@@ -54,6 +91,9 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("месяц", Unit(Mo)),
     ("месяца", Unit(Mo)),
     ("месяцев", Unit(Mo)),
+    ("год", Unit(Y)),
+    ("года", Unit(Y)),
+    ("лет", Unit(Y)),
     ("полчаса", HalfHour),
     ("полтора", OneAndHalf),
     ("полторы", OneAndHalf),
@@ -193,4 +233,44 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("года", YearWord),
     ("год", YearWord),
     ("г", YearWord),
+    ("четверть", Quarter),
+    ("четверти", Quarter),
+    ("без", Without),
+    ("половине", HalfOf),
+    ("раз", Once),
+    ("последний", Last),
+    ("последнее", Last),
+    ("последнего", Last),
+    ("последнюю", Last),
+    ("последним", Last),
+    ("конце", End),
+    ("концу", End),
+    ("конец", End),
+    ("год", YearNoun),
+    ("обед", LunchNoun),
+    ("обеда", LunchNoun),
+    ("обеду", LunchNoun),
+    ("после", AfterPrep),
+    ("ежегодно", Yearly),
+    ("ежечасно", Hourly),
+    ("неделе", WeekNoun),
+    ("недели", WeekNoun),
+    ("следующей", Next),
+    ("следующем", Next),
+    ("этим", This),
+    ("этой", This),
+    ("утром", TimeAdverb),
+    ("днем", TimeAdverb),
+    ("вечером", TimeAdverb),
+    ("ночью", TimeAdverb),
 ];
+
+/// The meaning of a Russian word made of parts: `полшестого` (half past five, literally "half
+/// of the sixth") is half an hour before six.
+pub(super) fn inflected(word: &str) -> Option<Key> {
+    let hour = word.strip_prefix("пол")?;
+    WORDS.iter().find_map(|(w, key)| match key {
+        HourOrdinal(n) if *w == hour => Some(HalfBefore(*n)),
+        _ => None,
+    })
+}

@@ -1,7 +1,7 @@
 //! What a time phrase says, gathered from its parts, and which parts
 //! contradict each other.
 
-use super::grammar::{Clock, DayRef, Item, RepeatRef, Span};
+use super::grammar::{Clock, DayRef, Item, Repeat, RepeatRef, Span};
 use super::vocab::Period;
 
 /// The parts of one time phrase, each said at most once.
@@ -15,8 +15,10 @@ pub(super) struct Spec {
     pub clock: Option<Clock>,
     /// "evening": sets am/pm or a default time.
     pub period: Option<Period>,
+    /// Whether the part of the day stands for a time by itself ("вечером", "in the evening").
+    pub period_alone: bool,
     /// "every monday".
-    pub repeat: Option<RepeatRef>,
+    pub repeat: Option<Repeat>,
     /// "30 min before".
     pub lead: Option<Span>,
     /// How many parts were added.
@@ -26,7 +28,9 @@ pub(super) struct Spec {
 impl Spec {
     /// Adds a part unless it contradicts what is already there (a second
     /// day or time, a day with "in 2 hours", a day with a recurrence, …);
-    /// returns whether it was added.
+    /// returns whether it was added. A day that completes what is there joins it: "next week"
+    /// and "tuesday" are next week's Tuesday, "every year" and "14 Feb" are every 14 February,
+    /// "every week" and "monday" every Monday, "every month" and "the 15th" every 15th.
     pub fn add(&mut self, item: Item) -> bool {
         let elapsed = self.relative.is_some_and(|s| !s.is_calendar_only());
         let has_meridiem = self.clock.is_some_and(|c| c.meridiem.is_some());
@@ -37,14 +41,37 @@ impl Spec {
                     && self.repeat.is_none()
                     && (span.is_calendar_only() || (self.clock.is_none() && self.period.is_none()))
             }
-            Item::Day(_) => self.day.is_none() && self.repeat.is_none() && self.relative.is_none(),
+            Item::Day(day) => {
+                if self.joined_day(day) {
+                    self.parts += 1;
+                    return true;
+                }
+                self.day.is_none() && self.repeat.is_none() && self.relative.is_none()
+            }
+            Item::DayPeriod(..) => {
+                self.day.is_none()
+                    && self.period.is_none()
+                    && self.repeat.is_none()
+                    && self.relative.is_none()
+                    && !has_meridiem
+            }
             Item::Time(clock) => {
                 self.clock.is_none()
                     && !elapsed
                     && !(clock.meridiem.is_some() && self.period.is_some())
             }
-            Item::Period(_) => self.period.is_none() && !elapsed && !has_meridiem,
-            Item::Repeat(_, period) => {
+            Item::Period { .. } => self.period.is_none() && !elapsed && !has_meridiem,
+            Item::Repeat(repeat, period) => {
+                if self.repeat.is_none()
+                    && period.is_none()
+                    && let Some(day) = self.day
+                    && let Some(joined) = join(repeat, day)
+                {
+                    self.day = None;
+                    self.repeat = Some(joined);
+                    self.parts += 1;
+                    return true;
+                }
                 self.repeat.is_none()
                     && self.day.is_none()
                     && self.relative.is_none()
@@ -58,12 +85,40 @@ impl Spec {
         fits
     }
 
+    /// Whether `day` joined the repeat or the "next week" already there (and was taken in).
+    fn joined_day(&mut self, day: DayRef) -> bool {
+        if let Some(repeat) = self.repeat {
+            let Some(joined) = join(repeat, day) else {
+                return false;
+            };
+            self.repeat = Some(joined);
+            return true;
+        }
+        let next_week_day = match (self.day, day) {
+            (Some(DayRef::NextWeek), DayRef::Weekday { day, .. })
+            | (Some(DayRef::Weekday { day, .. }), DayRef::NextWeek) => day,
+            _ => return false,
+        };
+        self.day = Some(DayRef::Weekday {
+            day: next_week_day,
+            next: true,
+        });
+        true
+    }
+
     fn set(&mut self, item: Item) {
         match item {
             Item::Relative(span) => self.relative = Some(span),
             Item::Day(day) => self.day = Some(day),
+            Item::DayPeriod(day, period) => {
+                self.day = Some(day);
+                self.period = Some(period);
+            }
             Item::Time(clock) => self.clock = Some(clock),
-            Item::Period(period) => self.period = Some(period),
+            Item::Period { period, alone } => {
+                self.period = Some(period);
+                self.period_alone = alone;
+            }
             Item::Repeat(repeat, period) => {
                 self.repeat = Some(repeat);
                 self.period = period.or(self.period);
@@ -81,7 +136,10 @@ impl Spec {
             other.day.map(Item::Day),
             other.repeat.map(|r| Item::Repeat(r, None)),
             other.clock.map(Item::Time),
-            other.period.map(Item::Period),
+            other.period.map(|period| Item::Period {
+                period,
+                alone: other.period_alone,
+            }),
             other.lead.map(Item::Lead),
         ];
         items
@@ -91,13 +149,14 @@ impl Spec {
             .then_some(merged)
     }
 
-    /// Whether it fixes a moment: a relative time, a day, a time or a
-    /// recurrence (a part of the day or a lead time alone does not).
+    /// Whether it fixes a moment: a relative time, a day, a time, a
+    /// recurrence or a part of the day said as a time ("вечером"); a lead time alone does not.
     pub fn is_anchored(&self) -> bool {
         self.relative.is_some()
             || self.day.is_some()
             || self.clock.is_some()
             || self.repeat.is_some()
+            || (self.period.is_some() && self.period_alone)
     }
 
     /// Whether it holds nothing but a lead time, which may stand apart from
@@ -105,6 +164,28 @@ impl Spec {
     pub fn is_lead_only(&self) -> bool {
         self.lead.is_some() && self.parts == 1
     }
+}
+
+/// A repeat that `day` completes: "every week" + "monday", "every month" + "the 15th" or
+/// "the end of the month", "every year" + "14 Feb".
+fn join(repeat: Repeat, day: DayRef) -> Option<Repeat> {
+    let kind = match (repeat.kind, day) {
+        (RepeatRef::WeeklyToday, DayRef::Weekday { day, next: false }) => {
+            RepeatRef::Weekly(chrono::WeekdaySet::single(day))
+        }
+        (RepeatRef::MonthlyToday, DayRef::MonthDay(day)) => RepeatRef::MonthlyOnDay(day),
+        (RepeatRef::MonthlyToday, DayRef::EndOfMonth) => RepeatRef::MonthlyLastDay,
+        (
+            RepeatRef::YearlyToday,
+            DayRef::Date {
+                day,
+                month,
+                year: None,
+            },
+        ) => RepeatRef::Yearly { day, month },
+        _ => return None,
+    };
+    Some(Repeat { kind, ..repeat })
 }
 
 #[cfg(test)]
@@ -116,6 +197,8 @@ mod tests {
         hour: 9,
         minute: 0,
         meridiem: None,
+        exact: false,
+        midnight: false,
     };
 
     #[test]
@@ -128,7 +211,7 @@ mod tests {
             seconds: 60,
             ..Span::default()
         })));
-        assert!(!spec.add(Item::Repeat(RepeatRef::Daily, None)));
+        assert!(!spec.add(Item::Repeat(Repeat::each(RepeatRef::Daily), None)));
         assert_eq!(spec.parts, 2);
     }
 
@@ -146,6 +229,35 @@ mod tests {
             ..Span::default()
         })));
         assert!(!hours.add(Item::Time(NINE)));
+    }
+
+    #[test]
+    fn days_complete_repeats_and_next_week() {
+        let mut yearly = Spec::default();
+        assert!(yearly.add(Item::Day(DayRef::Date {
+            day: 14,
+            month: 2,
+            year: None
+        })));
+        assert!(yearly.add(Item::Repeat(Repeat::each(RepeatRef::YearlyToday), None)));
+        assert_eq!(
+            yearly.repeat.map(|r| r.kind),
+            Some(RepeatRef::Yearly { day: 14, month: 2 })
+        );
+        assert_eq!(yearly.day, None);
+        let mut next = Spec::default();
+        assert!(next.add(Item::Day(DayRef::NextWeek)));
+        assert!(next.add(Item::Day(DayRef::Weekday {
+            day: chrono::Weekday::Tue,
+            next: false
+        })));
+        assert_eq!(
+            next.day,
+            Some(DayRef::Weekday {
+                day: chrono::Weekday::Tue,
+                next: true
+            })
+        );
     }
 
     #[test]

@@ -4,8 +4,10 @@
 use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
 
 use super::vocab::Key::{self, *};
-use super::vocab::Period::{Afternoon, Evening, Morning, Night};
-use super::vocab::Unit::{Day as D, Hour as H, Minute as Mi, Month as Mo, Second as S, Week as W};
+use super::vocab::Period::{Afternoon, Evening, Lunch, Morning, Night};
+use super::vocab::Unit::{
+    Day as D, Hour as H, Minute as Mi, Month as Mo, Second as S, Week as W, Year as Y,
+};
 
 /// Folded Uzbek words and their meanings (apostrophes folded to `'`).
 pub(super) const WORDS: &[(&str, Key)] = &[
@@ -22,6 +24,8 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("yigirma", Count(20)),
     ("o'ttiz", Count(30)),
     ("qirq", Count(40)),
+    ("ellik", Count(50)),
+    ("oltmish", Count(60)),
     ("soniya", Unit(S)),
     ("sekund", Unit(S)),
     ("daqiqa", Unit(Mi)),
@@ -30,6 +34,12 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("kun", Unit(D)),
     ("hafta", Unit(W)),
     ("oy", Unit(Mo)),
+    ("yil", Unit(Y)),
+    ("soatda", Unit(H)),
+    ("kunda", Unit(D)),
+    ("haftada", Unit(W)),
+    ("oyda", Unit(Mo)),
+    ("yilda", Unit(Y)),
     ("soniyadan", UnitFrom(S)),
     ("sekunddan", UnitFrom(S)),
     ("daqiqadan", UnitFrom(Mi)),
@@ -38,6 +48,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("kundan", UnitFrom(D)),
     ("haftadan", UnitFrom(W)),
     ("oydan", UnitFrom(Mo)),
+    ("yildan", UnitFrom(Y)),
     ("yarim", Half),
     ("keyin", Later),
     ("so'ng", Later),
@@ -88,6 +99,9 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("oyning", MonthNoun),
     ("sana", DateNoun),
     ("sanasi", DateNoun),
+    ("sanasida", DateNoun),
+    ("sanada", DateNoun),
+    ("kunida", DayNoun),
     ("soat", At),
     ("va", And),
     ("ertalab", Period(Morning)),
@@ -107,19 +121,55 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("yili", YearWord),
     ("da", Da),
     ("ga", Da),
+    ("chorak", Quarter),
+    ("o'tganda", Past),
+    ("o'tib", Past),
+    ("qolganda", To),
+    ("yarimda", HalfAt),
+    ("ora", Other),
+    ("oxirgi", Last),
+    ("oxirida", End),
+    ("oxiriga", End),
+    ("oxiri", End),
+    ("yil", YearNoun),
+    ("yili", YearNoun),
+    ("kunlari", DaysPlural),
+    ("kunlarida", DaysPlural),
+    ("kunlarda", DaysPlural),
+    ("tushlik", LunchNoun),
+    ("tushlikda", Period(Lunch)),
+    ("tushlikdan", Period(Afternoon)),
+    ("ertalab", TimeAdverb),
+    ("kunduzi", TimeAdverb),
+    ("tushdan", TimeAdverb),
+    ("kechqurun", TimeAdverb),
+    ("kechasi", TimeAdverb),
+    ("tunda", TimeAdverb),
+    ("tushlikda", TimeAdverb),
+    ("tushlikdan", TimeAdverb),
+    ("haftada", WeekNoun),
+    ("kelgusi", Next),
 ];
 
 /// Case endings that may follow a weekday or month name: `dushanbaga`,
 /// `dekabrda`, `dushanbasi`.
 const ENDINGS: &[&str] = &["dagi", "gacha", "ning", "dan", "ga", "da", "ni", "si"];
 
-/// The weekday or month meaning of an inflected Uzbek word, if any.
+/// The meaning of an inflected Uzbek word, if any: a weekday or month name with a case ending,
+/// or a number with the locative, ablative or dative ending (`beshda` "at five", `beshdan`
+/// "past five", `oltiga` "to six").
 pub(super) fn inflected(word: &str) -> Option<Key> {
     ENDINGS.iter().find_map(|ending| {
         let stem = word.strip_suffix(ending).filter(|s| !s.is_empty())?;
         WORDS
             .iter()
-            .find(|(w, key)| *w == stem && matches!(key, Weekday(_) | Month(_)))
-            .map(|(_, key)| *key)
+            .filter(|(w, _)| *w == stem)
+            .find_map(|(_, key)| match (key, *ending) {
+                (Weekday(_) | Month(_), _) => Some(*key),
+                (Count(n), "da") => Some(CountAt(*n)),
+                (Count(n), "dan") => Some(CountFrom(*n)),
+                (Count(n), "ga") => Some(CountTo(*n)),
+                _ => None,
+            })
     })
 }

@@ -25,6 +25,8 @@ pub(super) enum Unit {
     Week,
     /// Calendar months (wall time kept).
     Month,
+    /// Calendar years (twelve months).
+    Year,
 }
 
 /// A part of the day, which sets am/pm for an hour or a default time.
@@ -38,6 +40,8 @@ pub(super) enum Period {
     Evening,
     /// Night: small hours stay, 6–11 are after noon, 12 is midnight.
     Night,
+    /// Lunchtime ("в обед", "at lunch", "tushlikda"): read like the afternoon, 13:00 alone.
+    Lunch,
 }
 
 /// One meaning of a word.
@@ -45,6 +49,55 @@ pub(super) enum Period {
 pub(super) enum Key {
     /// A number word used as a count: `one`, `два`, `besh`.
     Count(u32),
+    /// An Uzbek number with the locative ending, an hour: `beshda` ("at five").
+    CountAt(u32),
+    /// An Uzbek number with the ablative ending, the hour a time is past: `beshdan`.
+    CountFrom(u32),
+    /// An Uzbek number with the dative ending, the hour a time is before: `oltiga`.
+    CountTo(u32),
+    /// A Russian ordinal in the genitive, the hour a time is in: `шестого` (of the sixth hour).
+    HourOrdinal(u32),
+    /// Russian `полшестого`: half an hour before this hour, in one word.
+    HalfBefore(u32),
+    /// `quarter`, `четверть`, `четверти`, `chorak`.
+    Quarter,
+    /// English `past`, Uzbek `o'tganda`: minutes after an hour.
+    Past,
+    /// English `to`, Uzbek `qolganda`: minutes before an hour.
+    To,
+    /// Russian `без`: minutes before an hour.
+    Without,
+    /// Russian `половине` in "в половине шестого".
+    HalfOf,
+    /// Uzbek `yarimda`: half past, said after the hour ("besh yarimda").
+    HalfAt,
+    /// `other` in "every other day", Uzbek `ora` in "kun ora".
+    Other,
+    /// Russian `раз`, English `once` in "раз в неделю", "once a week".
+    Once,
+    /// `last`, `последний`, `oxirgi`.
+    Last,
+    /// `end`, `конце`, `oxirida`.
+    End,
+    /// The noun year: `year`, `год`, `yil`.
+    YearNoun,
+    /// Uzbek `kunlari`: the plural of day after weekdays, meaning every such day.
+    DaysPlural,
+    /// `tonight`: this evening.
+    Tonight,
+    /// A part of the day said as an adverb, which stands for a time by itself: `вечером`,
+    /// `kechqurun` (unlike the noun "evening" of "evening walk").
+    TimeAdverb,
+    /// `lunch`, `обед`, `tushlik`: a part of the day only after a marker ("в обед").
+    LunchNoun,
+    /// `after` in "after lunch", Russian `после`.
+    AfterPrep,
+    /// `yearly`, `annually`, `ежегодно`.
+    Yearly,
+    /// `hourly`, `ежечасно`.
+    Hourly,
+    /// `fortnightly`: every two weeks.
+    Fortnightly,
     /// English `a`/`an`, meaning one before a unit.
     Article,
     /// A duration unit: `minutes`, `часа`, `soat`.
@@ -155,22 +208,145 @@ pub(super) fn meanings(word: &str, hint: Lang) -> Vec<Key> {
     };
     let mut keys = Vec::new();
     for lang in order {
-        let table = match lang {
-            Lang::En => en::WORDS,
-            Lang::Ru => ru::WORDS,
-            Lang::Uz => uz::WORDS,
-        };
-        keys.extend(
-            table
-                .iter()
-                .filter(|(w, _)| *w == word)
-                .map(|(_, key)| *key),
-        );
-        if lang == Lang::Uz {
-            keys.extend(uz::inflected(word));
-        }
+        keys.extend(meanings_in(word, lang));
     }
     keys
+}
+
+/// The meanings of a folded word in one language's word list (with its inflected forms).
+pub(super) fn meanings_in(word: &str, lang: Lang) -> Vec<Key> {
+    let table = match lang {
+        Lang::En => en::WORDS,
+        Lang::Ru => ru::WORDS,
+        Lang::Uz => uz::WORDS,
+    };
+    let mut keys: Vec<Key> = table
+        .iter()
+        .filter(|(w, _)| *w == word)
+        .map(|(_, key)| *key)
+        .collect();
+    keys.extend(match lang {
+        Lang::En => None,
+        Lang::Ru => ru::inflected(word),
+        Lang::Uz => uz::inflected(word),
+    });
+    keys
+}
+
+/// Key words that a one-letter typo of is still read as them ("tomorow", "завтро", "черех",
+/// "ertga"): words of at least 5 letters that ordinary words are rarely one letter away from.
+/// Left out on purpose: "sunday" (sundae), "march" (match), "morning" (mourning), "daily"
+/// (dairy), "later" (water), "минут" (минус), "keyin" (kelin, kiyin).
+const TYPO_TARGETS: &[&str] = &[
+    "tomorrow",
+    "yesterday",
+    "tonight",
+    "midnight",
+    "minutes",
+    "minute",
+    "seconds",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "january",
+    "february",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "evening",
+    "afternoon",
+    "weekend",
+    "завтра",
+    "сегодня",
+    "послезавтра",
+    "через",
+    "спустя",
+    "минуты",
+    "минуту",
+    "секунд",
+    "понедельник",
+    "вторник",
+    "четверг",
+    "пятницу",
+    "пятница",
+    "субботу",
+    "суббота",
+    "воскресенье",
+    "каждый",
+    "каждую",
+    "каждое",
+    "ежедневно",
+    "вечером",
+    "неделю",
+    "января",
+    "февраля",
+    "апреля",
+    "августа",
+    "сентября",
+    "октября",
+    "ноября",
+    "декабря",
+    "ertaga",
+    "indinga",
+    "dushanba",
+    "seshanba",
+    "chorshanba",
+    "payshanba",
+    "yakshanba",
+    "soatdan",
+    "daqiqa",
+    "daqiqadan",
+    "kechqurun",
+    "ertalab",
+    "kechasi",
+    "hafta",
+    "kundan",
+];
+
+/// Ordinary words one letter away from a [`TYPO_TARGETS`] word, which stay what they are.
+const NOT_TYPOS: &[&str] = &[
+    "завтрак",
+    "череп",
+    "черед",
+    "четверо",
+    "каждым",
+    "каждой",
+    "burun",
+];
+
+/// The key word that `word` (folded, not itself in any word list) is a one-letter typo of, if
+/// any: one letter added, dropped or replaced, in a word of at least 5 letters.
+pub(super) fn typo_of(word: &str) -> Option<&'static str> {
+    let typed: Vec<char> = word.chars().collect();
+    if typed.len() < 5 || !typed.iter().all(|c| c.is_alphabetic()) || NOT_TYPOS.contains(&word) {
+        return None;
+    }
+    TYPO_TARGETS.iter().copied().find(|target| {
+        let target: Vec<char> = target.chars().collect();
+        one_edit_apart(&typed, &target)
+    })
+}
+
+/// Whether `a` becomes `b` by adding, dropping or replacing exactly one character.
+fn one_edit_apart(a: &[char], b: &[char]) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    match long.len() - short.len() {
+        0 => a.iter().zip(b).filter(|(x, y)| x != y).count() == 1,
+        1 => {
+            let skip = short
+                .iter()
+                .zip(long)
+                .position(|(x, y)| x != y)
+                .unwrap_or(short.len());
+            short[skip..] == long[skip + 1..]
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -191,6 +367,36 @@ mod tests {
             [Key::Weekday(Weekday::Mon)]
         );
         assert_eq!(meanings("dekabrda", Lang::En), [Key::Month(12)]);
+    }
+
+    #[test]
+    fn one_letter_typos_of_key_words_only() {
+        assert_eq!(typo_of("tomorow"), Some("tomorrow"));
+        assert_eq!(typo_of("tommorrow"), Some("tomorrow"));
+        assert_eq!(typo_of("завтро"), Some("завтра"));
+        assert_eq!(typo_of("черех"), Some("через"));
+        assert_eq!(typo_of("ertga"), Some("ertaga"));
+        for ordinary in [
+            "sundae",
+            "match",
+            "mourning",
+            "dairy",
+            "water",
+            "mouth",
+            "минус",
+            "завтрак",
+            "череп",
+            "черед",
+            "четверо",
+            "kelin",
+            "kiyin",
+            "burun",
+            "today",
+            "tmrw",
+            "friends",
+        ] {
+            assert_eq!(typo_of(ordinary), None, "{ordinary}");
+        }
     }
 
     #[test]

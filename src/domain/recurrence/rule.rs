@@ -1,16 +1,27 @@
 //! The stored text form of a [`Recurrence`]: an RFC 5545 RRULE subset.
 //!
 //! `FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0`,
-//! `FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=…`, `FREQ=MONTHLY;BYMONTHDAY=15;BYHOUR=…`.
+//! `FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=…`, `FREQ=MONTHLY;BYMONTHDAY=15;BYHOUR=…`,
+//! `FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=…` (the last day), `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=14;BYHOUR=…`.
 //! A monthly day of 29–31 is written as `BYMONTHDAY=28,29,30,31;BYSETPOS=-1`
 //! ("the latest of these days that exists"), which is exactly our
-//! last-day-of-short-months rule, so a standard RRULE engine agrees with
+//! last-day-of-short-months rule, and 29 February every year as
+//! `BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1`, so a standard RRULE engine agrees with
 //! [`Recurrence::next_after`]. The zone is not part of the rule: it is the
 //! user's, stored beside it, and must be passed to `next_after`.
+//!
+//! An interval above 1 is `INTERVAL=n`, and its anchor is our one addition to RRULE syntax, a
+//! `DTSTART` part inside the rule: a local date (`DTSTART=20260330`, the start of the anchor's
+//! period) for day-based rules, an instant in UTC for hourly ones
+//! (`FREQ=HOURLY;INTERVAL=3;DTSTART=20260327T101500Z`, which has no `BYHOUR`: it has no time of
+//! day). iCalendar keeps DTSTART on a line of its own; [`Recurrence::to_rfc5545_rrule`] gives the
+//! rule without it, for a calendar event whose own DTSTART is an occurrence. Rules with interval
+//! 1 are written exactly as before intervals existed, so every rule string written earlier still
+//! reads back to the same schedule.
 
-use chrono::{NaiveTime, Timelike, Weekday, WeekdaySet};
+use chrono::{NaiveDate, NaiveDateTime, NaiveTime, Timelike, Weekday, WeekdaySet};
 
-use super::{Frequency, Recurrence, RecurrenceError, WORKING_DAYS};
+use super::{Anchor, Frequency, Recurrence, RecurrenceError, WORKING_DAYS};
 
 /// Why a stored rule string cannot be read back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -18,8 +29,8 @@ pub enum RuleError {
     /// A `KEY=VALUE` part is malformed, repeated, unknown or out of range.
     #[error("bad rule part: {0}")]
     BadPart(String),
-    /// A required key (`FREQ`, `BYHOUR`, `BYMINUTE`, or the day list its
-    /// frequency needs) is missing.
+    /// A required key (`FREQ`, `BYHOUR`, `BYMINUTE`, the day list its
+    /// frequency needs, or the `DTSTART` of an interval) is missing.
     #[error("rule lacks {0}")]
     Missing(&'static str),
     /// The parts are well-formed but describe no [`Recurrence`].
@@ -37,30 +48,57 @@ const DAY_CODES: [(Weekday, &str); 7] = [
     (Weekday::Sun, "SU"),
 ];
 
+const DATE_FORMAT: &str = "%Y%m%d";
+const INSTANT_FORMAT: &str = "%Y%m%dT%H%M%SZ";
+
 /// The parts a rule string may have, each at most once.
 #[derive(Default)]
 struct Parts<'a> {
     freq: Option<&'a str>,
+    interval: Option<&'a str>,
+    by_month: Option<&'a str>,
     by_day: Option<&'a str>,
     by_month_day: Option<&'a str>,
     by_set_pos: Option<&'a str>,
     by_hour: Option<&'a str>,
     by_minute: Option<&'a str>,
     by_second: Option<&'a str>,
+    dtstart: Option<&'a str>,
 }
 
 impl Recurrence {
     /// The rule in its stored text form (see the module docs); reading it
     /// back with [`Recurrence::parse_rule_string`] gives an equal value.
     pub fn to_rule_string(&self) -> String {
+        let rule = self.to_rfc5545_rrule();
+        match self.anchor {
+            Some(Anchor::Date(date)) => format!("{rule};DTSTART={}", date.format(DATE_FORMAT)),
+            Some(Anchor::Instant(at)) => format!("{rule};DTSTART={}", at.format(INSTANT_FORMAT)),
+            None => rule,
+        }
+    }
+
+    /// The rule as a standard RFC 5545 RRULE value, without the anchor: right for a calendar
+    /// event whose DTSTART is one of the occurrences (an hourly rule then counts from it, and an
+    /// interval's phase is that of the event).
+    pub fn to_rfc5545_rrule(&self) -> String {
+        let interval = match self.interval {
+            1 => String::new(),
+            n => format!(";INTERVAL={n}"),
+        };
         let days = match self.frequency {
-            Frequency::Daily => "FREQ=DAILY".to_owned(),
-            Frequency::Weekdays => format!("FREQ=WEEKLY;BYDAY={}", day_codes(WORKING_DAYS)),
-            Frequency::Weekly(days) => format!("FREQ=WEEKLY;BYDAY={}", day_codes(days)),
-            Frequency::MonthlyOnDay(day) if day <= 28 => format!("FREQ=MONTHLY;BYMONTHDAY={day}"),
+            Frequency::Hourly => return format!("FREQ=HOURLY{interval}"),
+            Frequency::Daily => format!("FREQ=DAILY{interval}"),
+            Frequency::Weekdays => {
+                format!("FREQ=WEEKLY{interval};BYDAY={}", day_codes(WORKING_DAYS))
+            }
+            Frequency::Weekly(days) => format!("FREQ=WEEKLY{interval};BYDAY={}", day_codes(days)),
             Frequency::MonthlyOnDay(day) => {
-                let list: Vec<String> = (28..=day).map(|d| d.to_string()).collect();
-                format!("FREQ=MONTHLY;BYMONTHDAY={};BYSETPOS=-1", list.join(","))
+                format!("FREQ=MONTHLY{interval};{}", month_days(day))
+            }
+            Frequency::MonthlyOnLastDay => format!("FREQ=MONTHLY{interval};BYMONTHDAY=-1"),
+            Frequency::Yearly { month, day } => {
+                format!("FREQ=YEARLY{interval};BYMONTH={month};{}", month_days(day))
             }
         };
         format!(
@@ -73,12 +111,29 @@ impl Recurrence {
 
     /// Reads a rule written by [`Recurrence::to_rule_string`] (keys in any
     /// order and case, an optional `RRULE:` prefix). Rejects every RRULE
-    /// feature the bot does not use (`INTERVAL`, `COUNT`, `UNTIL`, …) rather
-    /// than silently ignoring it.
+    /// feature the bot does not use (`COUNT`, `UNTIL`, …) rather than silently
+    /// ignoring it.
     pub fn parse_rule_string(s: &str) -> Result<Recurrence, RuleError> {
         let upper = s.trim().to_ascii_uppercase();
         let body = upper.strip_prefix("RRULE:").unwrap_or(&upper);
         let parts = split_parts(body)?;
+        let interval = parts.interval.map_or(Ok(1), |n| number(n, "INTERVAL"))?;
+        let freq = parts.freq.ok_or(RuleError::Missing("FREQ"))?;
+        if freq == "HOURLY" {
+            reject_extra(&[
+                parts.by_month,
+                parts.by_day,
+                parts.by_month_day,
+                parts.by_set_pos,
+                parts.by_hour,
+                parts.by_minute,
+                parts.by_second,
+            ])?;
+            let start = parts.dtstart.ok_or(RuleError::Missing("DTSTART"))?;
+            let anchor = NaiveDateTime::parse_from_str(start, INSTANT_FORMAT)
+                .map_err(|_| RuleError::BadPart(format!("DTSTART={start}")))?;
+            return Ok(Recurrence::hourly(interval, anchor.and_utc())?);
+        }
         let time = NaiveTime::from_hms_opt(
             number(parts.by_hour.ok_or(RuleError::Missing("BYHOUR"))?, "BYHOUR")?,
             number(
@@ -88,24 +143,55 @@ impl Recurrence {
             parts.by_second.map_or(Ok(0), |s| number(s, "BYSECOND"))?,
         )
         .ok_or_else(|| RuleError::BadPart("time of day".to_owned()))?;
-        let frequency = match parts.freq.ok_or(RuleError::Missing("FREQ"))? {
-            "DAILY" => {
-                reject_extra(&[parts.by_day, parts.by_month_day, parts.by_set_pos])?;
-                Frequency::Daily
-            }
-            "WEEKLY" => {
-                reject_extra(&[parts.by_month_day, parts.by_set_pos])?;
-                Frequency::Weekly(weekdays(parts.by_day.ok_or(RuleError::Missing("BYDAY"))?)?)
-            }
-            "MONTHLY" => {
-                reject_extra(&[parts.by_day])?;
-                let days = parts.by_month_day.ok_or(RuleError::Missing("BYMONTHDAY"))?;
-                Frequency::MonthlyOnDay(month_day(days, parts.by_set_pos)?)
-            }
-            other => return Err(RuleError::BadPart(format!("FREQ={other}"))),
+        let frequency = frequency(freq, &parts)?;
+        let anchor = match parts.dtstart {
+            Some(start) => NaiveDate::parse_from_str(start, DATE_FORMAT)
+                .map_err(|_| RuleError::BadPart(format!("DTSTART={start}")))?,
+            None if interval == 1 => return Ok(Recurrence::new(frequency, time)?),
+            None => return Err(RuleError::Missing("DTSTART")),
         };
-        Ok(Recurrence::new(frequency, time)?)
+        Ok(Recurrence::every(frequency, time, interval, anchor)?)
     }
+}
+
+/// The day-based frequency that `freq` and its `BY…` parts describe.
+fn frequency(freq: &str, parts: &Parts<'_>) -> Result<Frequency, RuleError> {
+    Ok(match freq {
+        "DAILY" => {
+            reject_extra(&[
+                parts.by_month,
+                parts.by_day,
+                parts.by_month_day,
+                parts.by_set_pos,
+            ])?;
+            Frequency::Daily
+        }
+        "WEEKLY" => {
+            reject_extra(&[parts.by_month, parts.by_month_day, parts.by_set_pos])?;
+            Frequency::Weekly(weekdays(parts.by_day.ok_or(RuleError::Missing("BYDAY"))?)?)
+        }
+        "MONTHLY" => {
+            reject_extra(&[parts.by_month, parts.by_day])?;
+            let days = parts.by_month_day.ok_or(RuleError::Missing("BYMONTHDAY"))?;
+            match month_day(days, parts.by_set_pos)? {
+                MonthDay::Last => Frequency::MonthlyOnLastDay,
+                MonthDay::Day(day) => Frequency::MonthlyOnDay(day),
+            }
+        }
+        "YEARLY" => {
+            reject_extra(&[parts.by_day])?;
+            let month = number(
+                parts.by_month.ok_or(RuleError::Missing("BYMONTH"))?,
+                "BYMONTH",
+            )?;
+            let days = parts.by_month_day.ok_or(RuleError::Missing("BYMONTHDAY"))?;
+            match month_day(days, parts.by_set_pos)? {
+                MonthDay::Day(day) => Frequency::Yearly { month, day },
+                MonthDay::Last => return Err(RuleError::BadPart(format!("BYMONTHDAY={days}"))),
+            }
+        }
+        other => return Err(RuleError::BadPart(format!("FREQ={other}"))),
+    })
 }
 
 fn split_parts(body: &str) -> Result<Parts<'_>, RuleError> {
@@ -115,12 +201,15 @@ fn split_parts(body: &str) -> Result<Parts<'_>, RuleError> {
         let (key, value) = part.split_once('=').ok_or_else(bad)?;
         let slot = match key {
             "FREQ" => &mut parts.freq,
+            "INTERVAL" => &mut parts.interval,
+            "BYMONTH" => &mut parts.by_month,
             "BYDAY" => &mut parts.by_day,
             "BYMONTHDAY" => &mut parts.by_month_day,
             "BYSETPOS" => &mut parts.by_set_pos,
             "BYHOUR" => &mut parts.by_hour,
             "BYMINUTE" => &mut parts.by_minute,
             "BYSECOND" => &mut parts.by_second,
+            "DTSTART" => &mut parts.dtstart,
             _ => return Err(bad()),
         };
         if slot.replace(value).is_some() {
@@ -164,15 +253,37 @@ fn weekdays(list: &str) -> Result<WeekdaySet, RuleError> {
         .collect()
 }
 
+/// `BYMONTHDAY` for a day that may not exist in every month (or year): up to 28 the day
+/// itself, else the days from 28 to it with `BYSETPOS=-1`, "the latest of these that exists".
+fn month_days(day: u32) -> String {
+    if day <= 28 {
+        return format!("BYMONTHDAY={day}");
+    }
+    let list: Vec<String> = (28..=day).map(|d| d.to_string()).collect();
+    format!("BYMONTHDAY={};BYSETPOS=-1", list.join(","))
+}
+
+/// A day of the month as `BYMONTHDAY` (and `BYSETPOS`) say it.
+enum MonthDay {
+    /// `-1`: the last day.
+    Last,
+    /// A day, clamped to the month's length.
+    Day(u32),
+}
+
 /// The day of month from `BYMONTHDAY` (and `BYSETPOS`): a single day up to
 /// 28, `-1` for the last day, or the list `28,…,n` with `BYSETPOS=-1`.
-fn month_day(list: &str, set_pos: Option<&str>) -> Result<u32, RuleError> {
+fn month_day(list: &str, set_pos: Option<&str>) -> Result<MonthDay, RuleError> {
     let bad = || RuleError::BadPart(format!("BYMONTHDAY={list}"));
     match set_pos {
-        None if list == "-1" => Ok(31),
-        None => {
-            number(list, "BYMONTHDAY").and_then(|day| if day <= 28 { Ok(day) } else { Err(bad()) })
-        }
+        None if list == "-1" => Ok(MonthDay::Last),
+        None => number(list, "BYMONTHDAY").and_then(|day| {
+            if day <= 28 {
+                Ok(MonthDay::Day(day))
+            } else {
+                Err(bad())
+            }
+        }),
         Some("-1") => {
             let days: Vec<u32> = list
                 .split(',')
@@ -181,7 +292,7 @@ fn month_day(list: &str, set_pos: Option<&str>) -> Result<u32, RuleError> {
             let last = days.last().copied().ok_or_else(bad)?;
             let expected: Vec<u32> = (28..=last).collect();
             if (29..=31).contains(&last) && days == expected {
-                Ok(last)
+                Ok(MonthDay::Day(last))
             } else {
                 Err(bad())
             }
@@ -193,9 +304,20 @@ fn month_day(list: &str, set_pos: Option<&str>) -> Result<u32, RuleError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::{DateTime, Utc};
 
     fn nine() -> NaiveTime {
         NaiveTime::from_hms_opt(9, 0, 0).expect("valid time")
+    }
+
+    fn date(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("valid date")
+    }
+
+    fn instant(s: &str) -> DateTime<Utc> {
+        NaiveDateTime::parse_from_str(s, INSTANT_FORMAT)
+            .expect("valid instant")
+            .and_utc()
     }
 
     #[test]
@@ -221,6 +343,18 @@ mod tests {
                 Frequency::MonthlyOnDay(30),
                 "FREQ=MONTHLY;BYMONTHDAY=28,29,30;BYSETPOS=-1;BYHOUR=9;BYMINUTE=0;BYSECOND=0",
             ),
+            (
+                Frequency::MonthlyOnLastDay,
+                "FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=9;BYMINUTE=0;BYSECOND=0",
+            ),
+            (
+                Frequency::Yearly { month: 2, day: 14 },
+                "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=14;BYHOUR=9;BYMINUTE=0;BYSECOND=0",
+            ),
+            (
+                Frequency::Yearly { month: 2, day: 29 },
+                "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1;BYHOUR=9;BYMINUTE=0;BYSECOND=0",
+            ),
         ];
         for (frequency, text) in cases {
             let r = Recurrence::new(frequency, nine()).expect("valid");
@@ -230,14 +364,57 @@ mod tests {
     }
 
     #[test]
+    fn writes_intervals_with_their_anchor() {
+        let days = Recurrence::every(Frequency::Daily, nine(), 2, date("2026-03-27"));
+        let weeks = Recurrence::every(
+            Frequency::Weekly(WeekdaySet::from_array([Weekday::Tue, Weekday::Thu])),
+            nine(),
+            2,
+            date("2026-03-27"),
+        );
+        let hours = Recurrence::hourly(3, instant("20260327T101523Z"));
+        let cases = [
+            (
+                days,
+                "FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260327",
+                "FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0",
+            ),
+            (
+                weeks,
+                "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260323",
+                "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;BYHOUR=9;BYMINUTE=0;BYSECOND=0",
+            ),
+            (
+                hours,
+                "FREQ=HOURLY;INTERVAL=3;DTSTART=20260327T101523Z",
+                "FREQ=HOURLY;INTERVAL=3",
+            ),
+        ];
+        for (rule, text, rrule) in cases {
+            let rule = rule.expect("valid");
+            assert_eq!(rule.to_rule_string(), text);
+            assert_eq!(rule.to_rfc5545_rrule(), rrule);
+            assert_eq!(Recurrence::parse_rule_string(text), Ok(rule));
+        }
+    }
+
+    #[test]
     fn reads_variants_and_rejects_unsupported_rules() {
         let last =
             Recurrence::parse_rule_string("rrule:byminute=5;freq=monthly;bymonthday=-1;byhour=7");
-        assert_eq!(last.map(|r| r.frequency()), Ok(Frequency::MonthlyOnDay(31)));
+        assert_eq!(last.map(|r| r.frequency()), Ok(Frequency::MonthlyOnLastDay));
+        let one = Recurrence::parse_rule_string("FREQ=DAILY;INTERVAL=1;BYHOUR=9;BYMINUTE=0");
+        assert_eq!(
+            one,
+            Recurrence::new(Frequency::Daily, nine()).map_err(RuleError::from)
+        );
         for bad in [
             "",
             "FREQ=DAILY",
             "FREQ=DAILY;BYHOUR=9;BYMINUTE=0;INTERVAL=2",
+            "FREQ=DAILY;BYHOUR=9;BYMINUTE=0;INTERVAL=0;DTSTART=20260101",
+            "FREQ=DAILY;BYHOUR=9;BYMINUTE=0;INTERVAL=2;DTSTART=2026-01-01",
+            "FREQ=DAILY;BYHOUR=9;BYMINUTE=0;COUNT=2",
             "FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYHOUR=10",
             "FREQ=DAILY;BYHOUR=24;BYMINUTE=0",
             "FREQ=WEEKLY;BYHOUR=9;BYMINUTE=0",
@@ -245,6 +422,11 @@ mod tests {
             "FREQ=MONTHLY;BYMONTHDAY=30;BYHOUR=9;BYMINUTE=0",
             "FREQ=MONTHLY;BYMONTHDAY=29,30;BYSETPOS=-1;BYHOUR=9;BYMINUTE=0",
             "FREQ=YEARLY;BYHOUR=9;BYMINUTE=0",
+            "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30;BYHOUR=9;BYMINUTE=0",
+            "FREQ=YEARLY;BYMONTH=13;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0",
+            "FREQ=HOURLY;INTERVAL=2",
+            "FREQ=HOURLY;BYHOUR=9;DTSTART=20260327T101523Z",
+            "FREQ=MINUTELY;BYHOUR=9;BYMINUTE=0",
             "FREQ=DAILY;BYDAY=MO;BYHOUR=9;BYMINUTE=0",
         ] {
             assert!(Recurrence::parse_rule_string(bad).is_err(), "{bad}");

@@ -3,7 +3,8 @@
 //! "30 daqiqa oldin").
 
 use super::super::vocab::{Key, Unit};
-use super::{Context, Cursor, Item, Span};
+use super::number::{Case, number_word};
+use super::{Context, Cursor, Item, Span, unit_key};
 
 /// "in AMOUNT", "через AMOUNT", "AMOUNT later", "AMOUNT keyin".
 pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
@@ -88,10 +89,9 @@ const SATURATED_TENTHS: u64 = u64::MAX / 10 * 10;
 
 /// A count in tenths: `2`, `1.5`, `2,5`, `two`, `an`.
 fn count(c: &mut Cursor<'_>) -> Option<u64> {
-    if let Some(n) = c.eat_pick(|k| match k {
-        Key::Count(n) => Some(n),
-        _ => None,
-    }) {
+    if let Some(n) =
+        c.attempt(|c| number_word(c).and_then(|(n, case)| (case == Case::Plain).then_some(n)))
+    {
         return Some(u64::from(n) * 10);
     }
     if c.eat(Key::Article) {
@@ -115,8 +115,5 @@ fn count(c: &mut Cursor<'_>) -> Option<u64> {
 
 /// A unit, in any case (`soat`, `soatdan`).
 fn unit(c: &mut Cursor<'_>) -> Option<Unit> {
-    c.eat_pick(|k| match k {
-        Key::Unit(u) | Key::UnitFrom(u) => Some(u),
-        _ => None,
-    })
+    c.eat_pick(unit_key)
 }

@@ -1,17 +1,41 @@
-//! Days: day words ("tomorrow", "послезавтра", "indinga"), weekdays
-//! ("next monday", "в пятницу", "keyingi dushanba") and dates ("31.12",
-//! "2026-12-31", "5 декабря", "5-dekabr", "December 5th, 2026").
+//! Days: day words ("tomorrow", "послезавтра", "indinga", "tonight"), weekdays
+//! ("next monday", "в пятницу", "keyingi dushanba"), dates ("31.12",
+//! "2026-12-31", "5 декабря", "5-dekabr", "December 5th, 2026", "on the 15th", "15 числа",
+//! "15-sanasida") and spans ("next week", "в конце месяца", "oy oxirida").
 
 use chrono::Weekday;
 
 use crate::domain::lang::Lang;
 
-use super::super::vocab::Key;
+use super::super::vocab::{Key, Period};
 use super::{Context, Cursor, DayRef, Item};
 
-/// `[on|на] today|tomorrow|…`, `[the] day after tomorrow`.
+/// "next week", "на следующей неделе", "keyingi hafta(da)"; "end of the month", "в конце
+/// месяца", "on the last day of the month", "oy oxirida", "oyning oxirgi kuni".
+pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    let _ = c.eat(Key::On) || c.eat(Key::At);
+    c.eat(Key::The);
+    let day = if c.eat_all(&[Key::Next, Key::WeekNoun]) {
+        DayRef::NextWeek
+    } else if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
+        c.eat(Key::Of);
+        let _ = c.eat(Key::The) || c.eat(Key::This);
+        c.eat(Key::MonthNoun).then_some(DayRef::EndOfMonth)?
+    } else if c.eat(Key::MonthNoun) {
+        (c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun])).then_some(DayRef::EndOfMonth)?
+    } else {
+        return None;
+    };
+    c.eat(Key::Da);
+    Some(Item::Day(day))
+}
+
+/// `[on|на] today|tomorrow|…`, `[the] day after tomorrow`, `tonight`.
 pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     c.eat(Key::On);
+    if c.eat(Key::Tonight) {
+        return Some(Item::DayPeriod(DayRef::Today, Period::Evening));
+    }
     let day = c
         .eat_pick(|k| match k {
             Key::Yesterday => Some(DayRef::Yesterday),
@@ -69,9 +93,46 @@ pub(super) fn date(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let day = c
         .attempt(|c| numeric_date(c, context))
         .or_else(|| c.attempt(day_month_name))
-        .or_else(|| c.attempt(month_name_day))?;
+        .or_else(|| c.attempt(month_name_day))
+        .or_else(|| c.attempt(day_of_month))?;
     c.eat(Key::Da);
     Some(Item::Day(day))
+}
+
+/// A day and month without a year, as typed: "14 Feb", "February 14th", "14 февраля",
+/// "14-fevral", "14.02".
+pub(super) fn date_without_year(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
+    let date = c
+        .attempt(|c| numeric_date(c, Context::default()))
+        .or_else(|| c.attempt(day_month_name))
+        .or_else(|| c.attempt(month_name_day))?;
+    c.eat(Key::Da);
+    match date {
+        DayRef::Date {
+            day,
+            month,
+            year: None,
+        } => Some((day, month)),
+        _ => None,
+    }
+}
+
+/// A day of the month alone: `15th`, `15 числа`, `15-го`, `15-sanasida`, `15-kuni`; the
+/// `of this month` after it may be said.
+fn day_of_month(c: &mut Cursor<'_>) -> Option<DayRef> {
+    let (day, _) = c.eat_number().filter(|(_, d)| *d <= 2)?;
+    let hyphen = c.eat_adjacent_punct('-');
+    let marked =
+        c.eat(Key::OrdinalSuffix) | c.eat(Key::DateNoun) || (hyphen && c.eat(Key::DayNoun));
+    if !marked {
+        return None;
+    }
+    c.attempt(|c| {
+        c.eat(Key::Of);
+        let _ = c.eat(Key::The) || c.eat(Key::This);
+        c.eat(Key::MonthNoun).then_some(())
+    });
+    Some(DayRef::MonthDay(u32::try_from(day).ok()?))
 }
 
 /// `2026-12-31`, `31.12`, `31.12.2026`, `31.12.26`, `31/12`, `12/31/2026`,

@@ -1,32 +1,57 @@
-//! Times of day ("9", "9:30", "9am", "21.00", "в 9 часов", "soat 9 da",
-//! "noon") and parts of the day ("in the evening", "вечером", "kechqurun").
+//! Times of day ("9", "9:30", "9am", "21.00", "в 9 часов", "soat 9 da", "at five", "в пять",
+//! "soat beshda", "noon", "yarim tunda"), spoken times ("half past five", "quarter to six",
+//! "полшестого", "без пятнадцати шесть", "beshdan o'n besh daqiqa o'tganda", "besh yarimda")
+//! and parts of the day ("in the evening", "вечером", "kechqurun", "в обед", "this morning").
 
-use super::super::vocab::{Key, Unit};
-use super::{Clock, Context, Cursor, Item, period_key};
+use super::super::vocab::{Key, Period, Unit};
+use super::number::{Case, count, number_word};
+use super::{Clock, Context, Cursor, DayRef, Item, period_key};
 
-/// `[at|в|soat|@] H[:MM|.MM] [o'clock|часов [MM минут]] [am|pm|a.m.] [da]`,
-/// or noon/midnight.
+/// `[at|в|soat|@] H[:MM|.MM] [o'clock|часов [MM минут]] [am|pm|a.m.] [da]`, an hour in words
+/// ("at five", "в пять", "soat beshda", "besh yarimda"), or noon/midnight.
 ///
 /// A bare number is taken as an hour only with some cue: a marker before
 /// it, minutes, an hour word, am/pm, a part of the day right after it, or
-/// a day or part of the day just before it ("завтра 9", "kechqurun 9").
+/// a day or part of the day just before it ("завтра 9", "kechqurun 9"). An hour in words
+/// needs a cue of its own (a day before it is not enough: "tomorrow one thing").
 pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let marked = c.eat(Key::At) || c.eat_punct('@');
     if c.eat(Key::Noon) {
-        return Some(clock(12, 0, None));
+        return Some(Item::Time(Clock {
+            exact: true,
+            ..Clock::at(12, 0)
+        }));
     }
-    if c.eat(Key::Midnight) {
-        return Some(clock(0, 0, None));
+    if c.eat(Key::Midnight) || c.attempt(half_night).is_some() {
+        return Some(Item::Time(Clock {
+            exact: true,
+            midnight: true,
+            ..Clock::at(0, 0)
+        }));
     }
-    let (hour, _) = c.eat_number().filter(|(_, digits)| *digits <= 2)?;
-    let mut minute = c.attempt(|c| {
-        if !(c.eat_adjacent_punct(':') || c.eat_adjacent_punct('.')) {
-            return None;
+    let (hour, digits, case) = match c.eat_number().filter(|(_, digits)| *digits <= 2) {
+        Some((hour, digits)) => (hour, digits, Case::Plain),
+        None => {
+            let (hour, case) = number_word(c)?;
+            (u64::from(hour), 0, case)
         }
-        c.eat_adjacent_number()
-            .filter(|(_, digits)| *digits == 2)
-            .map(|(m, _)| m)
-    });
+    };
+    if matches!(case, Case::From | Case::To) {
+        return None;
+    }
+    let in_words = digits == 0;
+    let mut minute = if in_words {
+        c.attempt(|c| (c.eat(Key::HalfAt) || c.eat_all(&[Key::Half, Key::Da])).then_some(30))
+    } else {
+        c.attempt(|c| {
+            if !(c.eat_adjacent_punct(':') || c.eat_adjacent_punct('.')) {
+                return None;
+            }
+            c.eat_adjacent_number()
+                .filter(|(_, digits)| *digits == 2)
+                .map(|(m, _)| m)
+        })
+    };
     let hour_word = minute.is_none() && c.eat(Key::HourWord);
     if hour_word {
         minute = c.attempt(|c| {
@@ -35,15 +60,143 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         });
     }
     let meridiem = meridiem(c);
-    let located = c.eat(Key::Da);
+    let located = c.eat(Key::Da) || case == Case::At;
     let cued = marked
         || minute.is_some()
         || hour_word
         || meridiem.is_some()
         || located
-        || context.bare_hour
+        || (context.bare_hour && !in_words)
         || c.peek_pick(period_key);
-    cued.then(|| clock(hour, minute.unwrap_or(0), meridiem))
+    let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    let exact = (digits == 2 && hour < 10) || (!in_words && minute.is_some() && hour == 12);
+    cued.then(|| {
+        Item::Time(Clock {
+            meridiem,
+            exact,
+            ..Clock::at(small(hour), small(minute.unwrap_or(0)))
+        })
+    })
+}
+
+/// Uzbek "yarim tunda", "yarim kechada": midnight.
+fn half_night(c: &mut Cursor<'_>) -> Option<()> {
+    (c.eat(Key::Half) && c.eat_pick(period_key) == Some(Period::Night)).then_some(())
+}
+
+/// `[at|в|soat] SPOKEN [am|pm] [da]`: a time said in words around an hour, in any of the
+/// three languages.
+pub(super) fn spoken_time(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    let _ = c.eat(Key::At) || c.eat_punct('@');
+    let (hour, minute) = c
+        .attempt(english)
+        .or_else(|| c.attempt(russian_half))
+        .or_else(|| c.attempt(russian_without))
+        .or_else(|| c.attempt(uzbek))?;
+    let meridiem = meridiem(c);
+    c.eat(Key::Da);
+    Some(Item::Time(Clock {
+        meridiem,
+        ..Clock::at(hour, minute)
+    }))
+}
+
+/// "half past five", "quarter past 5", "a quarter to six", "10 past 5", "twenty to six".
+fn english(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
+    let minutes = spoken_minutes(c)?;
+    if c.eat(Key::Past) {
+        return Some((hour_number(c)?, minutes));
+    }
+    c.eat(Key::To).then_some(())?;
+    before(hour_number(c)?, minutes)
+}
+
+/// "полшестого", "в половине шестого", "в четверть шестого" (the hour is the one it is in).
+fn russian_half(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
+    if let Some(hour) = c.eat_pick(|k| match k {
+        Key::HalfBefore(n) => Some(n),
+        _ => None,
+    }) {
+        return before(hour, 30);
+    }
+    let minutes = if c.eat(Key::HalfOf) {
+        30
+    } else if c.eat(Key::Quarter) {
+        15
+    } else {
+        return None;
+    };
+    let hour = c.eat_pick(|k| match k {
+        Key::HourOrdinal(n) => Some(n),
+        _ => None,
+    })?;
+    before(hour, 60 - minutes)
+}
+
+/// "без пятнадцати шесть", "без четверти шесть", "без 10 минут 6", "без пяти час".
+fn russian_without(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
+    c.eat(Key::Without).then_some(())?;
+    let minutes = if c.eat(Key::Quarter) {
+        15
+    } else {
+        let m = count(c, 59)?;
+        c.eat(Key::Unit(Unit::Minute));
+        m
+    };
+    let hour = if c.eat_word("час") {
+        1
+    } else {
+        hour_number(c)?
+    };
+    before(hour, minutes)
+}
+
+/// "beshdan o'n besh daqiqa o'tganda", "beshdan chorak o'tganda", "oltiga o'n besh daqiqa
+/// qolganda", "oltiga chorak qolganda".
+fn uzbek(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
+    let (hour, case) = number_word(c)?;
+    let minutes = if c.eat(Key::Quarter) {
+        15
+    } else {
+        let m = count(c, 59)?;
+        c.eat(Key::Unit(Unit::Minute));
+        m
+    };
+    match case {
+        Case::From if c.eat(Key::Past) && (1..=12).contains(&hour) => Some((hour, minutes)),
+        Case::To if c.eat(Key::To) => before(hour, minutes),
+        _ => None,
+    }
+}
+
+/// The minutes of an English spoken time: "half", "a quarter", "ten", "10 minutes" (digits
+/// need the unit, so that "from 9 to 5" stays a range).
+fn spoken_minutes(c: &mut Cursor<'_>) -> Option<u32> {
+    if c.eat(Key::Half) {
+        return Some(30);
+    }
+    c.eat(Key::Article);
+    if c.eat(Key::Quarter) {
+        return Some(15);
+    }
+    let in_digits = c.peek_number();
+    let m = count(c, 59).filter(|m| *m > 0)?;
+    let unit = c.eat(Key::Unit(Unit::Minute));
+    (unit || !in_digits).then_some(m)
+}
+
+/// An hour from 1 to 12 in digits or words.
+fn hour_number(c: &mut Cursor<'_>) -> Option<u32> {
+    count(c, 12).filter(|h| *h > 0)
+}
+
+/// `minutes` before `hour` on a 12-hour clock: 15 before 6 is 5:45, 15 before 1 is 12:45.
+fn before(hour: u32, minutes: u32) -> Option<(u32, u32)> {
+    if !(1..=12).contains(&hour) || !(1..=59).contains(&minutes) {
+        return None;
+    }
+    let previous = if hour == 1 { 12 } else { hour - 1 };
+    Some((previous, 60 - minutes))
 }
 
 /// `am`/`pm`, or `a.m.`/`p.m.` written with dots.
@@ -70,19 +223,40 @@ fn meridiem(c: &mut Cursor<'_>) -> Option<bool> {
     })
 }
 
-/// `[in the|at|this] PERIOD`, plus the `keyin` of Uzbek `tushdan keyin`.
+/// `[in the|at|this] PERIOD`, plus the `keyin` of Uzbek `tushdan keyin`; lunchtime
+/// ("at lunch", "в обед", "к обеду") and after it ("after lunch", "после обеда").
+/// "this evening" is today's evening; a part of the day said with a marker or as an adverb
+/// ("вечером", "kechqurun") stands for a time by itself.
 pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
-    let _ = c.eat_all(&[Key::In, Key::The]) || c.eat(Key::At) || c.eat(Key::This);
+    if let Some(item) = c.attempt(lunch) {
+        return Some(item);
+    }
+    let this = c.eat(Key::This);
+    let prefixed = this || c.eat_all(&[Key::In, Key::The]) || c.eat(Key::At);
+    let word_pos = c.pos();
     let period = c.eat_pick(period_key)?;
+    let adverb = c.has_at(word_pos, Key::TimeAdverb);
     c.eat(Key::Later);
-    Some(Item::Period(period))
+    if this {
+        return Some(Item::DayPeriod(DayRef::Today, period));
+    }
+    Some(Item::Period {
+        period,
+        alone: prefixed || adverb,
+    })
 }
 
-fn clock(hour: u64, minute: u64, meridiem: Option<bool>) -> Item {
-    let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    Item::Time(Clock {
-        hour: small(hour),
-        minute: small(minute),
-        meridiem,
+/// "at lunch", "в обед", "к обеду", "after lunch", "после обеда".
+fn lunch(c: &mut Cursor<'_>) -> Option<Item> {
+    let period = if c.eat(Key::AfterPrep) {
+        Period::Afternoon
+    } else if c.eat(Key::At) {
+        Period::Lunch
+    } else {
+        return None;
+    };
+    c.eat(Key::LunchNoun).then_some(Item::Period {
+        period,
+        alone: true,
     })
 }

@@ -1,26 +1,45 @@
 //! Tokens with their meanings, and a backtracking cursor over them.
 
+use crate::domain::fold::{fold, is_invisible};
 use crate::domain::lang::Lang;
+use crate::domain::script::{is_cyrillic, uz_cyrillic_to_latin};
 
 use super::super::lexer::{Token, TokenKind, tokenize};
-use super::super::vocab::{Key, meanings};
+use super::super::vocab::{Key, meanings, meanings_in, typo_of};
 
 /// A tokenized message, each word annotated with its meanings.
 pub(in crate::domain::due) struct Lexed {
     tokens: Vec<Token>,
     keys: Vec<Vec<Key>>,
+    typos: Vec<Option<&'static str>>,
     hint: Lang,
 }
 
 impl Lexed {
-    /// Tokenizes `input` and looks up every word, `hint`'s language first.
+    /// Tokenizes `input` and looks up every word, `hint`'s language first. A Cyrillic word is
+    /// also read as Uzbek through its Latin transliteration ("эртага" is "ertaga"), and a word
+    /// with no meaning that is one letter away from a key word is read as that word (see
+    /// [`typo_of`]).
     pub fn new(input: &str, hint: Lang) -> Lexed {
         let tokens = tokenize(input);
-        let keys = tokens
+        let (keys, typos) = tokens
             .iter()
-            .map(|t| t.word().map_or_else(Vec::new, |w| meanings(w, hint)))
-            .collect();
-        Lexed { tokens, keys, hint }
+            .map(|t| match t.word() {
+                Some(word) => word_meanings(word, input.get(t.start..t.end).unwrap_or(""), hint),
+                None => (Vec::new(), None),
+            })
+            .unzip();
+        Lexed {
+            tokens,
+            keys,
+            typos,
+            hint,
+        }
+    }
+
+    /// The key word that the word at `i` was read as because it is a typo of it.
+    pub fn typo(&self, i: usize) -> Option<&'static str> {
+        self.typos.get(i).copied().flatten()
     }
 
     /// Number of tokens.
@@ -85,6 +104,31 @@ impl Lexed {
     }
 }
 
+/// The meanings of a word (`folded`, and as typed in `original`), and the key word it was
+/// read as if it is a typo.
+fn word_meanings(folded: &str, original: &str, hint: Lang) -> (Vec<Key>, Option<&'static str>) {
+    let mut keys = meanings(folded, hint);
+    let latin = original.chars().any(is_cyrillic).then(|| {
+        let visible: String = original
+            .chars()
+            .filter(|c| !is_invisible(*c))
+            .flat_map(char::to_lowercase)
+            .collect();
+        fold(&uz_cyrillic_to_latin(&visible))
+    });
+    if let Some(latin) = &latin {
+        keys.extend(meanings_in(latin, Lang::Uz));
+    }
+    if !keys.is_empty() {
+        return (keys, None);
+    }
+    let typo = typo_of(folded).or_else(|| latin.as_deref().and_then(typo_of));
+    match typo {
+        Some(word) => (meanings(word, hint), Some(word)),
+        None => (keys, None),
+    }
+}
+
 /// A position in a [`Lexed`] message that grammar rules advance.
 pub(in crate::domain::due) struct Cursor<'a> {
     lexed: &'a Lexed,
@@ -144,6 +188,11 @@ impl<'a> Cursor<'a> {
     /// Whether the next word can mean something `pick` accepts.
     pub fn peek_pick<T>(&self, pick: impl Fn(Key) -> Option<T>) -> bool {
         self.lexed.pick(self.pos, pick).is_some()
+    }
+
+    /// Whether the word at token `pos` can mean `key`.
+    pub fn has_at(&self, pos: usize, key: Key) -> bool {
+        self.lexed.has(pos, key)
     }
 
     /// Whether the next token is a number.
