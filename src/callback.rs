@@ -67,9 +67,14 @@ pub enum Action {
         /// The index in the list of common zones.
         index: u8,
     },
-    /// Choose the language at this index of [`Lang::ALL`](crate::domain::lang::Lang::ALL).
+    /// Set the chat's default lead time (`/settings`' buttons).
+    Lead {
+        /// The lead, in minutes.
+        minutes: u32,
+    },
+    /// Choose the language at this index of [`Lang::CHOICES`](crate::domain::lang::Lang::CHOICES).
     Language {
-        /// The index in `Lang::ALL`.
+        /// The index in `Lang::CHOICES`.
         index: u8,
     },
 }
@@ -138,6 +143,9 @@ impl Action {
             "l" => Self::Language {
                 index: parts.next()?.parse().ok()?,
             },
+            "ld" => Self::Lead {
+                minutes: parts.next()?.parse().ok()?,
+            },
             _ => return None,
         };
         parts.next().is_none().then_some(action)
@@ -157,6 +165,7 @@ impl fmt::Display for Action {
             Self::AdminCancel { job_id } => write!(f, "ac:{job_id}"),
             Self::Zone { index } => write!(f, "z:{index}"),
             Self::Language { index } => write!(f, "l:{index}"),
+            Self::Lead { minutes } => write!(f, "ld:{minutes}"),
         }
     }
 }
@@ -186,6 +195,7 @@ mod tests {
             Action::AdminCancel { job_id: max },
             Action::Zone { index: u8::MAX },
             Action::Language { index: 2 },
+            Action::Lead { minutes: u32::MAX },
         ];
         for action in actions {
             let data = action.encode();
@@ -198,7 +208,7 @@ mod tests {
     fn forged_or_stale_data_is_rejected() {
         for data in [
             "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1", "z:256",
-            "l:",
+            "l:", "ld:", "ld:-5", "ld:5:1",
         ] {
             assert_eq!(Action::decode(data), None, "{data}");
         }

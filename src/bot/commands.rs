@@ -28,6 +28,8 @@ pub enum Command {
     Tz(String),
     /// Show or change the default lead time.
     Settings(String),
+    /// The open tasks as files: a calendar (.ics) and a table (.csv).
+    Export,
     /// Admins: the failed reminders, a page at a time (the argument is the page).
     Failed(String),
     /// Admins: return a failed reminder (an id) or all of them (`all`) to the queue.
@@ -50,11 +52,12 @@ pub enum Input {
 }
 
 /// The commands in the menu, with the key of their description.
-const MENU: [(&str, &str); 9] = [
+const MENU: [(&str, &str); 10] = [
     ("add", "cmd-add"),
     ("list", "cmd-list"),
     ("done", "cmd-done"),
     ("delete", "cmd-delete"),
+    ("export", "cmd-export"),
     ("settings", "cmd-settings"),
     ("tz", "cmd-tz"),
     ("lang", "cmd-lang"),
@@ -83,6 +86,7 @@ pub fn parse(text: &str, bot_username: &str) -> Input {
         "lang" | "language" => Command::Lang(args),
         "tz" | "timezone" => Command::Tz(args),
         "settings" => Command::Settings(args),
+        "export" => Command::Export,
         "failed" => Command::Failed(args),
         "retry" => Command::Retry(args),
         "stats" => Command::Stats,

@@ -151,14 +151,14 @@ pub(super) fn meanings(word: &str, hint: Lang) -> Vec<Key> {
     let order = match hint {
         Lang::En => [Lang::En, Lang::Ru, Lang::Uz],
         Lang::Ru => [Lang::Ru, Lang::En, Lang::Uz],
-        Lang::Uz => [Lang::Uz, Lang::En, Lang::Ru],
+        Lang::Uz | Lang::UzCyrl => [Lang::Uz, Lang::En, Lang::Ru],
     };
     let mut keys = Vec::new();
     for lang in order {
         let table = match lang {
             Lang::En => en::WORDS,
             Lang::Ru => ru::WORDS,
-            Lang::Uz => uz::WORDS,
+            Lang::Uz | Lang::UzCyrl => uz::WORDS,
         };
         keys.extend(
             table
