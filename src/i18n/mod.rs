@@ -26,6 +26,11 @@ static_loader! {
     };
 }
 
+/// Text arguments that only select a variant (`{ $code -> [mar] mart … }` in `dates.ftl`) and
+/// never appear in the text: unlike values shown in a message, they do not keep the words they
+/// select from being transliterated (`mar` selects `mart`, which is Cyrillic `март`).
+const SELECTOR_ARGS: &[&str] = &["code"];
+
 /// The translator of one language, handed to templates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tr {
@@ -58,6 +63,7 @@ impl Tr {
         let text = LOCALES.lookup_with_args(&language_id(self.lang), key, &fluent);
         let kept: Vec<&str> = args
             .iter()
+            .filter(|(name, _)| !SELECTOR_ARGS.contains(name))
             .filter_map(|(_, value)| match value {
                 Arg::Text(text) => Some(*text),
                 Arg::Number(_) => None,
@@ -121,5 +127,20 @@ mod tests {
             Tr::new(Lang::Ru).t("button-done"),
             Tr::new(Lang::En).t("button-done")
         );
+    }
+
+    #[test]
+    fn uzbek_in_cyrillic_transliterates_the_words_but_not_the_values() {
+        let tr = Tr::new(Lang::UzCyrl);
+        let months: Vec<String> = ["mar", "apr", "may", "sep"]
+            .iter()
+            .map(|code| tr.t_with("date-month", &[("code", Arg::Text(code))]))
+            .collect();
+        assert_eq!(months, ["март", "апрел", "май", "сентябр"]);
+        assert_eq!(
+            tr.t_with("done-ok", &[("text", Arg::Text("non olish"))]),
+            "Бажарилди: non olish"
+        );
+        assert_eq!(tr.t("reminder-title"), "Эслатма");
     }
 }
