@@ -87,9 +87,14 @@ pub enum Action {
         /// The index in the list of common zones.
         index: u8,
     },
-    /// Choose the language at this index of [`Lang::ALL`](crate::domain::lang::Lang::ALL).
+    /// Set the chat's default lead time (`/settings`' buttons).
+    Lead {
+        /// The lead, in minutes.
+        minutes: u32,
+    },
+    /// Choose the language at this index of [`Lang::CHOICES`](crate::domain::lang::Lang::CHOICES).
     Language {
-        /// The index in `Lang::ALL`.
+        /// The index in `Lang::CHOICES`.
         index: u8,
     },
     /// Take back a change to a task (creating, editing, finishing or deleting it), as recorded
@@ -193,6 +198,9 @@ impl Action {
             "n" => Self::Nag {
                 task_id: id(parts.next())?,
             },
+            "ld" => Self::Lead {
+                minutes: parts.next()?.parse().ok()?,
+            },
             _ => return None,
         };
         parts.next().is_none().then_some(action)
@@ -220,6 +228,7 @@ impl fmt::Display for Action {
                 Question::TimeZone => write!(f, "q:z"),
             },
             Self::Nag { task_id } => write!(f, "n:{task_id}"),
+            Self::Lead { minutes } => write!(f, "ld:{minutes}"),
         }
     }
 }
@@ -263,6 +272,7 @@ mod tests {
                 question: Question::TimeZone,
             },
             Action::Nag { task_id: max },
+            Action::Lead { minutes: u32::MAX },
         ];
         for action in actions {
             let data = action.encode();
@@ -275,7 +285,8 @@ mod tests {
     fn forged_or_stale_data_is_rejected() {
         for data in [
             "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1", "z:256",
-            "l:", "v:0", "v:", "q", "q:x", "q:e", "q:s:-2", "q:w:1", "n:", "n:0", "n:1:2",
+            "l:", "v:0", "v:", "q", "q:x", "q:e", "q:s:-2", "q:w:1", "n:", "n:0", "n:1:2", "ld:",
+            "ld:-5", "ld:5:1",
         ] {
             assert_eq!(Action::decode(data), None, "{data}");
         }

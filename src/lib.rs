@@ -16,6 +16,7 @@ pub mod cli;
 pub mod config;
 pub mod db;
 pub mod domain;
+pub mod export;
 pub mod http;
 pub mod i18n;
 #[cfg(feature = "dev")]

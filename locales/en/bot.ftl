@@ -186,3 +186,27 @@ repeat-month-name = { $code ->
 }
 repeat-yearly = every year on { $day } { $month }
 repeat-every-years = every { $n } years on { $day } { $month }
+# Zones and first contact, /settings' buttons, /export (issue 14).
+cmd-export = Your tasks as calendar and table files
+tz-share-location = Or share your location, and I will set the time zone of that place.
+button-share-location = 📍 Share location
+tz-current = Your time zone: { $tz }. Local time: { $now }.
+tz-location-bad = I can't find a time zone for this place.
+first-task-hint = Now write your first task with its time, for example: buy bread tomorrow 18:00
+zone-tashkent = Tashkent
+zone-samarkand = Samarkand
+zone-moscow = Moscow
+zone-almaty = Almaty
+zone-berlin = Berlin
+zone-london = London
+zone-new-york = New York
+zone-utc = UTC
+button-lead-none = At the deadline
+settings-saved = Saved ✅
+export-empty = You have no open tasks to export.
+export-calendar = { $count ->
+    [one] Your { $count } open task for a calendar: open the file to add it.
+   *[other] Your { $count } open tasks for a calendar: open the file to add them.
+}
+export-capped = These are the first { $max } of your { $count } tasks, the soonest first.
+export-table = The same tasks as a table, for a spreadsheet.

@@ -213,3 +213,28 @@ repeat-every-years = { $n ->
     [few] каждые { $n } года
    *[other] каждые { $n } лет
 } { $day } { $month }
+# Zones and first contact, /settings' buttons, /export (issue 14).
+cmd-export = Задачи файлами для календаря и таблицы
+tz-share-location = Или отправьте геопозицию, и я поставлю часовой пояс этого места.
+button-share-location = 📍 Отправить геопозицию
+tz-current = Ваш часовой пояс: { $tz }. Местное время: { $now }.
+tz-location-bad = Не могу найти часовой пояс для этого места.
+first-task-hint = Теперь напишите первую задачу со временем, например: купить хлеб завтра в 18:00
+zone-tashkent = Ташкент
+zone-samarkand = Самарканд
+zone-moscow = Москва
+zone-almaty = Алматы
+zone-berlin = Берлин
+zone-london = Лондон
+zone-new-york = Нью-Йорк
+zone-utc = UTC
+button-lead-none = В срок
+settings-saved = Сохранено ✅
+export-empty = Нет открытых задач для выгрузки.
+export-calendar = { $count ->
+    [one] { $count } открытая задача для календаря: откройте файл, чтобы добавить её.
+    [few] { $count } открытые задачи для календаря: откройте файл, чтобы добавить их.
+   *[other] { $count } открытых задач для календаря: откройте файл, чтобы добавить их.
+}
+export-capped = Здесь первые { $max } из { $count } задач, ближайшие по сроку.
+export-table = Те же задачи таблицей, для электронных таблиц.

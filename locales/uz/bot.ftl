@@ -171,3 +171,24 @@ repeat-month-name = { $code ->
 }
 repeat-yearly = har yili { $day }-{ $month }
 repeat-every-years = har { $n } yilda, { $day }-{ $month }
+# Zones and first contact, /settings' buttons, /export (issue 14).
+cmd-export = Vazifalarni kalendar va jadval fayli qilib olish
+tz-share-location = Yoki joylashuvingizni yuboring, vaqt mintaqasini shu joyga qarab o'rnataman.
+button-share-location = 📍 Joylashuvni yuborish
+tz-current = Vaqt mintaqangiz: { $tz }. Mahalliy vaqt: { $now }.
+tz-location-bad = Bu joy uchun vaqt mintaqasini topa olmadim.
+first-task-hint = Endi birinchi vazifangizni vaqti bilan yozing, masalan: ertaga 18:00 da non olish
+zone-tashkent = Toshkent
+zone-samarkand = Samarqand
+zone-moscow = Moskva
+zone-almaty = Olmaota
+zone-berlin = Berlin
+zone-london = London
+zone-new-york = Nyu-York
+zone-utc = UTC
+button-lead-none = Muddatida
+settings-saved = Saqlandi ✅
+export-empty = Eksport qilinadigan ochiq vazifalar yo'q.
+export-calendar = Kalendar uchun { $count } ta ochiq vazifa: qo'shish uchun faylni oching.
+export-capped = Bular { $count } ta vazifangizdan muddati eng yaqin { $max } tasi.
+export-table = Shu vazifalar jadval ko'rinishida.

@@ -30,6 +30,8 @@ pub enum Command {
     Settings(String),
     /// Close the question the bot is waiting to have answered.
     Cancel,
+    /// The open tasks as files: a calendar (.ics) and a table (.csv).
+    Export,
     /// Admins: the failed reminders, a page at a time (the argument is the page).
     Failed(String),
     /// Admins: return a failed reminder (an id) or all of them (`all`) to the queue.
@@ -54,12 +56,13 @@ pub enum Input {
 }
 
 /// The commands in the menu, with the key of their description.
-const MENU: [(&str, &str); 11] = [
+const MENU: [(&str, &str); 12] = [
     ("add", "cmd-add"),
     ("list", "cmd-list"),
     ("done", "cmd-done"),
     ("delete", "cmd-delete"),
     ("agenda", "cmd-agenda"),
+    ("export", "cmd-export"),
     ("settings", "cmd-settings"),
     ("tz", "cmd-tz"),
     ("lang", "cmd-lang"),
@@ -89,6 +92,7 @@ pub fn parse(text: &str, bot_username: &str) -> Input {
         "lang" | "language" => Command::Lang(args),
         "tz" | "timezone" => Command::Tz(args),
         "settings" => Command::Settings(args),
+        "export" => Command::Export,
         "failed" => Command::Failed(args),
         "retry" => Command::Retry(args),
         "stats" => Command::Stats,

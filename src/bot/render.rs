@@ -9,21 +9,24 @@ use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 use crate::callback::{Action, Question, Snooze};
 use crate::domain::lang::Lang;
+use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Frequency, Recurrence};
+use crate::domain::timezone::{is_fixed_offset, utc_offset};
 use crate::i18n::dates::{self, Dates};
 use crate::i18n::{Arg, Tr};
 use crate::store::tasks::{ListedTask, Task};
 
-/// Zones offered as buttons when the bot asks for a time zone: `(IANA name, button label)`.
+/// Zones offered as buttons when the bot asks for a time zone: `(IANA name, key of the city's
+/// name)`; a button reads "Tashkent (UTC+5)" in the chat's language, with the offset of the day.
 pub const COMMON_ZONES: [(&str, &str); 8] = [
-    ("Asia/Tashkent", "Tashkent +5"),
-    ("Asia/Samarkand", "Samarkand +5"),
-    ("Europe/Moscow", "Moscow +3"),
-    ("Asia/Almaty", "Almaty +5"),
-    ("Europe/Berlin", "Berlin"),
-    ("Europe/London", "London"),
-    ("America/New_York", "New York"),
-    ("UTC", "UTC"),
+    ("Asia/Tashkent", "zone-tashkent"),
+    ("Asia/Samarkand", "zone-samarkand"),
+    ("Europe/Moscow", "zone-moscow"),
+    ("Asia/Almaty", "zone-almaty"),
+    ("Europe/Berlin", "zone-berlin"),
+    ("Europe/London", "zone-london"),
+    ("America/New_York", "zone-new-york"),
+    ("UTC", "zone-utc"),
 ];
 
 /// Tasks shown per page of `/list`: ten entries of at most two lines and their buttons stay far
@@ -523,26 +526,62 @@ pub fn snooze_choices(tr: Tr, task_id: i64) -> Vec<InlineKeyboardButton> {
     ]
 }
 
-/// The common time zones, two per row.
-pub fn zone_keyboard() -> InlineKeyboardMarkup {
+/// The common time zones, two per row: each city in `tr`'s language with its offset at `now`
+/// ("Tashkent (UTC+5)"; UTC alone as "UTC").
+pub fn zone_keyboard(tr: Tr, now: DateTime<Utc>) -> InlineKeyboardMarkup {
     let buttons: Vec<InlineKeyboardButton> = COMMON_ZONES
         .iter()
         .zip(0u8..)
-        .map(|((_, label), index)| button((*label).to_owned(), Action::Zone { index }))
+        .map(|((name, key), index)| {
+            let city = tr.t(key);
+            let label = match name.parse::<Tz>() {
+                Ok(tz) if !is_fixed_offset(tz) => format!("{city} ({})", utc_offset(tz, now)),
+                _ => city,
+            };
+            button(label, Action::Zone { index })
+        })
         .collect();
     InlineKeyboardMarkup::new(buttons.chunks(2).map(<[_]>::to_vec))
 }
 
-/// The languages, each in its own name.
+/// The languages, each in its own name, Uzbek in both scripts; two per row.
 pub fn language_keyboard() -> InlineKeyboardMarkup {
     let label = |lang: Lang| match lang {
         Lang::En => "English",
         Lang::Ru => "Русский",
         Lang::Uz => "O'zbekcha",
+        Lang::UzCyrl => "Ўзбекча",
     };
-    InlineKeyboardMarkup::new([Lang::ALL
+    let buttons: Vec<InlineKeyboardButton> = Lang::CHOICES
         .iter()
         .zip(0u8..)
         .map(|(lang, index)| button(label(*lang).to_owned(), Action::Language { index }))
-        .collect::<Vec<_>>()])
+        .collect();
+    InlineKeyboardMarkup::new(buttons.chunks(2).map(<[_]>::to_vec))
+}
+
+/// The lead times `/settings` offers as buttons, in minutes: none, 5, 15 and 30 minutes, an hour,
+/// a day.
+pub const LEAD_CHOICES_MINUTES: [u32; 6] = [0, 5, 15, 30, 60, 1440];
+
+/// The lead-time buttons of `/settings`, three per row, the chat's `current` one ticked.
+pub fn lead_keyboard(tr: Tr, current: Lead) -> InlineKeyboardMarkup {
+    let buttons: Vec<InlineKeyboardButton> = LEAD_CHOICES_MINUTES
+        .iter()
+        .map(|&minutes| {
+            let lead = Lead::from_secs(i64::from(minutes) * 60).unwrap_or_default();
+            let label = if minutes == 0 {
+                tr.t("button-lead-none")
+            } else {
+                dates::duration(tr, lead.duration())
+            };
+            let label = if lead == current {
+                format!("✓ {label}")
+            } else {
+                label
+            };
+            button(label, Action::Lead { minutes })
+        })
+        .collect();
+    InlineKeyboardMarkup::new(buttons.chunks(3).map(<[_]>::to_vec))
 }

@@ -16,11 +16,18 @@ pub enum Lang {
     Ru,
     /// Uzbek (Latin script).
     Uz,
+    /// Uzbek in the Cyrillic script: the same language as [`Lang::Uz`] (the parser reads it as
+    /// Uzbek), answered in Cyrillic. Stored as `uz-Cyrl`; not in [`Lang::ALL`], which lists the
+    /// languages, but in [`Lang::CHOICES`], which lists what `/lang` offers.
+    UzCyrl,
 }
 
 impl Lang {
     /// All supported languages, in the order the bot lists them.
     pub const ALL: [Lang; 3] = [Lang::En, Lang::Ru, Lang::Uz];
+
+    /// What a chat may choose with `/lang`: the languages, and Uzbek in either script.
+    pub const CHOICES: [Lang; 4] = [Lang::En, Lang::Ru, Lang::Uz, Lang::UzCyrl];
 
     /// Parses a language a user typed (e.g. for `/lang`): a code (`en`,
     /// `ru-RU`) or the language's own name (`English`, `Русский`, `O'zbek`).
@@ -29,8 +36,12 @@ impl Lang {
         match fold(input.trim()).as_str() {
             "english" | "eng" | "английский" | "inglizcha" | "ingliz" => Some(Lang::En),
             "russian" | "русский" | "рус" | "ruscha" | "rus" => Some(Lang::Ru),
-            "uzbek" | "o'zbek" | "o'zbekcha" | "узбекский" | "ўзбек" | "ўзбекча" => {
+            "uzbek" | "o'zbek" | "o'zbekcha" | "узбекский" | "lotin" | "lotincha" => {
                 Some(Lang::Uz)
+            }
+            "ўзбек" | "ўзбекча" | "узбек" | "узбекча" | "uz-cyrl" | "uz_cyrl" | "kirill"
+            | "kirillcha" | "кирилл" | "кириллча" | "кириллица" => {
+                Some(Lang::UzCyrl)
             }
             code => Self::primary_subtag(code),
         }
@@ -43,21 +54,35 @@ impl Lang {
         Self::primary_subtag(&code.trim().to_ascii_lowercase()).unwrap_or(Lang::En)
     }
 
-    /// The language whose two-letter code (as [`Lang::as_str`] writes it) is `code`, exactly.
+    /// The language whose code (as [`Lang::as_str`] writes it) is `code`, exactly.
     pub fn from_stored(code: &str) -> Option<Lang> {
-        Self::ALL.into_iter().find(|lang| lang.as_str() == code)
+        Self::CHOICES.into_iter().find(|lang| lang.as_str() == code)
     }
 
-    /// The two-letter code, as stored in the database and used for locale files.
+    /// The code as stored in the database: the two-letter language code, and `uz-Cyrl` (a BCP 47
+    /// tag with its script) for Uzbek in Cyrillic.
     pub fn as_str(self) -> &'static str {
         match self {
             Lang::En => "en",
             Lang::Ru => "ru",
             Lang::Uz => "uz",
+            Lang::UzCyrl => "uz-Cyrl",
+        }
+    }
+
+    /// The language without its script: Uzbek in either script is [`Lang::Uz`] (for the parser's
+    /// words, the locale files and Telegram's two-letter language codes).
+    pub fn base(self) -> Lang {
+        match self {
+            Lang::UzCyrl => Lang::Uz,
+            other => other,
         }
     }
 
     fn primary_subtag(lowercase_tag: &str) -> Option<Lang> {
+        if lowercase_tag.starts_with("uz-cyrl") || lowercase_tag.starts_with("uz_cyrl") {
+            return Some(Lang::UzCyrl);
+        }
         match lowercase_tag.split(['-', '_']).next() {
             Some("en") => Some(Lang::En),
             Some("ru") => Some(Lang::Ru),
@@ -97,8 +122,19 @@ mod tests {
 
     #[test]
     fn as_str_round_trips() {
-        for lang in Lang::ALL {
+        for lang in Lang::CHOICES {
             assert_eq!(Lang::parse(lang.as_str()), Some(lang));
+            assert_eq!(Lang::from_stored(lang.as_str()), Some(lang));
         }
+    }
+
+    #[test]
+    fn uzbek_in_cyrillic_is_chosen_by_its_own_name_and_reads_as_uzbek() {
+        assert_eq!(Lang::parse("Ўзбекча"), Some(Lang::UzCyrl));
+        assert_eq!(Lang::parse("uz-Cyrl"), Some(Lang::UzCyrl));
+        assert_eq!(Lang::parse("O'zbekcha"), Some(Lang::Uz));
+        assert_eq!(Lang::UzCyrl.base(), Lang::Uz);
+        assert_eq!(Lang::from_code("uz-Cyrl-UZ"), Lang::UzCyrl);
+        assert_eq!(Lang::from_stored("uz-cyrl"), None);
     }
 }

@@ -8,7 +8,12 @@
 //! - a wall time inside a fall-back overlap happens twice; the earlier wins.
 
 mod cities;
+mod label;
+mod locate;
 mod offset;
+
+pub use label::{is_fixed_offset, utc_offset, zone_label};
+pub use locate::{NoSuchPlace, zone_at};
 
 use chrono::{DateTime, LocalResult, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::{TZ_VARIANTS, Tz};

@@ -1,10 +1,13 @@
 //! Translations: Fluent strings from `locales/{en,ru,uz}/*.ftl`, embedded at compile time.
+//! Uzbek in Cyrillic is the Uzbek strings transliterated ([`cyrillic`]), the values put into
+//! them left as they are.
 //!
 //! The strings are plain text; markup lives in the askama templates, which escape everything a
 //! string returns (user text passed as an argument included). Fluent's Unicode isolation marks are
 //! off: they would end up in Telegram messages. Dates, times and durations are put into words in
 //! [`dates`], the one place for them.
 
+pub mod cyrillic;
 pub mod dates;
 
 use std::borrow::Cow;
@@ -22,6 +25,11 @@ static_loader! {
         customise: |bundle| bundle.set_use_isolating(false),
     };
 }
+
+/// Text arguments that only select a variant (`{ $code -> [mar] mart … }` in `dates.ftl`) and
+/// never appear in the text: unlike values shown in a message, they do not keep the words they
+/// select from being transliterated (`mar` selects `mart`, which is Cyrillic `март`).
+const SELECTOR_ARGS: &[&str] = &["code"];
 
 /// The translator of one language, handed to templates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,24 +50,42 @@ impl Tr {
 
     /// The string `key`; a missing key falls back to English, then to the key itself.
     pub fn t(&self, key: &str) -> String {
-        LOCALES.lookup(&language_id(self.lang), key)
+        self.in_script(LOCALES.lookup(&language_id(self.lang), key), &[])
     }
 
-    /// The string `key` with named arguments (numbers select plural forms).
+    /// The string `key` with named arguments (numbers select plural forms). Text arguments
+    /// appear as given, in every script.
     pub fn t_with(&self, key: &str, args: &[(&str, Arg<'_>)]) -> String {
-        let args: HashMap<Cow<'static, str>, FluentValue<'_>> = args
+        let fluent: HashMap<Cow<'static, str>, FluentValue<'_>> = args
             .iter()
             .map(|(name, value)| (Cow::Owned((*name).to_owned()), value.to_fluent()))
             .collect();
-        LOCALES.lookup_with_args(&language_id(self.lang), key, &args)
+        let text = LOCALES.lookup_with_args(&language_id(self.lang), key, &fluent);
+        let kept: Vec<&str> = args
+            .iter()
+            .filter(|(name, _)| !SELECTOR_ARGS.contains(name))
+            .filter_map(|(_, value)| match value {
+                Arg::Text(text) => Some(*text),
+                Arg::Number(_) => None,
+            })
+            .collect();
+        self.in_script(text, &kept)
+    }
+
+    /// `text` in the script of the language: Uzbek in Cyrillic is transliterated, keeping `kept`.
+    fn in_script(&self, text: String, kept: &[&str]) -> String {
+        match self.lang {
+            Lang::UzCyrl => cyrillic::to_cyrillic_keeping(&text, kept),
+            Lang::En | Lang::Ru | Lang::Uz => text,
+        }
     }
 }
 
 fn language_id(lang: Lang) -> LanguageIdentifier {
-    match lang {
+    match lang.base() {
         Lang::En => langid!("en"),
         Lang::Ru => langid!("ru"),
-        Lang::Uz => langid!("uz"),
+        Lang::Uz | Lang::UzCyrl => langid!("uz"),
     }
 }
 
@@ -101,5 +127,20 @@ mod tests {
             Tr::new(Lang::Ru).t("button-done"),
             Tr::new(Lang::En).t("button-done")
         );
+    }
+
+    #[test]
+    fn uzbek_in_cyrillic_transliterates_the_words_but_not_the_values() {
+        let tr = Tr::new(Lang::UzCyrl);
+        let months: Vec<String> = ["mar", "apr", "may", "sep"]
+            .iter()
+            .map(|code| tr.t_with("date-month", &[("code", Arg::Text(code))]))
+            .collect();
+        assert_eq!(months, ["март", "апрел", "май", "сентябр"]);
+        assert_eq!(
+            tr.t_with("done-ok", &[("text", Arg::Text("non olish"))]),
+            "Бажарилди: non olish"
+        );
+        assert_eq!(tr.t("reminder-title"), "Эслатма");
     }
 }

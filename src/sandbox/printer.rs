@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use tgsim::{ButtonView, TranscriptEntry};
+use tgsim::{ButtonView, ReplyKeyboardView, TranscriptEntry};
 
 /// What was last printed of each message, per chat.
 #[derive(Debug, Default)]
@@ -55,12 +55,32 @@ pub fn numbered(entry: &TranscriptEntry) -> Vec<&ButtonView> {
 }
 
 fn message_lines(prefix: &str, entry: &TranscriptEntry, edited: bool) -> Vec<String> {
-    let text = entry.text.as_deref().unwrap_or_default();
-    let mut lines: Vec<String> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| format!("{prefix}{l}"))
+    let mut lines: Vec<String> = entry
+        .document
+        .iter()
+        .map(|d| {
+            format!(
+                "{prefix}📎 {} ({}, {} bytes)",
+                d.file_name.as_deref().unwrap_or("file"),
+                d.mime_type.as_deref().unwrap_or("?"),
+                d.file_size.unwrap_or(0)
+            )
+        })
         .collect();
+    let text = entry
+        .text
+        .as_deref()
+        .or(entry.caption.as_deref())
+        .unwrap_or_default();
+    lines.extend(
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| format!("{prefix}{l}")),
+    );
+    if let Some(ReplyKeyboardView::Show { rows }) = &entry.reply_keyboard {
+        let labels: Vec<&str> = rows.iter().flatten().map(|b| b.text.as_str()).collect();
+        lines.push(format!("{prefix}⌨ {}", labels.join("  ")));
+    }
     if lines.is_empty() {
         lines.push(prefix.trim_end().to_owned());
     }
@@ -119,6 +139,10 @@ mod tests {
             edited: false,
             reply_to: None,
             service: None,
+            document: None,
+            caption: None,
+            location: None,
+            reply_keyboard: None,
         }
     }
 

@@ -45,6 +45,23 @@ pub enum MessageOp {
         /// Ask for a reply (a question in a group, where a bot in privacy mode sees only replies).
         force_reply: bool,
     },
+    /// Send a new message (Telegram HTML) with a reply keyboard in place of the user's own, or
+    /// taking such a keyboard away.
+    SendWithReplyKeyboard {
+        /// The text.
+        text: String,
+        /// The keyboard shown, or its removal.
+        reply_keyboard: ReplyKeyboard,
+    },
+    /// Send a file (sendDocument) with an optional caption (Telegram HTML).
+    SendDocument {
+        /// The file name the user sees; its extension tells the type (`.ics`, `.csv`).
+        file_name: String,
+        /// The file's content (text, UTF-8), at most [`MAX_DOCUMENT_BYTES`].
+        content: String,
+        /// The caption, at most 1024 characters.
+        caption: Option<String>,
+    },
     /// Change a message the bot sent: its text (and buttons), or only its buttons.
     Edit {
         /// The message.
@@ -54,6 +71,24 @@ pub enum MessageOp {
         /// The new buttons; `None` removes them.
         keyboard: Option<InlineKeyboardMarkup>,
     },
+}
+
+/// The largest file the outbox carries: it travels in the job's payload, so an export is
+/// capped well below this (see [`crate::export`]).
+pub const MAX_DOCUMENT_BYTES: usize = 4 * 1024 * 1024;
+
+/// A keyboard that replaces the user's own while it is shown (Telegram's `ReplyKeyboardMarkup`),
+/// or its removal (`ReplyKeyboardRemove`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ReplyKeyboard {
+    /// One button that shares the user's location (private chats only), shown once.
+    RequestLocation {
+        /// The button's label.
+        label: String,
+    },
+    /// Takes a shown reply keyboard away.
+    Remove,
 }
 
 impl JobKind for OutgoingMessage {

@@ -4,10 +4,13 @@
 //! the message is gone or too old to edit) counts as done.
 
 use teloxide::payloads::{
-    EditMessageReplyMarkupSetters, EditMessageTextSetters, SendMessageSetters,
+    EditMessageReplyMarkupSetters, EditMessageTextSetters, SendDocumentSetters, SendMessageSetters,
 };
 use teloxide::prelude::*;
-use teloxide::types::{ForceReply, MessageId, ParseMode};
+use teloxide::types::{
+    ButtonRequest, ForceReply, InputFile, KeyboardButton, KeyboardMarkup, KeyboardRemove,
+    MessageId, ParseMode,
+};
 use teloxide::{ApiError, RequestError};
 
 use super::classify::{SendFailure, class, classify};
@@ -16,7 +19,7 @@ use super::metrics;
 use super::pacing::Recipient;
 use super::record;
 use crate::store::budget;
-use crate::store::outbox::{MessageOp, OutgoingMessage};
+use crate::store::outbox::{MessageOp, OutgoingMessage, ReplyKeyboard};
 use pgqueue::{ClaimedJob, JobError, Outcome};
 
 impl Egress {
@@ -65,6 +68,46 @@ impl Egress {
                 match keyboard {
                     Some(keyboard) => request.reply_markup(keyboard.clone()).await?,
                     None if *force_reply => request.reply_markup(ForceReply::new()).await?,
+                    None => request.await?,
+                };
+                metrics::message_sent(metrics::Kind::Reply);
+            }
+            MessageOp::SendWithReplyKeyboard {
+                text,
+                reply_keyboard,
+            } => {
+                let request = self
+                    .bot
+                    .send_message(chat, text.clone())
+                    .parse_mode(ParseMode::Html);
+                match reply_keyboard {
+                    ReplyKeyboard::RequestLocation { label } => {
+                        let button =
+                            KeyboardButton::new(label.clone()).request(ButtonRequest::Location);
+                        let keyboard = KeyboardMarkup::new([[button]])
+                            .resize_keyboard()
+                            .one_time_keyboard();
+                        request.reply_markup(keyboard).await?
+                    }
+                    ReplyKeyboard::Remove => request.reply_markup(KeyboardRemove::new()).await?,
+                };
+                metrics::message_sent(metrics::Kind::Reply);
+            }
+            MessageOp::SendDocument {
+                file_name,
+                content,
+                caption,
+            } => {
+                let file =
+                    InputFile::memory(content.clone().into_bytes()).file_name(file_name.clone());
+                let request = self.bot.send_document(chat, file);
+                match caption {
+                    Some(caption) => {
+                        request
+                            .caption(caption.clone())
+                            .parse_mode(ParseMode::Html)
+                            .await?
+                    }
                     None => request.await?,
                 };
                 metrics::message_sent(metrics::Kind::Reply);

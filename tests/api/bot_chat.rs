@@ -174,7 +174,7 @@ async fn bot_questions_survive_a_restart_and_language_changes_apply() {
     assert!(text(&card).contains("water the plants"), "{card:?}");
 
     let choose = app.say(ann, "/lang").await;
-    assert_eq!(buttons(&choose), ["l:0", "l:1", "l:2"]);
+    assert_eq!(buttons(&choose), ["l:0", "l:1", "l:2", "l:3"]);
     let (_, set) = app.tap_reply(ann, choose.message_id, ann, "l:1").await;
     assert_eq!(text(&set), Tr::new(Lang::Ru).t("lang-set"));
     let ask = app.say(ann, "полить цветы").await;
@@ -196,7 +196,10 @@ async fn bot_a_task_sent_before_the_zone_waits_for_it() {
     let mut app = TestApp::start().await;
     let tr = Tr::new(Lang::Ru);
     let ann = app.user("Ann", "ru");
-    let ask = app.say(ann, "позвонить маме завтра в 18:00").await;
+    let ask = app
+        .say_expecting(ann, ann, "позвонить маме завтра в 18:00", 2)
+        .await
+        .remove(0);
     assert!(text(&ask).contains(&tr.t("tz-ask")), "{ask:?}");
     assert!(app.pending_jobs().await.is_empty());
     let before = app.last_message_id(ann);

@@ -78,8 +78,8 @@ async fn full_round(script: Script) {
     let tr = Tr::new(script.lang);
     let ann = app.user("Ann", script.code);
 
-    // /start asks the zone once, with buttons; a tap sets it.
-    let start = app.say(ann, "/start").await;
+    // /start asks the zone once, with buttons (and a location button after it); a tap sets it.
+    let start = app.say_expecting(ann, ann, "/start", 2).await.remove(0);
     assert!(text(&start).contains(&tr.t("tz-ask")), "{start:?}");
     let (_, zone_set) = app.tap_reply(ann, start.message_id, ann, "z:0").await;
     assert!(text(&zone_set).contains("Asia/Tashkent"), "{zone_set:?}");

@@ -69,7 +69,7 @@ fn bot_every_template_in_every_language() {
         snap(
             "notice_start",
             Reply::text(render::notice(None, &[tr.t("start-welcome"), tr.t("tz-ask")]).unwrap())
-                .with_keyboard(render::zone_keyboard()),
+                .with_keyboard(render::zone_keyboard(tr, now())),
         );
         snap(
             "notice_languages",
@@ -287,6 +287,211 @@ fn bot_every_template_in_every_language() {
             ),
         );
     }
+}
+
+/// The messages of zones and first contact, `/settings` and `/export` (issue 14) in `tr`'s
+/// language, by name.
+fn first_contact_and_export(tr: Tr) -> Vec<(&'static str, Reply)> {
+    let zone = parse_zone("Asia/Tashkent").unwrap();
+    let local_now = Dates::new(tr, zone, now()).date_time(now());
+    let tz_line = |key: &str, label: &str| {
+        tr.t_with(
+            key,
+            &[("tz", Arg::Text(label)), ("now", Arg::Text(&local_now))],
+        )
+    };
+    let lead = dates::lead(tr, Lead::from_secs(900).unwrap());
+    vec![
+        (
+            "zone_question",
+            Reply::text(render::notice(None, &[tr.t("tz-ask")]).unwrap())
+                .with_keyboard(render::zone_keyboard(tr, now())),
+        ),
+        (
+            "zone_share_location",
+            Reply::text(render::notice(None, &[tr.t("tz-share-location")]).unwrap()),
+        ),
+        (
+            "zone_set_first_contact",
+            Reply::text(
+                render::notice(
+                    None,
+                    &[
+                        tz_line("tz-set", "Asia/Tashkent (UTC+5)"),
+                        tr.t("first-task-hint"),
+                    ],
+                )
+                .unwrap(),
+            ),
+        ),
+        (
+            "zone_set_offset",
+            Reply::text(render::notice(None, &[tz_line("tz-set", "UTC+5")]).unwrap()),
+        ),
+        (
+            "zone_current",
+            Reply::text(
+                render::notice(
+                    None,
+                    &[
+                        tz_line("tz-current", "Asia/Tashkent (UTC+5)"),
+                        tr.t("tz-ask"),
+                    ],
+                )
+                .unwrap(),
+            ),
+        ),
+        (
+            "zone_location_bad",
+            Reply::text(
+                render::problem(tr, &tr.t("tz-location-bad"), None, &tr.t("tz-example")).unwrap(),
+            ),
+        ),
+        (
+            "settings_lead_buttons",
+            Reply::text(
+                render::notice(
+                    None,
+                    &[
+                        tz_line("tz-current", "Asia/Tashkent (UTC+5)"),
+                        tr.t_with("settings-current", &[("lead", Arg::Text(&lead))]),
+                        tr.t("settings-usage"),
+                    ],
+                )
+                .unwrap(),
+            )
+            .with_keyboard(render::lead_keyboard(tr, Lead::from_secs(900).unwrap())),
+        ),
+        ("settings_saved_toast", Reply::text(tr.t("settings-saved"))),
+        (
+            "export_captions",
+            Reply::text(
+                render::notice(
+                    None,
+                    &[
+                        tr.t_with("export-calendar", &[("count", Arg::Number(1))]),
+                        tr.t_with("export-calendar", &[("count", Arg::Number(3))]),
+                        tr.t_with("export-calendar", &[("count", Arg::Number(25))]),
+                        tr.t_with(
+                            "export-capped",
+                            &[("max", Arg::Number(1000)), ("count", Arg::Number(1200))],
+                        ),
+                        tr.t("export-table"),
+                    ],
+                )
+                .unwrap(),
+            ),
+        ),
+        (
+            "export_empty",
+            Reply::text(render::notice(None, &[tr.t("export-empty")]).unwrap()),
+        ),
+        ("command_export", Reply::text(tr.t("cmd-export"))),
+    ]
+}
+
+#[test]
+fn bot_first_contact_settings_and_export_in_every_language() {
+    for lang in Lang::ALL {
+        for (name, reply) in first_contact_and_export(Tr::new(lang)) {
+            insta::assert_snapshot!(format!("bot_{lang}_{name}"), show(reply));
+        }
+    }
+}
+
+/// Key messages in Uzbek written in Cyrillic: the bot's words transliterated, what the user wrote
+/// (and HTML, commands, zone names, numbers) as it was.
+#[test]
+fn bot_key_messages_in_uzbek_cyrillic() {
+    let tr = Tr::new(Lang::UzCyrl);
+    let zone = parse_zone("Asia/Tashkent").unwrap();
+    let tricky = "pay <b>rent</b> & o'zbek \"yo'q\"";
+    let snap = |name: &str, reply: Reply| {
+        insta::assert_snapshot!(format!("bot_uz-Cyrl_{name}"), show(reply));
+    };
+    snap(
+        "notice_start",
+        Reply::text(render::notice(None, &[tr.t("start-welcome"), tr.t("tz-ask")]).unwrap())
+            .with_keyboard(render::zone_keyboard(tr, now())),
+    );
+    snap(
+        "notice_languages",
+        Reply::text(render::notice(None, &[tr.t("lang-set")]).unwrap())
+            .with_keyboard(render::language_keyboard()),
+    );
+    snap(
+        "task_changed_with_lead_and_rule",
+        Reply::text(
+            render::task_card(
+                tr,
+                "task-changed",
+                &task(
+                    8,
+                    tricky,
+                    1800,
+                    Some("FREQ=MONTHLY;BYMONTHDAY=15;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
+                ),
+                None,
+                zone,
+                now(),
+            )
+            .unwrap(),
+        )
+        .with_keyboard(render::confirm_keyboard(tr, 35, 8)),
+    );
+    snap(
+        "list_page",
+        Reply::text(
+            render::task_list(
+                tr,
+                &[ListedTask {
+                    task: task(7, tricky, 0, None),
+                    next_reminder: None,
+                }],
+                0,
+                1,
+                zone,
+                now(),
+            )
+            .unwrap(),
+        ),
+    );
+    snap(
+        "problem_past",
+        Reply::text(
+            render::problem(
+                tr,
+                &tr.t_with(
+                    "err-past",
+                    &[(
+                        "when",
+                        Arg::Text(&Dates::new(tr, zone, now()).moment(utc(2026, 9, 30, 4, 0))),
+                    )],
+                ),
+                None,
+                &tr.t("when-example"),
+            )
+            .unwrap(),
+        ),
+    );
+    snap("help", Reply::text(render::help(tr).unwrap()));
+    for (name, reply) in first_contact_and_export(tr) {
+        snap(name, reply);
+    }
+    use remindbot::telegram::render::{ReminderView, reminder_html, reminder_keyboard};
+    let due_at = Utc.with_ymd_and_hms(2026, 10, 1, 5, 0, 0).unwrap();
+    let view = ReminderView {
+        task_id: 12,
+        text: tricky,
+        due_at,
+        zone,
+        late_by: Some(chrono::Duration::minutes(95)),
+        now: due_at + chrono::Duration::minutes(95),
+    };
+    snap(
+        "reminder_late",
+        Reply::text(reminder_html(tr, &view)).with_keyboard(reminder_keyboard(tr, 12)),
+    );
 }
 
 #[test]
@@ -561,7 +766,7 @@ fn nag_quote_and_agenda_messages_in_every_language() {
         snap("agenda_turned_off", lines(&["agenda-turned-off"]));
         snap(
             "agenda_needs_zone",
-            lines(&["agenda-needs-zone", "tz-ask"]).with_keyboard(render::zone_keyboard()),
+            lines(&["agenda-needs-zone", "tz-ask"]).with_keyboard(render::zone_keyboard(tr, now())),
         );
         snap(
             "agenda_set_and_current",

@@ -29,14 +29,17 @@ pub(crate) fn routes() -> Router<Arc<Shared>> {
         .route("/users", post(create_user).get(list_users))
         .route("/users/{id}/state", put(set_user_state))
         .route("/users/{id}/messages", post(user_says))
+        .route("/users/{id}/locations", post(user_shares_location))
         .route("/groups", post(create_group))
         .route("/chats", get(list_chats))
         .route("/chats/{id}/membership", put(set_membership))
         .route("/chats/{id}/members/{user_id}", put(set_member_status))
         .route("/chats/{id}/upgrade", post(upgrade_group))
         .route("/chats/{id}/messages", post(chat_message))
+        .route("/chats/{id}/locations", post(chat_location))
         .route("/chats/{id}/transcript", get(transcript))
         .route("/chats/{id}/commands", get(commands))
+        .route("/files/{file_id}", get(file))
         .route("/taps", post(tap))
         .route("/callbacks/{id}", get(callback))
         .route("/calls", get(calls))
@@ -133,6 +136,51 @@ async fn chat_message(
     let message =
         s.with(|w| w.inject_message(chat_id, user_id, &body.text, body.reply_to_message_id))?;
     Ok(Json(json!(message)))
+}
+
+#[derive(Deserialize)]
+struct LocationBody {
+    #[serde(default)]
+    user_id: Option<i64>,
+    latitude: f64,
+    longitude: f64,
+}
+
+async fn user_shares_location(
+    State(s): SimState,
+    Path(id): Path<i64>,
+    Json(body): Json<LocationBody>,
+) -> Result<Value> {
+    let message = s.with(|w| w.inject_location(id, id, body.latitude, body.longitude))?;
+    Ok(Json(json!(message)))
+}
+
+async fn chat_location(
+    State(s): SimState,
+    Path(chat_id): Path<i64>,
+    Json(body): Json<LocationBody>,
+) -> Result<Value> {
+    let user_id = body.user_id.unwrap_or(chat_id);
+    let message = s.with(|w| w.inject_location(chat_id, user_id, body.latitude, body.longitude))?;
+    Ok(Json(json!(message)))
+}
+
+/// The bytes of a file the bot uploaded, with its MIME type.
+async fn file(State(s): SimState, Path(file_id): Path<String>) -> Response {
+    match s.read(|w| w.file(&file_id).cloned()) {
+        Some(stored) => {
+            let mime = stored
+                .document
+                .mime_type
+                .unwrap_or_else(|| "application/octet-stream".to_owned());
+            ([(axum::http::header::CONTENT_TYPE, mime)], stored.bytes).into_response()
+        }
+        None => (
+            StatusCode::NOT_FOUND,
+            Json(json!({"error": format!("no file {file_id}")})),
+        )
+            .into_response(),
+    }
 }
 
 async fn create_group(State(s): SimState, Json(new): Json<NewGroup>) -> Result<Value> {

@@ -98,6 +98,18 @@ pub mod descriptions {
     /// 400 for `max_connections` outside 1–100.
     pub const WEBHOOK_BAD_MAX_CONNECTIONS: &str =
         "Bad Request: bad webhook: max_connections must be between 1 and 100";
+    /// 400 for editMessageText on a message without text (a document).
+    pub const NO_TEXT_TO_EDIT: &str = "Bad Request: there is no text in the message to edit";
+    /// 400 for sendDocument without a `document`.
+    pub const NO_DOCUMENT: &str = "Bad Request: there is no document in the request";
+    /// 400 for an uploaded file of no bytes.
+    pub const FILE_EMPTY: &str = "Bad Request: file must be non-empty";
+    /// 400 for a `document` string that names no file the bot sent and is no URL.
+    pub const WRONG_FILE_ID: &str = "Bad Request: wrong file identifier/HTTP URL specified";
+    /// 400 for a `document` URL, which the simulator (offline) cannot fetch.
+    pub const URL_UNREACHABLE: &str = "Bad Request: failed to get HTTP URL content";
+    /// 400 for a caption over 1024 characters.
+    pub const CAPTION_TOO_LONG: &str = "Bad Request: message caption is too long";
 }
 
 /// An error answer of the Bot API, as Telegram sends it: `error_code` (also the HTTP status),

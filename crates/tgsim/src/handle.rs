@@ -21,8 +21,8 @@ use super::state::Shared;
 use super::stats::{CallRecord, Counters};
 use super::types::{BotCommand, Message, Update};
 use super::world::{
-    BotMembership, CallbackStatus, ChatInfo, MemberStatus, NewGroup, NewUser, TranscriptEntry,
-    UserInfo, UserState, World,
+    BotMembership, CallbackStatus, ChatInfo, MemberStatus, NewGroup, NewUser, StoredFile,
+    TranscriptEntry, UserInfo, UserState, World,
 };
 
 /// Starts simulators.
@@ -195,6 +195,30 @@ impl SimHandle {
             .with(|w| w.inject_message(chat_id, user_id, text, reply_to))
     }
 
+    /// The user shares a location in their private chat (as tapping a `request_location` button
+    /// does); the bot gets a message with `location`.
+    pub fn user_shares_location(
+        &self,
+        user_id: i64,
+        latitude: f64,
+        longitude: f64,
+    ) -> Result<Message, SimError> {
+        self.shared
+            .with(|w| w.inject_location(user_id, user_id, latitude, longitude))
+    }
+
+    /// The user shares a location in a chat (a group, or their private chat).
+    pub fn user_shares_location_in(
+        &self,
+        chat_id: i64,
+        user_id: i64,
+        latitude: f64,
+        longitude: f64,
+    ) -> Result<Message, SimError> {
+        self.shared
+            .with(|w| w.inject_location(chat_id, user_id, latitude, longitude))
+    }
+
     /// The user taps the button with this callback data (or label); returns the callback query
     /// id. In private chats `user_id` may be `None`.
     pub fn tap(
@@ -248,6 +272,12 @@ impl SimHandle {
             .into_iter()
             .find(|e| e.from_bot && e.message_id > after_message_id)
             .ok_or(SimError::Timeout(timeout))
+    }
+
+    /// A file the bot uploaded (sendDocument), by its `file_id`: how the Bot API describes it and
+    /// its bytes.
+    pub fn file(&self, file_id: &str) -> Option<StoredFile> {
+        self.shared.read(|w| w.file(file_id).cloned())
     }
 
     /// A callback query and how it was answered.

@@ -7,9 +7,24 @@ use serde_json::{Map, Value};
 
 use super::error::{ApiError, descriptions};
 
-/// The merged parameters of one call (body values win over query values).
+/// The merged parameters of one call (body values win over query values), and the files a
+/// multipart body uploaded.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Params(Map<String, Value>);
+pub(crate) struct Params(Map<String, Value>, Vec<FilePart>);
+
+/// A file uploaded in a multipart body: the part's name, the file name and type it declared,
+/// and its bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FilePart {
+    /// The form field (`document`, or the name an `attach://` reference uses).
+    pub name: String,
+    /// The `filename` of its `Content-Disposition`.
+    pub file_name: String,
+    /// Its `Content-Type`, when given.
+    pub content_type: Option<String>,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+}
 
 impl Params {
     /// Parses the query string and the body according to its content type.
@@ -19,6 +34,7 @@ impl Params {
         body: &[u8],
     ) -> Result<Self, ApiError> {
         let mut map = Map::new();
+        let mut files = Vec::new();
         if let Some(query) = query {
             for (k, v) in form_urlencoded::parse(query.as_bytes()) {
                 map.insert(k.into_owned(), Value::String(v.into_owned()));
@@ -27,7 +43,7 @@ impl Params {
         let raw_type = content_type.unwrap_or("");
         let content_type = raw_type.to_ascii_lowercase();
         if body.iter().all(u8::is_ascii_whitespace) {
-            return Ok(Self(map));
+            return Ok(Self(map, files));
         }
         if content_type.starts_with("application/json") {
             match serde_json::from_slice::<Value>(body) {
@@ -44,13 +60,35 @@ impl Params {
                 .find_map(|p| p.trim().strip_prefix("boundary="))
                 .map(|b| b.trim_matches('"').to_owned())
                 .ok_or_else(|| ApiError::bad_request("Bad Request: can't parse multipart body"))?;
-            map.extend(multipart(body, &boundary));
+            for part in multipart(body, &boundary) {
+                match part.file_name {
+                    Some(file_name) => {
+                        // The call log shows a file part by its name, as before.
+                        map.insert(part.name.clone(), Value::String(file_name.clone()));
+                        files.push(FilePart {
+                            name: part.name,
+                            file_name,
+                            content_type: part.content_type,
+                            bytes: part.value,
+                        });
+                    }
+                    None => {
+                        let text = String::from_utf8_lossy(&part.value).into_owned();
+                        map.insert(part.name, Value::String(text));
+                    }
+                }
+            }
         } else {
             for (k, v) in form_urlencoded::parse(body) {
                 map.insert(k.into_owned(), Value::String(v.into_owned()));
             }
         }
-        Ok(Self(map))
+        Ok(Self(map, files))
+    }
+
+    /// The file uploaded as the multipart part `name`, if any.
+    pub(crate) fn file(&self, name: &str) -> Option<&FilePart> {
+        self.1.iter().find(|f| f.name == name)
     }
 
     /// All parameters as JSON, for the call log.
@@ -124,23 +162,41 @@ impl Params {
     }
 }
 
-/// Text fields of a multipart body; file parts keep their file name as value.
-fn multipart(body: &[u8], boundary: &str) -> Map<String, Value> {
-    let mut map = Map::new();
-    let delimiter = format!("--{boundary}");
-    let text = String::from_utf8_lossy(body);
-    for part in text.split(delimiter.as_str()).skip(1) {
-        if part.starts_with("--") {
+/// One part of a multipart body.
+struct Part {
+    name: String,
+    file_name: Option<String>,
+    content_type: Option<String>,
+    value: Vec<u8>,
+}
+
+/// The parts of a multipart body (RFC 7578), read as bytes so that uploaded files arrive
+/// unchanged; a part without a name is skipped.
+fn multipart(body: &[u8], boundary: &str) -> Vec<Part> {
+    // A delimiter is CRLF, `--` and the boundary; the first one may open the body without CRLF.
+    let delimiter = format!("\r\n--{boundary}").into_bytes();
+    let mut framed = b"\r\n".to_vec();
+    framed.extend_from_slice(body);
+    let mut parts = Vec::new();
+    for chunk in split_bytes(&framed, &delimiter).into_iter().skip(1) {
+        if chunk.starts_with(b"--") {
             break;
         }
-        let part = part.strip_prefix("\r\n").unwrap_or(part);
-        let Some((head, value)) = part.split_once("\r\n\r\n") else {
+        let chunk = chunk.strip_prefix(b"\r\n").unwrap_or(chunk);
+        let Some(split) = find(chunk, b"\r\n\r\n") else {
             continue;
         };
-        let disposition = head
-            .lines()
-            .find(|l| l.to_ascii_lowercase().starts_with("content-disposition"))
-            .unwrap_or("");
+        let head = String::from_utf8_lossy(&chunk[..split]);
+        let value = &chunk[split + 4..];
+        let header = |name: &str| {
+            head.lines()
+                .find_map(|l| {
+                    let (key, rest) = l.split_once(':')?;
+                    key.trim().eq_ignore_ascii_case(name).then(|| rest.trim())
+                })
+                .map(str::to_owned)
+        };
+        let disposition = header("content-disposition").unwrap_or_default();
         let attr = |name: &str| {
             disposition
                 .split(';')
@@ -152,11 +208,33 @@ fn multipart(body: &[u8], boundary: &str) -> Map<String, Value> {
                 .map(|v| v.trim_matches('"').to_owned())
         };
         let Some(name) = attr("name") else { continue };
-        let value = attr("filename")
-            .unwrap_or_else(|| value.strip_suffix("\r\n").unwrap_or(value).to_owned());
-        map.insert(name, Value::String(value));
+        parts.push(Part {
+            name,
+            file_name: attr("filename"),
+            content_type: header("content-type"),
+            value: value.to_vec(),
+        });
     }
-    map
+    parts
+}
+
+/// `haystack` split at every occurrence of `needle`.
+fn split_bytes<'a>(haystack: &'a [u8], needle: &[u8]) -> Vec<&'a [u8]> {
+    let mut pieces = Vec::new();
+    let mut rest = haystack;
+    while let Some(at) = find(rest, needle) {
+        pieces.push(&rest[..at]);
+        rest = &rest[at + needle.len()..];
+    }
+    pieces.push(rest);
+    pieces
+}
+
+/// Where `needle` first occurs in `haystack`.
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
 }
 
 #[cfg(test)]
@@ -188,6 +266,20 @@ mod tests {
                 Some(serde_json::json!({"a": 1}))
             );
         }
+    }
+
+    #[test]
+    fn multipart_files_arrive_as_bytes() {
+        let mut body = b"--B\r\nContent-Disposition: form-data; name=\"chat_id\"\r\n\r\n7\r\n--B\r\nContent-Disposition: form-data; name=\"document\"; filename=\"a.ics\"\r\nContent-Type: text/calendar\r\n\r\n".to_vec();
+        body.extend_from_slice(b"BEGIN\r\n\xff\x00--B-not-a-boundary\r\n");
+        body.extend_from_slice(b"\r\n--B--\r\n");
+        let params = Params::parse(None, Some("multipart/form-data; boundary=B"), &body).unwrap();
+        assert_eq!(params.chat_id(), Ok(7));
+        let file = params.file("document").expect("the file part");
+        assert_eq!(file.file_name, "a.ics");
+        assert_eq!(file.content_type.as_deref(), Some("text/calendar"));
+        assert_eq!(file.bytes, b"BEGIN\r\n\xff\x00--B-not-a-boundary\r\n");
+        assert_eq!(params.str("document").as_deref(), Some("a.ics"));
     }
 
     #[test]

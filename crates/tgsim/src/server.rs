@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
+use axum::extract::DefaultBodyLimit;
 use axum::extract::State;
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, Uri};
@@ -27,6 +28,9 @@ use super::params::Params;
 use super::state::Shared;
 use super::stats::CallRecord;
 
+/// The largest request body: Telegram takes files of up to 50 MB, and the form around them.
+const MAX_UPLOAD_BYTES: usize = 50 * 1024 * 1024 + 64 * 1024;
+
 /// Lets a handler close its own connection without answering.
 #[derive(Clone, Debug)]
 struct Connection {
@@ -38,6 +42,7 @@ pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
     let router = Router::new()
         .nest("/__sim", control::routes())
         .fallback(bot_api)
+        .layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES))
         .with_state(Arc::clone(&shared));
     loop {
         let accepted = tokio::select! {

@@ -178,6 +178,18 @@ pub struct Message {
     /// Entities of the text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entities: Option<Vec<MessageEntity>>,
+    /// A general file (sendDocument).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<Document>,
+    /// Caption of a document, 0–1024 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caption: Option<String>,
+    /// Entities of the caption.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caption_entities: Option<Vec<MessageEntity>>,
+    /// A shared location.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
     /// Inline keyboard attached to the message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_markup: Option<InlineKeyboardMarkup>,
@@ -187,6 +199,39 @@ pub struct Message {
     /// Service message: the supergroup was created from this group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub migrate_from_chat_id: Option<i64>,
+}
+
+/// `Location`: a point on the map, as a user shares it (fields in the spec's order).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Location {
+    /// Latitude as defined by the sender, −90…90.
+    pub latitude: f64,
+    /// Longitude as defined by the sender, −180…180.
+    pub longitude: f64,
+    /// The radius of uncertainty, in meters; 0–1500.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizontal_accuracy: Option<f64>,
+}
+
+// Coordinates are checked to be finite when a location is made, so equality is total.
+impl Eq for Location {}
+
+/// `Document`: a general file as sendDocument answers it (fields in the spec's order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Document {
+    /// Identifier for downloading or reusing the file.
+    pub file_id: String,
+    /// Identifier that stays the same over time and across bots.
+    pub file_unique_id: String,
+    /// The file name as the sender gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
+    /// MIME type, as given or detected from the file name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Size in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_size: Option<u64>,
 }
 
 /// `CallbackQuery`: a tap on an inline button.

@@ -15,7 +15,8 @@ use super::stats::Stats;
 use super::text;
 use super::types::{
     BotCommand, BotUser, CallbackQuery, Chat, ChatMember, ChatMemberAdministrator,
-    ChatMemberUpdated, ChatType, InlineKeyboardMarkup, Message, MessageEntity, UpdateKind, User,
+    ChatMemberUpdated, ChatType, Document, InlineKeyboardMarkup, Location, Message, MessageEntity,
+    UpdateKind, User,
 };
 use super::updates::UpdateQueue;
 
@@ -226,6 +227,38 @@ pub struct ButtonView {
     pub url: Option<String>,
 }
 
+/// One button of a reply keyboard (the keyboard that replaces the user's own while it is shown).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyboardButtonView {
+    /// Label; tapping a plain button sends it as the user's message.
+    pub text: String,
+    /// Tapping it shares the user's location (`request_location`).
+    pub request_location: bool,
+}
+
+/// The reply keyboard a message came with (`reply_markup` of kind `ReplyKeyboardMarkup` or
+/// `ReplyKeyboardRemove`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplyKeyboardView {
+    /// Shows these rows of buttons in place of the user's keyboard.
+    Show {
+        /// The rows.
+        rows: Vec<Vec<KeyboardButtonView>>,
+    },
+    /// Takes a shown reply keyboard away.
+    Remove,
+}
+
+/// A file the bot uploaded, as the simulator keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredFile {
+    /// How the Bot API describes it.
+    pub document: Document,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
 /// One message of a chat as the user sees it now: edits applied, deleted messages absent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TranscriptEntry {
@@ -249,6 +282,14 @@ pub struct TranscriptEntry {
     pub reply_to: Option<i64>,
     /// What a service message says, e.g. "migrated to supergroup -1001234".
     pub service: Option<String>,
+    /// The file of a document message (its bytes: `SimHandle::file`, or `GET /__sim/files/{file_id}`).
+    pub document: Option<Document>,
+    /// The caption of a document, after entity parsing (its entities are in `entities`).
+    pub caption: Option<String>,
+    /// A shared location.
+    pub location: Option<Location>,
+    /// The reply keyboard the message came with.
+    pub reply_keyboard: Option<ReplyKeyboardView>,
 }
 
 /// How the bot answered a callback query.
@@ -305,12 +346,17 @@ struct StoredMessage {
     sender: Sender,
     date: i64,
     text: Option<String>,
+    /// The entities of the text, or of the caption of a document.
     entities: Vec<MessageEntity>,
     markup: Option<InlineKeyboardMarkup>,
     edit_date: Option<i64>,
     reply_to: Option<i64>,
     migrate_to: Option<i64>,
     migrate_from: Option<i64>,
+    document: Option<Document>,
+    caption: Option<String>,
+    location: Option<Location>,
+    reply_keyboard: Option<ReplyKeyboardView>,
 }
 
 #[derive(Debug)]
@@ -368,6 +414,7 @@ pub(crate) struct World {
     users: HashMap<i64, UserInfo>,
     chats: HashMap<i64, ChatRecord>,
     callbacks: HashMap<String, CallbackStatus>,
+    files: HashMap<String, StoredFile>,
     next_user_id: i64,
     next_group_id: i64,
     next_callback: u64,
@@ -406,6 +453,7 @@ impl World {
             users: HashMap::new(),
             chats: HashMap::new(),
             callbacks: HashMap::new(),
+            files: HashMap::new(),
             next_user_id: 100_000_001,
             next_group_id: 4_000_000_001,
             next_callback: 4_382_000_000_000_000_001,
@@ -657,6 +705,56 @@ impl World {
         text: &str,
         reply_to: Option<i64>,
     ) -> Result<Message, SimError> {
+        self.check_user_may_write(chat_id, user_id, reply_to)?;
+        let (text, entities) = text::finalize(text, Vec::new());
+        if text.is_empty() {
+            return Err(SimError::InvalidState("a message needs some text".into()));
+        }
+        let now = self.clock.unix();
+        let message = StoredMessage {
+            text: Some(text),
+            entities,
+            reply_to,
+            ..self.new_message(chat_id, Sender::User(user_id), now)
+        };
+        Ok(self.user_sends(chat_id, user_id, message))
+    }
+
+    /// A user shares a location in a chat (as the client does when a `request_location` button
+    /// is tapped); the bot gets a `message` update with `location`.
+    pub(crate) fn inject_location(
+        &mut self,
+        chat_id: i64,
+        user_id: i64,
+        latitude: f64,
+        longitude: f64,
+    ) -> Result<Message, SimError> {
+        let on_earth = (-90.0..=90.0).contains(&latitude) && (-180.0..=180.0).contains(&longitude);
+        if !on_earth {
+            return Err(SimError::InvalidState(format!(
+                "no such place: latitude {latitude}, longitude {longitude}"
+            )));
+        }
+        self.check_user_may_write(chat_id, user_id, None)?;
+        let now = self.clock.unix();
+        let message = StoredMessage {
+            location: Some(Location {
+                latitude,
+                longitude,
+                horizontal_accuracy: None,
+            }),
+            ..self.new_message(chat_id, Sender::User(user_id), now)
+        };
+        Ok(self.user_sends(chat_id, user_id, message))
+    }
+
+    /// Whether the user may write in the chat now (replying to `reply_to`, if given).
+    fn check_user_may_write(
+        &self,
+        chat_id: i64,
+        user_id: i64,
+        reply_to: Option<i64>,
+    ) -> Result<(), SimError> {
         let info = self
             .users
             .get(&user_id)
@@ -706,10 +804,11 @@ impl World {
                 message_id: r,
             });
         }
-        let (text, entities) = text::finalize(text, Vec::new());
-        if text.is_empty() {
-            return Err(SimError::InvalidState("a message needs some text".into()));
-        }
+        Ok(())
+    }
+
+    /// Stores a user's message (checked by [`Self::check_user_may_write`]) and gives it to the bot.
+    fn user_sends(&mut self, chat_id: i64, user_id: i64, message: StoredMessage) -> Message {
         if chat_id == user_id
             && let Some(info) = self.users.get_mut(&user_id)
         {
@@ -723,17 +822,10 @@ impl World {
                 .entry(user_id)
                 .or_insert(MemberStatus::Member);
         }
-        let now = self.clock.unix();
-        let message = StoredMessage {
-            text: Some(text),
-            entities,
-            reply_to,
-            ..self.new_message(chat_id, Sender::User(user_id), now)
-        };
         let rendered = self.store(chat_id, message);
         self.stats.counters.updates_created += 1;
         self.updates.push(UpdateKind::Message(rendered.clone()));
-        Ok(rendered)
+        rendered
     }
 
     /// A user taps the inline button whose callback data (or label) is `button`; the bot gets a
@@ -851,6 +943,10 @@ impl World {
                     .migrate_to
                     .map(|id| format!("migrated to supergroup {id}"))
                     .or_else(|| m.migrate_from.map(|id| format!("migrated from group {id}"))),
+                document: m.document.clone(),
+                caption: m.caption.clone(),
+                location: m.location,
+                reply_keyboard: m.reply_keyboard.clone(),
             })
             .collect())
     }
@@ -937,18 +1033,73 @@ impl World {
         chat_id: i64,
         text: String,
         entities: Vec<MessageEntity>,
-        markup: Option<InlineKeyboardMarkup>,
+        markup: Markup,
         reply_to: Option<i64>,
     ) -> Message {
         let now = self.clock.unix();
         let message = StoredMessage {
             text: Some(text),
             entities,
-            markup,
+            markup: markup.inline,
+            reply_keyboard: markup.reply,
             reply_to,
             ..self.new_message(chat_id, Sender::Bot, now)
         };
         self.store(chat_id, message)
+    }
+
+    /// Stores a document from the bot (with its caption) and keeps the file under a fresh
+    /// `file_id`; returns the message as the Bot API shows it.
+    pub(crate) fn bot_sends_document(
+        &mut self,
+        chat_id: i64,
+        upload: Upload,
+        caption: Option<(String, Vec<MessageEntity>)>,
+        markup: Markup,
+        reply_to: Option<i64>,
+    ) -> Message {
+        let document = match upload {
+            Upload::Existing(document) => document,
+            Upload::New {
+                file_name,
+                mime_type,
+                bytes,
+            } => {
+                let n = self.files.len() + 1;
+                let document = Document {
+                    file_id: format!("BQACAgIAAxkDAAI{n:08}sim"),
+                    file_unique_id: format!("AgAD{n:06}"),
+                    file_name: Some(file_name),
+                    mime_type: Some(mime_type),
+                    file_size: Some(bytes.len() as u64),
+                };
+                self.files.insert(
+                    document.file_id.clone(),
+                    StoredFile {
+                        document: document.clone(),
+                        bytes,
+                    },
+                );
+                document
+            }
+        };
+        let now = self.clock.unix();
+        let (caption, entities) = caption.map_or((None, Vec::new()), |(c, e)| (Some(c), e));
+        let message = StoredMessage {
+            document: Some(document),
+            caption,
+            entities,
+            markup: markup.inline,
+            reply_keyboard: markup.reply,
+            reply_to,
+            ..self.new_message(chat_id, Sender::Bot, now)
+        };
+        self.store(chat_id, message)
+    }
+
+    /// A file the bot uploaded, by its `file_id`.
+    pub(crate) fn file(&self, file_id: &str) -> Option<&StoredFile> {
+        self.files.get(file_id)
     }
 
     /// Replaces the text and keyboard of a bot message, enforcing Telegram's edit rules.
@@ -968,8 +1119,12 @@ impl World {
             .messages
             .get_mut(&message_id)
             .ok_or_else(|| ApiError::bad_request(descriptions::MESSAGE_TO_EDIT_NOT_FOUND))?;
-        if stored.sender != Sender::Bot || stored.text.is_none() {
+        let has_content = stored.text.is_some() || stored.document.is_some();
+        if stored.sender != Sender::Bot || !has_content {
             return Err(ApiError::bad_request(descriptions::MESSAGE_CANT_BE_EDITED));
+        }
+        if text.is_some() && stored.text.is_none() {
+            return Err(ApiError::bad_request(descriptions::NO_TEXT_TO_EDIT));
         }
         let same_text = text
             .as_ref()
@@ -1145,6 +1300,10 @@ impl World {
             reply_to: None,
             migrate_to: None,
             migrate_from: None,
+            document: None,
+            caption: None,
+            location: None,
+            reply_keyboard: None,
         }
     }
 
@@ -1182,12 +1341,43 @@ impl World {
             },
             edit_date: m.edit_date,
             text: m.text.clone(),
-            entities: (!m.entities.is_empty()).then(|| m.entities.clone()),
+            entities: (m.document.is_none() && !m.entities.is_empty()).then(|| m.entities.clone()),
+            document: m.document.clone(),
+            caption: m.caption.clone(),
+            caption_entities: (m.document.is_some() && !m.entities.is_empty())
+                .then(|| m.entities.clone()),
+            location: m.location,
             reply_markup: m.markup.clone(),
             migrate_to_chat_id: m.migrate_to,
             migrate_from_chat_id: m.migrate_from,
         }
     }
+}
+
+/// What a send attaches besides its content: an inline keyboard, or a reply keyboard (shown or
+/// removed); force-reply attaches neither.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Markup {
+    /// Buttons under the message.
+    pub inline: Option<InlineKeyboardMarkup>,
+    /// A keyboard in place of the user's.
+    pub reply: Option<ReplyKeyboardView>,
+}
+
+/// The file of a sendDocument call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Upload {
+    /// A file sent before, by its `file_id`.
+    Existing(Document),
+    /// A new file, uploaded with the request.
+    New {
+        /// The name it was uploaded with.
+        file_name: String,
+        /// Its MIME type, given or detected.
+        mime_type: String,
+        /// Its bytes.
+        bytes: Vec<u8>,
+    },
 }
 
 /// A stable `chat_instance` for callback queries from a chat.

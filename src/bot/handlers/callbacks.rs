@@ -9,7 +9,7 @@ use teloxide::types::{CallbackQuery, MessageId};
 use super::context::{Ctx, Turn, begin};
 use super::finish::Changed;
 use super::replies::Toast;
-use super::{cancel, create, edit, finish, language, list, nag, snooze, undo, zone};
+use super::{cancel, create, edit, finish, language, list, nag, settings, snooze, undo, zone};
 use crate::bot::BotError;
 use crate::bot::render::COMMON_ZONES;
 use crate::callback::Action;
@@ -58,6 +58,7 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         Action::Zone { index } => zone_tapped(ctx, &turn, index).await?,
         Action::Language { index } => language_tapped(ctx, &turn, index).await?,
         Action::Nag { task_id } => nag::tapped(ctx, &turn, task_id, message.id()).await?,
+        Action::Lead { minutes } => settings::tapped(ctx, &turn, minutes, message.id()).await?,
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
 }
@@ -108,7 +109,7 @@ async fn zone_tapped(ctx: &Ctx, turn: &Turn, index: u8) -> Result<Toast, BotErro
 
 /// A language button.
 async fn language_tapped(ctx: &Ctx, turn: &Turn, index: u8) -> Result<Toast, BotError> {
-    let Some(lang) = Lang::ALL.get(usize::from(index)) else {
+    let Some(lang) = Lang::CHOICES.get(usize::from(index)) else {
         return Ok(Toast::Key("stale-button"));
     };
     if !ctx.may_change_settings(turn).await? {

@@ -26,7 +26,7 @@ use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::chats::{self, Chat};
 use crate::store::conversation::{self, Pending};
-use crate::store::outbox::{MessageOp, OutgoingMessage};
+use crate::store::outbox::{MessageOp, OutgoingMessage, ReplyKeyboard};
 use crate::store::types::ChatKind;
 use crate::store::{reachability, tasks};
 use pgqueue::Queue;
@@ -204,6 +204,37 @@ impl Ctx {
             },
         });
         Ok(())
+    }
+
+    /// Sends `text` (Telegram HTML) with a reply keyboard in place of the user's own, or taking
+    /// such a keyboard away; through the outbox once the update commits.
+    pub fn send_with_reply_keyboard(&self, chat_id: i64, text: String, keyboard: ReplyKeyboard) {
+        self.effects().outgoing.push(OutgoingMessage {
+            chat_id,
+            op: MessageOp::SendWithReplyKeyboard {
+                text,
+                reply_keyboard: keyboard,
+            },
+        });
+    }
+
+    /// Sends a file (its name tells its type) with an optional caption (Telegram HTML), through
+    /// the outbox once the update commits, in order with the chat's other messages.
+    pub fn send_document(
+        &self,
+        chat_id: i64,
+        file_name: String,
+        content: String,
+        caption: Option<String>,
+    ) {
+        self.effects().outgoing.push(OutgoingMessage {
+            chat_id,
+            op: MessageOp::SendDocument {
+                file_name,
+                content,
+                caption,
+            },
+        });
     }
 
     /// Sends a problem: what is wrong, an optional hint, and an example (by its string key).

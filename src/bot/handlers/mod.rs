@@ -10,6 +10,7 @@ mod cancel;
 mod context;
 mod create;
 mod edit;
+mod export;
 mod finish;
 mod language;
 mod list;
@@ -56,6 +57,9 @@ fn replies_to_bot(ctx: &Ctx, msg: &Message) -> bool {
 /// something: other chatter is not for the bot.
 #[tracing::instrument(skip_all, fields(chat_id = msg.chat.id.0))]
 pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotError> {
+    if let (Some(location), Some(user)) = (msg.location(), msg.from.as_ref()) {
+        return on_location(&ctx, &msg, user, location).await;
+    }
     let (Some(text), Some(user)) = (msg.text(), msg.from.as_ref()) else {
         return Ok(());
     };
@@ -103,6 +107,32 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     }
 }
 
+/// Handles a shared location: in a private chat it sets the zone (see [`zone::located`]).
+async fn on_location(
+    ctx: &Ctx,
+    msg: &Message,
+    user: &teloxide::types::User,
+    location: &teloxide::types::Location,
+) -> Result<(), BotError> {
+    if user.is_bot || !msg.chat.is_private() {
+        return Ok(());
+    }
+    match ctx.shared().limits.check(user_id(user)) {
+        Verdict::Allow => {}
+        Verdict::Warn => {
+            let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
+            let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
+            return ctx.send(msg.chat.id.0, Reply::text(text)).await;
+        }
+        Verdict::Drop => return Ok(()),
+    }
+    let turn = begin(ctx, &msg.chat, user).await?;
+    match zone::located(ctx, &turn, location.latitude, location.longitude).await? {
+        Some(chosen) => create::after_zone(ctx, &turn, chosen).await,
+        None => Ok(()),
+    }
+}
+
 /// Runs a command.
 async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotError> {
     match command {
@@ -120,6 +150,7 @@ async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotE
         Command::Delete(args) => finish::delete_by_id(ctx, turn, &args).await,
         Command::Cancel => cancel::command(ctx, turn).await,
         Command::Agenda(args) => agenda::command(ctx, turn, &args).await,
+        Command::Export => export::command(ctx, turn).await,
         // Admins' admin commands are served by the admin branch before this: to anyone else,
         // and in groups, they are unknown commands, word for word.
         Command::Unknown | Command::Failed(_) | Command::Retry(_) | Command::Stats => {

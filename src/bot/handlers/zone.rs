@@ -1,7 +1,10 @@
-//! The chat's time zone: the question (with buttons of common zones), `/tz`, a typed answer and a
-//! tapped one. Anyone may choose the zone of a chat that has none yet (the first contact); after
-//! that only those who may change the chat's settings. A task message that arrived before the
-//! zone was known waits in the question and is handed back once the zone is chosen.
+//! The chat's time zone: the question (with buttons of common zones in the chat's language and,
+//! in a private chat, a button that shares the user's location), `/tz` (the current zone, and
+//! the question), a typed answer, a tapped one and a shared location (its zone found offline).
+//! Anyone may choose the zone of a chat that has none yet (the first contact); after that only
+//! those who may change the chat's settings. A task message that arrived before the zone was
+//! known waits in the question and is handed back once the zone is chosen; without one, the first
+//! zone is followed by a hint of what to write.
 
 use chrono::Utc;
 use chrono_tz::Tz;
@@ -10,11 +13,12 @@ use super::context::{Ctx, Turn};
 use super::replies::not_allowed_settings;
 use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
-use crate::domain::timezone::{ZoneError, parse_zone};
+use crate::domain::timezone::{ZoneError, parse_zone, zone_at, zone_label};
 use crate::i18n::Arg;
 use crate::i18n::dates::Dates;
 use crate::store::chats;
 use crate::store::conversation::{self, Pending};
+use crate::store::outbox::ReplyKeyboard;
 
 /// A zone just chosen, and the task message that waited for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,9 +45,20 @@ pub(super) async fn ask(
     .await?;
     ctx.send(
         turn.chat_id,
-        Reply::text(text).with_keyboard(render::zone_keyboard()),
+        Reply::text(text).with_keyboard(render::zone_keyboard(turn.tr, Utc::now())),
     )
-    .await
+    .await?;
+    if turn.is_private() {
+        // A location button works in private chats only (Telegram's rule).
+        let offer = render::notice(None, &[turn.tr.t("tz-share-location")])?;
+        let label = turn.tr.t("button-share-location");
+        ctx.send_with_reply_keyboard(
+            turn.chat_id,
+            offer,
+            ReplyKeyboard::RequestLocation { label },
+        );
+    }
+    Ok(())
 }
 
 /// Whether the user of `turn` may set the chat's zone: anyone while the chat has none, then
@@ -63,7 +78,12 @@ pub(super) async fn command(
         return Ok(None);
     }
     if args.is_empty() {
-        let text = render::notice(None, &[turn.tr.t("tz-ask")])?;
+        let mut lines = Vec::new();
+        if let Some(zone) = turn.zone() {
+            lines.push(current_line(turn, zone));
+        }
+        lines.push(turn.tr.t("tz-ask"));
+        let text = render::notice(None, &lines)?;
         ask(ctx, turn, text, None).await?;
         return Ok(None);
     }
@@ -100,15 +120,59 @@ pub(super) async fn typed(
 /// A zone button (the caller checked [`may_set`]): sets the zone, handing back a task message
 /// that waited for it.
 pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, zone: Tz) -> Result<ZoneChosen, BotError> {
-    let waiting =
-        match conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await? {
-            Some(Pending::TimeZone { text }) => text,
-            _ => None,
-        };
+    let waiting = waiting_task(ctx, turn).await?;
     set(ctx, turn, zone, waiting).await
 }
 
-/// Sets the chat's zone and confirms with the local date and time.
+/// A location shared in a private chat: sets the zone of the place (found offline), handing back
+/// a task message that waited for it. In groups a location is not for the bot.
+pub(super) async fn located(
+    ctx: &Ctx,
+    turn: &Turn,
+    latitude: f64,
+    longitude: f64,
+) -> Result<Option<ZoneChosen>, BotError> {
+    if !turn.is_private() {
+        return Ok(None);
+    }
+    match zone_at(latitude, longitude) {
+        Ok(zone) => {
+            let waiting = waiting_task(ctx, turn).await?;
+            set(ctx, turn, zone, waiting).await.map(Some)
+        }
+        Err(error) => {
+            tracing::info!(%error, "a location outside the map");
+            ctx.send_problem(turn, &turn.tr.t("tz-location-bad"), None, "tz-example")
+                .await?;
+            Ok(None)
+        }
+    }
+}
+
+/// The task message waiting in the user's open zone question, if any.
+async fn waiting_task(ctx: &Ctx, turn: &Turn) -> Result<Option<String>, BotError> {
+    Ok(
+        match conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await? {
+            Some(Pending::TimeZone { text }) => text,
+            _ => None,
+        },
+    )
+}
+
+/// "Your time zone: Asia/Tashkent (UTC+5). Local time: …" for `/tz` and `/settings`.
+pub(super) fn current_line(turn: &Turn, zone: Tz) -> String {
+    let now = Utc::now();
+    let label = zone_label(zone, now);
+    let local_now = Dates::new(turn.tr, zone, now).date_time(now);
+    turn.tr.t_with(
+        "tz-current",
+        &[("tz", Arg::Text(&label)), ("now", Arg::Text(&local_now))],
+    )
+}
+
+/// Sets the chat's zone and confirms with the zone (its offset as "UTC+5") and the local date and
+/// time, taking a location button away in a private chat; on the first contact without a waiting
+/// task the same message hints at what to write.
 async fn set(
     ctx: &Ctx,
     turn: &Turn,
@@ -119,13 +183,20 @@ async fn set(
     conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
     let now = Utc::now();
     let local_now = Dates::new(turn.tr, zone, now).date_time(now);
+    let label = zone_label(zone, now);
     let line = turn.tr.t_with(
         "tz-set",
-        &[
-            ("tz", Arg::Text(zone.name())),
-            ("now", Arg::Text(&local_now)),
-        ],
+        &[("tz", Arg::Text(&label)), ("now", Arg::Text(&local_now))],
     );
-    ctx.send_lines(turn, &[line]).await?;
+    let mut lines = vec![line];
+    if turn.zone().is_none() && waiting.is_none() {
+        lines.push(turn.tr.t("first-task-hint"));
+    }
+    let text = render::notice(None, &lines)?;
+    if turn.is_private() {
+        ctx.send_with_reply_keyboard(turn.chat_id, text, ReplyKeyboard::Remove);
+    } else {
+        ctx.send(turn.chat_id, Reply::text(text)).await?;
+    }
     Ok(ZoneChosen { zone, waiting })
 }

@@ -204,7 +204,7 @@ pub(super) fn meanings(word: &str, hint: Lang) -> Vec<Key> {
     let order = match hint {
         Lang::En => [Lang::En, Lang::Ru, Lang::Uz],
         Lang::Ru => [Lang::Ru, Lang::En, Lang::Uz],
-        Lang::Uz => [Lang::Uz, Lang::En, Lang::Ru],
+        Lang::Uz | Lang::UzCyrl => [Lang::Uz, Lang::En, Lang::Ru],
     };
     let mut keys = Vec::new();
     for lang in order {
@@ -218,7 +218,7 @@ pub(super) fn meanings_in(word: &str, lang: Lang) -> Vec<Key> {
     let table = match lang {
         Lang::En => en::WORDS,
         Lang::Ru => ru::WORDS,
-        Lang::Uz => uz::WORDS,
+        Lang::Uz | Lang::UzCyrl => uz::WORDS,
     };
     let mut keys: Vec<Key> = table
         .iter()
@@ -228,7 +228,7 @@ pub(super) fn meanings_in(word: &str, lang: Lang) -> Vec<Key> {
     keys.extend(match lang {
         Lang::En => None,
         Lang::Ru => ru::inflected(word),
-        Lang::Uz => uz::inflected(word),
+        Lang::Uz | Lang::UzCyrl => uz::inflected(word),
     });
     keys
 }

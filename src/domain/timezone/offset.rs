@@ -56,7 +56,9 @@ fn split_hours_minutes(s: &str) -> Option<(i32, i32)> {
     Some((hours, minutes))
 }
 
-fn zone_for_offset(minutes: i32) -> Result<Tz, ZoneError> {
+/// The zone of a UTC offset in minutes: `Etc/GMT∓N` for whole hours, a representative zone for the
+/// part-hour offsets in use.
+pub(super) fn zone_for_offset(minutes: i32) -> Result<Tz, ZoneError> {
     if !(MIN_OFFSET_MINUTES..=MAX_OFFSET_MINUTES).contains(&minutes) {
         return Err(ZoneError::OffsetOutOfRange { minutes });
     }

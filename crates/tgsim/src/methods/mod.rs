@@ -18,6 +18,7 @@ pub(crate) enum Method {
     GetMe,
     GetUpdates,
     SendMessage,
+    SendDocument,
     EditMessageText,
     EditMessageReplyMarkup,
     DeleteMessage,
@@ -35,6 +36,7 @@ const METHODS: &[(Method, &str)] = &[
     (Method::GetMe, "getMe"),
     (Method::GetUpdates, "getUpdates"),
     (Method::SendMessage, "sendMessage"),
+    (Method::SendDocument, "sendDocument"),
     (Method::EditMessageText, "editMessageText"),
     (Method::EditMessageReplyMarkup, "editMessageReplyMarkup"),
     (Method::DeleteMessage, "deleteMessage"),
@@ -118,6 +120,7 @@ fn call_now(
     match method {
         Method::GetMe => Success::of(&world.bot),
         Method::SendMessage => Success::of(messages::send_message(world, params)?),
+        Method::SendDocument => Success::of(messages::send_document(world, params)?),
         Method::EditMessageText => Success::of(messages::edit_message_text(world, params)?),
         Method::EditMessageReplyMarkup => {
             Success::of(messages::edit_message_reply_markup(world, params)?)

@@ -1,0 +1,185 @@
+//! `/export` through the chat: two documents through the outbox, a calendar a calendar library
+//! reads back into the same tasks (text, due time in the task's zone, repeat rule, lead) and a
+//! table a CSV reader reads back the same way, formulas defused.
+
+use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono_tz::Tz;
+use remindbot::domain::lang::Lang;
+use remindbot::domain::timezone::resolve_local;
+use remindbot::export::{csv::HEADER, ics::trigger};
+use remindbot::i18n::{Arg, Tr};
+use remindbot::store::tasks::{self, Task};
+
+use crate::app::{TestApp, text};
+
+/// The chat's open tasks as the bot stores them.
+async fn open_tasks(app: &TestApp, chat: i64) -> Vec<Task> {
+    let mut conn = app.pool.acquire().await.unwrap();
+    tasks::list_open(&mut conn, chat, 100, 0)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|listed| listed.task)
+        .collect()
+}
+
+/// The bytes of a document message.
+fn file_of(app: &TestApp, entry: &tgsim::TranscriptEntry) -> String {
+    let document = entry.document.as_ref().expect("a document");
+    let stored = app.sim.file(&document.file_id).expect("the uploaded file");
+    String::from_utf8(stored.bytes).expect("UTF-8")
+}
+
+/// A `DTSTART` as an instant: a local time with its TZID, or a UTC time.
+fn instant(value: &str, tzid: Option<&str>) -> DateTime<Utc> {
+    match tzid {
+        Some(tzid) => {
+            let local = NaiveDateTime::parse_from_str(value, "%Y%m%dT%H%M%S").unwrap();
+            resolve_local(tzid.parse::<Tz>().unwrap(), local)
+        }
+        None => NaiveDateTime::parse_from_str(value, "%Y%m%dT%H%M%SZ")
+            .unwrap()
+            .and_utc(),
+    }
+}
+
+#[tokio::test]
+async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Europe/Berlin").await;
+    let empty = app.say(ann, "/export").await;
+    assert_eq!(text(&empty), tr.t("export-empty"));
+    for phrase in [
+        "pay rent tomorrow 9:00",
+        "every monday 10:00 standup",
+        "meeting friday 15:00 remind 30 min before",
+        "=HYPERLINK(x), \"quoted\"; back\\slash tomorrow 12:00",
+        "купить подарок маме, цветы и открытку к празднику, не забыть про торт tomorrow 13:00",
+    ] {
+        let card = app.say(ann, phrase).await;
+        assert!(
+            text(&card).contains(&tr.t("task-saved")),
+            "{phrase}: {card:?}"
+        );
+    }
+    let tasks = open_tasks(&app, ann).await;
+    assert_eq!(tasks.len(), 5);
+
+    let files = app.say_expecting(ann, ann, "/export", 2).await;
+    let calendar = files[0].document.as_ref().expect("the calendar");
+    assert_eq!(calendar.file_name.as_deref(), Some("tasks.ics"));
+    assert_eq!(calendar.mime_type.as_deref(), Some("text/calendar"));
+    let count = tr.t_with("export-calendar", &[("count", Arg::Number(5))]);
+    assert_eq!(files[0].caption.as_deref(), Some(count.as_str()));
+    let table = files[1].document.as_ref().expect("the table");
+    assert_eq!(table.file_name.as_deref(), Some("tasks.csv"));
+    assert_eq!(table.mime_type.as_deref(), Some("text/csv"));
+
+    // The calendar: lines of at most 75 octets ending in CRLF, read by a calendar parser.
+    let ics = file_of(&app, &files[0]);
+    assert!(ics.ends_with("END:VCALENDAR\r\n"));
+    for line in ics.split("\r\n") {
+        assert!(line.len() <= 75, "{line:?}");
+        assert!(!line.contains('\n'), "{line:?}");
+    }
+    let unfolded = icalendar::parser::unfold(&ics);
+    let parsed = icalendar::parser::read_calendar(&unfolded).expect("a valid calendar");
+    let zones: Vec<&str> = parsed
+        .components
+        .iter()
+        .filter(|c| c.name == "VTIMEZONE")
+        .filter_map(|c| c.find_prop("TZID").map(|p| p.val.as_str()))
+        .collect();
+    assert_eq!(zones, ["Europe/Berlin"]);
+    let events: Vec<_> = parsed
+        .components
+        .iter()
+        .filter(|c| c.name == "VEVENT")
+        .collect();
+    assert_eq!(events.len(), tasks.len());
+    for task in &tasks {
+        let uid = format!("task-{}@remindbot", task.id);
+        let event = events
+            .iter()
+            .find(|e| e.find_prop("UID").is_some_and(|p| p.val.as_str() == uid))
+            .unwrap_or_else(|| panic!("an event for {uid}"));
+        let prop = |name: &str| event.find_prop(name).map(|p| p.val.as_str().to_owned());
+        assert_eq!(
+            prop("SUMMARY").as_deref(),
+            Some(task.text.as_str()),
+            "{uid}"
+        );
+        let start = event.find_prop("DTSTART").expect("DTSTART");
+        let tzid = start
+            .params
+            .iter()
+            .find(|p| p.key == "TZID")
+            .and_then(|p| p.val.as_ref().map(|v| v.as_str().to_owned()));
+        assert_eq!(tzid.as_deref(), Some("Europe/Berlin"), "{uid}");
+        assert_eq!(
+            instant(start.val.as_str(), tzid.as_deref()),
+            task.due_at,
+            "{uid}"
+        );
+        assert_eq!(
+            prop("RRULE"),
+            task.recurrence.as_ref().map(|r| r.to_rule_string()),
+            "{uid}"
+        );
+        let alarm = event
+            .components
+            .iter()
+            .find(|c| c.name == "VALARM")
+            .expect("a VALARM");
+        assert_eq!(
+            alarm
+                .find_prop("TRIGGER")
+                .map(|p| p.val.as_str().to_owned()),
+            Some(trigger(task.lead)),
+            "{uid}"
+        );
+    }
+    let leads: Vec<i32> = tasks.iter().map(|t| t.lead.secs()).collect();
+    assert!(leads.contains(&1800), "{leads:?}");
+    assert!(tasks.iter().any(|t| t.recurrence.is_some()));
+
+    // The table: a header and one row per task, the same tasks.
+    let csv_text = file_of(&app, &files[1]);
+    assert!(
+        csv_text.starts_with('\u{feff}'),
+        "a byte-order mark for spreadsheets"
+    );
+    let mut reader = csv::Reader::from_reader(csv_text.trim_start_matches('\u{feff}').as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(header, HEADER);
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), tasks.len());
+    for (row, task) in rows.iter().zip(&tasks) {
+        assert_eq!(row[0], task.id.to_string());
+        let text = if task.text.starts_with('=') {
+            format!("'{}", task.text)
+        } else {
+            task.text.clone()
+        };
+        assert_eq!(row[1], text, "formulas are defused, the rest as written");
+        assert_eq!(row[3], *"Europe/Berlin");
+        assert_eq!(DateTime::parse_from_rfc3339(&row[4]).unwrap(), task.due_at);
+        assert_eq!(
+            row[5],
+            task.recurrence
+                .as_ref()
+                .map(|r| r.to_rule_string())
+                .unwrap_or_default()
+        );
+        assert_eq!(row[6], (task.lead.secs() / 60).to_string());
+    }
+    assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+    app.stop().await;
+}
