@@ -419,19 +419,20 @@ fn bot_key_messages_in_uzbek_cyrillic() {
         Reply::text(render::notice(None, &[tr.t("lang-set")]).unwrap())
             .with_keyboard(render::language_keyboard()),
     );
+    let monthly = task(
+        8,
+        tricky,
+        1800,
+        Some("FREQ=MONTHLY;BYMONTHDAY=15;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
+    );
     snap(
         "task_changed_with_lead_and_rule",
         Reply::text(
             render::task_card(
                 tr,
                 "task-changed",
-                &task(
-                    8,
-                    tricky,
-                    1800,
-                    Some("FREQ=MONTHLY;BYMONTHDAY=15;BYHOUR=10;BYMINUTE=0;BYSECOND=0"),
-                ),
-                None,
+                &monthly,
+                Some(monthly.due_at - chrono::Duration::minutes(30)),
                 zone,
                 now(),
             )

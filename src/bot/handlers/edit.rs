@@ -159,11 +159,12 @@ fn new_schedule(
         };
     }
     // A time of day alone keeps the day, and a recurring task its days.
-    let due = resolve_local(zone, old.date().and_time(new.time()));
+    let time = parsed.time_of_day;
+    let due = resolve_local(zone, old.date().and_time(time));
     match task.recurrence {
         // The same days and interval at the new time of day.
         Some(rule) => {
-            let rule = rule.with_time(new.time());
+            let rule = rule.with_time(time);
             let due = if due > now && rule.frequency() != Frequency::Hourly {
                 due
             } else {
@@ -172,7 +173,17 @@ fn new_schedule(
             Ok((due, Some(rule)))
         }
         None if due > now => Ok((due, None)),
-        None => Ok((parsed.due, None)),
+        // An overdue task: the next such time of day.
+        None => {
+            let today = to_local(zone, now).date();
+            let at = resolve_local(zone, today.and_time(time));
+            let next = if at > now {
+                at
+            } else {
+                resolve_local(zone, today.succ_opt().unwrap_or(today).and_time(time))
+            };
+            Ok((next, None))
+        }
     }
 }
 

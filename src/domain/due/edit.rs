@@ -3,10 +3,10 @@
 //! time of day, a whole moment, a repeat) and whether it brings a new text; an answer without any
 //! time phrase is a new text alone.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
 
-use super::{DueError, MAX_INPUT_CHARS, grammar, phrase, resolve};
+use super::{Assumption, DueError, MAX_INPUT_CHARS, daytime_reading, grammar, phrase, resolve};
 use crate::domain::fold::is_space;
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
@@ -38,6 +38,11 @@ pub struct ParsedEdit {
     pub recurrence: Option<Recurrence>,
     /// The lead time it says, if any.
     pub lead: Option<Lead>,
+    /// The time of day it says, read as on a named day (the task's own): an hour without am/pm
+    /// is the daytime one ("9:30" is 09:30, "3" is 15:00), not the next one ahead of now.
+    pub time_of_day: NaiveTime,
+    /// What the parser assumed, for the chat to say.
+    pub assumptions: Vec<Assumption>,
 }
 
 /// Reads `input`, the answer to "new time?", for a user in `tz` at `now`. [`DueError::NoTime`]
@@ -72,5 +77,14 @@ pub fn parse_edit(
         due: resolved.due,
         recurrence: resolved.recurrence,
         lead: resolved.lead,
+        time_of_day: resolved
+            .assumptions
+            .iter()
+            .find_map(|assumption| match assumption {
+                Assumption::HourWithoutAmPm { typed, .. } => Some(daytime_reading(*typed)),
+                _ => None,
+            })
+            .unwrap_or_else(|| crate::domain::timezone::to_local(tz, resolved.due).time()),
+        assumptions: resolved.assumptions,
     })
 }
