@@ -187,7 +187,8 @@ pub async fn after_sent(
     reminder_id: i64,
     occurrence: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    if !task.is_open() {
+    // Most tasks do not nag: one look without locks settles it for them.
+    if !task.is_open() || find(&mut *conn, task.id).await?.is_none() {
         return Ok(());
     }
     // Done may have come meanwhile (the reminder is on the user's screen): read the task again,
