@@ -210,3 +210,15 @@ export-calendar = { $count ->
 }
 export-capped = These are the first { $max } of your { $count } tasks, the soonest first.
 export-table = The same tasks as a table, for a spreadsheet.
+# What was assumed reading a time, and time words left in the text (issue 14).
+assumed-hour = I took { $typed } as { $chosen }. If you meant { $other }, tap Change time and send { $other }.
+assumed-time-not-said = No exact time was given, so I took { $chosen }.
+assumed-next-weekday = Next week's, not this week's: { $date }.
+assumed-next-week = Next week with no day is its Monday: { $date }.
+assumed-night-after = That is the night after the day you named: { $date }.
+assumed-typo = I read “{ $typed }” as “{ $read }”.
+unplaced-repeat = I could not make “{ $words }” a repeat, so the task is saved without one. To make it repeat, tap Change time and send a repeat, for example: every day 9:00
+unplaced-kept = I kept “{ $words }” in the task's text, not in its time.
+unplaced-repeat-loose = I could not make “{ $words }” a repeat.
+edit-repeat-unknown = I could not make “{ $words }” a repeat, so the task stays as it was. Send a time, a day or a repeat.
+repeat-edit-example = every day 9:00

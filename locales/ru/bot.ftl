@@ -238,3 +238,15 @@ export-calendar = { $count ->
 }
 export-capped = Здесь первые { $max } из { $count } задач, ближайшие по сроку.
 export-table = Те же задачи таблицей, для электронных таблиц.
+# What was assumed reading a time, and time words left in the text (issue 14).
+assumed-hour = «{ $typed }» я понял как { $chosen }. Если вы имели в виду { $other }, нажмите «Изменить время» и отправьте { $other }.
+assumed-time-not-said = Точное время не указано, поэтому я поставил { $chosen }.
+assumed-next-weekday = Это на следующей неделе, не на этой: { $date }
+assumed-next-week = Следующая неделя без дня — это её понедельник: { $date }
+assumed-night-after = Это ночь после названного дня: { $date }
+assumed-typo = «{ $typed }» я прочитал как «{ $read }».
+unplaced-repeat = «{ $words }» не получилось сделать повтором, поэтому задача сохранена без повтора. Чтобы она повторялась, нажмите «Изменить время» и отправьте повтор, например: каждый день в 9:00
+unplaced-kept = «{ $words }» я оставил в тексте задачи, а не во времени.
+unplaced-repeat-loose = «{ $words }» не получилось сделать повтором.
+edit-repeat-unknown = «{ $words }» не получилось сделать повтором, поэтому задача осталась как была. Отправьте время, день или повтор.
+repeat-edit-example = каждый день в 9:00

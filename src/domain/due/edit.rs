@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use super::{DueError, MAX_INPUT_CHARS, grammar, phrase, resolve};
+use super::{Assumption, DueError, MAX_INPUT_CHARS, Unplaced, grammar, noted, phrase, resolve};
 use crate::domain::fold::is_space;
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
@@ -38,6 +38,12 @@ pub struct ParsedEdit {
     pub recurrence: Option<Recurrence>,
     /// The lead time it says, if any.
     pub lead: Option<Lead>,
+    /// What the parser assumed reading it, as [`super::ParsedDue::assumptions`]; which of them
+    /// hold for the task depends on what the edit keeps (a day alone keeps the time, so a time
+    /// taken for it is no assumption).
+    pub assumptions: Vec<Assumption>,
+    /// Time words left in the new text, as [`super::ParsedDue::unplaced`].
+    pub unplaced: Vec<Unplaced>,
 }
 
 /// Reads `input`, the answer to "new time?", for a user in `tz` at `now`. [`DueError::NoTime`]
@@ -62,6 +68,8 @@ pub fn parse_edit(
     let spec = found.spec;
     let elapsed = spec.relative.is_some_and(|span| !span.is_calendar_only());
     Ok(ParsedEdit {
+        assumptions: noted(found.typos, resolved.assumptions),
+        unplaced: found.unplaced,
         text: (!found.text.is_empty()).then_some(found.text),
         said: Said {
             day: spec.day.is_some() || spec.relative.is_some_and(|span| span.is_calendar_only()),
