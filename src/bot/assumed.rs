@@ -20,7 +20,7 @@
 use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, Timelike, Utc};
 use chrono_tz::Tz;
 
-use crate::bot::render::shorten;
+use crate::bot::render::{RenderError, notice, shorten};
 use crate::domain::due::{Assumption, Unplaced, UnplacedKind, daytime_reading};
 use crate::domain::script::{is_cyrillic, uz_latin_to_cyrillic};
 use crate::domain::timezone::resolve_local;
@@ -92,6 +92,23 @@ pub fn notes(
         }
     }
     lines
+}
+
+/// A task's confirmation `card` with `notes` ([`notes`]) under it, after a blank line; the card
+/// alone when there are none.
+pub fn under_card(card: String, notes: &[String]) -> Result<String, RenderError> {
+    if notes.is_empty() {
+        return Ok(card);
+    }
+    Ok(format!("{card}\n\n{}", notice(None, notes)?))
+}
+
+/// The question "when?" (rendered) with `loose` ([`loose_repeat`] lines) above it.
+pub fn above_question(question: String, loose: &[String]) -> Result<String, RenderError> {
+    if loose.is_empty() {
+        return Ok(question);
+    }
+    Ok(format!("{}\n\n{question}", notice(None, loose)?))
 }
 
 /// The line saying that `words` could not be made a repeat, for a message that had no time

@@ -113,12 +113,10 @@ async fn ask_when(
     let pending = Pending::NewTaskTime {
         text: task.as_str().to_owned(),
     };
-    let mut text = ctx
+    let text = ctx
         .ask(turn, &pending, "ask-when", task.as_str(), "when-example")
         .await?;
-    if !loose.is_empty() {
-        text = format!("{}\n\n{text}", render::notice(None, loose)?);
-    }
+    let text = assumed::above_question(text, loose)?;
     ctx.send_question(turn, text, Question::NewTaskTime, Vec::new())
         .await
 }
@@ -176,9 +174,7 @@ pub(super) async fn create(
         card = format!("{card}\n{}", render::notice(None, &[line])?);
     }
     let notes = assumed::notes(turn.tr, zone, now, &parsed.assumptions, &parsed.unplaced);
-    if !notes.is_empty() {
-        card = format!("{card}\n\n{}", render::notice(None, &notes)?);
-    }
+    let card = assumed::under_card(card, &notes)?;
     ctx.send(
         turn.chat_id,
         Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, undo_id, task.id)),

@@ -149,7 +149,7 @@ async fn confirm(
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
     drop(tx);
     let zone = turn.zone().unwrap_or(task.zone);
-    let mut card = render::task_card(
+    let card = render::task_card(
         turn.tr,
         "task-changed",
         &task,
@@ -157,9 +157,7 @@ async fn confirm(
         zone,
         Utc::now(),
     )?;
-    if !notes.is_empty() {
-        card = format!("{card}\n\n{}", render::notice(None, notes)?);
-    }
+    let card = assumed::under_card(card, notes)?;
     ctx.send(
         turn.chat_id,
         Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, undo_id, task.id)),
