@@ -204,3 +204,9 @@ unplaced-kept = “{ $words }” vazifa matnida qoldi, vaqt sifatida olinmadi.
 unplaced-repeat-loose = “{ $words }” iborasini takrorga aylantira olmadim.
 edit-repeat-unknown = “{ $words }” iborasini takrorga aylantira olmadim, shuning uchun vazifa avvalgidek qoldi. Vaqt, kun yoki takrorni yozing.
 repeat-edit-example = har kuni 9:00
+# /help on nagging, reminders about a message, guesses, /agenda, /export and a location (issue 14).
+help-repeat-more = Yana: har seshanba va payshanba, har 2 kunda, har 3 soatda, oyning oxirgi kuni, har yili 14-fevralda.
+help-nag = Bajarilmaguncha qayta-qayta eslatish (yoki eslatma ostidagi 🔁 «Eslatib turish» tugmasi):
+help-quote = Istalgan xabarga vaqt bilan javob yozing, men u haqida eslataman:
+help-assumed = Taxmin qilishimga to'g'ri kelsa (masalan, «soat 3» kunduzmi yoki tunmi, yoki so'z xato yozilgan bo'lsa), buni vazifa ostida aytaman: ↩️ «Bekor qilish» yoki 🕒 «Vaqtni o'zgartirish» bilan tuzatish mumkin.
+help-more-commands = /agenda 8:00 — har kuni ertalab kun vazifalari; /export — vazifalaringiz kalendar va jadval fayllari ko'rinishida; vaqt mintaqasini o'rnatish uchun joylashuvingizni yuboring (📎 → Joylashuv).
