@@ -123,7 +123,7 @@ async fn ask_when(
 
 /// The lines saying which repeat words of a message without a usable time could not be made a
 /// repeat ("every 10 minutes").
-pub(super) fn loose_repeats(turn: &Turn, message: &str) -> Vec<String> {
+fn loose_repeats(turn: &Turn, message: &str) -> Vec<String> {
     loose_time_words(message, turn.tr.lang())
         .into_iter()
         .filter(|words| words.kind == UnplacedKind::Repeat)
