@@ -210,3 +210,21 @@ export-calendar = { $count ->
 }
 export-capped = These are the first { $max } of your { $count } tasks, the soonest first.
 export-table = The same tasks as a table, for a spreadsheet.
+# What was assumed reading a time, and time words left in the text (issue 14).
+assumed-hour = I took { $typed } as { $chosen }. If you meant { $other }, tap Change time and send { $other }.
+assumed-time-not-said = No exact time was given, so I took { $chosen }.
+assumed-next-weekday = Next week's, not this week's: { $date }.
+assumed-next-week = Next week with no day is its Monday: { $date }.
+assumed-night-after = That is the night after the day you named: { $date }.
+assumed-typo = I read “{ $typed }” as “{ $read }”.
+unplaced-repeat = I could not make “{ $words }” a repeat, so the task is saved without one. To make it repeat, tap Change time and send a repeat, for example: every day 9:00
+unplaced-kept = I kept “{ $words }” in the task's text, not in its time.
+unplaced-repeat-loose = I could not make “{ $words }” a repeat.
+edit-repeat-unknown = I could not make “{ $words }” a repeat, so the task stays as it was. Send a time, a day or a repeat.
+repeat-edit-example = every day 9:00
+# /help on nagging, reminders about a message, guesses, /agenda, /export and a location (issue 14).
+help-repeat-more = Also: every tue and thu, every 2 days, every 3 hours, on the last day of the month, every year on 14 Feb.
+help-nag = Remind again and again until it is done (or tap 🔁 Keep reminding under a reminder):
+help-quote = Reply to any message with a time, and I will remind you of it:
+help-assumed = When I have to guess (3 as 15:00, a typo), I say so under the task: ↩️ Undo or 🕒 Change time puts it right.
+help-more-commands = /agenda 8:00 sends the day's tasks every morning; /export gives your tasks as calendar and table files; share your location (📎 → Location) to set the time zone.

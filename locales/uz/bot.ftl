@@ -192,3 +192,21 @@ export-empty = Eksport qilinadigan ochiq vazifalar yo'q.
 export-calendar = Kalendar uchun { $count } ta ochiq vazifa: qo'shish uchun faylni oching.
 export-capped = Bular { $count } ta vazifangizdan muddati eng yaqin { $max } tasi.
 export-table = Shu vazifalar jadval ko'rinishida.
+# What was assumed reading a time, and time words left in the text (issue 14).
+assumed-hour = Soat { $typed } deganingizni { $chosen } deb tushundim. Agar { $other } demoqchi bo'lsangiz, «Vaqtni o'zgartirish» tugmasini bosib, { $other } deb yozing.
+assumed-time-not-said = Aniq vaqt aytilmadi, shuning uchun soat { $chosen } deb oldim.
+assumed-next-weekday = Bu haftadagi emas, keyingi haftadagi kun: { $date }.
+assumed-next-week = Kuni aytilmagan keyingi hafta — uning dushanbasi: { $date }.
+assumed-night-after = Bu aytilgan kundan keyingi tun: { $date }.
+assumed-typo = “{ $typed }” so'zini “{ $read }” deb o'qidim.
+unplaced-repeat = “{ $words }” iborasini takrorga aylantira olmadim, shuning uchun vazifa takrorsiz saqlandi. Takrorlansin desangiz, «Vaqtni o'zgartirish» tugmasini bosib, takrorni yozing, masalan: har kuni 9:00
+unplaced-kept = “{ $words }” vazifa matnida qoldi, vaqt sifatida olinmadi.
+unplaced-repeat-loose = “{ $words }” iborasini takrorga aylantira olmadim.
+edit-repeat-unknown = “{ $words }” iborasini takrorga aylantira olmadim, shuning uchun vazifa avvalgidek qoldi. Vaqt, kun yoki takrorni yozing.
+repeat-edit-example = har kuni 9:00
+# /help on nagging, reminders about a message, guesses, /agenda, /export and a location (issue 14).
+help-repeat-more = Yana: har seshanba va payshanba, har 2 kunda, har 3 soatda, oyning oxirgi kuni, har yili 14-fevralda.
+help-nag = Bajarilmaguncha qayta-qayta eslatish (yoki eslatma ostidagi 🔁 «Eslatib turish» tugmasi):
+help-quote = Istalgan xabarga vaqt bilan javob yozing, men u haqida eslataman:
+help-assumed = Taxmin qilishimga to'g'ri kelsa (masalan, «soat 3» kunduzmi yoki tunmi, yoki so'z xato yozilgan bo'lsa), buni vazifa ostida aytaman: ↩️ «Bekor qilish» yoki 🕒 «Vaqtni o'zgartirish» bilan tuzatish mumkin.
+help-more-commands = /agenda 8:00 — har kuni ertalab kun vazifalari; /export — vazifalaringiz kalendar va jadval fayllari ko'rinishida; vaqt mintaqasini o'rnatish uchun joylashuvingizni yuboring (📎 → Joylashuv).

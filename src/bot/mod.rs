@@ -13,6 +13,7 @@
 //!   ([`crate::store::conversation`]), so a restart loses nothing.
 //! - Replies are askama templates with Fluent strings ([`render`]); user text is always escaped.
 
+pub mod assumed;
 pub mod commands;
 pub mod group_admins;
 mod handlers;

@@ -139,6 +139,13 @@ struct HelpHtml<'a> {
     relative_example: &'a str,
     buttons: &'a str,
     commands: &'a str,
+    repeat_more: &'a str,
+    nag: &'a str,
+    nag_example: &'a str,
+    quote: &'a str,
+    quote_example: &'a str,
+    assumed: &'a str,
+    more_commands: &'a str,
 }
 
 fn finish(template: &impl Template) -> Result<String, RenderError> {
@@ -295,7 +302,9 @@ pub fn task_list(
     })
 }
 
-/// The `/help` text.
+/// The `/help` text: task phrases, relative times, leads, repeats (the richer ones too),
+/// nagging until done, reminders about a message, the buttons, what the bot says when it guesses,
+/// the commands (with /agenda and /export) and a location for the zone.
 pub fn help(tr: Tr) -> Result<String, RenderError> {
     finish(&HelpHtml {
         title: &tr.t("help-title"),
@@ -309,6 +318,13 @@ pub fn help(tr: Tr) -> Result<String, RenderError> {
         relative_example: &tr.t("relative-example"),
         buttons: &tr.t("help-buttons"),
         commands: &tr.t("help-commands"),
+        repeat_more: &tr.t("help-repeat-more"),
+        nag: &tr.t("help-nag"),
+        nag_example: &tr.t("nag-example"),
+        quote: &tr.t("help-quote"),
+        quote_example: &tr.t("quote-example"),
+        assumed: &tr.t("help-assumed"),
+        more_commands: &tr.t("help-more-commands"),
     })
 }
 

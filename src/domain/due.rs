@@ -16,7 +16,7 @@
 //!   elapsed time and starts 3 hours from now (or at the time said);
 //! - no silent misreadings: whatever the parser chose for the user is listed in
 //!   [`ParsedDue::assumptions`], time words it could not use stay in the text and are listed in
-//!   [`ParsedDue::unplaced`] (a chat should ask before saving when one is a repeat);
+//!   [`ParsedDue::unplaced`] (a chat must say so, above all when one is a repeat);
 //! - a date or day without a time is at [`DEFAULT_TIME`]; a part of the day
 //!   alone means 09:00 (morning), 13:00 (lunch: "в обед", "at lunch", "tushlikda"), 14:00
 //!   (afternoon, "after lunch"), 19:00 (evening, "tonight", "this evening", "вечером",
@@ -201,8 +201,8 @@ pub enum Assumption {
 /// Words that look like part of a time phrase but were left in the task text, because they
 /// contradict the phrase that was used ("prepare monday report tomorrow 9" keeps "monday")
 /// or because a repeat word comes with something the parser does not read ("every 10
-/// minutes"). The task is still saved with the phrase that was understood; a chat should at
-/// least mention these, and should ask before saving when one is a [`UnplacedKind::Repeat`]:
+/// minutes"). The task is still saved with the phrase that was understood; a chat must mention
+/// these, and say clearly when one is a [`UnplacedKind::Repeat`] that the task will not repeat:
 /// the user probably wanted a repeat that was not understood.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unplaced {
@@ -336,19 +336,36 @@ pub fn parse_due(
     if found.text.is_empty() {
         return Err(DueError::EmptyText);
     }
-    let typos = found
-        .typos
-        .into_iter()
-        .map(|(typed, read)| Assumption::Typo {
-            typed,
-            read: read.to_owned(),
-        });
     Ok(ParsedDue {
         text: found.text,
         due: resolved.due,
         recurrence: resolved.recurrence,
         lead: resolved.lead,
-        assumptions: typos.chain(resolved.assumptions).collect(),
+        assumptions: noted(found.typos, resolved.assumptions),
         unplaced: found.unplaced,
     })
+}
+
+/// The typos read in a phrase (as typed, as read), then what resolving it assumed.
+fn noted(typos: Vec<(String, &'static str)>, resolved: Vec<Assumption>) -> Vec<Assumption> {
+    typos
+        .into_iter()
+        .map(|(typed, read)| Assumption::Typo {
+            typed,
+            read: read.to_owned(),
+        })
+        .chain(resolved)
+        .collect()
+}
+
+/// The time words in a message that has no time phrase the parser can use (where
+/// [`parse_due`] says [`DueError::NoTime`]): a repeat it does not read ("every 10 minutes") or
+/// words that make no time alone. A chat says what it did not understand instead of taking
+/// them for plain text without a word.
+pub fn loose_time_words(input: &str, lang_hint: Lang) -> Vec<Unplaced> {
+    if input.chars().count() > MAX_INPUT_CHARS {
+        return Vec::new();
+    }
+    let lexed = grammar::Lexed::new(input, lang_hint);
+    phrase::loose(input, &lexed)
 }

@@ -177,7 +177,7 @@ async fn bot_uzbek_in_cyrillic_is_chosen_in_lang_and_used_for_answers_and_remind
     assert!(text(&card).contains("✅ Вазифа сақланди"), "{card:?}");
     assert!(text(&card).contains("non olish"), "{card:?}");
     assert!(text(&card).contains("Муддат: эртага, "), "{card:?}");
-    assert!(text(&card).contains("09:00"), "{card:?}");
+    assert!(text(&card).contains(", 09:00"), "{card:?}");
     let list = app.say(ann, "/list").await;
     assert!(
         text(&list).contains("Сизда 1 та очиқ вазифа бор"),

@@ -820,3 +820,154 @@ fn nag_quote_and_agenda_messages_in_every_language() {
         );
     }
 }
+
+/// What the chat says about what it assumed or could not use (issue 14), in every language and
+/// script, user words that need escaping included: a confirmation with its notes, each kind of
+/// note alone, the "when?" that says which repeat it could not make, an edit refused for it; and
+/// the confirmations of the richer repeats, each naming its days and interval.
+#[test]
+fn bot_assumptions_and_richer_repeats_in_every_language() {
+    use chrono::{NaiveDate, NaiveTime};
+    use remindbot::bot::assumed;
+    use remindbot::domain::due::{Assumption, Unplaced, UnplacedKind, parse_due};
+
+    let zone = parse_zone("Asia/Tashkent").unwrap();
+    let time = |hour| NaiveTime::from_hms_opt(hour, 0, 0).unwrap();
+    let date = |day| NaiveDate::from_ymd_opt(2026, 12, day).unwrap();
+    let tricky = "pay <b>rent</b> & \"fees\" 'now'";
+    for lang in Lang::CHOICES {
+        let tr = Tr::new(lang);
+        let snap = |name: &str, reply: Reply| {
+            insta::assert_snapshot!(format!("bot_{lang}_{name}"), show(reply));
+        };
+        let (typed, read) = match lang {
+            Lang::En => ("tomorow", "tomorrow"),
+            Lang::Ru => ("завтро", "завтра"),
+            Lang::Uz => ("ertga", "ertaga"),
+            Lang::UzCyrl => ("эртга", "ertaga"),
+        };
+        let notes = |assumptions: &[Assumption], unplaced: &[Unplaced]| {
+            assumed::notes(tr, zone, now(), assumptions, unplaced)
+        };
+        let confirmation = |task: &Task, notes: &[String]| {
+            let card =
+                render::task_card(tr, "task-saved", task, Some(task.due_at), zone, now()).unwrap();
+            Reply::text(assumed::under_card(card, notes).unwrap())
+                .with_keyboard(render::confirm_keyboard(tr, 31, task.id))
+        };
+        let hour = Assumption::HourWithoutAmPm {
+            typed: time(3),
+            chosen: time(15),
+        };
+        let typo = Assumption::Typo {
+            typed: typed.to_owned(),
+            read: read.to_owned(),
+        };
+        snap(
+            "task_saved_assumed",
+            confirmation(&task(7, tricky, 0, None), &notes(&[typo, hour], &[])),
+        );
+        let every_kind = [
+            Assumption::HourWithoutAmPm {
+                typed: time(3),
+                chosen: time(3),
+            },
+            Assumption::HourWithoutAmPm {
+                typed: time(9),
+                chosen: time(21),
+            },
+            Assumption::TimeNotSaid { chosen: time(19) },
+            Assumption::NextWeekday { date: date(11) },
+            Assumption::NextWeekMonday { date: date(7) },
+            Assumption::NightAfterDay { date: date(2) },
+            Assumption::Typo {
+                typed: "<b>tomorow</b>".to_owned(),
+                read: "tomorrow".to_owned(),
+            },
+        ];
+        let lines: Vec<String> = every_kind
+            .iter()
+            .flat_map(|assumption| notes(std::slice::from_ref(assumption), &[]))
+            .collect();
+        snap(
+            "assumed_lines",
+            Reply::text(render::notice(None, &lines).unwrap()),
+        );
+        let unplaced = [
+            Unplaced {
+                words: "every 10 <b>minutes</b>".to_owned(),
+                kind: UnplacedKind::Repeat,
+            },
+            Unplaced {
+                words: "monday & \"friday\"".to_owned(),
+                kind: UnplacedKind::Day,
+            },
+            Unplaced {
+                words: "9 pm".to_owned(),
+                kind: UnplacedKind::Time,
+            },
+        ];
+        snap(
+            "task_saved_unplaced",
+            confirmation(&task(7, tricky, 0, None), &notes(&[], &unplaced)),
+        );
+        let question =
+            render::question(tr, &tr.t("ask-when"), Some(tricky), &tr.t("when-example")).unwrap();
+        snap(
+            "question_when_loose_repeat",
+            Reply::question(
+                assumed::above_question(
+                    question,
+                    &[assumed::loose_repeat(tr, "every 10 <b>minutes</b>")],
+                )
+                .unwrap(),
+            )
+            .with_keyboard(render::question_keyboard(
+                tr,
+                Question::NewTaskTime,
+                Vec::new(),
+            )),
+        );
+        snap(
+            "problem_edit_repeat_unknown",
+            Reply::text(
+                render::problem(
+                    tr,
+                    &tr.t_with(
+                        "edit-repeat-unknown",
+                        &[("words", Arg::Text("every 10 <b>minutes</b>"))],
+                    ),
+                    None,
+                    &tr.t("repeat-edit-example"),
+                )
+                .unwrap(),
+            ),
+        );
+        // The richer repeats as a new task's confirmation shows them, read from a phrase.
+        let cards: Vec<String> = [
+            "every tuesday and thursday at 19:00 gym",
+            "every mon, wed and fri at 7:30 run",
+            "every 2 days at 8:00 water the plants",
+            "every 2 weeks on monday at 10:00 retro",
+            "every 3 hours drink water",
+            "every month on the last day at 18:00 report",
+            "every 3 months on the 15th at 10:00 invoice",
+            "flowers every year on 14 Feb",
+        ]
+        .iter()
+        .zip(40..)
+        .map(|(phrase, id)| {
+            let parsed = parse_due(phrase, Lang::En, now(), zone).unwrap();
+            assert!(parsed.recurrence.is_some(), "{phrase} repeats");
+            let task = Task {
+                due_at: parsed.due,
+                recurrence: parsed.recurrence,
+                ..task(id, &parsed.text, 0, None)
+            };
+            let notes = notes(&parsed.assumptions, &parsed.unplaced);
+            show(confirmation(&task, &notes))
+        })
+        .collect();
+        insta::assert_snapshot!(format!("bot_{lang}_task_saved_repeats"), cards.join("\n\n"));
+    }
+}

@@ -26,7 +26,7 @@ fn toast(status: &CallbackStatus) -> String {
 }
 
 /// The button data under a message that starts with `prefix`.
-fn button(entry: &tgsim::TranscriptEntry, prefix: &str) -> String {
+pub(crate) fn button(entry: &tgsim::TranscriptEntry, prefix: &str) -> String {
     buttons(entry)
         .into_iter()
         .find(|data| data.starts_with(prefix))
@@ -50,7 +50,10 @@ async fn stale_copy(app: &TestApp, chat: i64, data: &str) -> i64 {
 }
 
 /// The task's text, deadline, rule, lead and state as stored.
-async fn stored(app: &TestApp, id: i64) -> (String, DateTime<Utc>, Option<String>, i32, String) {
+pub(crate) async fn stored(
+    app: &TestApp,
+    id: i64,
+) -> (String, DateTime<Utc>, Option<String>, i32, String) {
     sqlx::query_as("select text, due_at, rule, lead_secs, state from tasks where id = $1")
         .bind(id)
         .fetch_one(&app.pool)
@@ -66,7 +69,7 @@ async fn berliner(app: &TestApp, lang: &str) -> i64 {
 }
 
 /// Taps Change time under `card` and answers `answer`; returns the bot's answer.
-async fn edit(
+pub(crate) async fn edit(
     app: &TestApp,
     user: i64,
     card: &tgsim::TranscriptEntry,

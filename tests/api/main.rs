@@ -13,6 +13,7 @@ mod bot_e2e;
 mod bot_export;
 mod bot_first_contact;
 mod bot_groups;
+mod bot_misreadings;
 mod bot_nag;
 mod bot_quote;
 mod bot_snapshots;

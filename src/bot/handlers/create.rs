@@ -3,6 +3,15 @@
 //! wrong and an example that works, and an open question stays open. A message that is a whole
 //! task of its own (a text and a time) is never glued onto the text waiting for "when?": it
 //! becomes its own task, and the question stays open.
+//!
+//! Nothing is misread in silence ([`crate::bot::assumed`]): the confirmation of a new task says
+//! what the bot assumed reading its time (an hour without am/pm, no time of day, next week's
+//! day, the night after a day, a typo) and which time words it kept in the text. A repeat it
+//! could not make ("every 10 minutes") does not stop the task: it is saved once, at the time
+//! that was understood, and the confirmation says clearly that it will not repeat and how to
+//! make it repeat (Change time under it), so a reminder the user wants is never held back by a
+//! question. A message with no usable time is asked "when?", and the question first says which
+//! repeat it could not make.
 
 use chrono::Utc;
 use chrono_tz::Tz;
@@ -12,9 +21,10 @@ use super::replies::{due_problem, text_problem};
 use super::task_extras::{self, TaskExtras};
 use super::zone::{self, ZoneChosen};
 use crate::bot::BotError;
+use crate::bot::assumed;
 use crate::bot::render::{self, Reply};
 use crate::callback::Question;
-use crate::domain::due::{DueError, ParsedDue, parse_due};
+use crate::domain::due::{DueError, ParsedDue, UnplacedKind, loose_time_words, parse_due};
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
 use crate::store::tasks::{self, NewTask, TaskText};
@@ -36,7 +46,10 @@ pub(super) async fn from_text(ctx: &Ctx, turn: &Turn, text: &str) -> Result<(), 
     match parse_due(&phrase, turn.tr.lang(), Utc::now(), zone) {
         Ok(parsed) => create(ctx, turn, zone, parsed, extras).await,
         Err(DueError::NoTime) => match TaskText::parse(text) {
-            Ok(task) => ask_when(ctx, turn, task).await,
+            Ok(task) => {
+                let loose = loose_repeats(turn, &phrase);
+                ask_when(ctx, turn, task, &loose).await
+            }
             Err(error) => text_problem(ctx, turn, error).await,
         },
         Err(error) => due_problem(ctx, turn, zone, &error).await,
@@ -89,15 +102,33 @@ pub(super) async fn answer_when(
     }
 }
 
-async fn ask_when(ctx: &Ctx, turn: &Turn, task: TaskText) -> Result<(), BotError> {
+/// Asks when to remind of `task`, first saying which repeats in it could not be made (`loose`,
+/// lines of [`assumed::loose_repeat`]).
+async fn ask_when(
+    ctx: &Ctx,
+    turn: &Turn,
+    task: TaskText,
+    loose: &[String],
+) -> Result<(), BotError> {
     let pending = Pending::NewTaskTime {
         text: task.as_str().to_owned(),
     };
     let text = ctx
         .ask(turn, &pending, "ask-when", task.as_str(), "when-example")
         .await?;
+    let text = assumed::above_question(text, loose)?;
     ctx.send_question(turn, text, Question::NewTaskTime, Vec::new())
         .await
+}
+
+/// The lines saying which repeat words of a message without a usable time could not be made a
+/// repeat ("every 10 minutes").
+fn loose_repeats(turn: &Turn, message: &str) -> Vec<String> {
+    loose_time_words(message, turn.tr.lang())
+        .into_iter()
+        .filter(|words| words.kind == UnplacedKind::Repeat)
+        .map(|words| assumed::loose_repeat(turn.tr, &words.words))
+        .collect()
 }
 
 /// Creates the parsed task with its first reminder job and its extras, within the user's
@@ -137,17 +168,13 @@ pub(super) async fn create(
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
     conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
     drop(tx);
-    let mut card = render::task_card(
-        turn.tr,
-        "task-saved",
-        &task,
-        next_reminder,
-        zone,
-        Utc::now(),
-    )?;
+    let now = Utc::now();
+    let mut card = render::task_card(turn.tr, "task-saved", &task, next_reminder, zone, now)?;
     for line in extras.card_lines(turn.tr) {
         card = format!("{card}\n{}", render::notice(None, &[line])?);
     }
+    let notes = assumed::notes(turn.tr, zone, now, &parsed.assumptions, &parsed.unplaced);
+    let card = assumed::under_card(card, &notes)?;
     ctx.send(
         turn.chat_id,
         Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, undo_id, task.id)),

@@ -5,17 +5,30 @@
 //! replaces the lead; a text replaces the text, and an answer without any time phrase is a new
 //! text alone, the schedule and reminders untouched. The confirmation carries an Undo that puts
 //! the task back as it was.
+//!
+//! The confirmation also says what was assumed where it shaped the change
+//! ([`crate::bot::assumed`]): an hour without am/pm (on the task's own day when that is not
+//! today, and in a repeat, the daytime reading: 3 is 15:00), the time taken for a repeat or a
+//! whole moment without one (not for a day alone, which keeps the time), next week's day, the
+//! night after a day, a typo, time words kept in the new text. An answer whose only time words
+//! are a repeat the bot cannot make ("every 10 minutes") changes nothing (it is not taken for a
+//! new text): the bot says so and the question stays open.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveTime, Utc};
+use chrono_tz::Tz;
 
 use super::context::{Ctx, Turn};
 use super::replies::{Toast, due_problem, not_allowed_task, not_found, text_problem};
 use crate::bot::BotError;
+use crate::bot::assumed;
 use crate::bot::render::{self, Reply};
 use crate::callback::Question;
-use crate::domain::due::{DueError, ParsedEdit, parse_edit};
+use crate::domain::due::{
+    Assumption, DueError, ParsedEdit, UnplacedKind, daytime_reading, loose_time_words, parse_edit,
+};
 use crate::domain::recurrence::{Frequency, Recurrence};
 use crate::domain::timezone::{resolve_local, to_local};
+use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
 use crate::store::tasks::{self, Task, TaskChange, TaskText};
 use crate::store::undo::{self, Change};
@@ -63,6 +76,18 @@ pub(super) async fn answer(
     let parsed = match parse_edit(answer, turn.tr.lang(), now, task.zone) {
         Ok(parsed) => parsed,
         Err(DueError::NoTime) => {
+            if let Some(words) = loose_time_words(answer, turn.tr.lang())
+                .into_iter()
+                .find(|words| words.kind == UnplacedKind::Repeat)
+            {
+                let problem = turn.tr.t_with(
+                    "edit-repeat-unknown",
+                    &[("words", Arg::Text(&render::shorten(&words.words, 40)))],
+                );
+                return ctx
+                    .send_problem(turn, &problem, None, "repeat-edit-example")
+                    .await;
+            }
             return match TaskText::parse(answer) {
                 Ok(text) => rename(ctx, turn, &task, &text).await,
                 Err(error) => text_problem(ctx, turn, error).await,
@@ -74,20 +99,27 @@ pub(super) async fn answer(
         Ok(text) => text,
         Err(error) => return text_problem(ctx, turn, error).await,
     };
-    let (due_at, recurrence) = match new_schedule(&task, &parsed, now) {
+    let schedule = match new_schedule(&task, &parsed, now) {
         Ok(schedule) => schedule,
         Err(error) => return due_problem(ctx, turn, task.zone, &error).await,
     };
     let change = TaskChange {
         text,
-        due_at,
+        due_at: schedule.due_at,
         lead: parsed.lead.unwrap_or(task.lead),
-        recurrence,
+        recurrence: schedule.recurrence,
     };
     let mut tx = ctx.db().await;
     let changed = tasks::reschedule(&mut tx, ctx.queue(), turn.chat_id, task_id, &change).await?;
     drop(tx);
-    confirm(ctx, turn, &task, changed).await
+    let notes = assumed::notes(
+        turn.tr,
+        turn.zone().unwrap_or(task.zone),
+        now,
+        &schedule.assumptions,
+        &parsed.unplaced,
+    );
+    confirm(ctx, turn, &task, changed, &notes).await
 }
 
 /// A new text alone: the schedule and the reminders stay as they are.
@@ -95,16 +127,17 @@ async fn rename(ctx: &Ctx, turn: &Turn, task: &Task, text: &TaskText) -> Result<
     let mut tx = ctx.db().await;
     let changed = tasks::rename(&mut tx, turn.chat_id, task.id, text).await?;
     drop(tx);
-    confirm(ctx, turn, task, changed).await
+    confirm(ctx, turn, task, changed, &[]).await
 }
 
 /// Closes the question, records the Undo of the change from `before` and shows the task as it
-/// is now (or says it is gone).
+/// is now with `notes` ([`assumed::notes`]) under it (or says it is gone).
 async fn confirm(
     ctx: &Ctx,
     turn: &Turn,
     before: &Task,
     changed: Option<Task>,
+    notes: &[String],
 ) -> Result<(), BotError> {
     let mut tx = ctx.db().await;
     conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
@@ -124,6 +157,7 @@ async fn confirm(
         zone,
         Utc::now(),
     )?;
+    let card = assumed::under_card(card, notes)?;
     ctx.send(
         turn.chat_id,
         Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, undo_id, task.id)),
@@ -131,37 +165,71 @@ async fn confirm(
     .await
 }
 
+/// A task's schedule after an edit, and what was assumed to get it.
+#[derive(Debug)]
+struct Schedule {
+    due_at: DateTime<Utc>,
+    recurrence: Option<Recurrence>,
+    /// The parser's assumptions that shaped this schedule (not those about a part it kept).
+    assumptions: Vec<Assumption>,
+}
+
 /// The task's new deadline and rule from what the answer says, keeping what it does not.
 fn new_schedule(
     task: &Task,
     parsed: &ParsedEdit,
     now: DateTime<Utc>,
-) -> Result<(DateTime<Utc>, Option<Recurrence>), DueError> {
+) -> Result<Schedule, DueError> {
     let said = parsed.said;
+    let whole = |due_at, recurrence| Schedule {
+        due_at,
+        recurrence,
+        assumptions: parsed.assumptions.clone(),
+    };
     if said.repeat {
-        return Ok((parsed.due, parsed.recurrence));
+        return Ok(whole(parsed.due, parsed.recurrence));
     }
     let zone = task.zone;
     let old = to_local(zone, task.due_at);
     let new = to_local(zone, parsed.due);
     if said.elapsed || (said.day && said.time) {
         // A whole moment: a recurring task moves this occurrence and keeps its rule.
-        return Ok((parsed.due, task.recurrence));
+        return Ok(whole(parsed.due, task.recurrence));
     }
     if said.day {
-        // A day alone keeps the time of day.
+        // A day alone keeps the time of day, so no time was taken for it.
         let local = new.date().and_time(old.time());
         let due = resolve_local(zone, local);
-        return if due > now {
-            Ok((due, task.recurrence))
-        } else {
-            Err(DueError::InPast { local })
-        };
+        if due <= now {
+            return Err(DueError::InPast { local });
+        }
+        let assumptions = parsed
+            .assumptions
+            .iter()
+            .filter(|assumption| !matches!(assumption, Assumption::TimeNotSaid { .. }))
+            .cloned()
+            .collect();
+        return Ok(Schedule {
+            due_at: due,
+            recurrence: task.recurrence,
+            assumptions,
+        });
     }
-    // A time of day alone keeps the day, and a recurring task its days.
-    let time = parsed.time_of_day;
+    // A time of day alone keeps the day, and a recurring task its days. An hour without am/pm
+    // is read as on a named day (in the daytime) unless the day kept is today.
+    let daytime = task.recurrence.is_some() || old.date() != to_local(zone, now).date();
+    let mut assumptions = parsed.assumptions.clone();
+    let mut time = new.time();
+    for assumption in &mut assumptions {
+        if let Assumption::HourWithoutAmPm { typed, chosen } = assumption
+            && daytime
+        {
+            *chosen = daytime_reading(*typed);
+            time = *chosen;
+        }
+    }
     let due = resolve_local(zone, old.date().and_time(time));
-    match task.recurrence {
+    let (due_at, recurrence) = match task.recurrence {
         // The same days and interval at the new time of day.
         Some(rule) => {
             let rule = rule.with_time(time);
@@ -170,21 +238,27 @@ fn new_schedule(
             } else {
                 rule.next_after(now, zone)
             };
-            Ok((due, Some(rule)))
+            (due, Some(rule))
         }
-        None if due > now => Ok((due, None)),
-        // An overdue task: the next such time of day.
-        None => {
-            let today = to_local(zone, now).date();
-            let at = resolve_local(zone, today.and_time(time));
-            let next = if at > now {
-                at
-            } else {
-                resolve_local(zone, today.succ_opt().unwrap_or(today).and_time(time))
-            };
-            Ok((next, None))
-        }
-    }
+        None if due > now => (due, None),
+        // The day kept has passed: the next such time.
+        None => (next_at(time, zone, now).unwrap_or(parsed.due), None),
+    };
+    Ok(Schedule {
+        due_at,
+        recurrence,
+        assumptions,
+    })
+}
+
+/// The first moment after `now` at `time` of day in `zone`: today's, or tomorrow's.
+fn next_at(time: NaiveTime, zone: Tz, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let today = to_local(zone, now).date();
+    [Some(today), today.succ_opt()]
+        .into_iter()
+        .flatten()
+        .map(|day| resolve_local(zone, day.and_time(time)))
+        .find(|at| *at > now)
 }
 
 #[cfg(test)]
@@ -225,8 +299,13 @@ mod tests {
 
     fn edit(task: &Task, answer: &str) -> (String, Option<Recurrence>) {
         let parsed = parse_edit(answer, Lang::En, now(), TASHKENT).unwrap();
-        let (due, rule) = new_schedule(task, &parsed, now()).unwrap();
-        (local(due), rule)
+        let schedule = new_schedule(task, &parsed, now()).unwrap();
+        (local(schedule.due_at), schedule.recurrence)
+    }
+
+    fn assumed(task: &Task, answer: &str) -> Vec<Assumption> {
+        let parsed = parse_edit(answer, Lang::En, now(), TASHKENT).unwrap();
+        new_schedule(task, &parsed, now()).unwrap().assumptions
     }
 
     #[test]
@@ -260,5 +339,32 @@ mod tests {
     fn a_time_alone_on_an_overdue_task_takes_the_next_such_time() {
         let yesterday = Utc.with_ymd_and_hms(2026, 11, 30, 13, 0, 0).unwrap();
         assert_eq!(edit(&task(yesterday, None), "11:00").0, "Wed 02 11:00");
+    }
+
+    #[test]
+    fn an_hour_alone_on_another_day_is_the_daytime_one_and_said() {
+        let hour = |typed: u32, chosen: u32| Assumption::HourWithoutAmPm {
+            typed: chrono::NaiveTime::from_hms_opt(typed, 0, 0).unwrap(),
+            chosen: chrono::NaiveTime::from_hms_opt(chosen, 0, 0).unwrap(),
+        };
+        // Thursday's task, edited on Tuesday at noon: "at 3" is Thursday 15:00.
+        let thursday = task(Utc.with_ymd_and_hms(2026, 12, 3, 13, 0, 0).unwrap(), None);
+        assert_eq!(edit(&thursday, "at 3").0, "Thu 03 15:00");
+        assert_eq!(assumed(&thursday, "at 3"), [hour(3, 15)]);
+        // "at 9" on Thursday is 09:00, whatever the hour now.
+        assert_eq!(edit(&thursday, "at 9").0, "Thu 03 09:00");
+        // A day alone keeps the time: no time was assumed.
+        assert_eq!(edit(&thursday, "saturday").0, "Sat 05 18:00");
+        assert!(assumed(&thursday, "saturday").is_empty());
+        // Today's task at noon: "at 3" is the 15:00 still ahead.
+        let today = task(Utc.with_ymd_and_hms(2026, 12, 1, 13, 0, 0).unwrap(), None);
+        assert_eq!(edit(&today, "at 3").0, "Tue 01 15:00");
+        // A repeat keeps its days at the daytime reading.
+        let daily = task(
+            Utc.with_ymd_and_hms(2026, 12, 2, 4, 0, 0).unwrap(),
+            Some("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0"),
+        );
+        assert_eq!(edit(&daily, "at 8").0, "Wed 02 08:00");
+        assert_eq!(assumed(&daily, "at 8"), [hour(8, 8)]);
     }
 }

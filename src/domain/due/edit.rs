@@ -3,10 +3,10 @@
 //! time of day, a whole moment, a repeat) and whether it brings a new text; an answer without any
 //! time phrase is a new text alone.
 
-use chrono::{DateTime, NaiveTime, Utc};
+use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use super::{Assumption, DueError, MAX_INPUT_CHARS, daytime_reading, grammar, phrase, resolve};
+use super::{Assumption, DueError, MAX_INPUT_CHARS, Unplaced, grammar, noted, phrase, resolve};
 use crate::domain::fold::is_space;
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
@@ -38,11 +38,12 @@ pub struct ParsedEdit {
     pub recurrence: Option<Recurrence>,
     /// The lead time it says, if any.
     pub lead: Option<Lead>,
-    /// The time of day it says, read as on a named day (the task's own): an hour without am/pm
-    /// is the daytime one ("9:30" is 09:30, "3" is 15:00), not the next one ahead of now.
-    pub time_of_day: NaiveTime,
-    /// What the parser assumed, for the chat to say.
+    /// What the parser assumed reading it, as [`super::ParsedDue::assumptions`]; which of them
+    /// hold for the task depends on what the edit keeps (a day alone keeps the time, so a time
+    /// taken for it is no assumption).
     pub assumptions: Vec<Assumption>,
+    /// Time words left in the new text, as [`super::ParsedDue::unplaced`].
+    pub unplaced: Vec<Unplaced>,
 }
 
 /// Reads `input`, the answer to "new time?", for a user in `tz` at `now`. [`DueError::NoTime`]
@@ -67,6 +68,8 @@ pub fn parse_edit(
     let spec = found.spec;
     let elapsed = spec.relative.is_some_and(|span| !span.is_calendar_only());
     Ok(ParsedEdit {
+        assumptions: noted(found.typos, resolved.assumptions),
+        unplaced: found.unplaced,
         text: (!found.text.is_empty()).then_some(found.text),
         said: Said {
             day: spec.day.is_some() || spec.relative.is_some_and(|span| span.is_calendar_only()),
@@ -77,14 +80,5 @@ pub fn parse_edit(
         due: resolved.due,
         recurrence: resolved.recurrence,
         lead: resolved.lead,
-        time_of_day: resolved
-            .assumptions
-            .iter()
-            .find_map(|assumption| match assumption {
-                Assumption::HourWithoutAmPm { typed, .. } => Some(daytime_reading(*typed)),
-                _ => None,
-            })
-            .unwrap_or_else(|| crate::domain::timezone::to_local(tz, resolved.due).time()),
-        assumptions: resolved.assumptions,
     })
 }

@@ -248,6 +248,11 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
     }
 }
 
+/// Time words anywhere in `input`, for a message in which [`find`] found no phrase.
+pub(super) fn loose(input: &str, lexed: &Lexed) -> Vec<Unplaced> {
+    unplaced_in(input, lexed, 0, lexed.len())
+}
+
 /// Time words in the text `start..end` that the phrase did not take: whatever the grammar
 /// reads there ("monday" in "prepare monday report tomorrow 9"), and a repeat word before
 /// something it could not read ("every 10 minutes").

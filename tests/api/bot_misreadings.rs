@@ -1,0 +1,333 @@
+//! No silent misreadings, as the user lives them through the simulator: each "confident
+//! misreading" of issue 14 now saves what was meant and the confirmation says what the bot
+//! assumed ("I took 3 as 15:00"), names every day of a repeat, or says clearly what it could
+//! not use, so that Undo or Change time under it can put it right.
+//!
+//! The users live in a fixed-offset zone where it is now between 12:00 and 13:00 (the issue's
+//! "at 12:48"), chosen from the current time, so every expectation holds whenever the tests run.
+
+use chrono::{DateTime, Datelike, Days, NaiveDate, NaiveTime, Timelike, Utc, Weekday};
+use chrono_tz::Tz;
+use remindbot::domain::lang::Lang;
+use remindbot::domain::timezone::{parse_zone, resolve_local, to_local};
+use remindbot::i18n::dates::Dates;
+use remindbot::i18n::{Arg, Tr};
+
+use crate::app::{TestApp, buttons, text};
+use crate::bot_trust::{button, edit, stored};
+
+/// A zone in which it is now past noon and before 13:00: a whole-hour offset from UTC.
+fn noon_zone() -> Tz {
+    let hour = i32::try_from(Utc::now().hour()).unwrap();
+    let offset = (12 - hour + 36) % 24 - 12; // -12..=11, so that local = 12:xx
+    let offset = if offset == -12 { 12 } else { offset };
+    let name = match offset {
+        0 => "UTC".to_owned(),
+        // POSIX signs: Etc/GMT-5 is UTC+5.
+        _ => format!("Etc/GMT{:+}", -offset),
+    };
+    parse_zone(&name).unwrap()
+}
+
+/// A user of `lang` in [`noon_zone`].
+async fn at_noon(app: &TestApp, lang: &str) -> (i64, Tz) {
+    let zone = noon_zone();
+    let user = app.user("Ann", lang);
+    app.say(user, &format!("/tz {}", zone.name())).await;
+    (user, zone)
+}
+
+/// The local date of today in `zone`.
+fn today(zone: Tz) -> NaiveDate {
+    to_local(zone, Utc::now()).date()
+}
+
+fn at(zone: Tz, date: NaiveDate, hour: u32, minute: u32) -> DateTime<Utc> {
+    resolve_local(
+        zone,
+        date.and_time(NaiveTime::from_hms_opt(hour, minute, 0).unwrap()),
+    )
+}
+
+/// The id of the task a confirmation is about (its Change time button).
+fn task_id(card: &tgsim::TranscriptEntry) -> i64 {
+    button(card, "e:")[2..].parse().unwrap()
+}
+
+#[tokio::test]
+async fn misreading_an_hour_without_am_pm_is_the_next_one_ahead_and_said() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let (ann, zone) = at_noon(&app, "en").await;
+
+    // "meeting with Bob at 3" at 12:xx: 15:00 today, and the card says how to get 03:00.
+    let card = app.say(ann, "meeting with Bob at 3").await;
+    let said = tr.t_with(
+        "assumed-hour",
+        &[
+            ("typed", Arg::Text("3")),
+            ("chosen", Arg::Text("15:00")),
+            ("other", Arg::Text("03:00")),
+        ],
+    );
+    assert!(text(&card).contains(&tr.t("task-saved")), "{card:?}");
+    assert!(text(&card).contains("today at 15:00"), "{card:?}");
+    assert!(text(&card).contains(&said), "{card:?} lacks {said}");
+    let id = task_id(&card);
+    let (task_text, due, ..) = stored(&app, id).await;
+    assert_eq!(task_text, "meeting with Bob");
+    assert_eq!(due, at(zone, today(zone), 15, 0));
+
+    // Doing what it says: Change time, "03:00". The night it is, and nothing more is assumed.
+    let changed = edit(&app, ann, &card, "03:00").await;
+    assert!(
+        text(&changed).contains(&tr.t("task-changed")),
+        "{changed:?}"
+    );
+    let tomorrow = today(zone).succ_opt().unwrap();
+    assert_eq!(stored(&app, id).await.1, at(zone, tomorrow, 3, 0));
+    assert!(text(&changed).contains("03:00"), "{changed:?}");
+    assert!(!text(&changed).contains("ℹ️"), "{changed:?}");
+    // An hour of the day as written is not worth a word.
+    let plain = app.say(ann, "pay rent tomorrow 9:00").await;
+    assert!(!text(&plain).contains("ℹ️"), "{plain:?}");
+    assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn misreading_every_tuesday_and_thursday_keeps_and_names_both_days() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let (ann, zone) = at_noon(&app, "en").await;
+    let card = app
+        .say(ann, "every tuesday and thursday at 19:00 gym")
+        .await;
+    assert!(
+        text(&card).contains("every Tuesday and Thursday"),
+        "{card:?}"
+    );
+    assert!(text(&card).contains(&tr.t("task-saved")), "{card:?}");
+    let (task_text, due, rule, ..) = stored(&app, task_id(&card)).await;
+    assert_eq!(task_text, "gym");
+    let rule = rule.unwrap();
+    assert!(rule.contains("BYDAY=TU,TH"), "{rule}");
+    let local = to_local(zone, due);
+    assert!(
+        matches!(local.weekday(), Weekday::Tue | Weekday::Thu),
+        "{local}"
+    );
+    assert_eq!(local.time(), NaiveTime::from_hms_opt(19, 0, 0).unwrap());
+    assert!(!text(&card).contains("⚠️"), "{card:?}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn misreading_flowers_every_year_on_14_feb_is_a_yearly_repeat() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let (ann, zone) = at_noon(&app, "en").await;
+    let card = app.say(ann, "flowers every year on 14 Feb").await;
+    assert!(
+        text(&card).contains("every year on 14 February"),
+        "{card:?}"
+    );
+    // No time was said: the card says which one was taken.
+    let said = tr.t_with("assumed-time-not-said", &[("chosen", Arg::Text("09:00"))]);
+    assert!(text(&card).contains(&said), "{card:?}");
+    let (task_text, due, rule, ..) = stored(&app, task_id(&card)).await;
+    assert_eq!(task_text, "flowers");
+    assert!(
+        rule.as_deref()
+            .unwrap()
+            .contains("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=14"),
+        "{rule:?}"
+    );
+    let local = to_local(zone, due);
+    assert_eq!((local.month(), local.day(), local.hour()), (2, 14, 9));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn misreading_next_friday_is_next_weeks_and_says_the_date() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::Ru);
+    let (ann, zone) = at_noon(&app, "ru").await;
+    let card = app.say(ann, "в следующую пятницу в 10:00 отчёт").await;
+
+    // Next week (weeks start on Monday), its Friday.
+    let today = today(zone);
+    let next_monday = today
+        .checked_add_days(Days::new(u64::from(
+            7 - today.weekday().num_days_from_monday(),
+        )))
+        .unwrap();
+    let friday = next_monday.checked_add_days(Days::new(4)).unwrap();
+    let due = at(zone, friday, 10, 0);
+    assert_eq!(stored(&app, task_id(&card)).await.1, due);
+    let dates = Dates::new(tr, zone, Utc::now());
+    assert!(
+        text(&card).contains(&dates.moment_with_weekday(due)),
+        "{card:?}"
+    );
+    // Said whenever it is not the coming Friday (it is from Friday noon on).
+    let said = tr.t_with(
+        "assumed-next-weekday",
+        &[("date", Arg::Text(&dates.day(due)))],
+    );
+    let coming_friday_is_next_weeks =
+        matches!(today.weekday(), Weekday::Fri | Weekday::Sat | Weekday::Sun);
+    assert_eq!(
+        text(&card).contains(&said),
+        !coming_friday_is_next_weeks,
+        "{card:?} and {said}"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn misreading_midnight_today_is_the_coming_midnight() {
+    let mut app = TestApp::start().await;
+    for (lang, phrase, task) in [
+        (Lang::Ru, "сегодня в полночь позвонить", "позвонить"),
+        (Lang::Uz, "bugun yarim tunda qo'ng'iroq", "qo'ng'iroq"),
+    ] {
+        let tr = Tr::new(lang);
+        let (ann, zone) = at_noon(&app, lang.as_str()).await;
+        let card = app.say(ann, phrase).await;
+        assert!(text(&card).contains(&tr.t("task-saved")), "{card:?}");
+        let tomorrow = today(zone).succ_opt().unwrap();
+        let due = at(zone, tomorrow, 0, 0);
+        let (task_text, stored_due, ..) = stored(&app, task_id(&card)).await;
+        assert_eq!((task_text.as_str(), stored_due), (task, due));
+        let said = tr.t_with(
+            "assumed-night-after",
+            &[(
+                "date",
+                Arg::Text(&Dates::new(tr, zone, Utc::now()).day(due)),
+            )],
+        );
+        assert!(text(&card).contains(&said), "{card:?} lacks {said}");
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn misreading_a_typo_is_read_and_said() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let (ann, zone) = at_noon(&app, "en").await;
+    let card = app.say(ann, "tomorow 9:00 dentist").await;
+    let said = tr.t_with(
+        "assumed-typo",
+        &[
+            ("typed", Arg::Text("tomorow")),
+            ("read", Arg::Text("tomorrow")),
+        ],
+    );
+    assert!(text(&card).contains(&said), "{card:?}");
+    let tomorrow = today(zone).succ_opt().unwrap();
+    let (task_text, due, ..) = stored(&app, task_id(&card)).await;
+    assert_eq!(
+        (task_text.as_str(), due),
+        ("dentist", at(zone, tomorrow, 9, 0))
+    );
+
+    // The same in the answer to "when?".
+    let ask = app.say(ann, "buy bread").await;
+    assert!(text(&ask).contains(&tr.t("ask-when")), "{ask:?}");
+    let card = app.say(ann, "tomorow 18:00").await;
+    assert!(text(&card).contains("buy bread"), "{card:?}");
+    assert!(text(&card).contains(&said), "{card:?}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn misreading_a_repeat_not_understood_is_said_and_one_tap_from_fixed() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let (ann, zone) = at_noon(&app, "en").await;
+    let card = app
+        .say(ann, "stretch every 10 minutes tomorrow at 10:00")
+        .await;
+    let warned = tr.t_with(
+        "unplaced-repeat",
+        &[("words", Arg::Text("every 10 minutes"))],
+    );
+    assert!(text(&card).contains(&warned), "{card:?} lacks {warned}");
+    let id = task_id(&card);
+    let (task_text, due, rule, ..) = stored(&app, id).await;
+    assert_eq!(task_text, "stretch every 10 minutes");
+    assert_eq!(rule, None);
+    let tomorrow = today(zone).succ_opt().unwrap();
+    assert_eq!(due, at(zone, tomorrow, 10, 0));
+
+    // An answer to "new time?" that is only a repeat the bot cannot make changes nothing.
+    let refused = edit(&app, ann, &card, "every 10 minutes").await;
+    let problem = tr.t_with(
+        "edit-repeat-unknown",
+        &[("words", Arg::Text("every 10 minutes"))],
+    );
+    assert!(text(&refused).contains(&problem), "{refused:?}");
+    assert_eq!(stored(&app, id).await.0, "stretch every 10 minutes");
+    // The question is still open: a repeat it knows makes it repeat.
+    let changed = app.say(ann, "every day 10:00").await;
+    assert!(
+        text(&changed).contains(&tr.t("task-changed")),
+        "{changed:?}"
+    );
+    assert!(
+        text(&changed).contains(&tr.t("repeat-daily")),
+        "{changed:?}"
+    );
+    assert!(
+        stored(&app, id).await.2.unwrap().starts_with("FREQ=DAILY"),
+        "the rule is daily"
+    );
+
+    // Words of a day kept in the text are mentioned.
+    let card = app
+        .say(ann, "prepare the monday report tomorrow at 10")
+        .await;
+    let kept = tr.t_with("unplaced-kept", &[("words", Arg::Text("monday"))]);
+    assert!(text(&card).contains(&kept), "{card:?}");
+
+    // A message whose only time words are such a repeat: "when?", saying what was not understood.
+    let ask = app.say(ann, "call mom every 10 minutes").await;
+    let loose = tr.t_with(
+        "unplaced-repeat-loose",
+        &[("words", Arg::Text("every 10 minutes"))],
+    );
+    assert!(text(&ask).contains(&loose), "{ask:?}");
+    assert!(text(&ask).contains(&tr.t("ask-when")), "{ask:?}");
+    assert_eq!(buttons(&ask), ["q:w"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn misreading_an_edit_says_what_it_assumed() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let (ann, zone) = at_noon(&app, "en").await;
+    let card = app.say(ann, "call mom tomorrow 18:00").await;
+    let id = task_id(&card);
+    // "at 3" on tomorrow's task is tomorrow's daytime 3, and said.
+    let changed = edit(&app, ann, &card, "at 3").await;
+    let tomorrow = today(zone).succ_opt().unwrap();
+    assert_eq!(stored(&app, id).await.1, at(zone, tomorrow, 15, 0));
+    let said = tr.t_with(
+        "assumed-hour",
+        &[
+            ("typed", Arg::Text("3")),
+            ("chosen", Arg::Text("15:00")),
+            ("other", Arg::Text("03:00")),
+        ],
+    );
+    assert!(text(&changed).contains(&said), "{changed:?}");
+    // A day alone keeps the time: nothing assumed about it.
+    let moved = edit(&app, ann, &changed, "saturday").await;
+    let local = to_local(zone, stored(&app, id).await.1);
+    assert_eq!((local.weekday(), local.hour()), (Weekday::Sat, 15));
+    assert!(!text(&moved).contains("ℹ️"), "{moved:?}");
+    app.stop().await;
+}
