@@ -37,6 +37,7 @@ mod sim_documents;
 mod sim_errors;
 mod sim_faults;
 mod sim_fixtures;
+mod sim_forwards;
 mod sim_html;
 mod sim_limits;
 mod sim_members;
