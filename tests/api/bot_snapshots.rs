@@ -69,7 +69,7 @@ fn bot_every_template_in_every_language() {
         snap(
             "notice_start",
             Reply::text(render::notice(None, &[tr.t("start-welcome"), tr.t("tz-ask")]).unwrap())
-                .with_keyboard(render::zone_keyboard(tr, now())),
+                .with_keyboard(render::zone_question_keyboard(tr, now())),
         );
         snap(
             "notice_languages",
@@ -305,7 +305,7 @@ fn first_contact_and_export(tr: Tr) -> Vec<(&'static str, Reply)> {
         (
             "zone_question",
             Reply::text(render::notice(None, &[tr.t("tz-ask")]).unwrap())
-                .with_keyboard(render::zone_keyboard(tr, now())),
+                .with_keyboard(render::zone_question_keyboard(tr, now())),
         ),
         (
             "zone_share_location",
@@ -412,7 +412,7 @@ fn bot_key_messages_in_uzbek_cyrillic() {
     snap(
         "notice_start",
         Reply::text(render::notice(None, &[tr.t("start-welcome"), tr.t("tz-ask")]).unwrap())
-            .with_keyboard(render::zone_keyboard(tr, now())),
+            .with_keyboard(render::zone_question_keyboard(tr, now())),
     );
     snap(
         "notice_languages",
@@ -766,7 +766,8 @@ fn nag_quote_and_agenda_messages_in_every_language() {
         snap("agenda_turned_off", lines(&["agenda-turned-off"]));
         snap(
             "agenda_needs_zone",
-            lines(&["agenda-needs-zone", "tz-ask"]).with_keyboard(render::zone_keyboard(tr, now())),
+            lines(&["agenda-needs-zone", "tz-ask"])
+                .with_keyboard(render::zone_question_keyboard(tr, now())),
         );
         snap(
             "agenda_set_and_current",

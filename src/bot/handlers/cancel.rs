@@ -11,6 +11,7 @@ use crate::bot::render;
 use crate::callback::Question;
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
+use crate::store::outbox::ReplyKeyboard;
 
 /// `/cancel`.
 pub(super) async fn command(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
@@ -81,5 +82,11 @@ async fn say(ctx: &Ctx, turn: &Turn, closed: Option<&Pending>) -> Result<(), Bot
                 .collect()
         }
     };
+    if matches!(closed, Some(Pending::TimeZone { .. })) && turn.is_private() {
+        // The zone question came with a location button in place of the keyboard: it goes too.
+        let text = render::notice(None, &lines)?;
+        ctx.send_with_reply_keyboard(turn.chat_id, text, ReplyKeyboard::Remove);
+        return Ok(());
+    }
     ctx.send_lines(turn, &lines).await
 }
