@@ -210,3 +210,7 @@ export-calendar = { $count ->
 }
 export-capped = These are the first { $max } of your { $count } tasks, the soonest first.
 export-table = The same tasks as a table, for a spreadsheet.
+# Reminders about a forwarded message (issue 14).
+ask-quote-when = When should I remind you of this message?
+ask-quote-when-still = I saved that as a task of its own. When should I remind you of the forwarded message?
+forward-needs-zone = To remind you of a message I need your time zone first; then forward the message again.

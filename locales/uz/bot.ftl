@@ -192,3 +192,7 @@ export-empty = Eksport qilinadigan ochiq vazifalar yo'q.
 export-calendar = Kalendar uchun { $count } ta ochiq vazifa: qo'shish uchun faylni oching.
 export-capped = Bular { $count } ta vazifangizdan muddati eng yaqin { $max } tasi.
 export-table = Shu vazifalar jadval ko'rinishida.
+# Uzatilgan xabar haqida eslatmalar (issue 14).
+ask-quote-when = Bu xabarni qachon eslatay?
+ask-quote-when-still = Buni alohida vazifa qilib saqladim. Uzatilgan xabarni esa qachon eslatay?
+forward-needs-zone = Xabarni eslatishim uchun avval vaqt mintaqangizni bilishim kerak; keyin xabarni qaytadan uzating.

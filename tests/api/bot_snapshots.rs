@@ -820,3 +820,44 @@ fn nag_quote_and_agenda_messages_in_every_language() {
         );
     }
 }
+
+#[test]
+fn forward_messages_in_every_language() {
+    let quoted = "the <b>wifi</b> password:\n\"hunter2\" & more";
+    let subject = render::shorten(&remindbot::store::quotes::preview(quoted), 200);
+    for lang in Lang::CHOICES {
+        let tr = Tr::new(lang);
+        let snap = |name: &str, reply: Reply| {
+            insta::assert_snapshot!(format!("forward_{lang}_{name}"), show(reply));
+        };
+        let question = |key: &str| {
+            Reply::question(
+                render::question(tr, &tr.t(key), Some(&subject), &tr.t("quote-example")).unwrap(),
+            )
+            .with_keyboard(render::question_keyboard(
+                tr,
+                Question::QuoteTime,
+                Vec::new(),
+            ))
+        };
+        snap("question", question("ask-quote-when"));
+        snap("question_still", question("ask-quote-when-still"));
+        snap(
+            "needs_zone",
+            Reply::text(
+                render::notice(None, &[tr.t("forward-needs-zone"), tr.t("tz-ask")]).unwrap(),
+            )
+            .with_keyboard(render::zone_question_keyboard(tr, now())),
+        );
+        snap(
+            "cancelled",
+            Reply::text(
+                render::notice(
+                    None,
+                    &[tr.t_with("cancel-dropped", &[("text", Arg::Text(&subject))])],
+                )
+                .unwrap(),
+            ),
+        );
+    }
+}

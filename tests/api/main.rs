@@ -12,6 +12,7 @@ mod bot_chat;
 mod bot_e2e;
 mod bot_export;
 mod bot_first_contact;
+mod bot_forward;
 mod bot_groups;
 mod bot_nag;
 mod bot_quote;
