@@ -35,6 +35,8 @@ pub enum Question {
     },
     /// "Which time zone?".
     TimeZone,
+    /// "When?" about a forwarded message.
+    QuoteTime,
 }
 
 /// What a button asks for.
@@ -192,6 +194,7 @@ impl Action {
                         task_id: id(parts.next())?,
                     },
                     "z" => Question::TimeZone,
+                    "f" => Question::QuoteTime,
                     _ => return None,
                 },
             },
@@ -226,6 +229,7 @@ impl fmt::Display for Action {
                 Question::EditTask { task_id } => write!(f, "q:e:{task_id}"),
                 Question::SnoozeTime { task_id } => write!(f, "q:s:{task_id}"),
                 Question::TimeZone => write!(f, "q:z"),
+                Question::QuoteTime => write!(f, "q:f"),
             },
             Self::Nag { task_id } => write!(f, "n:{task_id}"),
             Self::Lead { minutes } => write!(f, "ld:{minutes}"),
@@ -271,6 +275,9 @@ mod tests {
             Action::Cancel {
                 question: Question::TimeZone,
             },
+            Action::Cancel {
+                question: Question::QuoteTime,
+            },
             Action::Nag { task_id: max },
             Action::Lead { minutes: u32::MAX },
         ];
@@ -286,7 +293,7 @@ mod tests {
         for data in [
             "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1", "z:256",
             "l:", "v:0", "v:", "q", "q:x", "q:e", "q:s:-2", "q:w:1", "n:", "n:0", "n:1:2", "ld:",
-            "ld:-5", "ld:5:1",
+            "ld:-5", "ld:5:1", "q:f:1",
         ] {
             assert_eq!(Action::decode(data), None, "{data}");
         }

@@ -228,3 +228,7 @@ help-nag = Remind again and again until it is done (or tap 🔁 Keep reminding u
 help-quote = Reply to any message with a time, and I will remind you of it:
 help-assumed = When I have to guess (3 as 15:00, a typo), I say so under the task: ↩️ Undo or 🕒 Change time puts it right.
 help-more-commands = /agenda 8:00 sends the day's tasks every morning; /export gives your tasks as calendar and table files; share your location (📎 → Location) to set the time zone.
+# Reminders about a forwarded message (issue 14).
+ask-quote-when = When should I remind you of this message?
+ask-quote-when-still = I saved that as a task of its own. When should I remind you of the forwarded message?
+forward-needs-zone = To remind you of a message I need your time zone first; then forward the message again.

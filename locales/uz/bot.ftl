@@ -210,3 +210,7 @@ help-nag = Bajarilmaguncha qayta-qayta eslatish (yoki eslatma ostidagi 🔁 «Es
 help-quote = Istalgan xabarga vaqt bilan javob yozing, men u haqida eslataman:
 help-assumed = Taxmin qilishimga to'g'ri kelsa (masalan, «soat 3» kunduzmi yoki tunmi, yoki so'z xato yozilgan bo'lsa), buni vazifa ostida aytaman: ↩️ «Bekor qilish» yoki 🕒 «Vaqtni o'zgartirish» bilan tuzatish mumkin.
 help-more-commands = /agenda 8:00 — har kuni ertalab kun vazifalari; /export — vazifalaringiz kalendar va jadval fayllari ko'rinishida; vaqt mintaqasini o'rnatish uchun joylashuvingizni yuboring (📎 → Joylashuv).
+# Uzatilgan xabar haqida eslatmalar (issue 14).
+ask-quote-when = Bu xabarni qachon eslatay?
+ask-quote-when-still = Buni alohida vazifa qilib saqladim. Uzatilgan xabarni esa qachon eslatay?
+forward-needs-zone = Xabarni eslatishim uchun avval vaqt mintaqangizni bilishim kerak; keyin xabarni qaytadan uzating.

@@ -6,7 +6,7 @@
 use sqlx::PgConnection;
 
 use super::AdminError;
-use crate::store::{reachability, tasks};
+use crate::store::{agenda, reachability, tasks};
 use pgqueue::{JobId, Queue, QueueError, maintenance};
 
 /// What an action did.
@@ -81,7 +81,8 @@ async fn reminders_of(conn: &mut PgConnection, job_ids: &[JobId]) -> Result<Vec<
     )
 }
 
-/// Marks the chats of the reminder jobs `job_ids` reachable again and resumes their paused tasks.
+/// Marks the chats of the reminder and agenda jobs `job_ids` reachable again and resumes their
+/// paused tasks and agendas.
 async fn resume_chats(
     conn: &mut PgConnection,
     queue: &Queue,
@@ -94,7 +95,8 @@ async fn resume_chats(
     )
     .fetch_all(&mut *conn)
     .await?;
-    for chat_id in chats {
+    let agenda_chats = agenda::chats_of_jobs(conn, job_ids).await?;
+    for chat_id in chats.into_iter().chain(agenda_chats) {
         reachability::resume(conn, queue, chat_id).await?;
     }
     Ok(())

@@ -214,6 +214,7 @@ fn schema() -> UpdateHandler<BotError> {
         .branch(
             Update::filter_message()
                 .branch(handlers::admin::commands())
+                .branch(dptree::filter(handlers::is_forward).endpoint(handlers::on_forward))
                 .branch(dptree::filter(handlers::is_media).endpoint(handlers::on_media))
                 .branch(dptree::endpoint(handlers::on_message)),
         )

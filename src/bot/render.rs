@@ -560,6 +560,16 @@ pub fn zone_keyboard(tr: Tr, now: DateTime<Utc>) -> InlineKeyboardMarkup {
     InlineKeyboardMarkup::new(buttons.chunks(2).map(<[_]>::to_vec))
 }
 
+/// The zone question's buttons: the common zones ([`zone_keyboard`]) and a Cancel row that
+/// closes the question (onboarding, `/tz`, a task waiting for its zone).
+pub fn zone_question_keyboard(tr: Tr, now: DateTime<Utc>) -> InlineKeyboardMarkup {
+    question_keyboard(
+        tr,
+        Question::TimeZone,
+        zone_keyboard(tr, now).inline_keyboard,
+    )
+}
+
 /// The languages, each in its own name, Uzbek in both scripts; two per row.
 pub fn language_keyboard() -> InlineKeyboardMarkup {
     let label = |lang: Lang| match lang {

@@ -19,7 +19,7 @@ use teloxide::prelude::*;
 use teloxide::types::Update;
 
 use super::BotError;
-use super::handlers::{Ctx, Effects, Shared};
+use super::handlers::{Ctx, Effects, InboxPlace, Shared};
 use super::metrics;
 use super::render::{self, Reply};
 use crate::domain::lang::Lang;
@@ -98,7 +98,9 @@ impl UpdateWorker {
             }
         };
         match tokio::time::timeout(HANDLING_TIMEOUT, self.handle(&job, &stored, update)).await {
-            Ok(Ok(())) => Outcome::Recorded,
+            Ok(Ok(Handled::Recorded)) => Outcome::Recorded,
+            // Waiting for what may follow in the chat is no attempt.
+            Ok(Ok(Handled::Deferred(delay))) => Outcome::Snooze(delay),
             Ok(Err(error)) => {
                 tracing::warn!(%error, "handling an update failed");
                 if job.is_last_attempt() {
@@ -114,15 +116,19 @@ impl UpdateWorker {
     }
 
     /// Runs the handlers in one transaction with the update's outbox messages, its mark and the
-    /// job's completion; then answers a tap.
+    /// job's completion; then answers a tap. A handler that defers the update has nothing kept.
     async fn handle(
         &self,
         job: &ClaimedJob,
         stored: &Stored,
         update: Update,
-    ) -> Result<(), BotError> {
+    ) -> Result<Handled, BotError> {
         let tx = self.queue.pool().begin().await?;
-        let ctx = Arc::new(Ctx::new(self.shared.clone(), tx));
+        let place = InboxPlace {
+            id: stored.id,
+            received_at: stored.received_at,
+        };
+        let ctx = Arc::new(Ctx::new(self.shared.clone(), tx).in_inbox(place));
         if let ControlFlow::Break(Err(error)) = self
             .schema
             .dispatch(dptree::deps![update, ctx.clone()])
@@ -136,8 +142,13 @@ impl UpdateWorker {
             Effects {
                 outgoing,
                 tap_answer,
+                defer,
             },
         ) = ctx.finish();
+        if let Some(delay) = defer {
+            tx.rollback().await?;
+            return Ok(Handled::Deferred(delay));
+        }
         for message in &outgoing {
             outbox::enqueue(&mut tx, &self.shared.deps.queue, message).await?;
         }
@@ -159,8 +170,17 @@ impl UpdateWorker {
                 tracing::warn!(error = %BotError::from(error), "answering a tap failed");
             }
         }
-        Ok(())
+        Ok(Handled::Recorded)
     }
+}
+
+/// What became of an update the handlers ran on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Handled {
+    /// Its effects, its mark and its job's completion are committed.
+    Recorded,
+    /// Nothing was kept: it is handled again after this delay.
+    Deferred(Duration),
 }
 
 impl JobHandler for UpdateWorker {

@@ -192,6 +192,23 @@ fn act(session: &mut Session<'_>, input: Input, line: &str, echo: bool) -> Vec<S
             }
             session.press(button, message).map(|()| Vec::new())
         }
+        Input::Location {
+            latitude,
+            longitude,
+        } => {
+            if echo {
+                lines.push(format!("{}{}", session.you(session.active()), line.trim()));
+            }
+            session
+                .share_location(latitude, longitude)
+                .map(|()| Vec::new())
+        }
+        Input::Forward(text) => {
+            if echo {
+                lines.push(format!("{}{}", session.you(session.active()), line.trim()));
+            }
+            session.forward(&text).map(|()| Vec::new())
+        }
         Input::As(n) => session.switch(n).map(|s| vec![format!("sandbox> {s}")]),
         Input::Users => Ok(prefixed(session.describe_users())),
         Input::Help => Ok(prefixed(terminal::HELP.iter().map(|l| (*l).to_owned()))),

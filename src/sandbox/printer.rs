@@ -143,6 +143,7 @@ mod tests {
             caption: None,
             location: None,
             reply_keyboard: None,
+            forward_origin: None,
         }
     }
 

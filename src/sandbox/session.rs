@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use tgsim::{NewUser, SimError, SimHandle};
+use tgsim::types::MessageOrigin;
+use tgsim::{Forward, NewUser, SimError, SimHandle};
 
 use super::printer::{self, Printer};
 
@@ -122,6 +123,25 @@ impl<'a> Session<'a> {
             }
         }
         Ok(sent)
+    }
+
+    /// The active user shares a location (as the 📍 button under the zone question does).
+    pub fn share_location(&self, latitude: f64, longitude: f64) -> Result<(), SessionError> {
+        self.sim
+            .user_shares_location(self.users[self.active].0, latitude, longitude)?;
+        Ok(())
+    }
+
+    /// The active user forwards a message with `text` to the bot, as from someone who hides
+    /// their account in forwards and wrote it a minute ago.
+    pub fn forward(&self, text: &str) -> Result<(), SessionError> {
+        let origin = MessageOrigin::HiddenUser {
+            date: self.sim.clock().unix_ms / 1000 - 60,
+            sender_user_name: "A friend".to_owned(),
+        };
+        self.sim
+            .user_forwards(self.users[self.active].0, Forward::text(origin, text))?;
+        Ok(())
     }
 
     fn say_as(&self, index: usize, text: &str) -> Result<(), SessionError> {

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 const MAX_WAIT: Duration = Duration::from_secs(600);
 
 /// One line of input, understood.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Input {
     /// Send this text to the bot as the active user.
     Say(String),
@@ -20,6 +20,15 @@ pub enum Input {
         /// The message's id (`#7`), when not the latest.
         message: Option<i64>,
     },
+    /// Share a location as the active user (as the 📍 button does).
+    Location {
+        /// Latitude, −90…90.
+        latitude: f64,
+        /// Longitude, −180…180.
+        longitude: f64,
+    },
+    /// Forward a message with this text to the bot as the active user.
+    Forward(String),
     /// Stop reading input for this long while the chat goes on (for scripts).
     Wait(Duration),
     /// Become simulated user `n` (1-based).
@@ -46,6 +55,12 @@ pub enum InputError {
     /// `/as` without a valid user number.
     #[error("usage: /as <user>, e.g. /as 2")]
     As,
+    /// `/location` without a latitude and a longitude on Earth.
+    #[error("usage: /location <latitude> <longitude>, e.g. /location 41.31 69.28")]
+    Location,
+    /// `/forward` without a text.
+    #[error("usage: /forward <text>, e.g. /forward see you at 5")]
+    Forward,
 }
 
 /// The sandbox's own commands, for `/sandbox`.
@@ -54,6 +69,8 @@ pub const HELP: &[&str] = &[
     "<n> or /press <n>   press button [n] of the latest message with buttons",
     "/press <n> #<id>    press button [n] of message #<id>",
     "/say <text>         send <text> as it is (e.g. a bare number, or /quit to the bot)",
+    "/location <lat> <lon>  share a location (the zone of that place), e.g. /location 41.31 69.28",
+    "/forward <text>     forward a message with <text> to the bot (then say when to be reminded)",
     "/wait <seconds>     read no input for a while; the chat goes on (for scripts)",
     "/as <n>             become simulated user <n>",
     "/users              list the simulated users",
@@ -86,6 +103,9 @@ pub fn parse(line: &str) -> Result<Input, InputError> {
             .filter(|d| *d <= MAX_WAIT)
             .map(Input::Wait)
             .ok_or(InputError::Wait),
+        "/location" => parse_location(args),
+        "/forward" if args.is_empty() => Err(InputError::Forward),
+        "/forward" => Ok(Input::Forward(args.to_owned())),
         "/users" => Ok(Input::Users),
         "/sandbox" => Ok(Input::Help),
         "/quit" | "/exit" => Ok(Input::Quit),
@@ -111,6 +131,26 @@ fn parse_press(args: &str) -> Result<Input, InputError> {
         return Err(InputError::Press);
     }
     Ok(Input::Press { button, message })
+}
+
+fn parse_location(args: &str) -> Result<Input, InputError> {
+    let numbers: Vec<f64> = args
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .map_err(|_| InputError::Location)?;
+    match numbers[..] {
+        [latitude, longitude]
+            if (-90.0..=90.0).contains(&latitude) && (-180.0..=180.0).contains(&longitude) =>
+        {
+            Ok(Input::Location {
+                latitude,
+                longitude,
+            })
+        }
+        _ => Err(InputError::Location),
+    }
 }
 
 /// Reads standard input on its own thread (a blocking read cannot be cancelled, so it must not
@@ -156,6 +196,30 @@ mod tests {
             ("/sandbox", Ok(Input::Help)),
             ("/quit", Ok(Input::Quit)),
             ("/say 15", Ok(Input::Say("15".into()))),
+            (
+                "/location 41.31 69.28",
+                Ok(Input::Location {
+                    latitude: 41.31,
+                    longitude: 69.28,
+                }),
+            ),
+            (
+                "/location -33.9, 151.2",
+                Ok(Input::Location {
+                    latitude: -33.9,
+                    longitude: 151.2,
+                }),
+            ),
+            ("/location", Err(InputError::Location)),
+            ("/location 41.31", Err(InputError::Location)),
+            ("/location 95 10", Err(InputError::Location)),
+            ("/location north east", Err(InputError::Location)),
+            ("/location NaN 1", Err(InputError::Location)),
+            (
+                "/forward see you at 5",
+                Ok(Input::Forward("see you at 5".into())),
+            ),
+            ("/forward", Err(InputError::Forward)),
             ("/list", Ok(Input::Say("/list".into()))),
             (
                 "buy milk in 3 seconds",

@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Days, NaiveTime, Utc};
 use chrono_tz::Tz;
-use pgqueue::{ClaimedJob, JobKind, NewJob, Queue, QueueError};
+use pgqueue::{ClaimedJob, JobId, JobKind, NewJob, Queue, QueueError};
 use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
 
@@ -140,7 +140,7 @@ pub async fn set(
     let id = sqlx::query_scalar!(
         "insert into agendas (chat_id, local_time, tz, next_at) values ($1, $2, $3, $4)
          on conflict (chat_id) do update set local_time = excluded.local_time, tz = excluded.tz,
-             next_at = excluded.next_at, job_id = null, updated_at = now()
+             next_at = excluded.next_at, job_id = null, paused = false, updated_at = now()
          returning id",
         chat_id,
         time,
@@ -355,6 +355,90 @@ pub async fn continue_series(
     .execute(&mut *conn)
     .await?;
     enqueue(conn, queue, payload.agenda_id, next).await
+}
+
+/// The chat became unreachable (see [`super::reachability::mark_unreachable`]): its agenda
+/// pauses instead of failing every morning. Its pending job is cancelled, except `running_job`
+/// (the caller's own, which it records itself; with the agenda's job gone, that one continues no
+/// series), and none is scheduled until [`resume`]. In the caller's transaction; returns whether
+/// the chat had an agenda to pause.
+#[tracing::instrument(skip_all, fields(chat_id))]
+pub async fn pause(
+    conn: &mut PgConnection,
+    chat_id: i64,
+    running_job: Option<JobId>,
+) -> Result<bool, StoreError> {
+    let paused = sqlx::query_scalar!(
+        "update agendas a set paused = true, job_id = null, updated_at = now()
+         from (select id, job_id from agendas where chat_id = $1 and not paused for update) old
+         where a.id = old.id
+         returning old.job_id",
+        chat_id,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(job) = paused else {
+        return Ok(false);
+    };
+    if let Some(job_id) = job.filter(|job_id| Some(*job_id) != running_job) {
+        pgqueue::cancel_pending(&mut *conn, &[job_id]).await?;
+    }
+    Ok(true)
+}
+
+/// The chat is back (see [`super::reachability::resume`]): a paused agenda is scheduled again,
+/// at its time in the chat's zone after now (the mornings missed meanwhile are not sent). In the
+/// caller's transaction; returns whether one resumed.
+#[tracing::instrument(skip_all, fields(chat_id))]
+pub async fn resume(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    chat_id: i64,
+) -> Result<bool, StoreError> {
+    let paused = sqlx::query!(
+        r#"select a.id, a.local_time, coalesce(c.tz, a.tz) as "tz!" from agendas a
+           join chats c on c.chat_id = a.chat_id
+           where a.chat_id = $1 and a.paused for update of a"#,
+        chat_id,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(paused) = paused else {
+        return Ok(false);
+    };
+    let zone: Tz = read("agendas", paused.id, "tz", &paused.tz, |tz| tz.parse().ok())?;
+    let next = next_at(paused.local_time, zone, db_now(conn).await?);
+    sqlx::query!(
+        "update agendas set paused = false, next_at = $2, tz = $3, job_id = null,
+             updated_at = now()
+         where id = $1",
+        paused.id,
+        next,
+        zone.name(),
+    )
+    .execute(&mut *conn)
+    .await?;
+    enqueue(conn, queue, paused.id, next).await?;
+    Ok(true)
+}
+
+/// The chats of the agendas that the jobs `job_ids` send (those of them that are agenda jobs).
+pub async fn chats_of_jobs(
+    conn: &mut PgConnection,
+    job_ids: &[JobId],
+) -> Result<Vec<i64>, StoreError> {
+    let agenda_ids: Vec<i64> = pgqueue::inspect_many(&mut *conn, job_ids)
+        .await?
+        .into_iter()
+        .filter_map(|job| serde_json::from_value::<AgendaJob>(job.payload).ok())
+        .map(|job| job.agenda_id)
+        .collect();
+    Ok(sqlx::query_scalar!(
+        "select chat_id from agendas where id = any($1)",
+        &agenda_ids
+    )
+    .fetch_all(conn)
+    .await?)
 }
 
 /// A group that became a supergroup: its agenda moves with it (unless the supergroup has its

@@ -3,6 +3,7 @@
 //! chat; a new question replaces the old one, and a question left unanswered for
 //! [`ANSWER_WITHIN`] lapses (a message that late is a new task, not an answer).
 
+use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
 
 use super::StoreError;
@@ -34,6 +35,23 @@ pub enum Pending {
         /// A task message sent before the zone was known.
         text: Option<String>,
     },
+    /// When to remind of a forwarded message: the task made then quotes it.
+    QuoteTime {
+        /// What the message says (its text, caption or a placeholder), at most
+        /// [`super::quotes::MAX_QUOTE_CHARS`] characters.
+        quote: String,
+        /// The forwarded message in the chat, which the reminder replies to.
+        message_id: i64,
+    },
+    /// A time said alone just before a forward (Telegram sends a forward's comment as a message
+    /// of its own, first): the forwards that follow it closely become tasks at that time. Not a
+    /// question: nothing was asked, and any other message goes its own way.
+    TimeForForward {
+        /// The time as the user wrote it.
+        phrase: String,
+        /// When they wrote it (Telegram's date of the message).
+        said_at: DateTime<Utc>,
+    },
 }
 
 /// A `conversations` row as stored.
@@ -43,6 +61,20 @@ struct Row {
     kind: String,
     task_id: Option<i64>,
     text: Option<String>,
+    quote: Option<String>,
+    message_id: Option<i64>,
+    said_at: Option<DateTime<Utc>>,
+}
+
+/// A [`Pending`] as its row's columns (the key apart).
+#[derive(Default)]
+struct Columns<'a> {
+    kind: &'static str,
+    task_id: Option<i64>,
+    text: Option<&'a str>,
+    quote: Option<&'a str>,
+    message_id: Option<i64>,
+    said_at: Option<DateTime<Utc>>,
 }
 
 impl TryFrom<Row> for Pending {
@@ -61,6 +93,16 @@ impl TryFrom<Row> for Pending {
             ("edit_task", Some(task_id), _) => Ok(Self::EditTask { task_id }),
             ("snooze_time", Some(task_id), _) => Ok(Self::SnoozeTime { task_id }),
             ("time_zone", _, text) => Ok(Self::TimeZone { text }),
+            ("quote_time", ..) => match (row.quote, row.message_id) {
+                (Some(quote), Some(message_id)) => Ok(Self::QuoteTime { quote, message_id }),
+                (None, _) => Err(corrupt("quote", "null")),
+                (Some(_), None) => Err(corrupt("message_id", "null")),
+            },
+            ("time_for_forward", _, text) => match (text, row.said_at) {
+                (Some(phrase), Some(said_at)) => Ok(Self::TimeForForward { phrase, said_at }),
+                (None, _) => Err(corrupt("text", "null")),
+                (Some(_), None) => Err(corrupt("said_at", "null")),
+            },
             ("new_task_time", ..) => Err(corrupt("text", "null")),
             ("edit_task" | "snooze_time", ..) => Err(corrupt("task_id", "null")),
             (other, ..) => Err(corrupt("kind", other)),
@@ -69,13 +111,47 @@ impl TryFrom<Row> for Pending {
 }
 
 impl Pending {
-    fn to_row(&self) -> (&'static str, Option<i64>, Option<&str>) {
+    fn to_row(&self) -> Columns<'_> {
         match self {
-            Self::NewTaskTime { text } => ("new_task_time", None, Some(text)),
-            Self::EditTask { task_id } => ("edit_task", Some(*task_id), None),
-            Self::SnoozeTime { task_id } => ("snooze_time", Some(*task_id), None),
-            Self::TimeZone { text } => ("time_zone", None, text.as_deref()),
+            Self::NewTaskTime { text } => Columns {
+                kind: "new_task_time",
+                text: Some(text),
+                ..Columns::default()
+            },
+            Self::EditTask { task_id } => Columns {
+                kind: "edit_task",
+                task_id: Some(*task_id),
+                ..Columns::default()
+            },
+            Self::SnoozeTime { task_id } => Columns {
+                kind: "snooze_time",
+                task_id: Some(*task_id),
+                ..Columns::default()
+            },
+            Self::TimeZone { text } => Columns {
+                kind: "time_zone",
+                text: text.as_deref(),
+                ..Columns::default()
+            },
+            Self::QuoteTime { quote, message_id } => Columns {
+                kind: "quote_time",
+                quote: Some(quote),
+                message_id: Some(*message_id),
+                ..Columns::default()
+            },
+            Self::TimeForForward { phrase, said_at } => Columns {
+                kind: "time_for_forward",
+                text: Some(phrase),
+                said_at: Some(*said_at),
+                ..Columns::default()
+            },
         }
+    }
+
+    /// Whether the bot waits for an answer to it: every kind but [`Pending::TimeForForward`],
+    /// which nobody was asked.
+    pub fn is_question(&self) -> bool {
+        !matches!(self, Self::TimeForForward { .. })
     }
 }
 
@@ -87,18 +163,23 @@ pub async fn ask<'e>(
     user_id: i64,
     pending: &Pending,
 ) -> Result<(), StoreError> {
-    let (kind, task_id, text) = pending.to_row();
+    let row = pending.to_row();
     sqlx::query!(
-        "insert into conversations (chat_id, user_id, kind, task_id, text)
-         values ($1, $2, $3, $4, $5)
+        "insert into conversations
+             (chat_id, user_id, kind, task_id, text, quote, message_id, said_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)
          on conflict (chat_id, user_id) do update
              set kind = excluded.kind, task_id = excluded.task_id, text = excluded.text,
-                 created_at = now()",
+                 quote = excluded.quote, message_id = excluded.message_id,
+                 said_at = excluded.said_at, created_at = now()",
         chat_id,
         user_id,
-        kind,
-        task_id,
-        text,
+        row.kind,
+        row.task_id,
+        row.text,
+        row.quote,
+        row.message_id,
+        row.said_at,
     )
     .execute(executor)
     .await?;
@@ -114,7 +195,8 @@ pub async fn pending<'e>(
 ) -> Result<Option<Pending>, StoreError> {
     let row = sqlx::query_as!(
         Row,
-        "select chat_id, user_id, kind, task_id, text from conversations
+        "select chat_id, user_id, kind, task_id, text, quote, message_id, said_at
+         from conversations
          where chat_id = $1 and user_id = $2
            and created_at > now() - make_interval(secs => $3)",
         chat_id,

@@ -186,6 +186,25 @@ pub async fn load<'e>(
     .await?)
 }
 
+/// The update of chat `chat_id` stored right after inbox row `after`, as Telegram sent it (`None`
+/// when none has arrived yet, or it was no readable update). The chat's updates are handled in
+/// this order, so while row `after` is being handled, this one is still waiting.
+#[tracing::instrument(skip_all, fields(chat_id, after))]
+pub async fn next_in_chat<'e>(
+    executor: impl PgExecutor<'e>,
+    chat_id: i64,
+    after: i64,
+) -> Result<Option<Value>, StoreError> {
+    Ok(sqlx::query_scalar!(
+        "select raw from updates where chat_id = $1 and id > $2 order by id limit 1",
+        chat_id,
+        after,
+    )
+    .fetch_optional(executor)
+    .await?
+    .flatten())
+}
+
 /// Marks inbox row `id` handled, in the transaction that holds the update's effects.
 pub async fn mark_handled(conn: &mut PgConnection, id: i64) -> Result<(), StoreError> {
     sqlx::query!("update updates set handled_at = now() where id = $1", id)

@@ -1,16 +1,18 @@
 //! Chats Telegram will not deliver to: marking them unreachable (pausing their recurring tasks and
-//! cancelling those tasks' pending reminders), resuming them by any way back (the user writes or
+//! their morning agenda, and cancelling those tasks' pending reminders and the agenda's job),
+//! resuming them by any way back (the user writes or
 //! unblocks the bot, the bot is added back to a group, an admin retries, Telegram delivers to the
 //! chat again), and moving a group that became a supergroup to its new id.
 
 use sqlx::PgConnection;
 
 use super::StoreError;
+use super::agenda;
 use super::tasks::{self, Task, TaskRow};
 use pgqueue::{JobId, Queue};
 
-/// Marks `chat_id` unreachable for `reason`, pauses its open recurring tasks and cancels their
-/// pending reminder jobs, except `running_job` (the caller's own, which it records itself).
+/// Marks `chat_id` unreachable for `reason`, pauses its open recurring tasks and its agenda and
+/// cancels their pending jobs, except `running_job` (the caller's own, which it records itself).
 /// Returns how many tasks were paused. Run it in the caller's transaction.
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn mark_unreachable(
@@ -45,11 +47,13 @@ pub async fn mark_unreachable(
     .fetch_all(&mut *conn)
     .await?;
     pgqueue::cancel_pending(&mut *conn, &jobs).await?;
+    agenda::pause(conn, chat_id, running_job).await?;
     Ok(paused)
 }
 
 /// The chat is back: marks `chat_id` reachable and resumes its paused tasks, each at its next
-/// occurrence after its paused one that fires after now (the ones missed meanwhile are not sent).
+/// occurrence after its paused one that fires after now (the ones missed meanwhile are not sent),
+/// and its paused agenda, at its next morning.
 /// Run it in the caller's transaction, on every way back. Returns how many resumed.
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn resume(
@@ -98,6 +102,7 @@ pub async fn resume(
         };
         tasks::schedule_occurrence(conn, queue, &moved, next).await?;
     }
+    agenda::resume(conn, queue, chat_id).await?;
     Ok(paused.len())
 }
 

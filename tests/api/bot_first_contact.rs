@@ -8,6 +8,7 @@ use remindbot::i18n::Tr;
 use tgsim::{KeyboardButtonView, ReplyKeyboardView, TranscriptEntry};
 
 use crate::app::{TestApp, buttons, text};
+use crate::bot_trust::toast;
 use crate::support::task_due_now;
 
 /// The labels of a message's buttons.
@@ -199,5 +200,84 @@ async fn bot_uzbek_in_cyrillic_is_chosen_in_lang_and_used_for_answers_and_remind
         .await
         .unwrap();
     assert_eq!(stored, "uz-Cyrl");
+    app.stop().await;
+}
+
+/// The chat's zone as stored.
+async fn stored_zone(app: &TestApp, chat: i64) -> Option<String> {
+    sqlx::query_scalar("select tz from chats where chat_id = $1")
+        .bind(chat)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn bot_every_zone_question_has_a_cancel_button_that_keeps_the_zone() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+
+    // On first contact: closed, the location button taken away, and still no zone.
+    let ann = app.user("Ann", "en");
+    let start = app.say_expecting(ann, ann, "/start", 2).await;
+    let data = buttons(&start[0]);
+    assert_eq!(data.last().map(String::as_str), Some("q:z"), "{data:?}");
+    assert!(data.iter().all(|d| d.len() <= 64), "{data:?}");
+    assert_eq!(
+        labels(&start[0]).last(),
+        Some(&tr.t("button-cancel")),
+        "{start:?}"
+    );
+    let (tapped, said) = app.tap_reply(ann, start[0].message_id, ann, "q:z").await;
+    assert_eq!(toast(&tapped), tr.t("callback-cancelled"));
+    assert_eq!(text(&said), tr.t("cancel-zone-none"));
+    assert_eq!(said.reply_keyboard, Some(ReplyKeyboardView::Remove));
+    app.message_once(ann, start[0].message_id, |e| e.buttons.is_empty())
+        .await;
+    assert_eq!(stored_zone(&app, ann).await, None);
+
+    // /tz: the zone stays as it was, and the question loses its buttons.
+    app.say(ann, "/tz Asia/Tashkent").await;
+    let tz = app.say_expecting(ann, ann, "/tz", 2).await;
+    let (tapped, said) = app.tap_reply(ann, tz[0].message_id, ann, "q:z").await;
+    assert_eq!(toast(&tapped), tr.t("callback-cancelled"));
+    assert_eq!(text(&said), tr.t("cancel-zone"));
+    assert_eq!(
+        stored_zone(&app, ann).await.as_deref(),
+        Some("Asia/Tashkent")
+    );
+    app.message_once(ann, tz[0].message_id, |e| e.buttons.is_empty())
+        .await;
+    let card = app.say(ann, "call bob tomorrow 10:00").await;
+    assert!(text(&card).contains(&tr.t("task-saved")), "{card:?}");
+
+    // A task waiting for its zone: dropped, and said so, in the user's language.
+    let ru = Tr::new(Lang::Ru);
+    let bob = app.user("Bob", "ru");
+    let ask = app
+        .say_expecting(bob, bob, "позвонить маме завтра в 18:00", 2)
+        .await;
+    assert_eq!(buttons(&ask[0]).last().map(String::as_str), Some("q:z"));
+    let (tapped, said) = app.tap_reply(bob, ask[0].message_id, bob, "q:z").await;
+    assert_eq!(toast(&tapped), ru.t("callback-cancelled"));
+    let dropped = ru.t_with(
+        "cancel-dropped",
+        &[(
+            "text",
+            remindbot::i18n::Arg::Text("позвонить маме завтра в 18:00"),
+        )],
+    );
+    assert_eq!(
+        text(&said),
+        format!("{dropped}\n{}", ru.t("cancel-zone-none"))
+    );
+    assert_eq!(stored_zone(&app, bob).await, None);
+    let tasks: i64 = sqlx::query_scalar("select count(*) from tasks where chat_id = $1")
+        .bind(bob)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(tasks, 0);
+    assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
     app.stop().await;
 }

@@ -69,7 +69,7 @@ fn bot_every_template_in_every_language() {
         snap(
             "notice_start",
             Reply::text(render::notice(None, &[tr.t("start-welcome"), tr.t("tz-ask")]).unwrap())
-                .with_keyboard(render::zone_keyboard(tr, now())),
+                .with_keyboard(render::zone_question_keyboard(tr, now())),
         );
         snap(
             "notice_languages",
@@ -305,7 +305,7 @@ fn first_contact_and_export(tr: Tr) -> Vec<(&'static str, Reply)> {
         (
             "zone_question",
             Reply::text(render::notice(None, &[tr.t("tz-ask")]).unwrap())
-                .with_keyboard(render::zone_keyboard(tr, now())),
+                .with_keyboard(render::zone_question_keyboard(tr, now())),
         ),
         (
             "zone_share_location",
@@ -412,7 +412,7 @@ fn bot_key_messages_in_uzbek_cyrillic() {
     snap(
         "notice_start",
         Reply::text(render::notice(None, &[tr.t("start-welcome"), tr.t("tz-ask")]).unwrap())
-            .with_keyboard(render::zone_keyboard(tr, now())),
+            .with_keyboard(render::zone_question_keyboard(tr, now())),
     );
     snap(
         "notice_languages",
@@ -767,7 +767,8 @@ fn nag_quote_and_agenda_messages_in_every_language() {
         snap("agenda_turned_off", lines(&["agenda-turned-off"]));
         snap(
             "agenda_needs_zone",
-            lines(&["agenda-needs-zone", "tz-ask"]).with_keyboard(render::zone_keyboard(tr, now())),
+            lines(&["agenda-needs-zone", "tz-ask"])
+                .with_keyboard(render::zone_question_keyboard(tr, now())),
         );
         snap(
             "agenda_set_and_current",
@@ -969,5 +970,46 @@ fn bot_assumptions_and_richer_repeats_in_every_language() {
         })
         .collect();
         insta::assert_snapshot!(format!("bot_{lang}_task_saved_repeats"), cards.join("\n\n"));
+    }
+}
+
+#[test]
+fn forward_messages_in_every_language() {
+    let quoted = "the <b>wifi</b> password:\n\"hunter2\" & more";
+    let subject = render::shorten(&remindbot::store::quotes::preview(quoted), 200);
+    for lang in Lang::CHOICES {
+        let tr = Tr::new(lang);
+        let snap = |name: &str, reply: Reply| {
+            insta::assert_snapshot!(format!("forward_{lang}_{name}"), show(reply));
+        };
+        let question = |key: &str| {
+            Reply::question(
+                render::question(tr, &tr.t(key), Some(&subject), &tr.t("quote-example")).unwrap(),
+            )
+            .with_keyboard(render::question_keyboard(
+                tr,
+                Question::QuoteTime,
+                Vec::new(),
+            ))
+        };
+        snap("question", question("ask-quote-when"));
+        snap("question_still", question("ask-quote-when-still"));
+        snap(
+            "needs_zone",
+            Reply::text(
+                render::notice(None, &[tr.t("forward-needs-zone"), tr.t("tz-ask")]).unwrap(),
+            )
+            .with_keyboard(render::zone_question_keyboard(tr, now())),
+        );
+        snap(
+            "cancelled",
+            Reply::text(
+                render::notice(
+                    None,
+                    &[tr.t_with("cancel-dropped", &[("text", Arg::Text(&subject))])],
+                )
+                .unwrap(),
+            ),
+        );
     }
 }

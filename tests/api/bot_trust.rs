@@ -17,7 +17,7 @@ use crate::support::task_due_now;
 const BERLIN: Tz = chrono_tz::Europe::Berlin;
 
 /// The answer shown to the user who tapped.
-fn toast(status: &CallbackStatus) -> String {
+pub fn toast(status: &CallbackStatus) -> String {
     status
         .answer
         .as_ref()

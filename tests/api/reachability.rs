@@ -225,3 +225,105 @@ async fn a_reminder_deleted_while_it_is_sent_frees_its_worker_at_once() {
         .expect("the next reminder is sent");
     app.stop().await;
 }
+
+/// The chat's agenda: whether it is paused, and its job (id, state, due time), if it has one.
+async fn agenda_standing(
+    app: &TestApp,
+    chat: i64,
+) -> (bool, Option<(i64, JobState, chrono::DateTime<Utc>)>) {
+    let (paused, job): (bool, Option<i64>) =
+        sqlx::query_as("select paused, job_id from agendas where chat_id = $1")
+            .bind(chat)
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    let job = match job {
+        Some(id) => {
+            let info = crate::support::job_by_id(&app.pool, id).await;
+            Some((id, info.state, info.run_at))
+        }
+        None => None,
+    };
+    (paused, job)
+}
+
+/// The agenda jobs of the outbox in `state`.
+async fn agenda_jobs_in(app: &TestApp, state: JobState) -> usize {
+    pgqueue::list(&app.pool, remindbot::store::OUTBOX_QUEUE, Some(state), 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|job| job.payload.get("agenda_id").is_some())
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agenda_pauses_with_its_chat_and_comes_back_on_every_way_back() {
+    let app = TestApp::start().await;
+    let berlin: Tz = chrono_tz::Europe::Berlin;
+    let eight = NaiveTime::from_hms_opt(8, 0, 0).unwrap();
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Europe/Berlin").await;
+    app.say(ann, "/agenda 8:00").await;
+    let (_, first) = agenda_standing(&app, ann).await;
+    let (first, state, _) = first.expect("a job for the next morning");
+    assert_eq!(state, JobState::Pending);
+
+    // Blocked: the agenda pauses, its job is cancelled and no morning will fail.
+    app.sim.set_user_state(ann, UserState::Blocked).unwrap();
+    eventually(WAIT, "the agenda to pause", || async {
+        agenda_standing(&app, ann).await == (true, None)
+    })
+    .await;
+    assert_eq!(
+        crate::support::job_by_id(&app.pool, first).await.state,
+        JobState::Cancelled
+    );
+    assert_eq!(agenda_jobs_in(&app, JobState::Pending).await, 0);
+
+    // Unblocked (no message needed): scheduled again for its next morning.
+    app.sim.set_user_state(ann, UserState::Started).unwrap();
+    eventually(WAIT, "the agenda to resume", || async {
+        matches!(
+            agenda_standing(&app, ann).await,
+            (false, Some((_, JobState::Pending, _)))
+        )
+    })
+    .await;
+    let (_, Some((resumed, _, run_at))) = agenda_standing(&app, ann).await else {
+        unreachable!("checked above")
+    };
+    let now = crate::support::db_now(&app.pool).await;
+    assert_eq!(
+        run_at,
+        remindbot::store::agenda::next_at(eight, berlin, now - chrono::Duration::seconds(30))
+    );
+
+    // Gone without a word (a deleted account): the morning's agenda fails once, and the next
+    // one is not scheduled to fail again.
+    app.sim.set_user_state(ann, UserState::Deactivated).unwrap();
+    let mut tx = app.pool.begin().await.unwrap();
+    pgqueue::maintenance::reschedule_job(&mut tx, resumed, now)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    eventually(WAIT, "the agenda to fail and pause", || async {
+        crate::support::job_by_id(&app.pool, resumed).await.state == JobState::Failed
+            && agenda_standing(&app, ann).await == (true, None)
+    })
+    .await;
+    assert_eq!(agenda_jobs_in(&app, JobState::Pending).await, 0);
+    assert_eq!(agenda_jobs_in(&app, JobState::Failed).await, 1);
+
+    // Back by writing: the agenda is on again, for its next morning.
+    app.sim.set_user_state(ann, UserState::Started).unwrap();
+    let shown = app.say(ann, "/agenda").await;
+    assert!(text(&shown).contains("08:00"), "{shown:?}");
+    let (paused, job) = agenda_standing(&app, ann).await;
+    assert!(!paused);
+    assert!(
+        matches!(job, Some((_, JobState::Pending, at)) if at > now),
+        "{job:?}"
+    );
+    assert_eq!(agenda_jobs_in(&app, JobState::Failed).await, 1);
+}

@@ -187,3 +187,41 @@ async fn several_users_take_turns_and_end_of_input_quits() {
         "user 1's zone was not set: {lines:#?}"
     );
 }
+
+#[tokio::test]
+async fn a_location_sets_the_zone_a_forward_becomes_a_reminder_and_files_are_shown() {
+    let db = TestDb::new().await;
+    let tr = Tr::new(Lang::En);
+    let mut sandbox = Sandbox::start(&db, &[]);
+    sandbox.expect("bot> ", &tr.t("tz-share-location")).await;
+
+    sandbox.send("/location 95 10").await;
+    sandbox.expect("sandbox> ", "usage: /location").await;
+    sandbox.send("/location 41.31 69.28").await;
+    sandbox.expect("you> ", "/location 41.31 69.28").await;
+    sandbox
+        .expect("bot> ", "Time zone: Asia/Tashkent (UTC+5).")
+        .await;
+
+    sandbox
+        .send("/forward the <b>wifi</b> password is hunter2")
+        .await;
+    sandbox.expect("bot> ", &tr.t("ask-quote-when")).await;
+    sandbox
+        .expect("bot> ", "the <b>wifi</b> password is hunter2")
+        .await;
+    sandbox.send("in 2 hours").await;
+    sandbox.expect("bot> ", &tr.t("task-saved")).await;
+
+    sandbox.send("/export").await;
+    let calendar = sandbox.expect("bot> 📎 ", "tasks.ics").await;
+    assert!(
+        calendar.contains("(text/calendar, ") && calendar.ends_with(" bytes)"),
+        "{calendar}"
+    );
+    sandbox.expect("bot> 📎 ", "tasks.csv").await;
+
+    sandbox.send("/quit").await;
+    let (status, _) = sandbox.finish().await;
+    assert!(status.success(), "{status}");
+}

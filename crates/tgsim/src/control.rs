@@ -19,7 +19,7 @@ use super::faults::FaultRule;
 use super::limits::LimitsConfig;
 use super::methods::resolve_commands;
 use super::state::Shared;
-use super::world::{BotMembership, MemberStatus, NewGroup, NewUser, UserState};
+use super::world::{BotMembership, Forward, MemberStatus, NewGroup, NewUser, UserState};
 
 type SimState = State<Arc<Shared>>;
 
@@ -30,6 +30,7 @@ pub(crate) fn routes() -> Router<Arc<Shared>> {
         .route("/users/{id}/state", put(set_user_state))
         .route("/users/{id}/messages", post(user_says))
         .route("/users/{id}/locations", post(user_shares_location))
+        .route("/users/{id}/forwards", post(user_forwards))
         .route("/groups", post(create_group))
         .route("/chats", get(list_chats))
         .route("/chats/{id}/membership", put(set_membership))
@@ -37,6 +38,7 @@ pub(crate) fn routes() -> Router<Arc<Shared>> {
         .route("/chats/{id}/upgrade", post(upgrade_group))
         .route("/chats/{id}/messages", post(chat_message))
         .route("/chats/{id}/locations", post(chat_location))
+        .route("/chats/{id}/forwards", post(chat_forward))
         .route("/chats/{id}/transcript", get(transcript))
         .route("/chats/{id}/commands", get(commands))
         .route("/files/{file_id}", get(file))
@@ -162,6 +164,33 @@ async fn chat_location(
 ) -> Result<Value> {
     let user_id = body.user_id.unwrap_or(chat_id);
     let message = s.with(|w| w.inject_location(chat_id, user_id, body.latitude, body.longitude))?;
+    Ok(Json(json!(message)))
+}
+
+#[derive(Deserialize)]
+struct ForwardBody {
+    #[serde(default)]
+    user_id: Option<i64>,
+    #[serde(flatten)]
+    forward: Forward,
+}
+
+async fn user_forwards(
+    State(s): SimState,
+    Path(id): Path<i64>,
+    Json(body): Json<ForwardBody>,
+) -> Result<Value> {
+    let message = s.with(|w| w.inject_forward(id, id, body.forward))?;
+    Ok(Json(json!(message)))
+}
+
+async fn chat_forward(
+    State(s): SimState,
+    Path(chat_id): Path<i64>,
+    Json(body): Json<ForwardBody>,
+) -> Result<Value> {
+    let user_id = body.user_id.unwrap_or(chat_id);
+    let message = s.with(|w| w.inject_forward(chat_id, user_id, body.forward))?;
     Ok(Json(json!(message)))
 }
 

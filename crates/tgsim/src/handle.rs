@@ -21,7 +21,7 @@ use super::state::Shared;
 use super::stats::{CallRecord, Counters};
 use super::types::{BotCommand, Message, Update};
 use super::world::{
-    BotMembership, CallbackStatus, ChatInfo, MemberStatus, NewGroup, NewUser, StoredFile,
+    BotMembership, CallbackStatus, ChatInfo, Forward, MemberStatus, NewGroup, NewUser, StoredFile,
     TranscriptEntry, UserInfo, UserState, World,
 };
 
@@ -217,6 +217,24 @@ impl SimHandle {
     ) -> Result<Message, SimError> {
         self.shared
             .with(|w| w.inject_location(chat_id, user_id, latitude, longitude))
+    }
+
+    /// The user forwards a message into their private chat; the bot gets a `message` with
+    /// `forward_origin` (Bot API 7.0: the origin's `type`, its `date` and who sent it).
+    pub fn user_forwards(&self, user_id: i64, forward: Forward) -> Result<Message, SimError> {
+        self.shared
+            .with(|w| w.inject_forward(user_id, user_id, forward))
+    }
+
+    /// The user forwards a message into a chat (a group, or their private chat).
+    pub fn user_forwards_in(
+        &self,
+        chat_id: i64,
+        user_id: i64,
+        forward: Forward,
+    ) -> Result<Message, SimError> {
+        self.shared
+            .with(|w| w.inject_forward(chat_id, user_id, forward))
     }
 
     /// The user taps the button with this callback data (or label); returns the callback query

@@ -41,7 +41,7 @@ pub use methods::implemented as implemented_methods;
 pub use stats::{CallRecord, Counters, ThrottleCounters};
 pub use text::{MAX_TEXT_LEN, utf16_len};
 pub use world::{
-    BotMembership, ButtonView, CallbackAnswer, CallbackStatus, ChatInfo, KeyboardButtonView,
-    MemberStatus, NewGroup, NewUser, ReplyKeyboardView, StoredFile, TranscriptEntry, UserInfo,
-    UserState,
+    BotMembership, ButtonView, CallbackAnswer, CallbackStatus, ChatInfo, Forward,
+    KeyboardButtonView, MemberStatus, NewGroup, NewUser, ReplyKeyboardView, StoredFile,
+    TranscriptEntry, UserInfo, UserState,
 };

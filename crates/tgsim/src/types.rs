@@ -166,6 +166,9 @@ pub struct Message {
     pub chat: Chat,
     /// Unix time it was sent.
     pub date: i64,
+    /// Where a forwarded message came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forward_origin: Option<MessageOrigin>,
     /// Unix time of the last edit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit_date: Option<i64>,
@@ -199,6 +202,62 @@ pub struct Message {
     /// Service message: the supergroup was created from this group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub migrate_from_chat_id: Option<i64>,
+}
+
+/// `MessageOrigin`: where a forwarded message came from, one of the spec's four kinds
+/// (`MessageOriginUser`, `MessageOriginHiddenUser`, `MessageOriginChat`, `MessageOriginChannel`),
+/// told apart by `type`, each with the Unix time the original was sent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum MessageOrigin {
+    /// A user's message.
+    User {
+        /// When the original was sent.
+        date: i64,
+        /// Who sent it.
+        sender_user: User,
+    },
+    /// A message of a user who hides their account in forwards.
+    HiddenUser {
+        /// When the original was sent.
+        date: i64,
+        /// The name the user goes by.
+        sender_user_name: String,
+    },
+    /// A message sent on behalf of a chat (a group's anonymous administrator).
+    Chat {
+        /// When the original was sent.
+        date: i64,
+        /// The chat it was sent on behalf of.
+        sender_chat: Chat,
+        /// The anonymous administrator's signature.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        author_signature: Option<String>,
+    },
+    /// A channel post.
+    Channel {
+        /// When the original was sent.
+        date: i64,
+        /// The channel.
+        chat: Chat,
+        /// The post's id in the channel.
+        message_id: i64,
+        /// The post author's signature.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        author_signature: Option<String>,
+    },
+}
+
+impl MessageOrigin {
+    /// When the original message was sent (Unix time).
+    pub fn date(&self) -> i64 {
+        match self {
+            Self::User { date, .. }
+            | Self::HiddenUser { date, .. }
+            | Self::Chat { date, .. }
+            | Self::Channel { date, .. } => *date,
+        }
+    }
 }
 
 /// `Location`: a point on the map, as a user shares it (fields in the spec's order).

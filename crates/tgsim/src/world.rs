@@ -16,7 +16,7 @@ use super::text;
 use super::types::{
     BotCommand, BotUser, CallbackQuery, Chat, ChatMember, ChatMemberAdministrator,
     ChatMemberUpdated, ChatType, Document, InlineKeyboardMarkup, Location, Message, MessageEntity,
-    UpdateKind, User,
+    MessageOrigin, UpdateKind, User,
 };
 use super::updates::UpdateQueue;
 
@@ -259,6 +259,68 @@ pub struct StoredFile {
     pub bytes: Vec<u8>,
 }
 
+/// A message a user forwards ([`crate::SimHandle::user_forwards`], `POST
+/// /__sim/users/{id}/forwards`): where it came from, and a text, or a file (by its name) with an
+/// optional caption.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Forward {
+    /// Where the original came from.
+    pub origin: MessageOrigin,
+    /// Its text.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Its file's name, for a forwarded file.
+    #[serde(default)]
+    pub file_name: Option<String>,
+    /// The file's caption.
+    #[serde(default)]
+    pub caption: Option<String>,
+}
+
+impl Forward {
+    /// A forwarded text.
+    pub fn text(origin: MessageOrigin, text: &str) -> Self {
+        Self {
+            origin,
+            text: Some(text.to_owned()),
+            file_name: None,
+            caption: None,
+        }
+    }
+
+    /// A forwarded file, with an optional caption.
+    pub fn file(origin: MessageOrigin, file_name: &str, caption: Option<&str>) -> Self {
+        Self {
+            origin,
+            text: None,
+            file_name: Some(file_name.to_owned()),
+            caption: caption.map(str::to_owned),
+        }
+    }
+}
+
+/// The longest caption, in UTF-16 code units.
+const MAX_CAPTION_LEN: usize = 1024;
+
+/// Whether `origin` is one Telegram could give a forward made at `now`: sent before it, a
+/// channel post from a channel, a chat's message from a group or channel.
+fn check_origin(origin: &MessageOrigin, now: i64) -> Result<(), SimError> {
+    if origin.date() > now {
+        return Err(SimError::InvalidState(
+            "a forwarded message was sent before it is forwarded".into(),
+        ));
+    }
+    match origin {
+        MessageOrigin::Channel { chat, .. } if chat.kind != ChatType::Channel => Err(
+            SimError::InvalidState("a channel origin names a channel chat".into()),
+        ),
+        MessageOrigin::Chat { sender_chat, .. } if sender_chat.kind == ChatType::Private => Err(
+            SimError::InvalidState("a chat origin names a group or a channel".into()),
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// One message of a chat as the user sees it now: edits applied, deleted messages absent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TranscriptEntry {
@@ -290,6 +352,8 @@ pub struct TranscriptEntry {
     pub location: Option<Location>,
     /// The reply keyboard the message came with.
     pub reply_keyboard: Option<ReplyKeyboardView>,
+    /// Where a forwarded message came from.
+    pub forward_origin: Option<MessageOrigin>,
 }
 
 /// How the bot answered a callback query.
@@ -357,6 +421,7 @@ struct StoredMessage {
     caption: Option<String>,
     location: Option<Location>,
     reply_keyboard: Option<ReplyKeyboardView>,
+    forward_origin: Option<MessageOrigin>,
 }
 
 #[derive(Debug)]
@@ -748,6 +813,71 @@ impl World {
         Ok(self.user_sends(chat_id, user_id, message))
     }
 
+    /// A user forwards a message into a chat (as the client does, without a comment: a comment
+    /// is a message of its own, sent just before); the bot gets a `message` update with
+    /// `forward_origin` and the forwarded text, or the file with its caption.
+    pub(crate) fn inject_forward(
+        &mut self,
+        chat_id: i64,
+        user_id: i64,
+        forward: Forward,
+    ) -> Result<Message, SimError> {
+        self.check_user_may_write(chat_id, user_id, None)?;
+        let now = self.clock.unix();
+        check_origin(&forward.origin, now)?;
+        let mut message = StoredMessage {
+            forward_origin: Some(forward.origin),
+            ..self.new_message(chat_id, Sender::User(user_id), now)
+        };
+        match (forward.text, forward.file_name) {
+            (Some(text), None) if forward.caption.is_none() => {
+                let (text, entities) = text::finalize(&text, Vec::new());
+                if text.is_empty() || text::utf16_len(&text) > text::MAX_TEXT_LEN {
+                    return Err(SimError::InvalidState(format!(
+                        "a forwarded text has 1-{} characters",
+                        text::MAX_TEXT_LEN
+                    )));
+                }
+                message.text = Some(text);
+                message.entities = entities;
+            }
+            (None, Some(file_name)) if !file_name.trim().is_empty() => {
+                if let Some(caption) = forward.caption {
+                    let (caption, entities) = text::finalize(&caption, Vec::new());
+                    if text::utf16_len(&caption) > MAX_CAPTION_LEN {
+                        return Err(SimError::InvalidState(format!(
+                            "a caption has at most {MAX_CAPTION_LEN} characters"
+                        )));
+                    }
+                    message.entities = entities;
+                    message.caption = Some(caption).filter(|c| !c.is_empty());
+                }
+                let n = self.files.len() + 1;
+                let document = Document {
+                    file_id: format!("BQACAgIAAxkBAAI{n:08}sim"),
+                    file_unique_id: format!("AgAD{n:06}"),
+                    file_name: Some(file_name),
+                    mime_type: None,
+                    file_size: None,
+                };
+                self.files.insert(
+                    document.file_id.clone(),
+                    StoredFile {
+                        document: document.clone(),
+                        bytes: Vec::new(),
+                    },
+                );
+                message.document = Some(document);
+            }
+            _ => {
+                return Err(SimError::InvalidState(
+                    "a forward carries a text, or a file_name with an optional caption".into(),
+                ));
+            }
+        }
+        Ok(self.user_sends(chat_id, user_id, message))
+    }
+
     /// Whether the user may write in the chat now (replying to `reply_to`, if given).
     fn check_user_may_write(
         &self,
@@ -947,6 +1077,7 @@ impl World {
                 caption: m.caption.clone(),
                 location: m.location,
                 reply_keyboard: m.reply_keyboard.clone(),
+                forward_origin: m.forward_origin.clone(),
             })
             .collect())
     }
@@ -1304,6 +1435,7 @@ impl World {
             caption: None,
             location: None,
             reply_keyboard: None,
+            forward_origin: None,
         }
     }
 
@@ -1331,6 +1463,7 @@ impl World {
             message_id: m.id,
             from,
             date: m.date,
+            forward_origin: m.forward_origin.clone(),
             chat: chat.chat.clone(),
             reply_to_message: if nested {
                 None

@@ -11,6 +11,8 @@ use crate::bot::render;
 use crate::callback::Question;
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
+use crate::store::outbox::ReplyKeyboard;
+use crate::store::quotes::preview;
 
 /// `/cancel`.
 pub(super) async fn command(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
@@ -43,7 +45,8 @@ pub(super) async fn tapped(
 fn asks(pending: &Pending, question: Question) -> bool {
     match (pending, question) {
         (Pending::NewTaskTime { .. }, Question::NewTaskTime)
-        | (Pending::TimeZone { .. }, Question::TimeZone) => true,
+        | (Pending::TimeZone { .. }, Question::TimeZone)
+        | (Pending::QuoteTime { .. }, Question::QuoteTime) => true,
         (Pending::EditTask { task_id }, Question::EditTask { task_id: asked })
         | (Pending::SnoozeTime { task_id }, Question::SnoozeTime { task_id: asked }) => {
             *task_id == asked
@@ -60,8 +63,10 @@ async fn say(ctx: &Ctx, turn: &Turn, closed: Option<&Pending>) -> Result<(), Bot
         tr.t_with("cancel-dropped", &[("text", Arg::Text(&text))])
     };
     let lines = match closed {
-        None => vec![tr.t("cancel-nothing")],
+        // Nobody was asked about a time waiting for a forward.
+        None | Some(Pending::TimeForForward { .. }) => vec![tr.t("cancel-nothing")],
         Some(Pending::NewTaskTime { text }) => vec![dropped(text)],
+        Some(Pending::QuoteTime { quote, .. }) => vec![dropped(&preview(quote))],
         Some(Pending::EditTask { task_id }) => {
             vec![tr.t_with("cancel-edit", &[("id", Arg::Number(*task_id))])]
         }
@@ -81,5 +86,11 @@ async fn say(ctx: &Ctx, turn: &Turn, closed: Option<&Pending>) -> Result<(), Bot
                 .collect()
         }
     };
+    if matches!(closed, Some(Pending::TimeZone { .. })) && turn.is_private() {
+        // The zone question came with a location button in place of the keyboard: it goes too.
+        let text = render::notice(None, &lines)?;
+        ctx.send_with_reply_keyboard(turn.chat_id, text, ReplyKeyboard::Remove);
+        return Ok(());
+    }
     ctx.send_lines(turn, &lines).await
 }

@@ -8,6 +8,9 @@
 //! all of it commits, or none of it and the update is handled again.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
 
 use chrono_tz::Tz;
 use sqlx::{PgConnection, Postgres, Transaction};
@@ -54,6 +57,18 @@ pub(crate) struct Effects {
     pub outgoing: Vec<OutgoingMessage>,
     /// The answer to a button tap: its id and the toast text.
     pub tap_answer: Option<(CallbackQueryId, Option<String>)>,
+    /// Handle the update again after this long instead (nothing of this attempt is kept): it
+    /// waits for what may follow it in the chat.
+    pub defer: Option<Duration>,
+}
+
+/// Where the update being handled is in the inbox.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct InboxPlace {
+    /// Its `updates` row; the chat's later updates have greater ones.
+    pub id: i64,
+    /// When it arrived.
+    pub received_at: DateTime<Utc>,
 }
 
 /// The context of one update.
@@ -61,6 +76,7 @@ pub(crate) struct Ctx {
     shared: Arc<Shared>,
     db: tokio::sync::Mutex<Transaction<'static, Postgres>>,
     effects: Mutex<Effects>,
+    place: Option<InboxPlace>,
 }
 
 /// One user's update in one chat.
@@ -94,7 +110,28 @@ impl Ctx {
             shared,
             db: tokio::sync::Mutex::new(tx),
             effects: Mutex::default(),
+            place: None,
         }
+    }
+
+    /// The same context, for the update at `place` in the inbox.
+    pub fn in_inbox(self, place: InboxPlace) -> Self {
+        Self {
+            place: Some(place),
+            ..self
+        }
+    }
+
+    /// Where the update is in the inbox (`None` outside the update workers).
+    pub fn inbox_place(&self) -> Option<InboxPlace> {
+        self.place
+    }
+
+    /// Asks for the update to be handled again after `delay`, from the start: what this attempt
+    /// changed and queued is dropped. The chat's later updates wait for it (they are handled in
+    /// order), so it can see what follows it.
+    pub fn defer(&self, delay: Duration) {
+        self.effects().defer = Some(delay);
     }
 
     /// The transaction and what the handlers produced, once they are done.

@@ -12,6 +12,7 @@ mod create;
 mod edit;
 mod export;
 mod finish;
+mod forward;
 mod language;
 mod list;
 mod nag;
@@ -29,7 +30,8 @@ use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
 
-pub(crate) use context::{Ctx, Effects, Shared, Turn};
+pub(crate) use context::{Ctx, Effects, InboxPlace, Shared, Turn};
+pub(crate) use forward::{is_forward, on_forward};
 pub(crate) use quote::{is_media, on_media};
 
 use super::BotError;
@@ -71,8 +73,9 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         Input::OtherBot => return Ok(()),
         Input::Text if !msg.chat.is_private() && !replies_to_bot(&ctx, &msg) => return Ok(()),
         Input::Text => {
-            let pending =
-                conversation::pending(&mut *ctx.db().await, msg.chat.id.0, user_id(user)).await?;
+            let pending = conversation::pending(&mut *ctx.db().await, msg.chat.id.0, user_id(user))
+                .await?
+                .filter(Pending::is_question);
             if pending.is_none() && !msg.chat.is_private() {
                 return Ok(());
             }
@@ -99,6 +102,11 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         Input::Text if quote::from_reply(&ctx, &turn, &msg, text, pending.is_some()).await? => {
             Ok(())
         }
+        Input::Text
+            if pending.is_none() && forward::time_alone(&ctx, &turn, &msg, text).await? =>
+        {
+            Ok(())
+        }
         Input::Text => match pending {
             Some(pending) => on_answer(&ctx, &turn, pending, text).await,
             None => create::from_text(&ctx, &turn, text).await,
@@ -114,22 +122,28 @@ async fn on_location(
     user: &teloxide::types::User,
     location: &teloxide::types::Location,
 ) -> Result<(), BotError> {
-    if user.is_bot || !msg.chat.is_private() {
+    if user.is_bot || !msg.chat.is_private() || !admitted(ctx, msg.chat.id.0, user).await? {
         return Ok(());
-    }
-    match ctx.shared().limits.check(user_id(user)) {
-        Verdict::Allow => {}
-        Verdict::Warn => {
-            let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-            let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
-            return ctx.send(msg.chat.id.0, Reply::text(text)).await;
-        }
-        Verdict::Drop => return Ok(()),
     }
     let turn = begin(ctx, &msg.chat, user).await?;
     match zone::located(ctx, &turn, location.latitude, location.longitude).await? {
         Some(chosen) => create::after_zone(ctx, &turn, chosen).await,
         None => Ok(()),
+    }
+}
+
+/// Whether a message of `user` in `chat_id` is within their message rate: past it, the first
+/// one is told to wait (in the user's Telegram language) and the rest are dropped.
+async fn admitted(ctx: &Ctx, chat_id: i64, user: &teloxide::types::User) -> Result<bool, BotError> {
+    match ctx.shared().limits.check(user_id(user)) {
+        Verdict::Allow => Ok(true),
+        Verdict::Warn => {
+            let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
+            let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
+            ctx.send(chat_id, Reply::text(text)).await?;
+            Ok(false)
+        }
+        Verdict::Drop => Ok(false),
     }
 }
 
@@ -169,6 +183,11 @@ async fn on_answer(ctx: &Ctx, turn: &Turn, pending: Pending, text: &str) -> Resu
             Some(chosen) => create::after_zone(ctx, turn, chosen).await,
             None => Ok(()),
         },
+        Pending::QuoteTime { quote, message_id } => {
+            forward::answer(ctx, turn, quote, message_id, text).await
+        }
+        // Nobody was asked: the message is a message of its own.
+        Pending::TimeForForward { .. } => create::from_text(ctx, turn, text).await,
     }
 }
 

@@ -2,11 +2,13 @@
 //! hours", "через 2 часа", "2 soatdan keyin", "until done" allowed) makes a task whose reminder
 //! quotes that message (its text, its caption, or a placeholder for media without text) and
 //! replies to it. The task's text is the quote's preview, which /list shows. Media without text
-//! sent to the bot (a photo, a file, forwarded or not) gets the hint to reply to it with a time.
+//! sent to the bot (a photo, a file) gets the hint to reply to it with a time; a forwarded
+//! message of any kind is [`super::forward`]'s.
 
 use std::sync::Arc;
 
-use chrono::Utc;
+use chrono::{DateTime, TimeDelta, Utc};
+use chrono_tz::Tz;
 use teloxide::types::Message;
 
 use super::context::{Ctx, Turn, begin, user_id};
@@ -15,7 +17,8 @@ use super::task_extras::TaskExtras;
 use crate::bot::BotError;
 use crate::bot::limits::Verdict;
 use crate::bot::render::{self, Reply};
-use crate::domain::due::{DueError, parse_due};
+use crate::domain::due::{DueError, ParsedDue, parse_due};
+use crate::domain::lang::Lang;
 use crate::i18n::{Arg, Tr};
 use crate::store::quotes::Quote;
 
@@ -43,41 +46,73 @@ pub(super) async fn from_reply(
     if !turn.is_private() || (to_bot && question_open) {
         return Ok(false);
     }
-    let (phrase, nag) = match crate::bot::nag_phrase::find(text) {
-        Ok(Some(found)) => (found.rest, Some(found.every)),
-        Ok(None) => (text.to_owned(), None),
-        // The usual path explains what is wrong with the interval.
-        Err(_) => return Ok(false),
-    };
-    let now = Utc::now();
-    let lang = turn.tr.lang();
-    if parse_due(&phrase, lang, now, zone) != Err(DueError::EmptyText) {
-        return Ok(false);
-    }
-    let Ok(parsed) = parse_due(&format!("{phrase} {STAND_IN}"), lang, now, zone) else {
+    let Some(Ok(time)) = time_of(text, turn.tr.lang(), Utc::now(), zone) else {
         return Ok(false);
     };
-    if parsed.text != STAND_IN {
-        return Ok(false);
-    }
     let quote = Quote {
         text: quoted_text(turn.tr, replied),
         message_id: Some(i64::from(replied.id.0)),
     };
-    let parsed = crate::domain::due::ParsedDue {
-        text: crate::store::quotes::preview(&quote.text),
-        ..parsed
-    };
-    let extras = TaskExtras {
-        nag,
-        quote: Some(quote),
-    };
-    create::create(ctx, turn, zone, parsed, extras).await?;
+    create_quoted(ctx, turn, zone, time, quote).await?;
     Ok(true)
 }
 
-/// Whether `msg` is a photo, a file, a voice message or other media without text (forwarded or
-/// not) from a person in a private chat: the bot says how to be reminded of it.
+/// The time a phrase that is only a time gives ("in 2 hours", "завтра в 9", "until done"
+/// allowed), and how often to nag then.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct TimeOnly {
+    /// The due date, read with a stand-in for the text.
+    pub due: ParsedDue,
+    /// Remind again this often until done.
+    pub nag: Option<TimeDelta>,
+}
+
+/// Reads `phrase` as a time with no text of its own: `None` when it has a text, no time, or a
+/// nag interval out of bounds (the usual path explains those); `Some(Err)` when the time itself
+/// is wrong (in the past, an impossible date).
+pub(super) fn time_of(
+    phrase: &str,
+    lang: Lang,
+    now: DateTime<Utc>,
+    zone: Tz,
+) -> Option<Result<TimeOnly, DueError>> {
+    let (phrase, nag) = match crate::bot::nag_phrase::find(phrase) {
+        Ok(Some(found)) => (found.rest, Some(found.every)),
+        Ok(None) => (phrase.to_owned(), None),
+        Err(_) => return None,
+    };
+    if parse_due(&phrase, lang, now, zone) != Err(DueError::EmptyText) {
+        return None;
+    }
+    match parse_due(&format!("{phrase} {STAND_IN}"), lang, now, zone) {
+        Ok(due) if due.text == STAND_IN => Some(Ok(TimeOnly { due, nag })),
+        Ok(_) => None,
+        Err(error) => Some(Err(error)),
+    }
+}
+
+/// Creates the task that reminds of `quote` at `time`: its text is the quote's preview.
+pub(super) async fn create_quoted(
+    ctx: &Ctx,
+    turn: &Turn,
+    zone: Tz,
+    time: TimeOnly,
+    quote: Quote,
+) -> Result<(), BotError> {
+    let due = ParsedDue {
+        text: crate::store::quotes::preview(&quote.text),
+        ..time.due
+    };
+    let extras = TaskExtras {
+        nag: time.nag,
+        quote: Some(quote),
+    };
+    create::create(ctx, turn, zone, due, extras).await
+}
+
+/// Whether `msg` is a photo, a file, a voice message or other media without text from a person
+/// in a private chat: the bot says how to be reminded of it (forwarded media is taken before
+/// this, as every forward is: see [`super::forward`]).
 pub(crate) fn is_media(msg: Message) -> bool {
     msg.chat.is_private()
         && msg.text().is_none()
@@ -153,7 +188,6 @@ fn media_kind(message: &Message) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::lang::Lang;
 
     fn message(extra: serde_json::Value) -> Message {
         let mut json = serde_json::json!({

@@ -45,7 +45,7 @@ pub(super) async fn ask(
     .await?;
     ctx.send(
         turn.chat_id,
-        Reply::text(text).with_keyboard(render::zone_keyboard(turn.tr, Utc::now())),
+        Reply::text(text).with_keyboard(render::zone_question_keyboard(turn.tr, Utc::now())),
     )
     .await?;
     if turn.is_private() {
