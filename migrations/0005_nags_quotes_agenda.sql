@@ -12,6 +12,10 @@ create table if not exists task_nags (
     pending_reminder_id  bigint      references reminders (id) on delete set null,
     -- Nags sent since the reminder that started the round.
     round_sent           integer     not null default 0 check (round_sent >= 0),
+    -- Keep reminding under one reminder: only for the occurrence due then (the row goes when a
+    -- later occurrence is reminded of), where "until done" in the task's phrase (null here) nags
+    -- after every reminder of the task.
+    only_for             timestamptz,
     created_at           timestamptz not null default now(),
     updated_at           timestamptz not null default now()
 );

@@ -122,7 +122,7 @@ agenda-more = { $count ->
     [one] …and { $count } more task: /list
    *[other] …and { $count } more tasks: /list
 }
-agenda-current = The morning agenda comes every day at { $time } ({ $zone }). /agenda off turns it off.
+agenda-current = The morning agenda comes every day at { $time }; time zone { $zone }. /agenda off turns it off.
 agenda-off-state = The morning agenda is off.
 agenda-usage = Send /agenda 8:00 to get the day's tasks every morning at 8:00.
 agenda-set = Every day at { $time } I will send you the day's tasks, or a short note when there are none. The first one: { $when }.

@@ -22,8 +22,9 @@ use chrono_tz::Tz;
 
 use crate::bot::render::{RenderError, notice, shorten};
 use crate::domain::due::{Assumption, Unplaced, UnplacedKind, daytime_reading};
-use crate::domain::script::{is_cyrillic, uz_latin_to_cyrillic};
+use crate::domain::script::is_cyrillic;
 use crate::domain::timezone::resolve_local;
+use crate::i18n::cyrillic::to_cyrillic;
 use crate::i18n::dates::Dates;
 use crate::i18n::{Arg, Tr};
 
@@ -176,7 +177,7 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
 /// Cyrillic ("эртга") is shown in Cyrillic ("эртага"), not as the Latin word it was read as.
 fn in_script_of(typed: &str, read: &str) -> String {
     if typed.chars().any(is_cyrillic) && !read.chars().any(is_cyrillic) {
-        uz_latin_to_cyrillic(read)
+        to_cyrillic(read)
     } else {
         read.to_owned()
     }

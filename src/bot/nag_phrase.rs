@@ -125,20 +125,24 @@ fn interval_at(words: &[Word], at: usize) -> Option<(TimeDelta, usize)> {
     let mut next = at + opener.len();
     let word = &words.get(next)?.folded;
     let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
+    // A count too large for any clock is still an interval (out of bounds, so the user hears
+    // the limits), never an overflow.
+    let count = |digits: &str| digits.parse::<i64>().unwrap_or(i64::MAX);
     let (count, unit) = if digits.is_empty() {
         (1, word.clone())
     } else if digits.len() < word.len() {
         // "10min", "2h", "10-daqiqada".
         (
-            digits.parse().ok()?,
+            count(&digits),
             word[digits.len()..].trim_start_matches('-').to_owned(),
         )
     } else {
         next += 1;
-        (digits.parse().ok()?, words.get(next)?.folded.clone())
+        (count(&digits), words.get(next)?.folded.clone())
     };
-    let minutes = unit_minutes(&unit)?.checked_mul(count)?;
-    Some((TimeDelta::minutes(minutes), next + 1 - at))
+    let minutes = unit_minutes(&unit)?.saturating_mul(count);
+    let every = TimeDelta::try_minutes(minutes).unwrap_or(TimeDelta::MAX);
+    Some((every, next + 1 - at))
 }
 
 /// The interval that ends right before word `end` (an interval before the marker).
@@ -302,6 +306,20 @@ mod tests {
             Err(NagIntervalError)
         );
         assert_eq!(nag("x in 1 hour every 24 hours until done").1, 24 * 60);
-        assert!(find("x every 99999999999999999999 min until done").is_ok());
+        // Counts too large for any clock are refused like any interval out of bounds, with no
+        // overflow on the way (1e15 minutes once panicked in chrono).
+        for huge in [
+            "99999999999999999999",
+            "1000000000000000",
+            "9223372036854775807",
+        ] {
+            for phrase in [
+                format!("x every {huge} min until done"),
+                format!("x until done every {huge}min"),
+                format!("x every {huge} hours until done"),
+            ] {
+                assert_eq!(find(&phrase), Err(NagIntervalError), "{phrase}");
+            }
+        }
     }
 }

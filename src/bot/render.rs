@@ -216,12 +216,18 @@ pub fn task_card(
                 Arg::Text(&format!("{} ({lead})", dates.moment_with_weekday(at))),
             )],
         )),
-        Some(at) => Some(tr.t_with(
+        // The lead would have fallen in the past: the reminder comes at the deadline.
+        Some(at) if at == task.due_at => Some(tr.t_with(
             "task-remind-clamped",
             &[
                 ("when", Arg::Text(&dates.moment_with_weekday(at))),
                 ("lead", Arg::Text(&lead)),
             ],
+        )),
+        // A snooze or a nag comes first.
+        Some(at) => Some(tr.t_with(
+            "task-remind",
+            &[("when", Arg::Text(&dates.moment_with_weekday(at)))],
         )),
         None if task.due_at > now => Some(tr.t("task-remind-sent")),
         None => None,

@@ -247,6 +247,17 @@ impl Recurrence {
     }
 }
 
+/// The first instant after `after` at which the local clock of `zone` reads `time`: daily, on
+/// the wall clock (a time in a DST gap comes at the first instant after it, an ambiguous one at
+/// the earlier), as recurring tasks are.
+pub fn next_time_of_day(time: NaiveTime, zone: Tz, after: DateTime<Utc>) -> DateTime<Utc> {
+    match Recurrence::new(Frequency::Daily, time) {
+        Ok(daily) => daily.next_after(after, zone),
+        // A daily rule always builds; should it not, the same time tomorrow on the UTC clock.
+        Err(_) => after + chrono::TimeDelta::days(1),
+    }
+}
+
 fn check_interval(interval: u32) -> Result<(), RecurrenceError> {
     if (1..=MAX_INTERVAL).contains(&interval) {
         Ok(())

@@ -3,15 +3,12 @@
 //!
 //! The parser reads each Cyrillic word both as Russian and, through
 //! [`uz_cyrillic_to_latin`], as Uzbek, so "эртага соат 9 да" parses like "ertaga soat 9 da"
-//! while Russian keeps parsing as Russian. [`uz_latin_to_cyrillic`] lets the bot answer in the
-//! script the user writes ([`writes_uz_cyrillic`] says which one that is): it transliterates the
-//! bot's own Uzbek text, leaving HTML markup, commands, mentions, links and acronyms alone.
+//! while Russian keeps parsing as Russian; [`writes_uz_cyrillic`] says which script a message is
+//! in. The other way, the bot's own Uzbek text into Cyrillic, is `crate::i18n::cyrillic`'s.
 //!
 //! Apostrophes: Latin output uses the ASCII `'` (`o'`, `g'`, and the tutuq belgisi for `ъ`),
 //! as the parser's word lists do; Latin input may use any of the apostrophes people type
-//! (see [`is_apostrophe`]).
-
-use crate::domain::fold::is_apostrophe;
+//! (see [`crate::domain::fold::is_apostrophe`]).
 
 /// Uzbek Cyrillic text in the Latin alphabet: `Эртага соат 9 да` → `Ertaga soat 9 da`,
 /// `ўн беш` → `o'n besh`, `қўнғироқ` → `qo'ng'iroq`. Characters that are not Cyrillic
@@ -52,48 +49,6 @@ pub fn uz_cyrillic_to_latin(text: &str) -> String {
                 .is_some_and(|p| p.is_uppercase());
             out.push_str(&capitalized(latin, next_upper || prev_upper));
         }
-    }
-    out
-}
-
-/// Latin Uzbek text in the Cyrillic alphabet: `Ertaga soat 9 da` → `Эртага соат 9 да`,
-/// `o'n besh` → `ўн беш`, `qo'ng'iroq` → `қўнғироқ`, `ma'no` → `маъно`.
-///
-/// Left in Latin on purpose, so that a message of the bot survives: HTML tags and entities
-/// (`<b>`, `&amp;`), commands and mentions (`/list`, `@bot`), links (`https://…`) and words
-/// in capitals (`UTC`, `IANA`). `e` is `э` at the start of a word, else `е`; `ye` is `е`,
-/// `yo`, `yu`, `ya` are `ё`, `ю`, `я` (but `yo'` is `йў`); `s'h` is `сҳ`. Callers pass the
-/// bot's own text: a user's Latin task text is theirs and is better left as written.
-pub fn uz_latin_to_cyrillic(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len() * 2);
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let kept = verbatim_len(&chars, i);
-        if kept > 0 {
-            out.extend(&chars[i..i + kept]);
-            i += kept;
-            continue;
-        }
-        if !c.is_ascii_alphabetic() {
-            // An apostrophe inside a word is the tutuq belgisi.
-            let inside_word = is_apostrophe(c)
-                && i > 0
-                && chars[i - 1].is_ascii_alphabetic()
-                && chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic());
-            out.push(if inside_word { 'ъ' } else { c });
-            i += 1;
-            continue;
-        }
-        let (cyrillic, used) = latin_letter(&chars, i);
-        let upper = c.is_ascii_uppercase();
-        if upper {
-            out.extend(cyrillic.chars().flat_map(char::to_uppercase));
-        } else {
-            out.push_str(cyrillic);
-        }
-        i += used;
     }
     out
 }
@@ -278,91 +233,6 @@ fn capitalized(latin: &str, all: bool) -> String {
     })
 }
 
-/// The Cyrillic letter(s) for the Latin letter (or digraph) at `i`, and how many characters
-/// they use.
-fn latin_letter(chars: &[char], i: usize) -> (&'static str, usize) {
-    let at = |k: usize| chars.get(i + k).map(char::to_ascii_lowercase);
-    let apostrophe_at = |k: usize| chars.get(i + k).is_some_and(|c| is_apostrophe(*c));
-    let c = chars[i].to_ascii_lowercase();
-    match (c, at(1)) {
-        ('o', _) if apostrophe_at(1) => ("ў", 2),
-        ('g', _) if apostrophe_at(1) => ("ғ", 2),
-        ('s', _) if apostrophe_at(1) && at(2) == Some('h') => ("сҳ", 3),
-        ('s', Some('h')) => ("ш", 2),
-        ('c', Some('h')) => ("ч", 2),
-        ('y', Some('o')) if apostrophe_at(2) => ("й", 1),
-        ('y', Some('o')) => ("ё", 2),
-        ('y', Some('u')) => ("ю", 2),
-        ('y', Some('a')) => ("я", 2),
-        ('y', Some('e')) => ("е", 2),
-        ('e', _) if i == 0 || !chars[i - 1].is_alphabetic() => ("э", 1),
-        _ => (single_latin(c), 1),
-    }
-}
-
-fn single_latin(c: char) -> &'static str {
-    match c {
-        'a' => "а",
-        'b' => "б",
-        'c' => "с",
-        'd' => "д",
-        'e' => "е",
-        'f' => "ф",
-        'g' => "г",
-        'h' => "ҳ",
-        'i' => "и",
-        'j' => "ж",
-        'k' => "к",
-        'l' => "л",
-        'm' => "м",
-        'n' => "н",
-        'o' => "о",
-        'p' => "п",
-        'q' => "қ",
-        'r' => "р",
-        's' => "с",
-        't' => "т",
-        'u' => "у",
-        'v' => "в",
-        'w' => "в",
-        'x' => "х",
-        'y' => "й",
-        _ => "з",
-    }
-}
-
-/// How many characters from `i` stay as they are: an HTML tag or entity, a command, mention
-/// or link with the rest of its word, or a word in capitals; 0 for ordinary text.
-fn verbatim_len(chars: &[char], i: usize) -> usize {
-    let rest = &chars[i..];
-    let until = |stop: &dyn Fn(char) -> bool| rest.iter().position(|c| stop(*c));
-    let word_start = i == 0 || !chars[i - 1].is_alphanumeric();
-    match rest.first() {
-        Some('<') => until(&|c| c == '>').map_or(rest.len(), |end| end + 1),
-        Some('&') => until(&|c| c == ';')
-            .filter(|end| {
-                *end > 1
-                    && rest[1..*end]
-                        .iter()
-                        .all(|c| c.is_ascii_alphanumeric() || *c == '#')
-            })
-            .map_or(0, |end| end + 1),
-        Some('/' | '@') if word_start => until(&|c| c.is_whitespace()).unwrap_or(rest.len()),
-        Some(c) if word_start && c.is_ascii_alphabetic() => {
-            let word = until(&|c| !c.is_ascii_alphanumeric()).unwrap_or(rest.len());
-            let link = rest[word..].starts_with(&[':', '/', '/']);
-            if link {
-                until(&|c| c.is_whitespace()).unwrap_or(rest.len())
-            } else if word >= 2 && rest[..word].iter().all(|c| !c.is_ascii_lowercase()) {
-                word
-            } else {
-                0
-            }
-        }
-        _ => 0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,43 +262,6 @@ mod tests {
     }
 
     #[test]
-    fn latin_to_cyrillic_follows_the_standard() {
-        let cases = [
-            ("ertaga soat 9 da", "эртага соат 9 да"),
-            ("o'n besh daqiqadan keyin", "ўн беш дақиқадан кейин"),
-            ("qoʻngʻiroq", "қўнғироқ"),
-            ("yetti", "етти"),
-            ("ma'no", "маъно"),
-            ("yo'l", "йўл"),
-            ("Is'hoq", "Исҳоқ"),
-            ("O'zbekiston", "Ўзбекистон"),
-            ("Shanba", "Шанба"),
-            ("choy", "чой"),
-            ("yakshanba", "якшанба"),
-            ("yuz", "юз"),
-        ];
-        for (latin, cyrillic) in cases {
-            assert_eq!(uz_latin_to_cyrillic(latin), cyrillic, "{latin}");
-        }
-    }
-
-    #[test]
-    fn latin_to_cyrillic_keeps_markup_commands_links_and_acronyms() {
-        assert_eq!(
-            uz_latin_to_cyrillic("<b>Vazifa</b> saqlandi &amp; /list, @remind_bot, UTC+5"),
-            "<b>Вазифа</b> сақланди &amp; /list, @remind_bot, UTC+5"
-        );
-        assert_eq!(
-            uz_latin_to_cyrillic("Havola: https://example.org/a?b=c tayyor"),
-            "Ҳавола: https://example.org/a?b=c тайёр"
-        );
-        assert_eq!(
-            uz_latin_to_cyrillic("<a href=\"tg://user?id=1\">Ali</a>"),
-            "<a href=\"tg://user?id=1\">Али</a>"
-        );
-    }
-
-    #[test]
     fn round_trips_ordinary_words() {
         for word in [
             "ertaga",
@@ -455,7 +288,7 @@ mod tests {
             "g'alaba",
         ] {
             assert_eq!(
-                uz_cyrillic_to_latin(&uz_latin_to_cyrillic(word)),
+                uz_cyrillic_to_latin(&crate::i18n::cyrillic::to_cyrillic(word)),
                 word,
                 "{word}"
             );

@@ -79,7 +79,7 @@ fn vevent(task: &Task, now: DateTime<Utc>) -> Vec<String> {
         format!("SUMMARY:{}", escape_text(&task.text)),
     ];
     if let Some(rule) = &task.recurrence {
-        lines.push(format!("RRULE:{}", rule.to_rule_string()));
+        lines.push(format!("RRULE:{}", rule.to_rfc5545_rrule()));
     }
     lines.extend([
         "BEGIN:VALARM".to_owned(),

@@ -15,7 +15,6 @@ use super::chats::{Chat, ChatRow};
 use super::outbox::{OUTBOX_QUEUE, REMINDER_PRIORITY};
 use super::tasks::{Task, TaskRow};
 use super::types::{Corrupt, read};
-use crate::domain::recurrence::{Frequency, Recurrence};
 use crate::domain::timezone::{resolve_local, to_local};
 
 /// The most tasks an agenda lists; it says how many more there are.
@@ -80,16 +79,7 @@ impl TryFrom<AgendaRow> for Agenda {
     }
 }
 
-/// The first instant after `after` at which the local clock of `zone` reads `time`: daily, on
-/// the wall clock (a time in a DST gap comes at the first instant after it, an ambiguous one at
-/// the earlier), as recurring tasks are.
-pub fn next_at(time: NaiveTime, zone: Tz, after: DateTime<Utc>) -> DateTime<Utc> {
-    match Recurrence::new(Frequency::Daily, time) {
-        Ok(daily) => daily.next_after(after, zone),
-        // A daily rule always builds; should it not, the same time tomorrow on the UTC clock.
-        Err(_) => after + chrono::TimeDelta::days(1),
-    }
-}
+pub use crate::domain::recurrence::next_time_of_day as next_at;
 
 /// The local day that the agenda due at `at` lists, as instants: `[start, end)` in `zone`.
 pub fn day_of(at: DateTime<Utc>, zone: Tz) -> (DateTime<Utc>, DateTime<Utc>) {
@@ -239,7 +229,9 @@ pub async fn load(pool: &PgPool, agenda_id: i64) -> Result<Option<DueAgenda>, St
 }
 
 /// The chat's open tasks due in `[from, to)`, soonest first (at most [`MAX_LISTED`]), and how
-/// many there are in all.
+/// many there are in all. A recurring task counts with the day's occurrence even when its
+/// reminder has gone out and the task has moved on to its next one (a lead, an early agenda):
+/// each task is listed at that day's deadline.
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn day_tasks(
     pool: &PgPool,
@@ -249,9 +241,18 @@ pub async fn day_tasks(
 ) -> Result<(Vec<Task>, i64), StoreError> {
     let rows = sqlx::query_as!(
         TaskRow,
-        "select id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state
-         from tasks where chat_id = $1 and state = 'open' and due_at >= $2 and due_at < $3
-         order by due_at, id limit $4",
+        r#"select t.id, t.chat_id, t.owner_id, t.text, d.due_at as "due_at!", t.lead_secs,
+                  t.rule, t.tz, t.state
+           from tasks t
+           cross join lateral (
+               select min(due_at) as due_at
+               from (select t.due_at
+                     union all
+                     select r.due_at from reminders r
+                     where r.task_id = t.id and r.kind = 'occurrence') occurrences
+               where due_at >= $2 and due_at < $3) d
+           where t.chat_id = $1 and t.state = 'open' and d.due_at is not null
+           order by d.due_at, t.id limit $4"#,
         chat_id,
         from,
         to,
@@ -260,8 +261,12 @@ pub async fn day_tasks(
     .fetch_all(pool)
     .await?;
     let total = sqlx::query_scalar!(
-        r#"select count(*) as "count!" from tasks
-           where chat_id = $1 and state = 'open' and due_at >= $2 and due_at < $3"#,
+        r#"select count(*) as "count!" from tasks t
+           where t.chat_id = $1 and t.state = 'open'
+             and ((t.due_at >= $2 and t.due_at < $3)
+                  or exists (select 1 from reminders r
+                             where r.task_id = t.id and r.kind = 'occurrence'
+                               and r.due_at >= $2 and r.due_at < $3))"#,
         chat_id,
         from,
         to,

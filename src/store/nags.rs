@@ -28,6 +28,9 @@ pub struct Nag {
     pub pending_reminder_id: Option<i64>,
     /// Nags sent since the reminder that started the round.
     pub round_sent: u32,
+    /// Keep reminding under one reminder: only for the occurrence due then; `None` for "until
+    /// done", which nags after every reminder of the task.
+    pub only_for: Option<DateTime<Utc>>,
 }
 
 impl Nag {
@@ -67,6 +70,7 @@ struct NagRow {
     every_secs: i32,
     pending_reminder_id: Option<i64>,
     round_sent: i32,
+    only_for: Option<DateTime<Utc>>,
 }
 
 impl TryFrom<NagRow> for Nag {
@@ -88,6 +92,7 @@ impl TryFrom<NagRow> for Nag {
             every,
             pending_reminder_id: row.pending_reminder_id,
             round_sent: u32::try_from(row.round_sent).unwrap_or(0),
+            only_for: row.only_for,
         })
     }
 }
@@ -96,7 +101,7 @@ impl TryFrom<NagRow> for Nag {
 async fn lock(conn: &mut PgConnection, task_id: i64) -> Result<Option<Nag>, StoreError> {
     let row = sqlx::query_as!(
         NagRow,
-        "select task_id, every_secs, pending_reminder_id, round_sent from task_nags
+        "select task_id, every_secs, pending_reminder_id, round_sent, only_for from task_nags
          where task_id = $1 for update",
         task_id,
     )
@@ -110,7 +115,7 @@ async fn lock(conn: &mut PgConnection, task_id: i64) -> Result<Option<Nag>, Stor
 pub async fn find(conn: &mut PgConnection, task_id: i64) -> Result<Option<Nag>, StoreError> {
     let row = sqlx::query_as!(
         NagRow,
-        "select task_id, every_secs, pending_reminder_id, round_sent from task_nags
+        "select task_id, every_secs, pending_reminder_id, round_sent, only_for from task_nags
          where task_id = $1",
         task_id,
     )
@@ -159,18 +164,22 @@ pub async fn start_now(
     )
     .fetch_optional(&mut *conn)
     .await?;
+    let occurrence = announced.unwrap_or(task.due_at);
+    // A task that nags already ("until done") keeps doing so after every reminder; otherwise
+    // the nags are for this occurrence only.
     sqlx::query!(
-        "insert into task_nags (task_id, every_secs) values ($1, $2)
-         on conflict (task_id) do nothing",
+        "insert into task_nags (task_id, every_secs, only_for) values ($1, $2, $3)
+         on conflict (task_id) do update set only_for = excluded.only_for
+             where task_nags.only_for is not null",
         task.id,
         secs(every),
+        occurrence,
     )
     .execute(&mut *conn)
     .await?;
     let Some(nag) = lock(conn, task.id).await? else {
         return Ok(every);
     };
-    let occurrence = announced.unwrap_or(task.due_at);
     schedule(conn, queue, task.id, occurrence, &nag, 0).await?;
     Ok(nag.every)
 }
@@ -210,6 +219,11 @@ pub async fn after_sent(
     } else {
         0
     };
+    // Keep reminding was for one occurrence: a later one's reminder does not nag.
+    if nag.only_for.is_some_and(|only_for| occurrence > only_for) {
+        cancel_pending(conn, &nag).await?;
+        return forget(conn, task.id).await;
+    }
     if sent >= nag.round_len() {
         sqlx::query!(
             "update task_nags set round_sent = $2, pending_reminder_id = null, updated_at = now()
@@ -241,7 +255,19 @@ pub async fn stop_round(conn: &mut PgConnection, task_id: i64) -> Result<(), Sto
     let Some(nag) = lock(conn, task_id).await? else {
         return Ok(());
     };
-    cancel_pending(conn, &nag).await
+    cancel_pending(conn, &nag).await?;
+    if nag.only_for.is_some() {
+        forget(conn, task_id).await?;
+    }
+    Ok(())
+}
+
+/// The task nags no more (the occurrence Keep reminding was for is over).
+async fn forget(conn: &mut PgConnection, task_id: i64) -> Result<(), StoreError> {
+    sqlx::query!("delete from task_nags where task_id = $1", task_id)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 /// Cancels the nag waiting to go out, if it has not gone yet.
@@ -319,6 +345,7 @@ mod tests {
             every: TimeDelta::minutes(10),
             pending_reminder_id: Some(7),
             round_sent: 11,
+            only_for: None,
         };
         let last = progress(&nag, 7).unwrap();
         assert_eq!((last.ordinal, last.of, last.is_last()), (12, 12, true));

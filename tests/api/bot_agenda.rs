@@ -89,7 +89,10 @@ async fn an_agenda_arrives_with_the_days_tasks_and_schedules_the_next_day() {
     let shown = app.say(ann, "/agenda").await;
     assert_eq!(
         text(&shown),
-        "The morning agenda comes every day at 08:00 (Europe/Berlin). /agenda off turns it off."
+        format!(
+            "The morning agenda comes every day at 08:00; time zone {}. /agenda off turns it off.",
+            remindbot::domain::timezone::zone_label(berlin, Utc::now())
+        )
     );
 
     // Two tasks on the agenda's day, one the day after; HTML in a text stays text.
@@ -215,4 +218,64 @@ async fn agendas_arrive_at_eight_on_both_sides_of_a_dst_change_in_two_zones() {
         .await;
     }
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+}
+
+#[tokio::test]
+async fn a_repeating_task_whose_reminder_went_out_before_the_agenda_is_on_it() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Europe/Berlin").await;
+    app.say(ann, "/agenda 8:00").await;
+    // Reminded 90 minutes before 09:00, so before the 08:00 agenda of the same day.
+    app.say(ann, "every day 9:00 take the pills remind 90 min before")
+        .await;
+    let reminder = app.pending_jobs().await;
+    assert_eq!(reminder.len(), 1, "{reminder:?}");
+    let before = app.last_message_id(ann);
+    let mut tx = app.pool.begin().await.unwrap();
+    pgqueue::maintenance::reschedule_job(&mut tx, reminder[0].id, db_now(&app.pool).await)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    app.reply_containing(ann, before, "take the pills").await;
+    // The task has moved on to the next day's 09:00 when its first agenda runs.
+    crate::support::eventually(crate::support::WAIT, "the next occurrence", || async {
+        app.pending_jobs()
+            .await
+            .iter()
+            .any(|job| job.id != reminder[0].id)
+    })
+    .await;
+
+    let before = app.last_message_id(ann);
+    let (_, job, _, _) = agenda_job(&app, ann).await;
+    let mut tx = app.pool.begin().await.unwrap();
+    pgqueue::maintenance::reschedule_job(&mut tx, job, db_now(&app.pool).await)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let agenda = next_agenda(&app, ann, before).await;
+    assert!(
+        text(&agenda).contains("09:00 · take the pills"),
+        "{agenda:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_new_zone_moves_the_next_agenda_to_that_zones_morning() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Europe/Berlin").await;
+    app.say(ann, "/agenda 8:00").await;
+    let (_, berlin_job, _, _) = agenda_job(&app, ann).await;
+    app.say(ann, "/tz Asia/Tashkent").await;
+    let tashkent: Tz = chrono_tz::Asia::Tashkent;
+    let (_, job, run_at, payload) = agenda_job(&app, ann).await;
+    assert_ne!(job, berlin_job, "a new job for the new zone");
+    assert_eq!(
+        job_by_id(&app.pool, berlin_job).await.state,
+        JobState::Cancelled
+    );
+    let expected = next_at(EIGHT, tashkent, db_now(&app.pool).await);
+    assert_eq!((run_at, payload.agenda_at), (expected, expected));
 }

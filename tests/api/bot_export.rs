@@ -57,6 +57,8 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
         "meeting friday 15:00 remind 30 min before",
         "=HYPERLINK(x), \"quoted\"; back\\slash tomorrow 12:00",
         "купить подарок маме, цветы и открытку к празднику, не забыть про торт tomorrow 13:00",
+        "every 2 weeks on monday 9:00 retro",
+        "every 3 hours drink water",
     ] {
         let card = app.say(ann, phrase).await;
         assert!(
@@ -65,13 +67,13 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
         );
     }
     let tasks = open_tasks(&app, ann).await;
-    assert_eq!(tasks.len(), 5);
+    assert_eq!(tasks.len(), 7);
 
     let files = app.say_expecting(ann, ann, "/export", 2).await;
     let calendar = files[0].document.as_ref().expect("the calendar");
     assert_eq!(calendar.file_name.as_deref(), Some("tasks.ics"));
     assert_eq!(calendar.mime_type.as_deref(), Some("text/calendar"));
-    let count = tr.t_with("export-calendar", &[("count", Arg::Number(5))]);
+    let count = tr.t_with("export-calendar", &[("count", Arg::Number(7))]);
     assert_eq!(files[0].caption.as_deref(), Some(count.as_str()));
     let table = files[1].document.as_ref().expect("the table");
     assert_eq!(table.file_name.as_deref(), Some("tasks.csv"));
@@ -123,9 +125,14 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
             task.due_at,
             "{uid}"
         );
+        // The standard rule: its start is the event's DTSTART, never a part of the RRULE.
         assert_eq!(
             prop("RRULE"),
-            task.recurrence.as_ref().map(|r| r.to_rule_string()),
+            task.recurrence.as_ref().map(|r| r.to_rfc5545_rrule()),
+            "{uid}"
+        );
+        assert!(
+            !prop("RRULE").unwrap_or_default().contains("DTSTART"),
             "{uid}"
         );
         let alarm = event

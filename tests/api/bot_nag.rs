@@ -207,3 +207,56 @@ async fn an_interval_out_of_bounds_is_explained_and_creates_nothing() {
     );
     assert!(app.pending_jobs().await.is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keep_reminding_is_for_the_occurrence_it_was_tapped_under() {
+    let app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Asia/Tashkent").await;
+    let card = app.say(ann, "every day 9:00 water the plants").await;
+    let id = task_id(&card);
+    bring_due(&app).await;
+    let first = next_with(&app, ann, card.message_id, &tr.t("reminder-title")).await;
+    eventually(WAIT, "the next day's reminder to be scheduled", || async {
+        app.pending_jobs().await.len() == 1
+    })
+    .await;
+
+    // Keep reminding under today's reminder: a nag in 10 minutes, beside tomorrow's reminder.
+    let (_, said) = app
+        .tap_reply(ann, first.message_id, ann, &format!("n:{id}"))
+        .await;
+    assert!(text(&said).contains("every 10 minutes"), "{said:?}");
+    let jobs = app.pending_jobs().await;
+    assert_eq!(jobs.len(), 2, "{jobs:?}");
+
+    // Tomorrow's reminder goes out before anyone is done: it neither nags nor keeps today's
+    // nag, and the task does not nag any more.
+    let mut tx = app.pool.begin().await.unwrap();
+    let now = db_now(&app.pool).await;
+    for job in jobs
+        .iter()
+        .filter(|job| job.kind.as_deref() != Some("snooze"))
+    {
+        assert!(
+            pgqueue::maintenance::reschedule_job(&mut tx, job.id, now)
+                .await
+                .unwrap()
+        );
+    }
+    tx.commit().await.unwrap();
+    let second = next_with(&app, ann, said.message_id, &tr.t("reminder-title")).await;
+    assert!(text(&second).contains("water the plants"), "{second:?}");
+    eventually(WAIT, "only the day after's reminder to wait", || async {
+        let jobs = app.pending_jobs().await;
+        jobs.len() == 1 && jobs[0].kind.as_deref() != Some("snooze")
+    })
+    .await;
+    let nags: i64 = sqlx::query_scalar("select count(*) from task_nags where task_id = $1")
+        .bind(id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(nags, 0, "Keep reminding was for yesterday's reminder only");
+}

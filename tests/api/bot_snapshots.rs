@@ -790,7 +790,7 @@ fn nag_quote_and_agenda_messages_in_every_language() {
                             "agenda-current",
                             &[
                                 ("time", Arg::Text("08:00")),
-                                ("zone", Arg::Text("Asia/Tashkent")),
+                                ("zone", Arg::Text("Asia/Tashkent (UTC+5)")),
                             ],
                         ),
                     ],

@@ -112,11 +112,12 @@ async fn show(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
     let lines = match current {
         Some(current) => {
             let zone = turn.zone().unwrap_or(current.zone);
+            let label = crate::domain::timezone::zone_label(zone, chrono::Utc::now());
             vec![tr.t_with(
                 "agenda-current",
                 &[
                     ("time", Arg::Text(&clock(current.time))),
-                    ("zone", Arg::Text(zone.name())),
+                    ("zone", Arg::Text(&label)),
                 ],
             )]
         }

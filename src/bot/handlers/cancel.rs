@@ -14,6 +14,33 @@ use crate::store::conversation::{self, Pending};
 use crate::store::outbox::ReplyKeyboard;
 use crate::store::quotes::preview;
 
+/// Answers to a question that mean "never mind" in the three languages (Uzbek in both scripts):
+/// they close the question like `/cancel` rather than becoming a task's text or time.
+const CANCEL_WORDS: &[&str] = &[
+    "cancel",
+    "never mind",
+    "nevermind",
+    "stop",
+    "отмена",
+    "отменить",
+    "отмени",
+    "стоп",
+    "не надо",
+    "bekor",
+    "bekor qil",
+    "bekor qilish",
+    "kerak emas",
+    "бекор",
+    "бекор қилиш",
+    "керак эмас",
+];
+
+/// Whether an answer to a question only says "cancel" (see [`CANCEL_WORDS`]).
+pub(super) fn is_cancel_word(answer: &str) -> bool {
+    let folded = crate::domain::fold::fold(answer.trim().trim_end_matches(['.', '!']));
+    CANCEL_WORDS.contains(&folded.as_str())
+}
+
 /// `/cancel`.
 pub(super) async fn command(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
     let open = conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
@@ -93,4 +120,32 @@ async fn say(ctx: &Ctx, turn: &Turn, closed: Option<&Pending>) -> Result<(), Bot
         return Ok(());
     }
     ctx.send_lines(turn, &lines).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_cancel_word;
+
+    #[test]
+    fn cancel_words_in_every_language_and_nothing_else() {
+        for word in [
+            "cancel",
+            "Cancel!",
+            "Отмена",
+            "отменить.",
+            "bekor",
+            "Bekor qilish",
+            "Бекор",
+        ] {
+            assert!(is_cancel_word(word), "{word}");
+        }
+        for answer in [
+            "cancel the gym tomorrow",
+            "stop by the shop at 5",
+            "завтра",
+            "19:00",
+        ] {
+            assert!(!is_cancel_word(answer), "{answer}");
+        }
+    }
 }

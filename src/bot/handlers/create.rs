@@ -80,8 +80,13 @@ pub(super) async fn answer_when(
     let Some(zone) = turn.zone() else {
         return from_text(ctx, turn, task).await;
     };
-    if let Ok(own) = parse_due(answer, turn.tr.lang(), Utc::now(), zone) {
-        create(ctx, turn, zone, own, TaskExtras::default()).await?;
+    // A whole task of its own ("buy bread tomorrow 9:00"), its "until done" aside: it is not
+    // glued onto the waiting one. "in 1 hour every 10 min until done" has no text of its own.
+    let Some((own_phrase, own_extras)) = task_extras::nag_suffix(ctx, turn, answer).await? else {
+        return Ok(());
+    };
+    if let Ok(own) = parse_due(&own_phrase, turn.tr.lang(), Utc::now(), zone) {
+        create(ctx, turn, zone, own, own_extras).await?;
         let still = Pending::NewTaskTime {
             text: task.to_owned(),
         };

@@ -14,8 +14,7 @@
 //! are a repeat the bot cannot make ("every 10 minutes") changes nothing (it is not taken for a
 //! new text): the bot says so and the question stays open.
 
-use chrono::{DateTime, NaiveTime, Utc};
-use chrono_tz::Tz;
+use chrono::{DateTime, Utc};
 
 use super::context::{Ctx, Turn};
 use super::replies::{Toast, due_problem, not_allowed_task, not_found, text_problem};
@@ -26,7 +25,7 @@ use crate::callback::Question;
 use crate::domain::due::{
     Assumption, DueError, ParsedEdit, UnplacedKind, daytime_reading, loose_time_words, parse_edit,
 };
-use crate::domain::recurrence::{Frequency, Recurrence};
+use crate::domain::recurrence::{Frequency, Recurrence, next_time_of_day};
 use crate::domain::timezone::{resolve_local, to_local};
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
@@ -230,10 +229,23 @@ fn new_schedule(
     }
     let due = resolve_local(zone, old.date().and_time(time));
     let (due_at, recurrence) = match task.recurrence {
+        // Every few hours, from the new time on: the first one at that time (today's, or the
+        // next day's when it has passed).
+        Some(rule) if rule.frequency() == Frequency::Hourly => {
+            let start = if due > now {
+                due
+            } else {
+                next_time_of_day(time, zone, now)
+            };
+            match Recurrence::hourly(rule.interval(), start) {
+                Ok(anchored) => (start, Some(anchored)),
+                Err(_) => (rule.next_after(now, zone), Some(rule)),
+            }
+        }
         // The same days and interval at the new time of day.
         Some(rule) => {
             let rule = rule.with_time(time);
-            let due = if due > now && rule.frequency() != Frequency::Hourly {
+            let due = if due > now {
                 due
             } else {
                 rule.next_after(now, zone)
@@ -242,23 +254,13 @@ fn new_schedule(
         }
         None if due > now => (due, None),
         // The day kept has passed: the next such time.
-        None => (next_at(time, zone, now).unwrap_or(parsed.due), None),
+        None => (next_time_of_day(time, zone, now), None),
     };
     Ok(Schedule {
         due_at,
         recurrence,
         assumptions,
     })
-}
-
-/// The first moment after `now` at `time` of day in `zone`: today's, or tomorrow's.
-fn next_at(time: NaiveTime, zone: Tz, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-    let today = to_local(zone, now).date();
-    [Some(today), today.succ_opt()]
-        .into_iter()
-        .flatten()
-        .map(|day| resolve_local(zone, day.and_time(time)))
-        .find(|at| *at > now)
 }
 
 #[cfg(test)]
@@ -366,5 +368,22 @@ mod tests {
         );
         assert_eq!(edit(&daily, "at 8").0, "Wed 02 08:00");
         assert_eq!(assumed(&daily, "at 8"), [hour(8, 8)]);
+    }
+
+    #[test]
+    fn a_time_alone_starts_an_hourly_task_again_from_that_time() {
+        // Every 3 hours from 13:00 today; the next one at 13:00.
+        let next = Utc.with_ymd_and_hms(2026, 12, 1, 8, 0, 0).unwrap();
+        let rule = Recurrence::hourly(3, next).unwrap().to_rule_string();
+        let hourly = task(next, Some(&rule));
+        let (due, rule) = edit(&hourly, "15:00");
+        assert_eq!(due, "Tue 01 15:00");
+        let rule = rule.unwrap();
+        assert_eq!((rule.frequency(), rule.interval()), (Frequency::Hourly, 3));
+        let after = rule.next_after(
+            Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap(),
+            TASHKENT,
+        );
+        assert_eq!(local(after), "Tue 01 18:00");
     }
 }

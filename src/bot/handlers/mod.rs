@@ -175,6 +175,9 @@ async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotE
 
 /// Takes the answer to the question the bot asked.
 async fn on_answer(ctx: &Ctx, turn: &Turn, pending: Pending, text: &str) -> Result<(), BotError> {
+    if cancel::is_cancel_word(text) && !matches!(pending, Pending::TimeForForward { .. }) {
+        return cancel::command(ctx, turn).await;
+    }
     match pending {
         Pending::NewTaskTime { text: task } => create::answer_when(ctx, turn, &task, text).await,
         Pending::EditTask { task_id } => edit::answer(ctx, turn, task_id, text).await,

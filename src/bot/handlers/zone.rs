@@ -16,6 +16,7 @@ use crate::bot::render::{self, Reply};
 use crate::domain::timezone::{ZoneError, parse_zone, zone_at, zone_label};
 use crate::i18n::Arg;
 use crate::i18n::dates::Dates;
+use crate::store::agenda;
 use crate::store::chats;
 use crate::store::conversation::{self, Pending};
 use crate::store::outbox::ReplyKeyboard;
@@ -180,6 +181,19 @@ async fn set(
     waiting: Option<String>,
 ) -> Result<ZoneChosen, BotError> {
     chats::set_tz(&mut *ctx.db().await, turn.chat_id, zone).await?;
+    // The morning agenda follows the zone at once: its job waiting for the old zone's morning
+    // would otherwise run at the wrong hour and skip that day.
+    let agenda = agenda::find(&mut *ctx.db().await, turn.chat_id).await?;
+    if let Some(agenda) = agenda.filter(|agenda| agenda.zone != zone) {
+        agenda::set(
+            &mut *ctx.db().await,
+            ctx.queue(),
+            turn.chat_id,
+            agenda.time,
+            zone,
+        )
+        .await?;
+    }
     conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
     let now = Utc::now();
     let local_now = Dates::new(turn.tr, zone, now).date_time(now);
