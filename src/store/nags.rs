@@ -65,12 +65,18 @@ impl NagProgress {
     }
 }
 
-struct NagRow {
-    task_id: i64,
-    every_secs: i32,
-    pending_reminder_id: Option<i64>,
-    round_sent: i32,
-    only_for: Option<DateTime<Utc>>,
+/// The columns of a `task_nags` row, read into a [`Nag`] with `try_from`.
+pub struct NagRow {
+    /// The task.
+    pub task_id: i64,
+    /// The interval in seconds.
+    pub every_secs: i32,
+    /// The nag waiting to go out.
+    pub pending_reminder_id: Option<i64>,
+    /// Nags sent in the current round.
+    pub round_sent: i32,
+    /// The occurrence Keep reminding is for.
+    pub only_for: Option<DateTime<Utc>>,
 }
 
 impl TryFrom<NagRow> for Nag {
@@ -103,20 +109,6 @@ async fn lock(conn: &mut PgConnection, task_id: i64) -> Result<Option<Nag>, Stor
         NagRow,
         "select task_id, every_secs, pending_reminder_id, round_sent, only_for from task_nags
          where task_id = $1 for update",
-        task_id,
-    )
-    .fetch_optional(&mut *conn)
-    .await?;
-    Ok(row.map(Nag::try_from).transpose()?)
-}
-
-/// The task's nagging; `None` when it does not nag.
-#[tracing::instrument(skip_all, fields(task_id))]
-pub async fn find(conn: &mut PgConnection, task_id: i64) -> Result<Option<Nag>, StoreError> {
-    let row = sqlx::query_as!(
-        NagRow,
-        "select task_id, every_secs, pending_reminder_id, round_sent, only_for from task_nags
-         where task_id = $1",
         task_id,
     )
     .fetch_optional(&mut *conn)
@@ -196,8 +188,7 @@ pub async fn after_sent(
     reminder_id: i64,
     occurrence: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    // Most tasks do not nag: one look without locks settles it for them.
-    if !task.is_open() || find(&mut *conn, task.id).await?.is_none() {
+    if !task.is_open() {
         return Ok(());
     }
     // Done may have come meanwhile (the reminder is on the user's screen): read the task again,

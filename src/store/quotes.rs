@@ -54,21 +54,6 @@ pub async fn save(conn: &mut PgConnection, task_id: i64, quote: &Quote) -> Resul
     Ok(())
 }
 
-/// What task `task_id` quotes, if anything.
-#[tracing::instrument(skip_all, fields(task_id))]
-pub async fn find(conn: &mut PgConnection, task_id: i64) -> Result<Option<Quote>, StoreError> {
-    Ok(sqlx::query!(
-        "select quote, message_id from task_quotes where task_id = $1",
-        task_id
-    )
-    .fetch_optional(conn)
-    .await?
-    .map(|row| Quote {
-        text: row.quote,
-        message_id: row.message_id,
-    }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

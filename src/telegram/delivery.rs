@@ -32,16 +32,7 @@ impl Egress {
             Verdict::Send(due) => due,
             Verdict::Skip(outcome) => return outcome,
         };
-        let extras = match Extras::load(self.queue.pool(), &due).await {
-            Ok(extras) => extras,
-            Err(error) => {
-                metrics::retried("database");
-                return Outcome::Retry {
-                    error: JobError::new(class::DATABASE, format!("reading the extras: {error}")),
-                    floor: None,
-                };
-            }
-        };
+        let extras = Extras::of(&due);
         let to = Recipient::new(due.chat.chat_id, due.is_group());
         // Reminders of one chat may leave in any order: they wait in the chat's line.
         if let Some(outcome) = self.turn(job, to, true).await {

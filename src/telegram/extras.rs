@@ -2,7 +2,6 @@
 //! reminds of (quoted, and replied to), and where the reminder stands in its task's nagging (a
 //! count, and on the round's last nag the word that no more will follow).
 
-use sqlx::PgPool;
 use teloxide::types::{InlineKeyboardMarkup, MessageId, ReplyParameters};
 
 use super::record::DueReminder;
@@ -10,9 +9,8 @@ use super::render::{
     ReminderExtras, ReminderView, nag_keyboard, reminder_html_with, reminder_keyboard,
 };
 use crate::i18n::{Arg, Tr, dates};
-use crate::store::StoreError;
 use crate::store::nags::{self, NagProgress};
-use crate::store::quotes::{self, Quote};
+use crate::store::quotes::Quote;
 
 /// A reminder's quote and nag count.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -22,15 +20,14 @@ pub struct Extras {
 }
 
 impl Extras {
-    /// Reads the extras of `due`.
-    #[tracing::instrument(skip_all, fields(reminder_id = due.reminder_id))]
-    pub async fn load(pool: &PgPool, due: &DueReminder) -> Result<Self, StoreError> {
-        let mut conn = pool.acquire().await?;
-        let quote = quotes::find(&mut conn, due.task.id).await?;
-        let nag = nags::find(&mut conn, due.task.id)
-            .await?
-            .and_then(|nag| nags::progress(&nag, due.reminder_id));
-        Ok(Self { quote, nag })
+    /// The extras of `due`, read with it.
+    pub fn of(due: &DueReminder) -> Self {
+        Self {
+            quote: due.quote.clone(),
+            nag: due
+                .nag
+                .and_then(|nag| nags::progress(&nag, due.reminder_id)),
+        }
     }
 
     /// The reminder's text (Telegram HTML).

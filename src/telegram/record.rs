@@ -8,6 +8,8 @@ use pgqueue::{ClaimedJob, JobError, Queue, QueueError};
 
 use super::classify::class;
 use crate::store::chats::{Chat, ChatRow};
+use crate::store::nags::{Nag, NagRow};
+use crate::store::quotes::Quote;
 use crate::store::tasks::{Task, TaskRow};
 use crate::store::types::{Corrupt, ReminderKind, read};
 use crate::store::{StoreError, nags, reachability, tasks};
@@ -31,6 +33,10 @@ pub struct DueReminder {
     pub task: Task,
     /// Where it goes.
     pub chat: Chat,
+    /// The message the task reminds of, if any.
+    pub quote: Option<Quote>,
+    /// The task's nagging, if it nags.
+    pub nag: Option<Nag>,
 }
 
 impl DueReminder {
@@ -63,6 +69,12 @@ struct DueRow {
     default_lead_secs: i32,
     reachable: bool,
     has_paused_tasks: bool,
+    quote: Option<String>,
+    quote_message_id: Option<i64>,
+    nag_every_secs: Option<i32>,
+    nag_pending_reminder_id: Option<i64>,
+    nag_round_sent: Option<i32>,
+    nag_only_for: Option<DateTime<Utc>>,
 }
 
 impl TryFrom<DueRow> for DueReminder {
@@ -96,6 +108,16 @@ impl TryFrom<DueRow> for DueReminder {
             reachable: row.reachable,
             has_paused_tasks: row.has_paused_tasks,
         })?;
+        let nag = match (row.nag_every_secs, row.nag_round_sent) {
+            (Some(every_secs), Some(round_sent)) => Some(Nag::try_from(NagRow {
+                task_id: row.task_id,
+                every_secs,
+                pending_reminder_id: row.nag_pending_reminder_id,
+                round_sent,
+                only_for: row.nag_only_for,
+            })?),
+            _ => None,
+        };
         Ok(Self {
             reminder_id: row.reminder_id,
             kind,
@@ -105,11 +127,17 @@ impl TryFrom<DueRow> for DueReminder {
             overdue_secs: row.overdue_secs,
             task,
             chat,
+            quote: row.quote.map(|text| Quote {
+                text,
+                message_id: row.quote_message_id,
+            }),
+            nag,
         })
     }
 }
 
-/// Reads reminder `reminder_id` with its task and chat; `None` when it is gone.
+/// Reads reminder `reminder_id` with its task and chat, and what the task quotes and how it
+/// nags (one round trip for everything a reminder shows); `None` when it is gone.
 #[tracing::instrument(skip_all, fields(reminder_id))]
 pub async fn load(pool: &PgPool, reminder_id: i64) -> Result<Option<DueReminder>, StoreError> {
     let row = sqlx::query_as!(
@@ -121,10 +149,16 @@ pub async fn load(pool: &PgPool, reminder_id: i64) -> Result<Option<DueReminder>
                   c.chat_id, c.kind as chat_kind, c.lang, c.tz as chat_tz, c.default_lead_secs,
                   c.reachable,
                   exists (select 1 from tasks p where p.chat_id = c.chat_id and p.state = 'paused')
-                      as "has_paused_tasks!"
+                      as "has_paused_tasks!",
+                  q.quote as "quote?", q.message_id as "quote_message_id?",
+                  n.every_secs as "nag_every_secs?",
+                  n.pending_reminder_id as "nag_pending_reminder_id?",
+                  n.round_sent as "nag_round_sent?", n.only_for as "nag_only_for?"
            from reminders r
            join tasks t on t.id = r.task_id
            join chats c on c.chat_id = t.chat_id
+           left join task_quotes q on q.task_id = t.id
+           left join task_nags n on n.task_id = t.id
            where r.id = $1"#,
         reminder_id,
     )
@@ -182,7 +216,11 @@ pub async fn sent(
         reachability::resume(&mut tx, queue, due.chat.chat_id).await?;
     }
     tasks::continue_series(&mut tx, queue, due.reminder_id).await?;
-    nags::after_sent(&mut tx, queue, &due.task, due.reminder_id, due.due_at).await?;
+    // A nag starts or goes on only for a task that nags (Keep reminding tapped since it was
+    // read schedules its own).
+    if due.nag.is_some() {
+        nags::after_sent(&mut tx, queue, &due.task, due.reminder_id, due.due_at).await?;
+    }
     tx.commit().await?;
     Ok(Recorded::Sent {
         lateness_secs,
