@@ -244,9 +244,14 @@ async fn check_vacuum(conn: &mut PgConnection, report: &mut Report) {
         Ok(false) => report.add(
             "vacuum",
             Verdict::Warn,
-            "autovacuum is off: the queue's table will fill with dead rows and slow down; set              autovacuum = on in postgresql.conf (the defaults suffice)",
+            "autovacuum is off: the queue's table will fill with dead rows and slow down; set \
+             autovacuum = on in postgresql.conf (the defaults suffice)",
         ),
-        Err(_) => report.add("vacuum", Verdict::Warn, "could not read the autovacuum setting"),
+        Err(_) => report.add(
+            "vacuum",
+            Verdict::Warn,
+            "could not read the autovacuum setting",
+        ),
     }
 }
 

@@ -309,6 +309,29 @@ pub fn parse_lead(input: &str, lang_hint: Lang) -> Result<Lead, DueError> {
     resolve::lead_duration(span)
 }
 
+/// Finds the time phrase in `input` and resolves it: what [`parse_due`] and
+/// [`edit::parse_edit`] share. Refuses empty and over-long input; [`DueError::NoTime`] when there
+/// is no time phrase.
+fn read_phrase(
+    input: &str,
+    lang_hint: Lang,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Result<(phrase::Found, resolve::Resolved), DueError> {
+    if input.chars().all(is_space) {
+        return Err(DueError::EmptyInput);
+    }
+    if input.chars().count() > MAX_INPUT_CHARS {
+        return Err(DueError::TooLong {
+            max: MAX_INPUT_CHARS,
+        });
+    }
+    let lexed = grammar::Lexed::new(input, lang_hint);
+    let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
+    let resolved = resolve::resolve(&found.spec, now, tz)?;
+    Ok((found, resolved))
+}
+
 /// Parses a task message such as "pay rent tomorrow 9:00", "через 2 часа
 /// позвонить маме" or "har dushanba soat 10 da yig'ilish", for a user in
 /// `tz` whose language is `lang_hint`, at instant `now`.
@@ -322,17 +345,7 @@ pub fn parse_due(
     now: DateTime<Utc>,
     tz: Tz,
 ) -> Result<ParsedDue, DueError> {
-    if input.chars().all(is_space) {
-        return Err(DueError::EmptyInput);
-    }
-    if input.chars().count() > MAX_INPUT_CHARS {
-        return Err(DueError::TooLong {
-            max: MAX_INPUT_CHARS,
-        });
-    }
-    let lexed = grammar::Lexed::new(input, lang_hint);
-    let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
-    let resolved = resolve::resolve(&found.spec, now, tz)?;
+    let (found, resolved) = read_phrase(input, lang_hint, now, tz)?;
     if found.text.is_empty() {
         return Err(DueError::EmptyText);
     }

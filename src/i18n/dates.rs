@@ -76,31 +76,20 @@ impl Dates {
     /// it is not the current one.
     pub fn day(&self, t: DateTime<Utc>) -> String {
         let date = to_local(self.zone, t).date();
-        let weekday = self.tr.t_with(
-            "date-weekday",
-            &[("code", Arg::Text(weekday_code(date.weekday())))],
-        );
-        let month = self
-            .tr
-            .t_with("date-month", &[("code", Arg::Text(month_code(date)))]);
-        let key = if date.year() == self.today.year() {
-            "date-day"
-        } else {
-            "date-day-other-year"
-        };
-        self.tr.t_with(
-            key,
-            &[
-                ("weekday", Arg::Text(&weekday)),
-                ("day", Arg::Number(i64::from(date.day()))),
-                ("month", Arg::Text(&month)),
-                ("year", Arg::Number(i64::from(date.year()))),
-            ],
-        )
+        self.dated(date, ["date-day", "date-day-other-year"], None)
     }
 
     fn local_date_time(&self, local: NaiveDateTime) -> String {
-        let date = local.date();
+        self.dated(
+            local.date(),
+            ["date-this-year", "date-other-year"],
+            Some(&clock(local)),
+        )
+    }
+
+    /// `date` in words with its weekday and month, by the first of `keys` in the current year
+    /// and the second in another, with `time` when given.
+    fn dated(&self, date: NaiveDate, keys: [&str; 2], time: Option<&str>) -> String {
         let weekday = self.tr.t_with(
             "date-weekday",
             &[("code", Arg::Text(weekday_code(date.weekday())))],
@@ -109,20 +98,20 @@ impl Dates {
             .tr
             .t_with("date-month", &[("code", Arg::Text(month_code(date)))]);
         let key = if date.year() == self.today.year() {
-            "date-this-year"
+            keys[0]
         } else {
-            "date-other-year"
+            keys[1]
         };
-        self.tr.t_with(
-            key,
-            &[
-                ("weekday", Arg::Text(&weekday)),
-                ("day", Arg::Number(i64::from(date.day()))),
-                ("month", Arg::Text(&month)),
-                ("year", Arg::Number(i64::from(date.year()))),
-                ("time", Arg::Text(&clock(local))),
-            ],
-        )
+        let mut args = vec![
+            ("weekday", Arg::Text(&weekday)),
+            ("day", Arg::Number(i64::from(date.day()))),
+            ("month", Arg::Text(&month)),
+            ("year", Arg::Number(i64::from(date.year()))),
+        ];
+        if let Some(time) = time {
+            args.push(("time", Arg::Text(time)));
+        }
+        self.tr.t_with(key, &args)
     }
 }
 

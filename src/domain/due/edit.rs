@@ -6,8 +6,7 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use super::{Assumption, DueError, MAX_INPUT_CHARS, Unplaced, grammar, noted, phrase, resolve};
-use crate::domain::fold::is_space;
+use super::{Assumption, DueError, Unplaced, noted};
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::Recurrence;
@@ -54,17 +53,7 @@ pub fn parse_edit(
     now: DateTime<Utc>,
     tz: Tz,
 ) -> Result<ParsedEdit, DueError> {
-    if input.chars().all(is_space) {
-        return Err(DueError::EmptyInput);
-    }
-    if input.chars().count() > MAX_INPUT_CHARS {
-        return Err(DueError::TooLong {
-            max: MAX_INPUT_CHARS,
-        });
-    }
-    let lexed = grammar::Lexed::new(input, lang_hint);
-    let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
-    let resolved = resolve::resolve(&found.spec, now, tz)?;
+    let (found, resolved) = super::read_phrase(input, lang_hint, now, tz)?;
     let spec = found.spec;
     let elapsed = spec.relative.is_some_and(|span| !span.is_calendar_only());
     Ok(ParsedEdit {
