@@ -1,11 +1,13 @@
 //! `remindbot bench scale`: how the queue's cost grows with its size. For each backlog size, on a
 //! fresh database: the backlog written by the database (most jobs due over the coming month, as
-//! reminders are, a share due now), a `VACUUM ANALYZE` (the steady state autovacuum keeps), then
-//! single-job claims timed one by one (each completed before the next), the rest of the due jobs
-//! drained by a [`Runner`] (with the table's block reads from outside PostgreSQL's shared buffers
-//! per drained job: the cache misses that a table larger than the cache costs), and one retention
-//! pass timed. A last scenario adds millions of `done` jobs that retention has not reached yet to
-//! the smallest backlog.
+//! reminders are, a share due now), a `VACUUM ANALYZE` (the steady state autovacuum keeps) and a
+//! `CHECKPOINT` (as for a backlog written long before it falls due: each page's first change
+//! writes a full-page image to the WAL), then single-job claims timed one by one (each completed
+//! before the next), the rest of the due jobs drained by a [`Runner`] (with, per drained job, the
+//! table's block reads from outside PostgreSQL's shared buffers, the cache misses that a table
+//! larger than the cache costs, and the WAL records, full-page images and bytes the server wrote),
+//! and one retention pass timed. A last scenario adds millions of `done` jobs that retention has
+//! not reached yet to the smallest backlog.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -133,6 +135,7 @@ async fn run_scenario(
     let started = Instant::now();
     synthetic::vacuum_analyze(&pool).await?;
     let vacuum_ms = millis(started);
+    synthetic::checkpoint(&pool).await?;
 
     let claims = args.claims.min(scenario.due as usize);
     let mut latencies = Vec::with_capacity(claims);
@@ -151,10 +154,10 @@ async fn run_scenario(
     );
 
     let to_drain = (scenario.due as usize - claims) as u64;
-    let io_before = settled_io(&pool).await?;
+    let (io_before, wal_before) = settled_io(&pool).await?;
     let drain_rate = drain(args, &queue, &pool, to_drain).await?;
-    let io_after = settled_io(&pool).await?;
-    let per_job = |blocks: i64| blocks as f64 / to_drain.max(1) as f64;
+    let (io_after, wal_after) = settled_io(&pool).await?;
+    let per_job = |count: i64| count as f64 / to_drain.max(1) as f64;
 
     let started = Instant::now();
     maintenance::purge_finished(&pool, Duration::from_secs(86_400)).await?;
@@ -163,7 +166,8 @@ async fn run_scenario(
     println!(
         "bench=scale pending={} done={} due={} fill_ms={:.0} vacuum_ms={:.0} claims={} \
          claim_p50_ms={:.3} claim_p99_ms={:.3} drained={} drain_jobs_per_s={:.0} \
-         heap_reads_per_job={:.2} index_reads_per_job={:.2} retention_pass_ms={:.1} heap_mb={:.0} \
+         heap_reads_per_job={:.2} index_reads_per_job={:.2} wal_records_per_job={:.1} \
+         wal_fpi_per_job={:.2} wal_kb_per_job={:.1} retention_pass_ms={:.1} heap_mb={:.0} \
          index_mb={:.0}",
         scenario.pending,
         scenario.done,
@@ -177,6 +181,9 @@ async fn run_scenario(
         drain_rate,
         per_job(io_after.heap_read - io_before.heap_read),
         per_job(io_after.index_read - io_before.index_read),
+        per_job(wal_after.records - wal_before.records),
+        per_job(wal_after.full_page_images - wal_before.full_page_images),
+        per_job(wal_after.bytes - wal_before.bytes) / 1024.0,
         retention_ms,
         size.heap_bytes as f64 / 1e6,
         size.index_bytes as f64 / 1e6,
@@ -223,11 +230,16 @@ async fn drain(
     Ok(count as f64 / started.elapsed().as_secs_f64())
 }
 
-/// The jobs table's block reads once every backend has reported its own (they do at most once a
-/// second).
-async fn settled_io(pool: &sqlx::PgPool) -> anyhow::Result<synthetic::TableIo> {
+/// The jobs table's block reads and the server's WAL once every backend has reported its own
+/// (they do at most once a second).
+async fn settled_io(
+    pool: &sqlx::PgPool,
+) -> anyhow::Result<(synthetic::TableIo, synthetic::WalUsage)> {
     tokio::time::sleep(Duration::from_millis(1_100)).await;
-    Ok(synthetic::jobs_table_io(pool).await?)
+    Ok((
+        synthetic::jobs_table_io(pool).await?,
+        synthetic::wal_usage(pool).await?,
+    ))
 }
 
 fn millis(since: Instant) -> f64 {

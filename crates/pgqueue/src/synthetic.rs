@@ -159,3 +159,40 @@ pub async fn jobs_table_io<'e>(executor: impl PgExecutor<'e>) -> Result<TableIo,
         index_hit: row.index_hit,
     })
 }
+
+/// Write-ahead log the whole server has written since its statistics were reset (PostgreSQL 14+'s
+/// `pg_stat_wal`): what a queue's updates cost in WAL, and how much of it is full-page images
+/// (a page's first change after a checkpoint writes the whole page).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WalUsage {
+    /// WAL records.
+    pub records: i64,
+    /// Full-page images among them.
+    pub full_page_images: i64,
+    /// Bytes of WAL.
+    pub bytes: i64,
+}
+
+/// Reads the server's [`WalUsage`] (counted per server, not per table: measure on a server the
+/// benchmark has to itself).
+pub async fn wal_usage<'e>(executor: impl PgExecutor<'e>) -> Result<WalUsage, QueueError> {
+    let row = sqlx::query!(
+        r#"select wal_records as "records!", wal_fpi as "full_page_images!",
+                  wal_bytes::bigint as "bytes!"
+           from pg_stat_wal"#,
+    )
+    .fetch_one(executor)
+    .await?;
+    Ok(WalUsage {
+        records: row.records,
+        full_page_images: row.full_page_images,
+        bytes: row.bytes,
+    })
+}
+
+/// Runs a `CHECKPOINT`, so that the next change to any page writes a full-page image again: the
+/// state a backlog written long before it falls due is in, whatever the benchmark did before.
+pub async fn checkpoint(pool: &PgPool) -> Result<(), QueueError> {
+    sqlx::query!("checkpoint").execute(pool).await?;
+    Ok(())
+}
