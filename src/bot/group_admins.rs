@@ -1,8 +1,8 @@
 //! Who administers a group, asked of Telegram (getChatMember) and remembered briefly, so that a
 //! burst of taps in a busy group costs one request per user rather than one per tap.
 //!
-//! The rule it serves (see the README): in a group, a task's creator or a group administrator may
-//! change the task, and only administrators change the group's settings.
+//! The rule it serves (see docs/usage.md, "Groups"): in a group, a task's creator or a group
+//! administrator may change the task, and only administrators change the group's settings.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
