@@ -12,7 +12,7 @@ pub enum ClockMode {
     /// Follows real time (plus any offset added with `advance`).
     #[default]
     Real,
-    /// Stands still; only `advance` and `set` move it.
+    /// Stands still; only `advance` moves it.
     Manual,
 }
 

@@ -1,6 +1,6 @@
 //! The control API under `/__sim`: JSON routes for other programs to set up users and groups,
 //! act as users, and read transcripts, calls and counters. The typed `SimHandle` offers the same
-//! operations in-process. Documented in the README (section "The Bot API simulator").
+//! operations in-process. Documented in `crates/tgsim/README.md` ("The control API for tests").
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! A Telegram Bot API simulator, faithful enough to catch our mistakes: `/bot<token>/<method>`
 //! with Telegram's envelope and exact error texts, long polling and webhooks, HTML parse mode,
 //! flood control, recipients in every state, fault injection, and a control API (`/__sim`) for
-//! tests, the sandbox and benchmarks. Documented in the README (section "The Bot API simulator").
+//! tests, the sandbox and benchmarks. Documented in `crates/tgsim/README.md`.
 
 #![warn(missing_docs)]
 

@@ -1,6 +1,6 @@
 //! Flood control on the simulator's clock: token buckets per chat and overall (and for paid
-//! broadcasts), and a sliding window per group ("20 messages per minute"). Deterministic: the same calls at the same simulated times get
-//! the same answers.
+//! broadcasts), and a sliding window per group ("20 messages per minute"). Deterministic: the same
+//! calls at the same simulated times get the same answers.
 
 use std::collections::{HashMap, VecDeque};
 

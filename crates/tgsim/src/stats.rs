@@ -30,7 +30,7 @@ pub struct Counters {
     pub requests_by_method: BTreeMap<String, u64>,
     /// Error answers by `error_code` (including injected ones).
     pub errors_by_code: BTreeMap<u16, u64>,
-    /// Messages the bot delivered (sendMessage successes).
+    /// Messages the bot delivered (sendMessage and sendDocument successes).
     pub messages_sent: u64,
     /// 429 answers by cause.
     pub too_many_requests: ThrottleCounters,

@@ -7,6 +7,9 @@ use super::types::MessageEntity;
 /// Longest message text, in UTF-16 code units, after entity parsing.
 pub const MAX_TEXT_LEN: usize = 4096;
 
+/// Longest caption, in UTF-16 code units, after entity parsing.
+pub(crate) const MAX_CAPTION_LEN: usize = 1024;
+
 /// Length of `s` in UTF-16 code units, the unit of entity offsets.
 pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()

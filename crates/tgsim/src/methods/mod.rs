@@ -1,9 +1,14 @@
 //! The Bot API methods the simulator implements, looked up case-insensitively.
 
-mod bot;
+mod callbacks;
+mod commands;
+mod documents;
+mod formatting;
+mod markup;
 mod members;
 mod messages;
 mod polling;
+mod sending;
 mod webhook;
 
 use super::config::WebhookSettings;
@@ -120,17 +125,19 @@ fn call_now(
     match method {
         Method::GetMe => Success::of(&world.bot),
         Method::SendMessage => Success::of(messages::send_message(world, params)?),
-        Method::SendDocument => Success::of(messages::send_document(world, params)?),
+        Method::SendDocument => Success::of(documents::send_document(world, params)?),
         Method::EditMessageText => Success::of(messages::edit_message_text(world, params)?),
         Method::EditMessageReplyMarkup => {
             Success::of(messages::edit_message_reply_markup(world, params)?)
         }
         Method::DeleteMessage => Success::of(messages::delete_message(world, params)?),
         Method::GetChatMember => Success::of(members::get_chat_member(world, params)?),
-        Method::AnswerCallbackQuery => Success::of(bot::answer_callback_query(world, params)?),
-        Method::SetMyCommands => Success::of(bot::set_my_commands(world, params)?),
-        Method::GetMyCommands => Success::of(bot::get_my_commands(world, params)?),
-        Method::DeleteMyCommands => Success::of(bot::delete_my_commands(world, params)?),
+        Method::AnswerCallbackQuery => {
+            Success::of(callbacks::answer_callback_query(world, params)?)
+        }
+        Method::SetMyCommands => Success::of(commands::set_my_commands(world, params)?),
+        Method::GetMyCommands => Success::of(commands::get_my_commands(world, params)?),
+        Method::DeleteMyCommands => Success::of(commands::delete_my_commands(world, params)?),
         Method::SetWebhook => webhook::set_webhook(world, webhook, params),
         Method::DeleteWebhook => webhook::delete_webhook(world, params),
         Method::GetWebhookInfo => Success::of(webhook::get_webhook_info(world)),
@@ -138,4 +145,4 @@ fn call_now(
     }
 }
 
-pub(crate) use bot::resolve_commands;
+pub(crate) use commands::resolve_commands;

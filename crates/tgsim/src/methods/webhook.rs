@@ -1,4 +1,4 @@
-//! setWebhook, deleteWebhook, getWebhookInfo. Delivery itself lives in `sim::delivery`.
+//! setWebhook, deleteWebhook, getWebhookInfo. Delivery itself lives in `crate::delivery`.
 
 use axum::http::Uri;
 

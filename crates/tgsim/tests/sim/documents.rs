@@ -11,7 +11,7 @@ use teloxide::types::{
 };
 use tgsim::{KeyboardButtonView, ReplyKeyboardView, descriptions};
 
-use crate::sim_support::{bot, call, control, start_unlimited, user};
+use crate::support::{bot, call, control, start_unlimited, user};
 
 #[tokio::test]
 async fn send_document_uploads_a_file_the_user_sees_with_its_caption() {

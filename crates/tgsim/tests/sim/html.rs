@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::sim_support::{call, start_unlimited, user};
+use crate::support::{call, start_unlimited, user};
 
 /// `(input, Ok((text, entities)))` or `(input, Err(description))`.
 type Row = (&'static str, Result<(&'static str, Value), &'static str>);

@@ -5,8 +5,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tgsim::{BotMembership, LimitsConfig, NewGroup, NewUser, SimConfig, SimHandle, UserState};
 
-use crate::sim_support::{Raw, call, start_unlimited, start_with, user};
-use crate::support::WAIT;
+use crate::support::{Raw, WAIT, call, start_unlimited, start_with, user};
 
 #[derive(Deserialize)]
 struct Fixture {
@@ -120,13 +119,13 @@ async fn provoke(case: &str) -> Raw {
         }
         "wrong_token" => {
             let url = format!("{}/bot7000000001:wrong/getMe", sim.url());
-            crate::sim_support::get(&url).await
+            crate::support::get(&url).await
         }
         "not_found" => call(&sim, "sendPigeon", json!({})).await,
         "two_pollers" => {
             let waiting = {
                 let url = format!("{}/getUpdates?timeout=10", sim.api_url());
-                tokio::spawn(async move { crate::sim_support::get(&url).await })
+                tokio::spawn(async move { crate::support::get(&url).await })
             };
             sim.wait_for_polls_started(1, WAIT).await.unwrap();
             assert_eq!(call(&sim, "getUpdates", json!({})).await.status, 200);

@@ -10,8 +10,7 @@ use axum::routing::post;
 use serde_json::{Value, json};
 use tgsim::{SECRET_HEADER, SimHandle, descriptions};
 
-use crate::sim_support::{call, start_unlimited, user};
-use crate::support::WAIT;
+use crate::support::{WAIT, call, start_unlimited, user};
 
 /// One delivery: the secret-token header and the update.
 type Delivery = (Option<String>, Value);
@@ -139,7 +138,7 @@ async fn bad_settings_are_refused_and_pending_updates_can_be_dropped() {
 async fn https_rules_apply_in_strict_mode() {
     let mut config = tgsim::SimConfig::default();
     config.webhook.require_https = true;
-    let sim = crate::sim_support::start_with(config).await;
+    let sim = crate::support::start_with(config).await;
     let http = call(
         &sim,
         "setWebhook",

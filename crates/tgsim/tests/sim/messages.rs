@@ -6,7 +6,7 @@ use teloxide::prelude::*;
 use teloxide::types::{BotCommand, BotCommandScope, Recipient};
 use tgsim::{NewGroup, NewUser, UserState, descriptions};
 
-use crate::sim_support::{bot, call, call_form, get, start_unlimited, user};
+use crate::support::{bot, call, call_form, get, start_unlimited, user};
 
 #[tokio::test]
 async fn any_case_any_verb_any_encoding() {

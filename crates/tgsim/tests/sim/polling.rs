@@ -9,10 +9,9 @@ use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
 use tgsim::SimHandle;
 
-use crate::sim_support::{bot, call, start, start_unlimited, user};
-use crate::support::WAIT;
+use crate::support::{WAIT, bot, call, start, start_unlimited, user};
 
-fn update_ids(raw: &crate::sim_support::Raw) -> Vec<i64> {
+fn update_ids(raw: &crate::support::Raw) -> Vec<i64> {
     raw.json["result"]
         .as_array()
         .unwrap()

@@ -13,8 +13,7 @@ use tgsim::{
     descriptions,
 };
 
-use crate::sim_support::{bot, start, start_unlimited, start_with, user};
-use crate::support::WAIT;
+use crate::support::{WAIT, bot, start, start_unlimited, start_with, user};
 
 fn unknown(result: Result<Message, RequestError>) -> String {
     match result {
@@ -224,7 +223,7 @@ async fn wrong_token_and_wrong_url() {
         Err(RequestError::Api(ApiError::InvalidToken))
     ));
     let misrouted =
-        crate::sim_support::bot(&sim).set_api_url(format!("{}/tba", sim.url()).parse().unwrap());
+        crate::support::bot(&sim).set_api_url(format!("{}/tba", sim.url()).parse().unwrap());
     assert!(matches!(
         misrouted.get_me().await,
         Err(RequestError::Api(ApiError::InvalidToken))

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::json;
 use tgsim::{LimitsConfig, NewGroup, Rate, SimConfig, SimHandle};
 
-use crate::sim_support::{call, start_with, user};
+use crate::support::{call, start_with, user};
 
 async fn manual_clock_sim(limits: LimitsConfig) -> SimHandle {
     start_with(SimConfig::default().with_limits(limits).with_manual_clock()).await

@@ -3,7 +3,7 @@
 use reqwest::Method;
 use serde_json::json;
 
-use crate::sim_support::{call, control, start};
+use crate::support::{call, control, start};
 
 #[tokio::test]
 async fn a_script_can_drive_a_whole_conversation() {
@@ -245,10 +245,10 @@ async fn limits_faults_clock_and_states_over_http() {
 #[tokio::test]
 async fn a_transcript_request_can_wait_for_the_bot() {
     let sim = start().await;
-    let ann = crate::sim_support::user(&sim, "Ann");
+    let ann = crate::support::user(&sim, "Ann");
     let path = format!("chats/{ann}/transcript?min_messages=1&timeout_ms=3000");
     let url = format!("{}/{path}", sim.control_url());
-    let waiting = tokio::spawn(async move { crate::sim_support::get(&url).await });
+    let waiting = tokio::spawn(async move { crate::support::get(&url).await });
     tokio::task::yield_now().await;
     call(
         &sim,

@@ -1,9 +1,15 @@
-//! Shared helpers for the simulator's own tests: start a simulator, point teloxide or a raw HTTP
-//! client at it, create users. Their waits use [`crate::support::WAIT`].
+//! Shared helpers for the simulator's own tests: the one wait bound ([`WAIT`]), starting a
+//! simulator, pointing teloxide or a raw HTTP client at it, creating users.
+
+use std::time::Duration;
 
 use serde_json::Value;
 use teloxide::Bot;
 use tgsim::{LimitsConfig, NewUser, SimConfig, SimHandle, Simulator};
+
+/// How long to wait for what normally happens within milliseconds (an update reaching a poll, a
+/// webhook delivery, a reply) before failing.
+pub const WAIT: Duration = Duration::from_secs(10);
 
 /// A simulator with default settings (Telegram-like limits, real clock).
 pub async fn start() -> SimHandle {

@@ -12,9 +12,7 @@ use tgsim::{
     SimHandle, UserState, descriptions,
 };
 
-use crate::sim_support::{
-    Raw, bot, call, call_form, control, get, start_unlimited, start_with, user,
-};
+use crate::support::{Raw, bot, call, call_form, control, get, start_unlimited, start_with, user};
 
 /// The user's status in the chat as teloxide parses it.
 async fn kind(bot: &Bot, chat_id: i64, user_id: i64) -> Result<ChatMemberKind, RequestError> {

@@ -8,8 +8,7 @@ use teloxide::RequestError;
 use teloxide::prelude::*;
 use tgsim::{FaultAction, FaultRule, SimConfig, SimHandle};
 
-use crate::sim_support::{bot, call, start_unlimited, start_with, user};
-use crate::support::WAIT;
+use crate::support::{WAIT, bot, call, start_unlimited, start_with, user};
 
 async fn send_with_timeout(
     sim: &SimHandle,

@@ -11,7 +11,7 @@ use teloxide::types::{MessageOrigin as Origin, UpdateKind};
 use tgsim::types::{Chat, ChatType, MessageOrigin};
 use tgsim::{Forward, NewGroup};
 
-use crate::sim_support::{bot, control, start_unlimited, user};
+use crate::support::{bot, control, start_unlimited, user};
 
 fn channel(id: i64, title: &str) -> Chat {
     Chat {
