@@ -73,6 +73,7 @@
 mod edit;
 mod en;
 mod grammar;
+mod keys;
 mod lexer;
 mod phrase;
 mod resolve;

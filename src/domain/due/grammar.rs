@@ -10,7 +10,7 @@ mod repeat;
 
 use chrono::{Weekday, WeekdaySet};
 
-use super::vocab::{Key, Period, Unit};
+use super::keys::{Key, Period, Unit};
 
 pub(super) use cursor::{Cursor, Lexed};
 

@@ -15,8 +15,8 @@
 //! read as (see [`Found`]).
 
 use super::grammar::{Context, DayRef, Item, Lexed, parse_item};
+use super::keys::Key;
 use super::spec::Spec;
-use super::vocab::Key;
 use super::{Unplaced, UnplacedKind};
 
 /// At most this many glue tokens may separate two parts of one phrase.

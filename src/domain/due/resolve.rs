@@ -13,8 +13,8 @@ use crate::domain::recurrence::{Frequency, Recurrence, RecurrenceError};
 use crate::domain::timezone::{resolve_local, to_local};
 
 use super::grammar::{DayRef, Repeat, RepeatRef, Span};
+use super::keys::Period;
 use super::spec::Spec;
-use super::vocab::Period;
 use super::{Assumption, DueError, MAX_YEAR};
 use time::{Moment, Said, period_default};
 

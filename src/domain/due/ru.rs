@@ -2,9 +2,9 @@
 
 use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
 
-use super::vocab::Key::{self, *};
-use super::vocab::Period::{Afternoon, Evening, Morning, Night};
-use super::vocab::Unit::{
+use super::keys::Key::{self, *};
+use super::keys::Period::{Afternoon, Evening, Morning, Night};
+use super::keys::Unit::{
     Day as D, Hour as H, Minute as Mi, Month as Mo, Second as S, Week as W, Year as Y,
 };
 

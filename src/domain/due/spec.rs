@@ -2,7 +2,7 @@
 //! contradict each other.
 
 use super::grammar::{Clock, DayRef, Item, Repeat, RepeatRef, Span};
-use super::vocab::Period;
+use super::keys::Period;
 
 /// The parts of one time phrase, each said at most once.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

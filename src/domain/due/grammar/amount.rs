@@ -2,7 +2,7 @@
 //! "2 soatdan keyin") and lead times ("30 min before", "за 30 минут",
 //! "30 daqiqa oldin").
 
-use super::super::vocab::{Key, Unit};
+use super::super::keys::{Key, Unit};
 use super::number::{Case, number_word};
 use super::{Context, Cursor, Item, Span, unit_key};
 

@@ -7,7 +7,7 @@ use chrono::Weekday;
 
 use crate::domain::lang::Lang;
 
-use super::super::vocab::{Key, Period};
+use super::super::keys::{Key, Period};
 use super::{Context, Cursor, DayRef, Item};
 
 /// "next week", "на следующей неделе", "keyingi hafta(da)"; "end of the month", "в конце

@@ -3,7 +3,7 @@
 //! "полшестого", "без пятнадцати шесть", "beshdan o'n besh daqiqa o'tganda", "besh yarimda")
 //! and parts of the day ("in the evening", "вечером", "kechqurun", "в обед", "this morning").
 
-use super::super::vocab::{Key, Period, Unit};
+use super::super::keys::{Key, Period, Unit};
 use super::number::{Case, count, number_word};
 use super::{Clock, Context, Cursor, DayRef, Item, period_key};
 

@@ -4,8 +4,9 @@ use crate::domain::fold::{fold, is_invisible};
 use crate::domain::lang::Lang;
 use crate::domain::script::{is_cyrillic, uz_cyrillic_to_latin};
 
+use super::super::keys::Key;
 use super::super::lexer::{Token, TokenKind, tokenize};
-use super::super::vocab::{Key, meanings, meanings_in, typo_of};
+use super::super::vocab::{meanings, meanings_in, typo_of};
 
 /// A tokenized message, each word annotated with its meanings.
 pub(in crate::domain::due) struct Lexed {

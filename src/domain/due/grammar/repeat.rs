@@ -9,7 +9,7 @@ use chrono::{Weekday, WeekdaySet};
 
 use crate::domain::recurrence::MAX_INTERVAL;
 
-use super::super::vocab::{Key, Unit};
+use super::super::keys::{Key, Unit};
 use super::calendar::{date_without_year, weekday_key};
 use super::number::count;
 use super::{Context, Cursor, Item, Repeat, RepeatRef, period_key, unit_key};
