@@ -280,6 +280,23 @@ pub enum DueError {
         /// The last accepted year.
         max_year: i32,
     },
+    /// A repeat more often than every
+    /// [`MIN_MINUTES`](crate::domain::recurrence::MIN_MINUTES) minutes ("every 2 minutes",
+    /// "every 30 seconds"): too often for a repeat, which a chat may offer as nagging instead
+    /// (a reminder repeated until it is done).
+    #[error("a repeat every {every_secs} seconds is too often")]
+    RepeatTooOften {
+        /// The interval asked for, in seconds.
+        every_secs: u64,
+    },
+    /// A repeat whose end ("until March 1") comes before its first occurrence.
+    #[error("the repeat ends on {until} before its first time {first}")]
+    EndsBeforeFirst {
+        /// The last day the repeat was to run.
+        until: NaiveDate,
+        /// The local date and time of what would have been its first occurrence.
+        first: NaiveDateTime,
+    },
     /// A lead time longer than [`Lead::MAX`] ("remind 40 days before").
     #[error("a lead time longer than {max_days} days")]
     LeadTooLong {

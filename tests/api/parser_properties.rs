@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use remindbot::domain::due::{ParsedDue, parse_due};
 use remindbot::domain::lang::Lang;
-use remindbot::domain::recurrence::{Anchor, Frequency, Recurrence};
+use remindbot::domain::recurrence::{Anchor, Frequency, Recurrence, WeekOfMonth};
 use remindbot::domain::timezone::to_local;
 
 const ZONES: [Tz; 4] = [
@@ -87,11 +87,19 @@ fn last_day(date: NaiveDate) -> u32 {
 /// Whether `date` is one of the days `frequency` names (month days clamped to short months).
 fn on_its_days(frequency: Frequency, date: NaiveDate) -> bool {
     match frequency {
-        Frequency::Hourly | Frequency::Daily => true,
+        Frequency::Minutely | Frequency::Hourly | Frequency::Daily => true,
         Frequency::Weekdays => date.weekday().num_days_from_monday() < 5,
         Frequency::Weekly(days) => days.contains(date.weekday()),
         Frequency::MonthlyOnDay(day) => date.day() == day.min(last_day(date)),
         Frequency::MonthlyOnLastDay => date.day() == last_day(date),
+        Frequency::MonthlyOnWeekday { week, day } => {
+            let nth = (date.day() - 1) / 7 + 1;
+            date.weekday() == day
+                && match week {
+                    WeekOfMonth::Last => date.day() + 7 > last_day(date),
+                    _ => i8::try_from(nth).ok() == Some(week.ordinal()),
+                }
+        }
         Frequency::Yearly { month, day } => {
             date.month() == month && date.day() == day.min(last_day(date))
         }
@@ -103,11 +111,13 @@ fn on_its_days(frequency: Frequency, date: NaiveDate) -> bool {
 fn periods_between(frequency: Frequency, anchor: NaiveDate, date: NaiveDate) -> i64 {
     let monday = |d: NaiveDate| d - Duration::days(i64::from(d.weekday().num_days_from_monday()));
     match frequency {
-        Frequency::Hourly | Frequency::Daily => (date - anchor).num_days(),
+        Frequency::Minutely | Frequency::Hourly | Frequency::Daily => (date - anchor).num_days(),
         Frequency::Weekdays | Frequency::Weekly(_) => {
             (monday(date) - monday(anchor)).num_days() / 7
         }
-        Frequency::MonthlyOnDay(_) | Frequency::MonthlyOnLastDay => {
+        Frequency::MonthlyOnDay(_)
+        | Frequency::MonthlyOnLastDay
+        | Frequency::MonthlyOnWeekday { .. } => {
             i64::from(date.year() - anchor.year()) * 12 + i64::from(date.month0())
                 - i64::from(anchor.month0())
         }

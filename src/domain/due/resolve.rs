@@ -131,8 +131,15 @@ fn rule_error(error: RecurrenceError) -> DueError {
             month,
             year: None,
         },
-        RecurrenceError::IntervalOutOfRange { .. } => too_far(),
-        RecurrenceError::NoWeekdays | RecurrenceError::HourlyNeedsAnchor => DueError::NoTime,
+        RecurrenceError::IntervalOutOfRange { .. } | RecurrenceError::CountOutOfRange { .. } => {
+            too_far()
+        }
+        RecurrenceError::TooOften { minutes } => DueError::RepeatTooOften {
+            every_secs: u64::from(minutes) * 60,
+        },
+        RecurrenceError::NoWeekdays
+        | RecurrenceError::HourlyNeedsAnchor
+        | RecurrenceError::FixedDaysFromDone => DueError::NoTime,
     }
 }
 
