@@ -70,6 +70,7 @@
 //! - wall times in a DST gap or overlap follow
 //!   [`resolve_local`](crate::domain::timezone::resolve_local).
 
+mod choice;
 mod edit;
 mod en;
 mod grammar;
@@ -85,6 +86,7 @@ mod vocab;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use chrono_tz::Tz;
 
+pub use choice::{AMBIGUOUS_HOURS, HalfOfDay, HourChoice, Reading};
 pub use edit::{ParsedEdit, Said, parse_edit};
 
 use crate::domain::fold::is_space;
@@ -123,6 +125,10 @@ pub struct ParsedDue {
     /// Time words left in the task text because they did not fit the phrase (see
     /// [`Unplaced`]); they never change `due`.
     pub unplaced: Vec<Unplaced>,
+    /// For an hour that is truly either side of noon on a named day ("tomorrow at 6"), both
+    /// readings: a chat asks which with two buttons and applies the answer with
+    /// [`ParsedDue::choose`]. `None` when the time was clear or has a natural reading.
+    pub choice: Option<HourChoice>,
 }
 
 impl ParsedDue {
@@ -346,7 +352,7 @@ fn read_phrase(
     }
     let lexed = grammar::Lexed::new(input, lang_hint);
     let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
-    let resolved = resolve::resolve(&found.spec, now, tz)?;
+    let resolved = resolve::resolve(&found.spec, lexed.cue(), now, tz)?;
     Ok((found, resolved))
 }
 
@@ -374,6 +380,7 @@ pub fn parse_due(
         lead: resolved.lead,
         assumptions: noted(found.typos, resolved.assumptions),
         unplaced: found.unplaced,
+        choice: resolved.choice,
     })
 }
 

@@ -188,4 +188,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("fortnightly", Fortnightly),
     ("by", On),
     ("lunchtime", Period(Lunch)),
+    ("wake", MorningCue),
+    ("waking", MorningCue),
+    ("wakeup", MorningCue),
 ];

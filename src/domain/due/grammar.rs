@@ -125,8 +125,8 @@ pub(super) struct Clock {
     pub minute: u32,
     /// `Some(false)` for am, `Some(true)` for pm.
     pub meridiem: Option<bool>,
-    /// Written so that it can only be one time of day: with a leading zero (`09:30`), as
-    /// `12:30` (noon; midnight is `00:30`), or as noon or midnight.
+    /// Written so that it can only be one time of day: as on a 24-hour clock's face (`9:30`,
+    /// `09:30`, `12:30`, `21.00`), with a leading zero (`09`), or as noon or midnight.
     pub exact: bool,
     /// The word midnight ("midnight", "полночь", "yarim tunda"), which ends the day it is on.
     pub midnight: bool,
@@ -296,6 +296,14 @@ mod tests {
         Some(Item::Time(Clock::at(hour, minute)))
     }
 
+    /// A time written as on a clock's face, `H:MM`: a 24-hour time.
+    fn face(hour: u32, minute: u32) -> Option<Item> {
+        Some(Item::Time(Clock {
+            exact: true,
+            ..Clock::at(hour, minute)
+        }))
+    }
+
     #[test]
     fn dotted_numbers_are_dates_or_times_by_what_they_can_be() {
         let fresh = Context::default();
@@ -304,10 +312,10 @@ mod tests {
             has_day: true,
         };
         assert_eq!(item("31.12", fresh), date(31, 12));
-        assert_eq!(item("21.00", fresh), time(21, 0));
-        assert_eq!(item("9.30", fresh), time(9, 30));
+        assert_eq!(item("21.00", fresh), face(21, 0));
+        assert_eq!(item("9.30", fresh), face(9, 30));
         assert_eq!(item("10.11", fresh), date(10, 11));
-        assert_eq!(item("10.11", after_day), time(10, 11));
+        assert_eq!(item("10.11", after_day), face(10, 11));
         assert_eq!(item("5.3", after_day), date(5, 3));
     }
 

@@ -193,4 +193,7 @@ pub(super) enum Key {
     YearWord,
     /// Uzbek locative `da`/`ga` after a time or day.
     Da,
+    /// A word of waking up anywhere in the message, which reads an hour without am/pm in the
+    /// morning as a part of the day does: `wake`, `разбуди`, `подъём`, `uyg'otib`.
+    MorningCue,
 }

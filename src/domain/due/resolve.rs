@@ -4,14 +4,16 @@
 mod time;
 
 use chrono::{
-    DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeDelta, Utc, Weekday, WeekdaySet,
+    DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeDelta, Timelike, Utc, Weekday,
+    WeekdaySet,
 };
 use chrono_tz::Tz;
 
 use crate::domain::lead::Lead;
-use crate::domain::recurrence::{Frequency, Recurrence, RecurrenceError};
+use crate::domain::recurrence::{End, Frequency, Recurrence, RecurrenceError};
 use crate::domain::timezone::{resolve_local, to_local};
 
+use super::choice::{AMBIGUOUS_HOURS, HalfOfDay, HourChoice, Reading};
 use super::grammar::{DayRef, Repeat, RepeatRef, Span};
 use super::keys::Period;
 use super::spec::Spec;
@@ -29,32 +31,133 @@ pub(super) struct Resolved {
     pub lead: Option<Lead>,
     /// What was assumed.
     pub assumptions: Vec<Assumption>,
+    /// Both readings of an hour that may be either side of noon on a named day.
+    pub choice: Option<HourChoice>,
 }
 
-/// Resolves `spec` against `now` in `tz`.
-pub(super) fn resolve(spec: &Spec, now: DateTime<Utc>, tz: Tz) -> Result<Resolved, DueError> {
+/// Resolves `spec` against `now` in `tz`; `cue` is the part of the day the message's other
+/// words point to ("wake me", "dinner"), which reads an hour without am/pm.
+pub(super) fn resolve(
+    spec: &Spec,
+    cue: Option<Period>,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Result<Resolved, DueError> {
     let lead = spec.lead.map(lead_duration).transpose()?;
-    let said = Said::read(spec.clock, spec.period)?;
     let mut notes = Vec::new();
-    let (due, recurrence) = if let Some(repeat) = spec.repeat {
-        let rule = recurrence(repeat, said, spec.period, now, tz, &mut notes)?;
-        (rule.next_after(now, tz), Some(rule))
-    } else if let Some(span) = spec.relative {
-        let moment = (said != Said::Nothing).then(|| said.on_a_day(spec.period, &mut notes));
-        (relative(span, moment, now, tz)?, None)
-    } else if let Some(day) = spec.day {
-        (on_day(day, said, spec.period, now, tz, &mut notes)?, None)
-    } else {
-        (without_day(said, spec.period, now, tz, &mut notes), None)
-    };
+    let said = cued(Said::read(spec.clock, spec.period)?, cue, &mut notes);
+    let (due, recurrence) = moment(spec, said, now, tz, &mut notes)?;
     if to_local(tz, due).year() > MAX_YEAR {
         return Err(too_far());
     }
+    let choice = choice(spec, said, (due, recurrence), now, tz);
     Ok(Resolved {
         due,
         recurrence,
         lead,
         assumptions: notes,
+        choice,
+    })
+}
+
+/// The deadline (and rule) that `spec` means with the time of day `said`.
+fn moment(
+    spec: &Spec,
+    said: Said,
+    now: DateTime<Utc>,
+    tz: Tz,
+    notes: &mut Vec<Assumption>,
+) -> Result<(DateTime<Utc>, Option<Recurrence>), DueError> {
+    if let Some(repeat) = spec.repeat {
+        let rule = recurrence(repeat, said, spec.period, now, tz, notes)?;
+        let first = rule.first_occurrence(now, tz).ok_or_else(|| {
+            let first = to_local(tz, rule.next_after(now, tz));
+            match rule.end() {
+                Some(End::Until(until)) => DueError::EndsBeforeFirst { until, first },
+                _ => too_far(),
+            }
+        })?;
+        return Ok((first.at, Some(rule)));
+    }
+    let due = if let Some(span) = spec.relative {
+        let moment = (said != Said::Nothing).then(|| said.on_a_day(spec.period, notes));
+        relative(span, moment, now, tz)?
+    } else if let Some(day) = spec.day {
+        on_day(day, said, spec.period, now, tz, notes)?
+    } else {
+        without_day(said, spec.period, now, tz, notes)
+    };
+    Ok((due, None))
+}
+
+/// An hour without am/pm read as the message's other words say (`cue`): "wake me at 6" in the
+/// morning, "dinner at 7" in the evening; noted like any reading of such an hour. Noon and
+/// midnight (12) are left to the usual reading.
+fn cued(said: Said, cue: Option<Period>, notes: &mut Vec<Assumption>) -> Said {
+    let Said::Either { typed, am, pm } = said else {
+        return said;
+    };
+    let chosen = match cue {
+        _ if typed.hour() == 12 => return said,
+        Some(Period::Morning) => am,
+        Some(Period::Evening) => pm,
+        _ => return said,
+    };
+    notes.push(Assumption::HourWithoutAmPm { typed, chosen });
+    Said::Exact(chosen)
+}
+
+/// Both readings of an hour in [`AMBIGUOUS_HOURS`] said without am/pm, a part of the day or a
+/// word of the morning or evening, on a named day, after "in 2 days" or in a day-based repeat
+/// ("tomorrow at 6", "every day at 7"): the one taken (the daytime reading, `taken`) and the
+/// other, resolved the same way. `None` for any other phrase, or when the other reading is no
+/// moment (in the past).
+fn choice(
+    spec: &Spec,
+    said: Said,
+    taken: (DateTime<Utc>, Option<Recurrence>),
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Option<HourChoice> {
+    let Said::Either { typed, am, pm } = said else {
+        return None;
+    };
+    let day_based_repeat = spec
+        .repeat
+        .is_some_and(|r| !matches!(r.kind, RepeatRef::Hourly));
+    let named_day = day_based_repeat
+        || spec.relative.is_some_and(|span| span.is_calendar_only())
+        || spec.day.is_some_and(|day| day != DayRef::Today);
+    if !named_day || !AMBIGUOUS_HOURS.contains(&typed.hour()) {
+        return None;
+    }
+    let chosen = super::daytime_reading(typed);
+    let other = if chosen == am { pm } else { am };
+    let (due, recurrence) = moment(spec, Said::Exact(other), now, tz, &mut Vec::new()).ok()?;
+    let taken = Reading {
+        time: chosen,
+        due: taken.0,
+        recurrence: taken.1,
+    };
+    let other = Reading {
+        time: other,
+        due,
+        recurrence,
+    };
+    Some(if chosen == am {
+        HourChoice {
+            typed,
+            morning: taken,
+            evening: other,
+            taken: HalfOfDay::Morning,
+        }
+    } else {
+        HourChoice {
+            typed,
+            morning: other,
+            evening: taken,
+            taken: HalfOfDay::Evening,
+        }
     })
 }
 
@@ -436,6 +539,84 @@ mod tests {
         assert_eq!(
             lead_duration(span).map(Lead::duration),
             Ok(TimeDelta::minutes(24 * 60 + 30))
+        );
+    }
+
+    fn t(h: u32, m: u32) -> NaiveTime {
+        NaiveTime::from_hms_opt(h, m, 0).expect("valid")
+    }
+
+    #[test]
+    fn words_of_the_morning_or_evening_read_an_hour() {
+        let six = Said::Either {
+            typed: t(6, 0),
+            am: t(6, 0),
+            pm: t(18, 0),
+        };
+        let mut notes = Vec::new();
+        assert_eq!(
+            cued(six, Some(Period::Morning), &mut notes),
+            Said::Exact(t(6, 0))
+        );
+        assert_eq!(
+            cued(six, Some(Period::Evening), &mut notes),
+            Said::Exact(t(18, 0))
+        );
+        assert_eq!(cued(six, None, &mut notes), six);
+        assert_eq!(
+            notes,
+            [
+                Assumption::HourWithoutAmPm {
+                    typed: t(6, 0),
+                    chosen: t(6, 0)
+                },
+                Assumption::HourWithoutAmPm {
+                    typed: t(6, 0),
+                    chosen: t(18, 0)
+                }
+            ]
+        );
+        let twelve = Said::Either {
+            typed: t(12, 0),
+            am: t(0, 0),
+            pm: t(12, 0),
+        };
+        assert_eq!(cued(twelve, Some(Period::Morning), &mut notes), twelve);
+    }
+
+    #[test]
+    fn six_on_a_named_day_offers_both_readings() {
+        let tz = chrono_tz::Asia::Tashkent;
+        let now = resolve_local(
+            tz,
+            NaiveDate::from_ymd_opt(2026, 3, 27)
+                .expect("valid")
+                .and_time(t(12, 16)),
+        );
+        let mut spec = Spec::default();
+        spec.day = Some(DayRef::Tomorrow);
+        spec.clock = Some(super::super::grammar::Clock::at(6, 0));
+        let resolved = resolve(&spec, None, now, tz).expect("resolves");
+        let choice = resolved.choice.expect("a choice");
+        assert_eq!(choice.taken, HalfOfDay::Evening);
+        assert_eq!(to_local(tz, choice.morning.due).time(), t(6, 0));
+        assert_eq!(choice.evening.due, resolved.due);
+        spec.clock = Some(super::super::grammar::Clock::at(9, 0));
+        assert_eq!(
+            resolve(&spec, None, now, tz).expect("resolves").choice,
+            None
+        );
+        spec.clock = Some(super::super::grammar::Clock::at(6, 0));
+        assert_eq!(
+            resolve(&spec, Some(Period::Morning), now, tz)
+                .expect("resolves")
+                .choice,
+            None
+        );
+        spec.day = Some(DayRef::Today);
+        assert_eq!(
+            resolve(&spec, None, now, tz).expect("resolves").choice,
+            None
         );
     }
 

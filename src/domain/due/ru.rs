@@ -263,6 +263,13 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("днем", TimeAdverb),
     ("вечером", TimeAdverb),
     ("ночью", TimeAdverb),
+    ("разбуди", MorningCue),
+    ("разбудить", MorningCue),
+    ("разбудите", MorningCue),
+    ("разбудил", MorningCue),
+    ("подъем", MorningCue),
+    ("проснуться", MorningCue),
+    ("будильник", MorningCue),
 ];
 
 /// The meaning of a Russian word made of parts: `полшестого` (half past five, literally "half

@@ -149,6 +149,12 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("tushlikdan", TimeAdverb),
     ("haftada", WeekNoun),
     ("kelgusi", Next),
+    ("uyg'ot", MorningCue),
+    ("uyg'otib", MorningCue),
+    ("uyg'oting", MorningCue),
+    ("uyg'otish", MorningCue),
+    ("uyg'on", MorningCue),
+    ("uyg'onish", MorningCue),
 ];
 
 /// Case endings that may follow a weekday or month name: `dushanbaga`,

@@ -10,6 +10,7 @@ use super::{Clock, Context, Cursor, DayRef, Item, period_key};
 /// `[at|в|soat|@] H[:MM|.MM] [o'clock|часов [MM минут]] [am|pm|a.m.] [da]`, an hour in words
 /// ("at five", "в пять", "soat beshda", "besh yarimda"), or noon/midnight.
 ///
+/// `H:MM` (and `H.MM`) is a 24-hour time: "7:00" is 07:00 and "10:00" 10:00, never 22:00.
 /// A bare number is taken as an hour only with some cue: a marker before
 /// it, minutes, an hour word, am/pm, a part of the day right after it, or
 /// a day or part of the day just before it ("завтра 9", "kechqurun 9"). An hour in words
@@ -52,6 +53,8 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
                 .map(|(m, _)| m)
         })
     };
+    // "10:00", "7.30": a clock's face, read on the 24-hour clock as everywhere the bot is used.
+    let clock_face = !in_words && minute.is_some();
     let hour_word = minute.is_none() && c.eat(Key::HourWord);
     if hour_word {
         minute = c.attempt(|c| {
@@ -69,7 +72,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || (context.bare_hour && !in_words)
         || c.peek_pick(period_key);
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    let exact = (digits == 2 && hour < 10) || (!in_words && minute.is_some() && hour == 12);
+    let exact = (digits == 2 && hour < 10) || clock_face;
     cued.then(|| {
         Item::Time(Clock {
             meridiem,

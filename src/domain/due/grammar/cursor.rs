@@ -4,7 +4,7 @@ use crate::domain::fold::{fold, is_invisible};
 use crate::domain::lang::Lang;
 use crate::domain::script::{is_cyrillic, uz_cyrillic_to_latin};
 
-use super::super::keys::Key;
+use super::super::keys::{Key, Period};
 use super::super::lexer::{Token, TokenKind, tokenize};
 use super::super::vocab::{meanings, meanings_in, typo_of};
 
@@ -66,6 +66,22 @@ impl Lexed {
     /// The first meaning of the word at `i` that `pick` accepts.
     pub fn pick<T>(&self, i: usize, pick: impl Fn(Key) -> Option<T>) -> Option<T> {
         self.keys.get(i)?.iter().find_map(|k| pick(*k))
+    }
+
+    /// The part of the day the message's words point to, when they agree: a word of waking up
+    /// ("wake", "разбуди", "подъём", "uyg'otib") or of the morning ("morning", "утром",
+    /// "ertalab"), or of the evening ("evening", "вечером", "kechki"), anywhere in it. `None`
+    /// when there is none, or words of both. A meal is no cue: "call mom at 9 about dinner" is
+    /// about dinner, not at it.
+    pub fn cue(&self) -> Option<Period> {
+        let any = |key: Key| (0..self.len()).any(|i| self.has(i, key));
+        let morning = any(Key::MorningCue) || any(Key::Period(Period::Morning));
+        let evening = any(Key::Period(Period::Evening));
+        match (morning, evening) {
+            (true, false) => Some(Period::Morning),
+            (false, true) => Some(Period::Evening),
+            _ => None,
+        }
     }
 
     /// Whether the token at `i` may sit between phrase parts or around the
