@@ -82,12 +82,14 @@ mod ru;
 mod spec;
 mod uz;
 mod vocab;
+mod written;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use chrono_tz::Tz;
 
 pub use choice::{AMBIGUOUS_HOURS, HalfOfDay, HourChoice, Reading};
 pub use edit::{ParsedEdit, Said, parse_edit};
+pub use written::written_in;
 
 use crate::domain::fold::is_space;
 use crate::domain::lang::Lang;

@@ -135,6 +135,13 @@ pub(super) enum Key {
     After,
     /// A weekday name.
     Weekday(Weekday),
+    /// A short weekday: `mon`, `пн`, `du`, `cho`; a weekday alone only with a marker or a time
+    /// after it ("on sat", "пн 10:00"), or in a list ("mon wed fri", "du cho ju").
+    WeekdayShort(Weekday),
+    /// An Uzbek weekday's short form (`du`, `se`, `cho`, `pa`, `ju`, `sha`, `ya`, `pay`, `yak`),
+    /// a weekday only in a list of several ("du cho ju 9:00"): alone, these are other words
+    /// ("pay", "я").
+    WeekdayListed(Weekday),
     /// A plural weekday meaning every such day: `mondays`, `понедельникам`.
     WeekdayPlural(Weekday),
     /// `next`, `следующий`, `keyingi`.

@@ -72,6 +72,19 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("juma", Weekday(Fri)),
     ("shanba", Weekday(Sat)),
     ("yakshanba", Weekday(Sun)),
+    ("du", WeekdayListed(Mon)),
+    ("dush", WeekdayListed(Mon)),
+    ("se", WeekdayListed(Tue)),
+    ("sesh", WeekdayListed(Tue)),
+    ("cho", WeekdayListed(Wed)),
+    ("chor", WeekdayListed(Wed)),
+    ("pa", WeekdayListed(Thu)),
+    ("pay", WeekdayListed(Thu)),
+    ("ju", WeekdayListed(Fri)),
+    ("sha", WeekdayListed(Sat)),
+    ("shan", WeekdayListed(Sat)),
+    ("ya", WeekdayListed(Sun)),
+    ("yak", WeekdayListed(Sun)),
     ("keyingi", Next),
     ("kelasi", Next),
     ("shu", This),
@@ -160,6 +173,21 @@ pub(super) const WORDS: &[(&str, Key)] = &[
 /// Case endings that may follow a weekday or month name: `dushanbaga`,
 /// `dekabrda`, `dushanbasi`.
 const ENDINGS: &[&str] = &["dagi", "gacha", "ning", "dan", "ga", "da", "ni", "si"];
+
+/// Every word of the list with its meanings, and every inflected form [`inflected`] reads
+/// (`dushanbaga`, `beshda`), for building lookups over spellings that differ from these.
+pub(super) fn forms() -> impl Iterator<Item = (String, Key)> {
+    let inflected = WORDS.iter().flat_map(|(word, _)| {
+        ENDINGS.iter().filter_map(move |ending| {
+            let form = format!("{word}{ending}");
+            inflected(&form).map(|key| (form, key))
+        })
+    });
+    WORDS
+        .iter()
+        .map(|(word, key)| ((*word).to_owned(), *key))
+        .chain(inflected)
+}
 
 /// The meaning of an inflected Uzbek word, if any: a weekday or month name with a case ending,
 /// or a number with the locative, ablative or dative ending (`beshda` "at five", `beshdan`

@@ -1,6 +1,9 @@
 //! Lookup of a word's meanings ([`Key`]s) in the English, Russian and Uzbek word lists, and
 //! one-letter typos of key words.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use crate::domain::lang::Lang;
 
 use super::keys::Key;
@@ -39,6 +42,36 @@ pub(super) fn meanings_in(word: &str, lang: Lang) -> Vec<Key> {
         Lang::Uz | Lang::UzCyrl => uz::inflected(word),
     });
     keys
+}
+
+/// The Uzbek meanings of a word typed in Cyrillic on a Russian keyboard, given as its Latin
+/// transliteration (`latin`): such a keyboard has no ҳ қ ғ ў, so people type х к г у instead
+/// ("хар жума" for "ҳар жума", "дакикадан" for "дақиқадан"), which read as `x k g u` where
+/// the word has `h q g' o'`. The word's meanings when some Uzbek word (or inflected form) is
+/// spelt like it up to these four letters; empty otherwise.
+pub(super) fn keyboard_uz_meanings(latin: &str) -> Vec<Key> {
+    static BY_KEYBOARD: OnceLock<HashMap<String, Vec<Key>>> = OnceLock::new();
+    let table = BY_KEYBOARD.get_or_init(|| {
+        let mut table: HashMap<String, Vec<Key>> = HashMap::new();
+        for (form, key) in uz::forms() {
+            table.entry(keyboard_fold(&form)).or_default().push(key);
+        }
+        table
+    });
+    table
+        .get(&keyboard_fold(latin))
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// `latin` with the letters a Russian keyboard cannot tell apart made one: `o'` and `u`, `g'`
+/// and `g`, `q` and `k`, `h` and `x`.
+fn keyboard_fold(latin: &str) -> String {
+    latin
+        .replace("o'", "u")
+        .replace("g'", "g")
+        .replace('q', "k")
+        .replace('h', "x")
 }
 
 /// Key words that a one-letter typo of is still read as them ("tomorow", "завтро", "черех",
@@ -207,6 +240,18 @@ mod tests {
         ] {
             assert_eq!(typo_of(ordinary), None, "{ordinary}");
         }
+    }
+
+    #[test]
+    fn uzbek_from_a_russian_keyboard_is_read() {
+        assert_eq!(keyboard_uz_meanings("xar"), [Key::Every]);
+        assert_eq!(
+            keyboard_uz_meanings("dakikadan"),
+            [Key::UnitFrom(Unit::Minute)]
+        );
+        assert_eq!(keyboard_uz_meanings("kuni"), meanings_in("kuni", Lang::Uz));
+        assert!(keyboard_uz_meanings("kupit").is_empty());
+        assert!(keyboard_uz_meanings("xleb").is_empty());
     }
 
     #[test]

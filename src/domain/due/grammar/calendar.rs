@@ -53,37 +53,55 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     Some(Item::Day(day))
 }
 
-/// `[on|в] [next|this] WEEKDAY [kuni]`. Abbreviations (`sat`, `ср`) count
-/// only with a prefix or a number right after ("пн 10:00"), since words
-/// like "sun" and "wed" are common in task text.
+/// `[on|в] [next|this] WEEKDAY [kuni]`. Short forms (`sat`, `ср`, `du`) count only with a
+/// prefix or a number right after ("пн 10:00"), since words like "sun" and "wed" are common in
+/// task text.
 pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let marked = c.eat(Key::On) || c.eat(Key::At);
     let next = c.eat(Key::Next);
     let prefixed = marked || next || c.eat(Key::This);
-    let word_pos = c.pos();
-    let day = c.eat_pick(weekday_key)?;
-    if !prefixed && is_abbreviation(c, word_pos) && !c.peek_number() {
-        return None;
-    }
+    let day = match c.eat_pick(full_weekday) {
+        Some(day) => day,
+        None => {
+            let day = c.eat_pick(short_weekday)?;
+            if !prefixed && !c.peek_number() {
+                return None;
+            }
+            day
+        }
+    };
     c.eat(Key::DayNoun);
     c.eat(Key::Da);
     Some(Item::Day(DayRef::Weekday { day, next }))
 }
 
-/// A weekday meaning.
+/// A weekday meaning, full or short.
 pub(super) fn weekday_key(key: Key) -> Option<Weekday> {
+    full_weekday(key).or_else(|| short_weekday(key))
+}
+
+/// A weekday meaning in a list of several: full, short, or an Uzbek short form (`du`, `cho`).
+pub(super) fn listed_weekday(key: Key) -> Option<Weekday> {
+    weekday_key(key).or(match key {
+        Key::WeekdayListed(day) => Some(day),
+        _ => None,
+    })
+}
+
+/// A weekday's full name: `monday`, `среду`, `juma`, `шанба`.
+fn full_weekday(key: Key) -> Option<Weekday> {
     match key {
         Key::Weekday(day) => Some(day),
         _ => None,
     }
 }
 
-/// Whether the word at `pos` is a short weekday form (at most 5 letters
-/// and not a full name such as "среда" or "juma").
-fn is_abbreviation(c: &Cursor<'_>, pos: usize) -> bool {
-    const SHORT_FULL_NAMES: &[&str] = &["среда", "среду", "juma"];
-    c.word_at(pos)
-        .is_some_and(|w| w.chars().count() <= 5 && !SHORT_FULL_NAMES.contains(&w))
+/// A weekday's short form: `mon`, `пн`.
+fn short_weekday(key: Key) -> Option<Weekday> {
+    match key {
+        Key::WeekdayShort(day) => Some(day),
+        _ => None,
+    }
 }
 
 /// `[on] [the] DATE` in numeric or month-name form.

@@ -10,7 +10,7 @@ use chrono::{Weekday, WeekdaySet};
 use crate::domain::recurrence::MAX_INTERVAL;
 
 use super::super::keys::{Key, Unit};
-use super::calendar::{date_without_year, weekday_key};
+use super::calendar::{date_without_year, listed_weekday, weekday_key};
 use super::number::count;
 use super::{Context, Cursor, Item, Repeat, RepeatRef, period_key, unit_key};
 
@@ -225,13 +225,18 @@ fn day_of_every_month(c: &mut Cursor<'_>) -> Option<Item> {
         .and_then(|()| each(RepeatRef::MonthlyOnDay(day)))
 }
 
-/// "monday", "monday and friday", "mon, wed, fri", "понедельник и среду".
+/// "monday", "monday and friday", "mon, wed, fri", "понедельник и среду", "du, cho, ju" (an
+/// Uzbek short form only among several days: "pay" alone is no Thursday).
 fn weekday_list(c: &mut Cursor<'_>) -> Option<WeekdaySet> {
-    list(c, |k| {
-        weekday_key(k).or(match k {
-            Key::WeekdayPlural(day) => Some(day),
-            _ => None,
-        })
+    let plural = |k| match k {
+        Key::WeekdayPlural(day) => Some(day),
+        _ => None,
+    };
+    c.attempt(|c| {
+        let first = c.pos();
+        let days = list(c, |k| listed_weekday(k).or(plural(k)))?;
+        let named = c.is_at(first, |k| weekday_key(k).or(plural(k)));
+        (named || days.len() > 1).then_some(days)
     })
 }
 
