@@ -700,7 +700,7 @@ fn bad_rows() -> Vec<(Lang, String, Want)> {
         (En, s("every month on the 0th x"), fails(DueError::InvalidDayOfMonth { day: 0 })),
         (En, s("every 5000 days x"), fails(DueError::NoTime)),
         (En, s("every 0 days x"), fails(DueError::NoTime)),
-        (En, s("every 10 minutes x"), fails(DueError::NoTime)),
+        (En, s("every 10 minutes x"), due("2026-03-27 10:10", "x").every("FREQ=MINUTELY;INTERVAL=10;DTSTART=20260327T091000Z")),
         (En, s("every 30 february x"), fails(DueError::InvalidDate { day: 30, month: 2, year: None })),
         (En, s("dentist on the 32nd"), fails(DueError::InvalidDayOfMonth { day: 32 })),
         (En, s("this morning gym"), fails(in_past("2026-03-27 09:00"))),

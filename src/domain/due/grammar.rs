@@ -5,10 +5,13 @@ mod amount;
 mod calendar;
 mod clock;
 mod cursor;
+mod end;
 mod number;
 mod repeat;
 
 use chrono::{Weekday, WeekdaySet};
+
+use crate::domain::recurrence::WeekOfMonth;
 
 use super::keys::{Key, Period, Unit};
 
@@ -103,6 +106,20 @@ pub(super) enum DayRef {
     NextWeek,
     /// "end of the month", "в конце месяца", "oy oxirida": the last day of this month.
     EndOfMonth,
+    /// "this weekend", "на выходных", "shu dam olish kunlari": one weekend's Saturday (or its
+    /// Sunday, once Saturday's time has passed); `next` for next week's ("next weekend").
+    Weekend {
+        /// Whether "next" was said.
+        next: bool,
+    },
+    /// "the first monday of the month", "в последнюю пятницу месяца", "oyning birinchi
+    /// dushanbasi": the next such day (this month's, or next month's once it has passed).
+    NthWeekday {
+        /// Which of the month's such weekdays.
+        week: WeekOfMonth,
+        /// The weekday.
+        day: Weekday,
+    },
     /// "on the 15th", "15 числа", "15-sanasida": the next 15th (as typed, not yet checked).
     MonthDay(u32),
     /// A calendar date as typed, not yet validated.
@@ -143,25 +160,43 @@ impl Clock {
     }
 }
 
-/// A recurrence as typed: which days, and every how many periods.
+/// A recurrence as typed: which days, every how many periods, and whether it counts from when
+/// it was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Repeat {
-    /// On which days (or hours).
+    /// On which days (or minutes, or hours).
     pub kind: RepeatRef,
-    /// Every how many hours, days, weeks, months or years ("every 2 weeks"); 1 if not said.
+    /// Every how many seconds, minutes, hours, days, weeks, months or years ("every 2 weeks");
+    /// 1 if not said.
     pub every: u32,
+    /// Whether the next one counts from when the last was done ("3 days after done",
+    /// "every! 3 days", "через 3 дня после выполнения", "bajarilgandan 3 kun keyin").
+    pub from_done: bool,
 }
 
 impl Repeat {
     /// Every single period.
     pub fn each(kind: RepeatRef) -> Repeat {
-        Repeat { kind, every: 1 }
+        Repeat::every(kind, 1)
+    }
+
+    /// Every `every` periods.
+    pub fn every(kind: RepeatRef, every: u32) -> Repeat {
+        Repeat {
+            kind,
+            every,
+            from_done: false,
+        }
     }
 }
 
 /// On which days a recurrence falls, as typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum RepeatRef {
+    /// Every so many seconds ("every 30 seconds"): too often to be a repeat.
+    Secondly,
+    /// Every so many minutes ("every 30 minutes").
+    Minutely,
     /// Every so many hours ("every 3 hours").
     Hourly,
     /// Every day.
@@ -178,6 +213,13 @@ pub(super) enum RepeatRef {
     MonthlyToday,
     /// On the last day of every month.
     MonthlyLastDay,
+    /// On one weekday of one week of every month ("the first monday of every month").
+    MonthlyOnWeekday {
+        /// Which of the month's such weekdays.
+        week: WeekOfMonth,
+        /// The weekday.
+        day: Weekday,
+    },
     /// On this date every year, as typed (not yet checked to exist).
     Yearly {
         /// Day of month as typed.
@@ -213,6 +255,10 @@ pub(super) enum Item {
     Repeat(Repeat, Option<Period>),
     /// "30 min before", "за 30 минут", "30 daqiqa oldin".
     Lead(Span),
+    /// "until March 1", "до пятницы", "1-martgacha": a repeat's last day, or a deadline.
+    Until(DayRef),
+    /// "10 times", "10 раз", "10 marta": how many occurrences a repeat has.
+    Count(u32),
 }
 
 /// What the rules may assume from the phrase parts already read.
@@ -227,10 +273,13 @@ pub(super) struct Context {
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 
 /// Rules in priority order: the first that matches wins.
-const RULES: [Rule; 10] = [
+const RULES: [Rule; 13] = [
     repeat::repeat,
+    end::until,
+    end::count,
     amount::lead,
     amount::relative,
+    calendar::nth_weekday,
     calendar::span_day,
     calendar::date,
     calendar::day_word,

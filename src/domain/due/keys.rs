@@ -162,8 +162,35 @@ pub(super) enum Key {
     WorkingDays,
     /// Adjective for Monday to Friday: `work`, `будний`, `рабочим`, `ish`.
     Working,
-    /// `weekend`, `выходным`.
+    /// One weekend, or weekends after "every"/"по": `weekend`, `выходные`, `выходных`.
     Weekend,
+    /// Weekends as a plural meaning every weekend: `weekends`, `выходным`.
+    WeekendsPlural,
+    /// Uzbek `dam` of `dam olish kunlari` (the days of rest, the weekend).
+    Rest,
+    /// Uzbek `olish` of `dam olish`.
+    RestTaking,
+    /// `except`, `excluding`, `кроме`, Uzbek `tashqari` (after the days it leaves out).
+    Except,
+    /// An ordinal of a week in the month, 1–4: `first`, `вторую`, `uchinchi`.
+    Ordinal(u8),
+    /// `times`, `раз`, `marta` after a count: how many occurrences a repeat has.
+    Times,
+    /// Being done, after "after": `done`, `completion`, `выполнения`.
+    Done,
+    /// Uzbek `bajarilgandan`: after being done.
+    AfterDone,
+    /// `from` in "2 days from now".
+    From,
+    /// `now` in "2 days from now".
+    Now,
+    /// A word ending in Uzbek `-gacha` ("until"): `martgacha`, `jumagacha`; the word's other
+    /// meanings say until what.
+    UntilSuffix,
+    /// `about`, `про`, `о`, `haqida`: what a reminder is about, after "remind me".
+    About,
+    /// English `by`: a deadline ("by 5pm", "by friday").
+    By,
     /// The noun day: `day`, `день`, `дни`, `kun`, `kuni`, `kunlari`.
     DayNoun,
     /// The noun week: `week`, `неделю`, `hafta`.

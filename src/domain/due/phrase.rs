@@ -47,7 +47,7 @@ struct Run {
 
 impl Run {
     fn is_usable(&self) -> bool {
-        self.spec.is_anchored() || self.spec.is_lead_only()
+        self.spec.is_anchored() || self.spec.is_detached()
     }
 }
 
@@ -138,14 +138,18 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
 }
 
 /// Whether the part `item` over tokens `start..end` cannot be ordinary text: a relative time,
-/// a repeat, a day word, a marked weekday or day of the month ("on friday", "on the 15th"), a
-/// date with a month name, a time longer than a bare number, a part of the day said as a time.
+/// a repeat (weekdays without "every" only with a marker: "prepare monday and friday reports"
+/// keeps them), an end, a day word, a marked weekday or day of the month ("on friday", "on the
+/// 15th"), a date with a month name, a time longer than a bare number, a part of the day said
+/// as a time.
 fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool {
     let marked = [Key::On, Key::At, Key::Next, Key::This, Key::The]
         .iter()
         .any(|key| lexed.has(start, *key));
     match item {
-        Item::Relative(_) | Item::Repeat(..) | Item::Lead(_) | Item::DayPeriod(..) => true,
+        Item::Repeat(..) => marked || lexed.pick(start, weekday_word).is_none(),
+        Item::Relative(_) | Item::Lead(_) | Item::DayPeriod(..) | Item::Until(_) => true,
+        Item::Count(_) => false,
         Item::Day(DayRef::Weekday { .. } | DayRef::MonthDay(_)) => marked,
         Item::Day(DayRef::Date { year, .. }) => {
             year.is_some() || (start..end).any(|i| lexed.pick(i, month_key).is_some())
@@ -162,6 +166,15 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         }
         Item::Period { alone, .. } => alone,
     }
+}
+
+/// A weekday's name, full or short, in any form.
+fn weekday_word(key: Key) -> Option<()> {
+    matches!(
+        key,
+        Key::Weekday(_) | Key::WeekdayShort(_) | Key::WeekdayListed(_)
+    )
+    .then_some(())
 }
 
 fn month_key(key: Key) -> Option<u32> {
@@ -290,9 +303,9 @@ fn unplaced_in(input: &str, lexed: &Lexed, start: usize, end: usize) -> Vec<Unpl
 }
 
 fn kind_of(spec: &Spec) -> UnplacedKind {
-    if spec.repeat.is_some() {
+    if spec.repeat.is_some() || spec.count.is_some() {
         UnplacedKind::Repeat
-    } else if spec.day.is_some() || spec.relative.is_some() {
+    } else if spec.day.is_some() || spec.relative.is_some() || spec.until.is_some() {
         UnplacedKind::Day
     } else {
         UnplacedKind::Time

@@ -10,7 +10,8 @@ use chrono::{
 use chrono_tz::Tz;
 
 use crate::domain::lead::Lead;
-use crate::domain::recurrence::{End, Frequency, Recurrence, RecurrenceError};
+use crate::domain::recurrence::WeekOfMonth;
+use crate::domain::recurrence::{End, Frequency, MIN_MINUTES, Recurrence, RecurrenceError};
 use crate::domain::timezone::{resolve_local, to_local};
 
 use super::choice::{AMBIGUOUS_HOURS, HalfOfDay, HourChoice, Reading};
@@ -69,7 +70,7 @@ fn moment(
     notes: &mut Vec<Assumption>,
 ) -> Result<(DateTime<Utc>, Option<Recurrence>), DueError> {
     if let Some(repeat) = spec.repeat {
-        let rule = recurrence(repeat, said, spec.period, now, tz, notes)?;
+        let rule = recurrence(spec, repeat, said, now, tz, notes)?;
         let first = rule.first_occurrence(now, tz).ok_or_else(|| {
             let first = to_local(tz, rule.next_after(now, tz));
             match rule.end() {
@@ -82,7 +83,8 @@ fn moment(
     let due = if let Some(span) = spec.relative {
         let moment = (said != Said::Nothing).then(|| said.on_a_day(spec.period, notes));
         relative(span, moment, now, tz)?
-    } else if let Some(day) = spec.day {
+    } else if let Some(day) = spec.day.or(spec.until) {
+        // "until friday" without a repeat is a deadline on Friday.
         on_day(day, said, spec.period, now, tz, notes)?
     } else {
         without_day(said, spec.period, now, tz, notes)
@@ -124,10 +126,13 @@ fn choice(
     };
     let day_based_repeat = spec
         .repeat
-        .is_some_and(|r| !matches!(r.kind, RepeatRef::Hourly));
+        .is_some_and(|r| !matches!(r.kind, RepeatRef::Hourly | RepeatRef::Minutely));
     let named_day = day_based_repeat
         || spec.relative.is_some_and(|span| span.is_calendar_only())
-        || spec.day.is_some_and(|day| day != DayRef::Today);
+        || spec
+            .day
+            .or(spec.until)
+            .is_some_and(|day| day != DayRef::Today);
     if !named_day || !AMBIGUOUS_HOURS.contains(&typed.hour()) {
         return None;
     }
@@ -179,10 +184,42 @@ pub(super) fn lead_duration(span: Span) -> Result<Lead, DueError> {
     Lead::from_secs(secs).map_err(|_| too_long)
 }
 
-/// The schedule of a recurrence; "every week"/"every month"/"every year" repeat on today's
-/// weekday/day of month/date. An interval counts from the first occurrence; an hourly one
-/// starts an interval from now, or at the time said.
+/// The recurrence `spec` says: its schedule ([`schedule`]), counted from when it was done if
+/// it says so, ending as its "until" or count says.
 fn recurrence(
+    spec: &Spec,
+    repeat: Repeat,
+    said: Said,
+    now: DateTime<Utc>,
+    tz: Tz,
+    notes: &mut Vec<Assumption>,
+) -> Result<Recurrence, DueError> {
+    let mut rule = schedule(repeat, said, spec.period, now, tz, notes)?;
+    if repeat.from_done {
+        rule = rule.from_done().map_err(rule_error)?;
+    }
+    if let Some(day) = spec.until {
+        let until = until_date(day, now, tz)?;
+        rule = rule.ending(End::Until(until)).map_err(rule_error)?;
+    }
+    if let Some(count) = spec.count {
+        rule = rule.ending(End::Count(count)).map_err(rule_error)?;
+    }
+    Ok(rule)
+}
+
+/// The last local date of a repeat that runs "until" `day`: that day itself, resolved as a
+/// deadline on it would be (the coming Friday, the next 1 March, this month's end).
+fn until_date(day: DayRef, now: DateTime<Utc>, tz: Tz) -> Result<NaiveDate, DueError> {
+    let last_second = NaiveTime::from_hms_opt(23, 59, 59).unwrap_or(NaiveTime::MIN);
+    let end = day_at(day, Moment::same_day(last_second), now, tz, &mut Vec::new())?;
+    Ok(to_local(tz, end).date())
+}
+
+/// The schedule of a recurrence; "every week"/"every month"/"every year" repeat on today's
+/// weekday/day of month/date. An interval counts from the first occurrence; one of minutes or
+/// hours starts an interval from now, or at the time said.
+fn schedule(
     repeat: Repeat,
     said: Said,
     period: Option<Period>,
@@ -191,17 +228,32 @@ fn recurrence(
     notes: &mut Vec<Assumption>,
 ) -> Result<Recurrence, DueError> {
     let today = to_local(tz, now).date();
+    let mut elapsed = |unit: i64| -> Result<DateTime<Utc>, DueError> {
+        Ok(match said {
+            Said::Nothing => i64::from(repeat.every)
+                .checked_mul(unit)
+                .and_then(TimeDelta::try_seconds)
+                .and_then(|d| now.checked_add_signed(d))
+                .ok_or_else(too_far)?,
+            _ => without_day(said, period, now, tz, notes),
+        })
+    };
     let frequency = match repeat.kind {
+        RepeatRef::Secondly => {
+            return Err(DueError::RepeatTooOften {
+                every_secs: u64::from(repeat.every),
+            });
+        }
+        RepeatRef::Minutely => {
+            if repeat.every < MIN_MINUTES {
+                return Err(DueError::RepeatTooOften {
+                    every_secs: u64::from(repeat.every) * 60,
+                });
+            }
+            return Recurrence::minutely(repeat.every, elapsed(60)?).map_err(rule_error);
+        }
         RepeatRef::Hourly => {
-            let first = match said {
-                Said::Nothing => i64::from(repeat.every)
-                    .checked_mul(3600)
-                    .and_then(TimeDelta::try_seconds)
-                    .and_then(|d| now.checked_add_signed(d))
-                    .ok_or_else(too_far)?,
-                _ => without_day(said, period, now, tz, notes),
-            };
-            return Recurrence::hourly(repeat.every, first).map_err(rule_error);
+            return Recurrence::hourly(repeat.every, elapsed(3600)?).map_err(rule_error);
         }
         RepeatRef::Daily => Frequency::Daily,
         RepeatRef::Weekdays => Frequency::Weekdays,
@@ -210,6 +262,7 @@ fn recurrence(
         RepeatRef::MonthlyOnDay(day) => Frequency::MonthlyOnDay(day),
         RepeatRef::MonthlyToday => Frequency::MonthlyOnDay(today.day()),
         RepeatRef::MonthlyLastDay => Frequency::MonthlyOnLastDay,
+        RepeatRef::MonthlyOnWeekday { week, day } => Frequency::MonthlyOnWeekday { week, day },
         RepeatRef::Yearly { day, month } => Frequency::Yearly { month, day },
         RepeatRef::YearlyToday => Frequency::Yearly {
             month: today.month(),
@@ -405,9 +458,45 @@ fn day_at(
             let next_month = this_month.succ_opt().map(last_day_of_month);
             next_month.map(at).ok_or_else(too_far)
         }
+        DayRef::Weekend { next: false } => {
+            let saturday = coming_weekday(Weekday::Sat, today, &at, now)?;
+            // On the weekend itself: today while its time is ahead, else its Sunday.
+            let sunday_first = today.weekday() == Weekday::Sun && at(today) > now;
+            let saturday_past = today.weekday() == Weekday::Sat && at(today) <= now;
+            Ok(if sunday_first {
+                at(today)
+            } else if saturday_past {
+                at(today.succ_opt().ok_or_else(too_far)?)
+            } else {
+                at(saturday)
+            })
+        }
+        DayRef::Weekend { next: true } => Ok(at(plus(next_monday_in(today) + 5)?)),
+        DayRef::NthWeekday { week, day } => nth_weekday(week, day, &at, today, now),
         DayRef::MonthDay(day) => month_day(day, moment, now, tz),
         DayRef::Date { day, month, year } => date(day, month, year, moment, now, tz),
     }
+}
+
+/// The next `week`'s `day` of a month whose time is ahead: this month's, or the next one's.
+fn nth_weekday(
+    week: WeekOfMonth,
+    day: Weekday,
+    at: &impl Fn(NaiveDate) -> DateTime<Utc>,
+    today: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<DateTime<Utc>, DueError> {
+    let in_week = |date: &NaiveDate| match u32::try_from(week.ordinal()) {
+        Ok(n) => (date.day() - 1) / 7 + 1 == n,
+        Err(_) => date.day() + 7 > last_day_of_month(*date).day(),
+    };
+    today
+        .iter_days()
+        .take(70)
+        .filter(|date| date.weekday() == day && in_week(date))
+        .map(at)
+        .find(|due| *due > now)
+        .ok_or_else(too_far)
 }
 
 /// Days from `today` to next week's Monday (weeks start on Monday).

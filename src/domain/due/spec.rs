@@ -21,6 +21,10 @@ pub(super) struct Spec {
     pub repeat: Option<Repeat>,
     /// "30 min before".
     pub lead: Option<Span>,
+    /// "until March 1": a repeat's last day, or the deadline of a one-off.
+    pub until: Option<DayRef>,
+    /// "10 times": how many occurrences a repeat has.
+    pub count: Option<u32>,
     /// How many parts were added.
     pub parts: usize,
 }
@@ -30,15 +34,20 @@ impl Spec {
     /// day or time, a day with "in 2 hours", a day with a recurrence, …);
     /// returns whether it was added. A day that completes what is there joins it: "next week"
     /// and "tuesday" are next week's Tuesday, "every year" and "14 Feb" are every 14 February,
-    /// "every week" and "monday" every Monday, "every month" and "the 15th" every 15th.
+    /// "every week" and "monday" every Monday, "every month" and "the 15th" every 15th. An end
+    /// ("until March 1") goes with a repeat, or is the day of a one-off; a count ("10 times")
+    /// goes with a repeat, or may open a closing part of its own ("…, 10 times").
     pub fn add(&mut self, item: Item) -> bool {
         let elapsed = self.relative.is_some_and(|s| !s.is_calendar_only());
         let has_meridiem = self.clock.is_some_and(|c| c.meridiem.is_some());
+        let deadline = self.until.is_some() && self.repeat.is_none();
         let fits = match item {
             Item::Relative(span) => {
                 self.relative.is_none()
                     && self.day.is_none()
                     && self.repeat.is_none()
+                    && !deadline
+                    && self.count.is_none()
                     && (span.is_calendar_only() || (self.clock.is_none() && self.period.is_none()))
             }
             Item::Day(day) => {
@@ -46,13 +55,19 @@ impl Spec {
                     self.parts += 1;
                     return true;
                 }
-                self.day.is_none() && self.repeat.is_none() && self.relative.is_none()
+                self.day.is_none()
+                    && self.repeat.is_none()
+                    && self.relative.is_none()
+                    && !deadline
+                    && self.count.is_none()
             }
             Item::DayPeriod(..) => {
                 self.day.is_none()
                     && self.period.is_none()
                     && self.repeat.is_none()
                     && self.relative.is_none()
+                    && !deadline
+                    && self.count.is_none()
                     && !has_meridiem
             }
             Item::Time(clock) => {
@@ -78,6 +93,11 @@ impl Spec {
                     && !(period.is_some() && (self.period.is_some() || has_meridiem))
             }
             Item::Lead(_) => self.lead.is_none(),
+            Item::Until(_) => {
+                self.until.is_none()
+                    && (self.repeat.is_some() || (self.day.is_none() && self.relative.is_none()))
+            }
+            Item::Count(_) => self.count.is_none() && (self.repeat.is_some() || self.parts == 0),
         };
         if fits {
             self.set(item);
@@ -124,6 +144,8 @@ impl Spec {
                 self.period = period.or(self.period);
             }
             Item::Lead(span) => self.lead = Some(span),
+            Item::Until(day) => self.until = Some(day),
+            Item::Count(n) => self.count = Some(n),
         }
         self.parts += 1;
     }
@@ -141,6 +163,8 @@ impl Spec {
                 alone: other.period_alone,
             }),
             other.lead.map(Item::Lead),
+            other.until.map(Item::Until),
+            other.count.map(Item::Count),
         ];
         items
             .into_iter()
@@ -149,20 +173,25 @@ impl Spec {
             .then_some(merged)
     }
 
-    /// Whether it fixes a moment: a relative time, a day, a time, a
-    /// recurrence or a part of the day said as a time ("вечером"); a lead time alone does not.
+    /// Whether it fixes a moment: a relative time, a day, a time, a recurrence, a deadline
+    /// ("until friday") or a part of the day said as a time ("вечером"); a lead time alone does
+    /// not, and a count only with a repeat.
     pub fn is_anchored(&self) -> bool {
-        self.relative.is_some()
+        (self.relative.is_some()
             || self.day.is_some()
             || self.clock.is_some()
             || self.repeat.is_some()
-            || (self.period.is_some() && self.period_alone)
+            || self.until.is_some()
+            || (self.period.is_some() && self.period_alone))
+            && (self.count.is_none() || self.repeat.is_some())
     }
 
-    /// Whether it holds nothing but a lead time, which may stand apart from
-    /// the rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before").
-    pub fn is_lead_only(&self) -> bool {
-        self.lead.is_some() && self.parts == 1
+    /// Whether it holds nothing but a lead time or a count, which may stand apart from the
+    /// rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before", "every day at 9
+    /// pills, 10 times").
+    pub fn is_detached(&self) -> bool {
+        let detached = usize::from(self.lead.is_some()) + usize::from(self.count.is_some());
+        detached > 0 && self.parts == detached
     }
 }
 

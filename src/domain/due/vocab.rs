@@ -36,11 +36,11 @@ pub(super) fn meanings_in(word: &str, lang: Lang) -> Vec<Key> {
         .filter(|(w, _)| *w == word)
         .map(|(_, key)| *key)
         .collect();
-    keys.extend(match lang {
-        Lang::En => None,
-        Lang::Ru => ru::inflected(word),
-        Lang::Uz | Lang::UzCyrl => uz::inflected(word),
-    });
+    match lang {
+        Lang::En => {}
+        Lang::Ru => keys.extend(ru::inflected(word)),
+        Lang::Uz | Lang::UzCyrl => keys.extend(uz::inflected(word)),
+    }
     keys
 }
 
