@@ -228,6 +228,7 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
     if requested && let Some((start, end)) = pieces.first_mut() {
         let (s, _) = trim_glue(lexed, *start, *end);
         let addressed = lexed.token(s).and_then(|t| t.word()) == Some("to")
+            || lexed.has(s, Key::About)
             || (lexed.has(s, Key::Me) && !lexed.has(s, Key::Remind));
         *start = if addressed { s + 1 } else { s };
     }
@@ -249,9 +250,12 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
             Some((slice(input, lexed, i, i + 1)?.to_owned(), read))
         })
         .collect();
+    // A repeat word left in the text ("send weekly report" of "every friday 4pm send weekly
+    // report") is no repeat that failed when the task repeats.
     let unplaced = pieces
         .iter()
         .flat_map(|&(start, end)| unplaced_in(input, lexed, start, end))
+        .filter(|words| spec.repeat.is_none() || words.kind != UnplacedKind::Repeat)
         .collect();
     Found {
         spec,
@@ -372,8 +376,10 @@ fn skip_request(lexed: &Lexed, mut start: usize, end: usize) -> usize {
     }
 }
 
-/// Before a trailing `remind [me]`.
+/// Before a trailing `remind [me]`, and the Uzbek `haqida` ("about") before it: "vebinar
+/// haqida eslat" is about the webinar.
 fn drop_trailing_request(lexed: &Lexed, start: usize, mut end: usize) -> usize {
+    let before = end;
     if end > start
         && lexed.has(end - 1, Key::Me)
         && end - start >= 2
@@ -381,6 +387,9 @@ fn drop_trailing_request(lexed: &Lexed, start: usize, mut end: usize) -> usize {
     {
         end -= 2;
     } else if end > start && lexed.has(end - 1, Key::Remind) {
+        end -= 1;
+    }
+    if end < before && end > start + 1 && lexed.has(end - 1, Key::About) {
         end -= 1;
     }
     end

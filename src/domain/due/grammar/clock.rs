@@ -16,7 +16,7 @@ use super::{Clock, Context, Cursor, DayRef, Item, period_key};
 /// a day or part of the day just before it ("завтра 9", "kechqurun 9"). An hour in words
 /// needs a cue of its own (a day before it is not enough: "tomorrow one thing").
 pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
-    let marked = c.eat(Key::At) || c.eat_punct('@');
+    let marked = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
     if c.eat(Key::Noon) {
         return Some(Item::Time(Clock {
             exact: true,
@@ -63,7 +63,8 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         });
     }
     let meridiem = meridiem(c);
-    let located = c.eat(Key::Da) || case == Case::At;
+    // Uzbek "soat 18 gacha", "by 18:00", is a deadline at that time.
+    let located = c.eat(Key::Da) || c.eat(Key::UntilSuffix) || case == Case::At;
     let cued = marked
         || minute.is_some()
         || hour_word
@@ -90,7 +91,7 @@ fn half_night(c: &mut Cursor<'_>) -> Option<()> {
 /// `[at|в|soat] SPOKEN [am|pm] [da]`: a time said in words around an hour, in any of the
 /// three languages.
 pub(super) fn spoken_time(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
-    let _ = c.eat(Key::At) || c.eat_punct('@');
+    let _ = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
     let (hour, minute) = c
         .attempt(english)
         .or_else(|| c.attempt(russian_half))
