@@ -391,23 +391,14 @@ fn plural_days(c: &mut Cursor<'_>) -> Option<Item> {
 /// thursday"), or a range ("mon-fri", "пн-пт"): every week on those days.
 fn several_days(c: &mut Cursor<'_>) -> Option<Item> {
     let _ = c.eat(Key::On) || c.eat(Key::At) || c.eat(Key::Po);
-    let first = c.eat_pick(listed_weekday)?;
     let days = c
         .attempt(|c| {
+            let first = c.eat_pick(listed_weekday)?;
             c.eat_adjacent_punct('-').then_some(())?;
             let last = c.eat_pick(listed_weekday)?;
             Some(range(first, last))
         })
-        .unwrap_or_else(|| {
-            let mut days = WeekdaySet::single(first);
-            while let Some(day) = c.attempt(|c| {
-                let _ = c.eat_punct(',') || c.eat_punct('/') || c.eat(Key::And);
-                c.eat_pick(listed_weekday)
-            }) {
-                days.insert(day);
-            }
-            days
-        });
+        .or_else(|| weekday_run(c, |k| listed_weekday(k)))?;
     if days.len() < 2 {
         return None;
     }
@@ -523,10 +514,42 @@ fn weekday_list(c: &mut Cursor<'_>) -> Option<WeekdaySet> {
     };
     c.attempt(|c| {
         let first = c.pos();
-        let days = list(c, |k| listed_weekday(k).or(plural(k)))?;
+        let days = weekday_run(c, |k| listed_weekday(k).or(plural(k)))?;
         let named = c.is_at(first, |k| weekday_key(k).or(plural(k)));
         (named || days.len() > 1).then_some(days)
     })
+}
+
+/// Weekdays one after the other, with or without commas, slashes, "and" or a repeated "every"
+/// between them. Uzbek short forms (`du`, `cho`, `ya`) go only with each other: after a day
+/// named otherwise they are other words ("каждую пятницу я хожу": "я" is no Sunday), and the
+/// other way round.
+fn weekday_run(
+    c: &mut Cursor<'_>,
+    pick: impl Fn(Key) -> Option<Weekday> + Copy,
+) -> Option<WeekdaySet> {
+    let listed_only = |c: &Cursor<'_>| {
+        c.is_at(c.pos(), listed_weekday) && !c.is_at(c.pos(), |k| pick_named(k, pick))
+    };
+    let short_forms = listed_only(c);
+    let mut days = WeekdaySet::single(c.eat_pick(pick)?);
+    while let Some(day) = c.attempt(|c| {
+        let _ = c.eat_punct(',') || c.eat_punct('/') || c.eat(Key::And);
+        c.eat(Key::Every);
+        (listed_only(c) == short_forms).then_some(())?;
+        c.eat_pick(pick)
+    }) {
+        days.insert(day);
+    }
+    Some(days)
+}
+
+/// A weekday `pick` accepts that is not an Uzbek short form only.
+fn pick_named(key: Key, pick: impl Fn(Key) -> Option<Weekday>) -> Option<Weekday> {
+    match key {
+        Key::WeekdayListed(_) => None,
+        _ => pick(key),
+    }
 }
 
 /// One or more weekdays joined by commas, "and" or a repeated "every".
