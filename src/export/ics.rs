@@ -4,7 +4,8 @@
 //! tasks in UTC), its repeat as an RRULE, its reminder as a VALARM `lead` before.
 //! Text is escaped and lines are folded at 75 octets, as the RFC says.
 //!
-//! The RRULE is the task's rule as RFC 5545 writes it ([`Recurrence::to_rfc5545_rrule`]):
+//! The RRULE is the task's rule as RFC 5545 writes it
+//! ([`Recurrence::to_rfc5545_rrule`](crate::domain::recurrence::Recurrence::to_rfc5545_rrule)):
 //! `INTERVAL`, `BYDAY` with an ordinal for a weekday of the month (`1MO`, `-1FR`), an end date as
 //! `UNTIL` at the last second of that day in UTC, a count as `COUNT` (counted from the event's
 //! DTSTART, the task's current deadline). A repeat counted from when it was done ("3 days after
@@ -17,8 +18,6 @@ use chrono::{DateTime, Datelike, Duration, NaiveDateTime, Offset, TimeZone, Utc,
 use chrono_tz::{OffsetComponents, OffsetName, Tz};
 
 use crate::domain::lead::Lead;
-#[cfg(doc)]
-use crate::domain::recurrence::Recurrence;
 use crate::domain::timezone::{is_fixed_offset, to_local};
 use crate::store::tasks::Task;
 

@@ -379,6 +379,62 @@ mod tests {
         assert_eq!(item("в 9", Context::default()), time(9, 0));
     }
 
+    fn repeat(input: &str, lang: Lang) -> Option<Repeat> {
+        let lexed = Lexed::new(input, lang);
+        match parse_item(&lexed, 0, Context::default()) {
+            Some((Item::Repeat(repeat, _), end)) if end == lexed.len() => Some(repeat),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn repeats_people_use() {
+        use chrono::Weekday::{Fri, Mon, Sat, Sun, Wed};
+        let weekly = |days: &[Weekday]| RepeatRef::Weekly(days.iter().copied().collect());
+        let cases = [
+            ("every other friday", Lang::En, weekly(&[Fri]), 2),
+            ("каждую вторую пятницу", Lang::Ru, weekly(&[Fri]), 2),
+            ("har ikkinchi juma", Lang::Uz, weekly(&[Fri]), 2),
+            ("mon wed fri", Lang::En, weekly(&[Mon, Wed, Fri]), 1),
+            ("du cho ju", Lang::Uz, weekly(&[Mon, Wed, Fri]), 1),
+            ("sat-sun", Lang::En, weekly(&[Sat, Sun]), 1),
+            ("every 30 minutes", Lang::En, RepeatRef::Minutely, 30),
+            (
+                "every day except sunday",
+                Lang::En,
+                weekly(&[
+                    Mon,
+                    chrono::Weekday::Tue,
+                    Wed,
+                    chrono::Weekday::Thu,
+                    Fri,
+                    Sat,
+                ]),
+                1,
+            ),
+            (
+                "first monday of every month",
+                Lang::En,
+                RepeatRef::MonthlyOnWeekday {
+                    week: WeekOfMonth::First,
+                    day: Mon,
+                },
+                1,
+            ),
+        ];
+        for (input, lang, kind, every) in cases {
+            let got = repeat(input, lang).map(|r| (r.kind, r.every));
+            assert_eq!(got, Some((kind, every)), "{input}");
+        }
+        let done = repeat("every! 2 weeks", Lang::En).expect("a repeat");
+        assert_eq!(
+            (done.kind, done.every, done.from_done),
+            (RepeatRef::Daily, 14, true)
+        );
+        assert_eq!(repeat("pay", Lang::En), None);
+        assert_eq!(repeat("пятницу я", Lang::Ru), None);
+    }
+
     #[test]
     fn spans_keep_elapsed_and_calendar_units_apart() {
         let span = |input| match item(input, Context::default()) {

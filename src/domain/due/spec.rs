@@ -290,6 +290,40 @@ mod tests {
     }
 
     #[test]
+    fn an_end_goes_with_a_repeat_and_alone_is_a_deadline() {
+        let friday = DayRef::Weekday {
+            day: chrono::Weekday::Fri,
+            next: false,
+        };
+        let mut repeat = Spec::default();
+        assert!(repeat.add(Item::Repeat(Repeat::each(RepeatRef::Daily), None)));
+        assert!(repeat.add(Item::Until(friday)));
+        assert!(repeat.add(Item::Count(10)));
+        assert!(repeat.is_anchored());
+        let mut deadline = Spec::default();
+        assert!(deadline.add(Item::Until(friday)));
+        assert!(deadline.is_anchored());
+        assert!(!deadline.add(Item::Day(DayRef::Tomorrow)));
+        let mut one_off = Spec::default();
+        assert!(one_off.add(Item::Day(DayRef::Tomorrow)));
+        assert!(!one_off.add(Item::Until(friday)));
+        assert!(!one_off.add(Item::Count(3)));
+    }
+
+    #[test]
+    fn a_closing_count_stands_apart_and_joins_a_repeat() {
+        let mut times = Spec::default();
+        assert!(times.add(Item::Count(10)));
+        assert!(times.is_detached() && !times.is_anchored());
+        let mut repeat = Spec::default();
+        repeat.add(Item::Repeat(Repeat::each(RepeatRef::Daily), None));
+        assert_eq!(repeat.merged(&times).and_then(|m| m.count), Some(10));
+        let mut day = Spec::default();
+        day.add(Item::Day(DayRef::Tomorrow));
+        assert_eq!(day.merged(&times), None);
+    }
+
+    #[test]
     fn merges_compatible_phrases_only() {
         let mut a = Spec::default();
         a.add(Item::Day(DayRef::Tomorrow));
