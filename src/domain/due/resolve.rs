@@ -682,9 +682,11 @@ mod tests {
                 .expect("valid")
                 .and_time(t(12, 16)),
         );
-        let mut spec = Spec::default();
-        spec.day = Some(DayRef::Tomorrow);
-        spec.clock = Some(super::super::grammar::Clock::at(6, 0));
+        let mut spec = Spec {
+            day: Some(DayRef::Tomorrow),
+            clock: Some(super::super::grammar::Clock::at(6, 0)),
+            ..Spec::default()
+        };
         let resolved = resolve(&spec, None, now, tz).expect("resolves");
         let choice = resolved.choice.expect("a choice");
         assert_eq!(choice.taken, HalfOfDay::Evening);

@@ -89,19 +89,15 @@ impl Tally {
     }
 
     fn verdict(&self) -> Option<Lang> {
-        let cyrillic = (self.cyrillic > 0).then(|| {
-            if self.uzbek_cyrillic > self.russian {
-                Lang::UzCyrl
-            } else {
-                Lang::Ru
-            }
+        let cyrillic = (self.cyrillic > 0).then_some(if self.uzbek_cyrillic > self.russian {
+            Lang::UzCyrl
+        } else {
+            Lang::Ru
         });
-        let latin = (self.latin > 0).then(|| {
-            if self.uzbek_latin > self.english {
-                Lang::Uz
-            } else {
-                Lang::En
-            }
+        let latin = (self.latin > 0).then_some(if self.uzbek_latin > self.english {
+            Lang::Uz
+        } else {
+            Lang::En
         });
         match (cyrillic, latin) {
             (Some(c), Some(l)) => Some(if self.cyrillic >= self.latin { c } else { l }),

@@ -398,7 +398,7 @@ fn several_days(c: &mut Cursor<'_>) -> Option<Item> {
             let last = c.eat_pick(listed_weekday)?;
             Some(range(first, last))
         })
-        .or_else(|| weekday_run(c, |k| listed_weekday(k)))?;
+        .or_else(|| weekday_run(c, listed_weekday))?;
     if days.len() < 2 {
         return None;
     }
