@@ -173,6 +173,10 @@ pub struct ParsedDue {
     /// readings: a chat asks which with two buttons and applies the answer with
     /// [`ParsedDue::choose`]. `None` when the time was clear or has a natural reading.
     pub choice: Option<HourChoice>,
+    /// Whether `due` (and the rule) would be the same in any zone: an elapsed time from now
+    /// ("in 2 minutes", "через 2 часа", "every 3 hours"). A chat that does not know the user's
+    /// zone yet may save such a task at once instead of holding it for the zone question.
+    pub zone_free: bool,
 }
 
 impl ParsedDue {
@@ -425,6 +429,7 @@ pub fn parse_due(
         assumptions: noted(found.typos, resolved.assumptions),
         unplaced: found.unplaced,
         choice: resolved.choice,
+        zone_free: found.spec.is_zone_free(),
     })
 }
 

@@ -789,6 +789,7 @@ fn issue_24_rows() -> Vec<(Script, Scene, Lang, &'static str, Want)> {
         // No scraps.
         (E, B, En, "finish slides by 5pm", due("2026-03-27 17:00", "finish slides")),
         (E, B, En, "finish slides by friday", due("2026-04-03 09:00", "finish slides")),
+        (E, B, En, "work on the draft until 5pm", due("2026-03-27 17:00", "work on the draft")),
         (E, B, En, "remind me about the webinar tomorrow at 10", due("2026-03-28 10:00", "the webinar")),
         (E, B, En, "submit report until friday", due("2026-04-03 09:00", "submit report")),
         (E, B, En, "call mom at 10:00 every sunday", due("2026-03-29 10:00", "call mom").every("FREQ=WEEKLY;BYDAY=SU")),
@@ -829,6 +830,8 @@ fn issue_24_rows() -> Vec<(Script, Scene, Lang, &'static str, Want)> {
         (R, M, Ru, "каждые 2 минуты разминка", fails(DueError::RepeatTooOften { every_secs: 120 })),
         (R, M, Ru, "стирка на выходных", due("2026-03-28 09:00", "стирка")),
         (R, M, Ru, "в эти выходные посиделки", due("2026-03-28 09:00", "посиделки")),
+        (R, M, Ru, "посиделки в эти выходные", due("2026-03-28 09:00", "посиделки")),
+        (R, M, Ru, "на этих выходных в 18 посиделки", due("2026-03-28 18:00", "посиделки")),
         (R, M, Ru, "на следующих выходных поход", due("2026-04-04 09:00", "поход")),
         (R, M, Ru, "на выходных в 11 уборка", due("2026-03-28 11:00", "уборка")),
         (R, M, Ru, "по выходным в 10 уборка", due("2026-03-28 10:00", "уборка").every("FREQ=WEEKLY;BYDAY=SA,SU")),
@@ -1197,6 +1200,33 @@ fn issue_24_table() {
         rows.len(),
         failures.join("\n")
     );
+}
+
+/// Which tasks a chat may save before it knows the user's zone: those whose moment is the same
+/// in every zone (an elapsed time from now), and no other.
+#[test]
+fn zone_free_tasks_are_told_apart() {
+    let now = Utc.with_ymd_and_hms(2026, 3, 27, 11, 16, 0).unwrap();
+    let rows = [
+        ("remind me to buy milk in 2 minutes", En, true),
+        ("через 2 часа позвонить маме", Ru, true),
+        ("10 daqiqadan keyin choy", Uz, true),
+        ("every 3 hours drink water", En, true),
+        ("каждые 30 минут размяться", Ru, true),
+        ("завтра в 9 позвонить маме", Ru, false),
+        ("call mom in 2 days", En, false),
+        ("call the office at 10:00", En, false),
+        ("every day at 9 pills", En, false),
+        ("har 3 soatda soat 9 dan suv", Uz, false),
+    ];
+    let failures: Vec<String> = rows
+        .iter()
+        .filter_map(|(input, lang, free)| {
+            let got = parse_due(input, *lang, now, Tz::Asia__Tashkent).map(|p| p.zone_free);
+            (got != Ok(*free)).then(|| format!("{input:?}: {got:?}, want {free}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

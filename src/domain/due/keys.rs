@@ -189,7 +189,7 @@ pub(super) enum Key {
     UntilSuffix,
     /// `about`, `про`, `о`, `haqida`: what a reminder is about, after "remind me".
     About,
-    /// English `by`: a deadline ("by 5pm", "by friday").
+    /// English `by` (and `until`, `till` before a time): a deadline ("by 5pm", "until 17:00").
     By,
     /// The noun day: `day`, `день`, `дни`, `kun`, `kuni`, `kunlari`.
     DayNoun,

@@ -186,6 +186,23 @@ impl Spec {
             && (self.count.is_none() || self.repeat.is_some())
     }
 
+    /// Whether the moment it says does not depend on the user's zone: an elapsed time from now
+    /// ("in 2 minutes", "через 2 часа") or a repeat of minutes or hours from now ("every 3
+    /// hours"), with no day, time of day or part of the day.
+    pub fn is_zone_free(&self) -> bool {
+        let elapsed_repeat = self
+            .repeat
+            .is_some_and(|r| matches!(r.kind, RepeatRef::Minutely | RepeatRef::Hourly));
+        let elapsed_relative = self
+            .relative
+            .is_some_and(|span| span.days == 0 && span.months == 0);
+        (elapsed_relative || elapsed_repeat)
+            && self.day.is_none()
+            && self.clock.is_none()
+            && self.period.is_none()
+            && self.until.is_none()
+    }
+
     /// Whether it holds nothing but a lead time or a count, which may stand apart from the
     /// rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before", "every day at 9
     /// pills, 10 times").
