@@ -86,6 +86,8 @@ err-invalid-day = No month has a day { $day }.
 err-past = That time has already passed: { $when }.
 err-too-far = I only accept dates until the end of { $year }.
 err-lead-too-long = A reminder can come at most { $days } days before its deadline.
+err-repeat-too-often = I repeat a task every { $min } minutes at the most often. To be reminded again and again until it is done, add "until done" to the task.
+err-ends-before-first = This repeat ends before it would first come ({ $when }). Send it with a later end.
 err-internal = Something went wrong on my side. Nothing was lost; please try again.
 example-label = For example:
 unknown-command = I don't know this command. /help lists what I can do.
@@ -170,6 +172,24 @@ repeat-every-days = every { $n } days
 repeat-every-months = every { $n } months on day { $day }
 repeat-monthly-last = every month on the last day
 repeat-every-months-last = every { $n } months on the last day
+repeat-every-minutes = every { $n } minutes
+repeat-weekday-of-month = the { $week ->
+    [first] first
+    [second] second
+    [third] third
+    [fourth] fourth
+   *[last] last
+} { $code ->
+    [mon] Monday
+    [tue] Tuesday
+    [wed] Wednesday
+    [thu] Thursday
+    [fri] Friday
+    [sat] Saturday
+   *[sun] Sunday
+}
+repeat-monthly-weekday = every month on { $day }
+repeat-every-months-weekday = every { $n } months on { $day }
 repeat-month-name = { $code ->
     [jan] January
     [feb] February

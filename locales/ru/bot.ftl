@@ -88,6 +88,8 @@ err-invalid-day = Ни в одном месяце нет { $day }-го числ�
 err-past = Это время уже прошло: { $when }.
 err-too-far = Я принимаю даты только до конца { $year } года.
 err-lead-too-long = Напоминание может прийти не раньше чем за { $days } дней до срока.
+err-repeat-too-often = Повторять задачу можно не чаще чем раз в { $min } минут. Чтобы напоминание повторялось, пока задача не сделана, добавьте к задаче «пока не сделаю».
+err-ends-before-first = Этот повтор заканчивается раньше, чем наступит в первый раз ({ $when }). Отправьте его с более поздним концом.
 err-internal = У меня что-то сломалось. Ничего не потеряно, попробуйте ещё раз.
 example-label = Например:
 unknown-command = Я не знаю такой команды. /help покажет, что я умею.
@@ -193,6 +195,68 @@ repeat-every-months-last = { $n ->
     [few] каждые { $n } месяца
    *[other] каждые { $n } месяцев
 } в последний день
+repeat-every-minutes = { $n ->
+    [one] каждую { $n } минуту
+    [few] каждые { $n } минуты
+   *[other] каждые { $n } минут
+}
+repeat-weekday-of-month = { $code ->
+    [mon] { $week ->
+        [first] в первый
+        [second] во второй
+        [third] в третий
+        [fourth] в четвёртый
+       *[last] в последний
+    } понедельник
+    [tue] { $week ->
+        [first] в первый
+        [second] во второй
+        [third] в третий
+        [fourth] в четвёртый
+       *[last] в последний
+    } вторник
+    [wed] { $week ->
+        [first] в первую
+        [second] во вторую
+        [third] в третью
+        [fourth] в четвёртую
+       *[last] в последнюю
+    } среду
+    [thu] { $week ->
+        [first] в первый
+        [second] во второй
+        [third] в третий
+        [fourth] в четвёртый
+       *[last] в последний
+    } четверг
+    [fri] { $week ->
+        [first] в первую
+        [second] во вторую
+        [third] в третью
+        [fourth] в четвёртую
+       *[last] в последнюю
+    } пятницу
+    [sat] { $week ->
+        [first] в первую
+        [second] во вторую
+        [third] в третью
+        [fourth] в четвёртую
+       *[last] в последнюю
+    } субботу
+   *[sun] { $week ->
+        [first] в первое
+        [second] во второе
+        [third] в третье
+        [fourth] в четвёртое
+       *[last] в последнее
+    } воскресенье
+}
+repeat-monthly-weekday = каждый месяц { $day }
+repeat-every-months-weekday = { $n ->
+    [one] каждый { $n } месяц
+    [few] каждые { $n } месяца
+   *[other] каждые { $n } месяцев
+} { $day }
 repeat-month-name = { $code ->
     [jan] января
     [feb] февраля

@@ -80,6 +80,8 @@ err-invalid-day = Hech bir oyda { $day }-kun bo'lmaydi.
 err-past = Bu vaqt allaqachon o'tib ketgan: { $when }.
 err-too-far = Faqat { $year }-yil oxirigacha bo'lgan sanalarni qabul qilaman.
 err-lead-too-long = Eslatma muddatdan ko'pi bilan { $days } kun oldin kelishi mumkin.
+err-repeat-too-often = Vazifani eng tez-tez har { $min } daqiqada takrorlay olaman. Bajarilmaguncha qayta-qayta eslatishimni istasangiz, vazifaga «bajarilmaguncha» deb qo'shing.
+err-ends-before-first = Bu takror birinchi marta kelishidan oldin tugaydi ({ $when }). Tugashini keyinroq qilib yuboring.
 err-internal = Men tomonda xatolik yuz berdi. Hech narsa yo'qolmadi, qaytadan urinib ko'ring.
 example-label = Masalan:
 unknown-command = Bunday buyruqni bilmayman. Nimalar qila olishimni /help ko'rsatadi.
@@ -155,6 +157,24 @@ repeat-every-days = har { $n } kunda
 repeat-every-months = har { $n } oyda, { $day }-kuni
 repeat-monthly-last = har oyning oxirgi kuni
 repeat-every-months-last = har { $n } oyda, oyning oxirgi kuni
+repeat-every-minutes = har { $n } daqiqada
+repeat-weekday-of-month = { $week ->
+    [first] birinchi
+    [second] ikkinchi
+    [third] uchinchi
+    [fourth] to'rtinchi
+   *[last] oxirgi
+} { $code ->
+    [mon] dushanbasi
+    [tue] seshanbasi
+    [wed] chorshanbasi
+    [thu] payshanbasi
+    [fri] jumasi
+    [sat] shanbasi
+   *[sun] yakshanbasi
+}
+repeat-monthly-weekday = har oyning { $day }
+repeat-every-months-weekday = har { $n } oyda, oyning { $day }
 repeat-month-name = { $code ->
     [jan] yanvar
     [feb] fevral

@@ -343,7 +343,7 @@ pub fn page_count(total: i64) -> i64 {
 /// вторникам и четвергам", "every 2 days", "every 3 hours", "har oyning oxirgi kuni", "every
 /// year on 14 February".
 pub fn repeats_text(tr: Tr, rule: &Recurrence) -> String {
-    use crate::domain::recurrence::WORKING_DAYS;
+    use crate::domain::recurrence::{WORKING_DAYS, WeekOfMonth};
     use chrono::{Weekday, WeekdaySet};
 
     const WEEKDAYS: [(Weekday, &str); 7] = [
@@ -381,6 +381,7 @@ pub fn repeats_text(tr: Tr, rule: &Recurrence) -> String {
     let n = Arg::Number(i64::from(rule.interval()));
     let every_period = rule.interval() == 1;
     match rule.frequency() {
+        Frequency::Minutely => tr.t_with("repeat-every-minutes", &[("n", n)]),
         Frequency::Hourly if every_period => tr.t("repeat-hourly"),
         Frequency::Hourly => tr.t_with("repeat-every-hours", &[("n", n)]),
         Frequency::Daily if every_period => tr.t("repeat-daily"),
@@ -413,6 +414,26 @@ pub fn repeats_text(tr: Tr, rule: &Recurrence) -> String {
         }
         Frequency::MonthlyOnLastDay if every_period => tr.t("repeat-monthly-last"),
         Frequency::MonthlyOnLastDay => tr.t_with("repeat-every-months-last", &[("n", n)]),
+        Frequency::MonthlyOnWeekday { week, day } => {
+            let week = match week {
+                WeekOfMonth::First => "first",
+                WeekOfMonth::Second => "second",
+                WeekOfMonth::Third => "third",
+                WeekOfMonth::Fourth => "fourth",
+                WeekOfMonth::Last => "last",
+            };
+            let code = codes(WeekdaySet::single(day)).concat();
+            let day = tr.t_with(
+                "repeat-weekday-of-month",
+                &[("week", Arg::Text(week)), ("code", Arg::Text(&code))],
+            );
+            let args = [("n", n), ("day", Arg::Text(&day))];
+            if every_period {
+                tr.t_with("repeat-monthly-weekday", &args)
+            } else {
+                tr.t_with("repeat-every-months-weekday", &args)
+            }
+        }
         Frequency::Yearly { month, day } => {
             let code = MONTHS.get(month.saturating_sub(1) as usize).copied();
             let month = tr.t_with(

@@ -9,30 +9,47 @@
 //! - Uzbek in Cyrillic: every Cyrillic word is read as Russian and also, through
 //!   [`uz_cyrillic_to_latin`](crate::domain::script::uz_cyrillic_to_latin), as Uzbek, so
 //!   "эртага соат 9 да" parses like "ertaga soat 9 da" and Russian stays Russian without a
-//!   guess about the whole message; the task text keeps the script it was written in;
+//!   guess about the whole message; a Cyrillic word that means nothing else is read as typed
+//!   on a Russian keyboard, х к г у standing for ҳ қ ғ ў ("хар жума", "5 дакикадан кейин");
+//!   a full weekday name is a day whatever its length ("шанба", "жума"); the task text keeps
+//!   the script it was written in, and [`written_in`] tells a chat which language and script a
+//!   message is in (Uzbek in Cyrillic by its words, not only by ў қ ғ ҳ);
 //! - relative times keep elapsed time ("in 2 hours" is exactly `now + 2h`,
 //!   seconds kept), while day-based phrases ("in 2 days", "tomorrow",
-//!   "every day", "every 2 weeks") keep the wall-clock time across DST; "every 3 hours" keeps
-//!   elapsed time and starts 3 hours from now (or at the time said);
+//!   "every day", "every 2 weeks") keep the wall-clock time across DST; "every 3 hours" and
+//!   "every 30 minutes" keep elapsed time and start one interval from now (or at the time
+//!   said); a repeat more often than every 5 minutes is [`DueError::RepeatTooOften`] (nagging
+//!   is what the user wants then); "2 days from now" is "in 2 days";
 //! - no silent misreadings: whatever the parser chose for the user is listed in
 //!   [`ParsedDue::assumptions`], time words it could not use stay in the text and are listed in
-//!   [`ParsedDue::unplaced`] (a chat must say so, above all when one is a repeat);
+//!   [`ParsedDue::unplaced`] (a chat must say so, above all when one is a repeat); a repeat word
+//!   left in the text of a task that repeats ("every friday 4pm send weekly report") is no
+//!   failed repeat and is not listed, a weekday word left in it is;
 //! - a date or day without a time is at [`DEFAULT_TIME`]; a part of the day
 //!   alone means 09:00 (morning), 13:00 (lunch: "в обед", "at lunch", "tushlikda"), 14:00
 //!   (afternoon, "after lunch"), 19:00 (evening, "tonight", "this evening", "вечером",
 //!   "kechqurun") or 22:00 (night); both noted as [`Assumption::TimeNotSaid`]. A part of the
 //!   day stands for a time by itself only as an adverb or with a marker ("вечером", "in the
 //!   evening", "kechqurun"), not as a noun ("evening walk");
-//! - an hour from 1 to 12 without am/pm, a part of the day or a 24-hour form (a leading zero
-//!   as in "03:00", an hour above 12, or "12:30", which is noon) may be either side of noon,
-//!   and the choice is noted ([`Assumption::HourWithoutAmPm`]): with no day said it is
-//!   whichever comes first from now ("at 3" at 12:48 is 15:00 today, at 16:00 it is 03:00
-//!   tomorrow); with "today" the reading still ahead; on any other named day, after "in 2
-//!   days" and in repeats, the daytime reading ([`daytime_reading`]: 1–6 after noon, 7–12 as
-//!   said, so "tomorrow at 3" is 15:00 and "every day at 8" 08:00). Spoken times ("half past
-//!   five", "полшестого", "без пятнадцати шесть", "besh yarimda", "oltiga chorak qolganda")
-//!   and hours in words ("at five", "в пять", "soat beshda") are read the same way; "from 9 to
-//!   5" stays text (digit minutes before "to"/"past" need the word minutes);
+//! - a time written as on a clock's face, `H:MM` or `H.MM` ("10:00", "7:00", "6:30", "21.00"),
+//!   is a 24-hour time in every language, as everywhere the bot is used: "call the office at
+//!   10:00" at 12:16 is tomorrow's 10:00, never 22:00, and nothing is assumed, so the advice
+//!   "send 10:00" of a note gives 10:00;
+//! - a bare hour from 1 to 12 ("at 6", "в 6", "soat 6 da", "at five") without am/pm or a part
+//!   of the day may be either side of noon, and the choice is noted
+//!   ([`Assumption::HourWithoutAmPm`]). Words of waking up or of the morning anywhere in the
+//!   message ("wake me up", "разбуди", "подъём", "uyg'otib qo'y", "morning", "утром",
+//!   "ertalab") read it in the morning, words of the evening ("evening", "вечером", "kechki") in
+//!   the evening. Otherwise: with no day said it is whichever comes first from now ("at 3" at
+//!   12:48 is 15:00 today, at 16:00 it is 03:00 tomorrow); with "today" the reading still
+//!   ahead; on any other named day, after "in 2 days" and in repeats, the daytime reading
+//!   ([`daytime_reading`]: 1–6 after noon, 7–12 as said, so "tomorrow at 3" is 15:00 and
+//!   "every day at 8" 08:00). On such a day 6 and 7 ([`AMBIGUOUS_HOURS`]) are truly either:
+//!   the parse takes the daytime reading and gives both ([`ParsedDue::choice`]) for a chat
+//!   that asks with two buttons and applies the answer ([`ParsedDue::choose`]). Spoken times
+//!   ("half past five", "полшестого", "без пятнадцати шесть", "besh yarimda", "oltiga chorak
+//!   qolganda") are read as bare hours; "from 9 to 5" stays text (digit minutes before
+//!   "to"/"past" need the word minutes);
 //! - midnight ends the day it is said with: "midnight", "tonight at midnight", "сегодня в
 //!   полночь", "bugun yarim tunda" are the coming 00:00, "friday at midnight" the 00:00 after
 //!   Friday; a small hour said with "night" on a named day belongs to the night after it
@@ -47,20 +64,45 @@
 //!   unless a weekday is said with it;
 //! - "end of the month" / "в конце месяца" / "oy oxirida" is this month's last day (next
 //!   month's once that has passed); "on the 15th" / "15 числа" / "15-sanasida" is the next 15th
-//!   that exists (today's with a past time is in the past, as for a date);
+//!   that exists (today's with a past time is in the past, as for a date); "the last friday of
+//!   the month" / "в последнюю пятницу месяца" / "oyning oxirgi jumasi" is the next such day;
+//! - "this weekend" / "на выходных" / "в эти выходные" / "shu dam olish kunlari" / "hafta
+//!   oxirida" is one day, the coming Saturday (its Sunday once Saturday's time has passed, on
+//!   the weekend itself); "next weekend" is next week's Saturday; "weekends" / "по выходным" /
+//!   "dam olish kunlari" is a repeat;
 //! - a date without a year is its next occurrence (so on 27 March "5 March"
 //!   is next year), but today's date with a past time, or any date with an
 //!   explicit past year, is [`DueError::InPast`];
 //! - repeats: several weekdays ("every tue and thu", "по вторникам и четвергам", "seshanba va
-//!   payshanba kunlari"), every N hours/days/weeks/months/years ("every other day", "каждые 2
-//!   недели", "раз в неделю", "kun ora", "har 3 soatda"), the last day of the month, a date
-//!   every year ("every year on 14 Feb", "14 февраля каждый год"). An interval counts from the
-//!   first occurrence. A day said next to "every week/month/year" completes it ("monday every
-//!   week"). Counts in repeats go up to [`MAX_INTERVAL`](crate::domain::recurrence::MAX_INTERVAL);
+//!   payshanba kunlari"), and several weekdays or a range without "every" ("mon wed fri", "пн
+//!   ср пт", "du cho ju", "mon-fri": a weekly repeat; Uzbek short forms only among each other,
+//!   and weekdays without "every" inside the text only with a marker); every N
+//!   minutes/hours/days/weeks/months/years ("every other day", "каждые 2 недели", "раз в
+//!   неделю", "kun ora", "har 3 soatda", "every 30 minutes"); every other or second weekday
+//!   ("every other friday", "каждую вторую пятницу", "har ikkinchi juma": every 2 weeks; third
+//!   and fourth: 3 and 4 weeks); the first to fourth or last weekday of the month ("first
+//!   monday of every month", "every last friday", "каждый второй вторник месяца", "har
+//!   oyning birinchi dushanbasi"); a day or weekday repeat less the days it leaves out ("every
+//!   day except weekends", "кроме выходных", "dam olish kunlaridan tashqari"); the last day of
+//!   the month; a date every year ("every year on 14 Feb", "14 февраля каждый год"). An
+//!   interval counts from the first occurrence. A day said next to "every week/month/year"
+//!   completes it ("monday every week"). Counts in repeats go up to
+//!   [`MAX_INTERVAL`](crate::domain::recurrence::MAX_INTERVAL);
+//! - a repeat may end: "until March 1" / "до 1 марта" / "1-martgacha" (the last day with an
+//!   occurrence, resolved as a deadline on it would be) or "10 times" / "10 раз" / "10 marta"
+//!   ([`End`](crate::domain::recurrence::End)); one that would end before it first comes is
+//!   [`DueError::EndsBeforeFirst`]. Without a repeat, "until friday" / "до пятницы" /
+//!   "jumagacha" / "by 5pm" / "soat 18 gacha" is a deadline;
+//! - a repeat may count from when it was done ("3 days after done", "every! 3 days",
+//!   "через 3 дня после выполнения", "bajarilgandan 3 kun keyin"; weeks are 7 days): its first
+//!   occurrence is that of the same repeat on the schedule, each next one an interval after
+//!   the completion
+//!   ([`Recurrence::after_done`](crate::domain::recurrence::Recurrence::after_done));
 //! - a phrase inside the text is taken only when it cannot be ordinary text: two parts, a
 //!   relative time, or one such as "at 5", "tomorrow", "on friday", "в обед" ("call mom at 5
 //!   about dinner"); a leading "remind me (to)", "напомни", "menga … eslat" is dropped, and so
-//!   is the "to" of "remind me at 5 to call mom";
+//!   is the "to" of "remind me at 5 to call mom" and the "about" / "про" / "haqida" of "remind
+//!   me about the webinar", "напомни про вебинар", "vebinar haqida eslat";
 //! - a word of at least 5 letters one letter away from a key word ("tomorow", "завтро",
 //!   "черех", "ertga") is read as it and noted ([`Assumption::Typo`]); ordinary words near key
 //!   words ("dairy", "завтрак", "sundae") are not: only a curated list of key words is
@@ -70,9 +112,11 @@
 //! - wall times in a DST gap or overlap follow
 //!   [`resolve_local`](crate::domain::timezone::resolve_local).
 
+mod choice;
 mod edit;
 mod en;
 mod grammar;
+mod keys;
 mod lexer;
 mod phrase;
 mod resolve;
@@ -80,11 +124,14 @@ mod ru;
 mod spec;
 mod uz;
 mod vocab;
+mod written;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use chrono_tz::Tz;
 
+pub use choice::{AMBIGUOUS_HOURS, HalfOfDay, HourChoice, Reading};
 pub use edit::{ParsedEdit, Said, parse_edit};
+pub use written::written_in;
 
 use crate::domain::fold::is_space;
 use crate::domain::lang::Lang;
@@ -122,6 +169,14 @@ pub struct ParsedDue {
     /// Time words left in the task text because they did not fit the phrase (see
     /// [`Unplaced`]); they never change `due`.
     pub unplaced: Vec<Unplaced>,
+    /// For an hour that is truly either side of noon on a named day ("tomorrow at 6"), both
+    /// readings: a chat asks which with two buttons and applies the answer with
+    /// [`ParsedDue::choose`]. `None` when the time was clear or has a natural reading.
+    pub choice: Option<HourChoice>,
+    /// Whether `due` (and the rule) would be the same in any zone: an elapsed time from now
+    /// ("in 2 minutes", "через 2 часа", "every 3 hours"). A chat that does not know the user's
+    /// zone yet may save such a task at once instead of holding it for the zone question.
+    pub zone_free: bool,
 }
 
 impl ParsedDue {
@@ -279,6 +334,23 @@ pub enum DueError {
         /// The last accepted year.
         max_year: i32,
     },
+    /// A repeat more often than every
+    /// [`MIN_MINUTES`](crate::domain::recurrence::MIN_MINUTES) minutes ("every 2 minutes",
+    /// "every 30 seconds"): too often for a repeat, which a chat may offer as nagging instead
+    /// (a reminder repeated until it is done).
+    #[error("a repeat every {every_secs} seconds is too often")]
+    RepeatTooOften {
+        /// The interval asked for, in seconds.
+        every_secs: u64,
+    },
+    /// A repeat whose end ("until March 1") comes before its first occurrence.
+    #[error("the repeat ends on {until} before its first time {first}")]
+    EndsBeforeFirst {
+        /// The last day the repeat was to run.
+        until: NaiveDate,
+        /// The local date and time of what would have been its first occurrence.
+        first: NaiveDateTime,
+    },
     /// A lead time longer than [`Lead::MAX`] ("remind 40 days before").
     #[error("a lead time longer than {max_days} days")]
     LeadTooLong {
@@ -328,7 +400,7 @@ fn read_phrase(
     }
     let lexed = grammar::Lexed::new(input, lang_hint);
     let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
-    let resolved = resolve::resolve(&found.spec, now, tz)?;
+    let resolved = resolve::resolve(&found.spec, lexed.cue(), now, tz)?;
     Ok((found, resolved))
 }
 
@@ -356,6 +428,8 @@ pub fn parse_due(
         lead: resolved.lead,
         assumptions: noted(found.typos, resolved.assumptions),
         unplaced: found.unplaced,
+        choice: resolved.choice,
+        zone_free: found.spec.is_zone_free(),
     })
 }
 

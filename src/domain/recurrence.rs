@@ -1,21 +1,30 @@
-//! Recurring tasks: which local days (or hours) they repeat on, at which local time, how many
-//! periods apart, and when the next occurrence is.
+//! Recurring tasks: which local days (or minutes, or hours) they repeat on, at which local time,
+//! how many periods apart, until when, and when the next occurrence is.
 //!
 //! Day-based rules (daily, weekly, monthly, yearly) are computed on the user's wall clock and
 //! only then turned into instants (never by adding 24 h in UTC), so a daily 09:00 task stays at
 //! 09:00 across DST changes, and "every 2 days" keeps its wall time too. Wall times that fall
-//! into a DST gap or overlap follow [`resolve_local`]'s policy. Hour-based rules ("every 3
-//! hours") keep elapsed time instead: their occurrences are exactly 3 h apart whatever the clock
-//! on the wall says.
+//! into a DST gap or overlap follow [`resolve_local`]'s policy. Minute- and hour-based rules
+//! ("every 30 minutes", "every 3 hours") keep elapsed time instead: their occurrences are
+//! exactly 30 min or 3 h apart whatever the clock on the wall says.
 //!
 //! An interval above 1 needs an [`Anchor`] that fixes its phase: "every 2 days" counts days from
 //! the anchor's date, "every 2 weeks" counts Monday-based weeks from the anchor's week, "every 3
 //! months" months from its month, "every 2 years" years from its year, and "every 3 hours"
 //! hours from the anchor instant. The anchor fixes the phase only: the schedule extends both
 //! ways from it, so the anchor is simply the first occurrence when a task is created.
+//!
+//! A series may end ([`End`]: on a date, or after a number of occurrences) and may count from
+//! when each occurrence was done rather than from the schedule ([`Recurrence::counts_from_done`],
+//! Todoist's `every!`). [`Recurrence::next_after`] is the schedule alone, endless;
+//! [`Recurrence::first_occurrence`], [`Recurrence::next_occurrence`] and
+//! [`Recurrence::after_done`] walk the series with its end and its "from done", numbering each
+//! [`Occurrence`] so that a store can keep where a counted series stands (see the `series`
+//! module).
 
 mod days;
 mod rule;
+mod series;
 
 use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, Timelike, Utc, Weekday, WeekdaySet};
 use chrono_tz::Tz;
@@ -23,6 +32,7 @@ use chrono_tz::Tz;
 use crate::domain::timezone::{resolve_local, to_local};
 
 pub use rule::RuleError;
+pub use series::{End, MAX_COUNT, Occurrence};
 
 /// Monday to Friday, the set that [`Frequency::Weekdays`] stands for.
 pub const WORKING_DAYS: WeekdaySet = WeekdaySet::from_array([
@@ -37,12 +47,20 @@ pub const WORKING_DAYS: WeekdaySet = WeekdaySet::from_array([
 /// [`RecurrenceError::IntervalOutOfRange`].
 pub const MAX_INTERVAL: u32 = 1000;
 
-/// On which local days (or how often, for [`Frequency::Hourly`]) a recurring task happens; the
-/// rule's interval says how many of these periods apart.
+/// The shortest repeat, in minutes: "every 5 minutes" is a repeat, "every 2 minutes" is refused
+/// ([`RecurrenceError::TooOften`]); reminding that often is nagging, which a chat offers instead.
+pub const MIN_MINUTES: u32 = 5;
+
+/// On which local days (or how often, for [`Frequency::Minutely`] and [`Frequency::Hourly`]) a
+/// recurring task happens; the rule's interval says how many of these periods apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Frequency {
+    /// Every `interval` minutes (at least [`MIN_MINUTES`], never a whole number of hours, which
+    /// is [`Frequency::Hourly`]) of elapsed time from the anchor instant, as hourly rules.
+    Minutely,
     /// Every `interval` hours of elapsed time from the anchor instant (not the wall clock: a DST
-    /// change does not move it). The only frequency without a time of day.
+    /// change does not move it). With [`Frequency::Minutely`], the only frequencies without a
+    /// time of day.
     Hourly,
     /// Every day (every `interval` days).
     Daily,
@@ -56,6 +74,15 @@ pub enum Frequency {
     MonthlyOnDay(u32),
     /// On the last day of every month ("every month on the last day").
     MonthlyOnLastDay,
+    /// On one weekday of one week of every month: the first Monday, the last Friday (RRULE
+    /// `BYDAY=1MO`, `BYDAY=-1FR`). Every month has a first to fourth and a last of each weekday,
+    /// so no month is skipped.
+    MonthlyOnWeekday {
+        /// Which of the month's such weekdays.
+        week: WeekOfMonth,
+        /// The weekday.
+        day: Weekday,
+    },
     /// On this date every year; 29 February falls on 28 February in other years.
     Yearly {
         /// The month, 1–12.
@@ -65,6 +92,54 @@ pub enum Frequency {
     },
 }
 
+impl Frequency {
+    /// Whether occurrences are a fixed elapsed time apart (minutes or hours) rather than at a
+    /// time of day on the wall clock.
+    pub fn counts_elapsed_time(self) -> bool {
+        matches!(self, Frequency::Minutely | Frequency::Hourly)
+    }
+}
+
+/// Which of a month's weekdays of one kind a [`Frequency::MonthlyOnWeekday`] falls on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WeekOfMonth {
+    /// The first (days 1–7).
+    First,
+    /// The second (days 8–14).
+    Second,
+    /// The third (days 15–21).
+    Third,
+    /// The fourth (days 22–28).
+    Fourth,
+    /// The last (the last seven days of the month).
+    Last,
+}
+
+impl WeekOfMonth {
+    /// The RFC 5545 ordinal: 1 to 4, or -1 for the last.
+    pub fn ordinal(self) -> i8 {
+        match self {
+            WeekOfMonth::First => 1,
+            WeekOfMonth::Second => 2,
+            WeekOfMonth::Third => 3,
+            WeekOfMonth::Fourth => 4,
+            WeekOfMonth::Last => -1,
+        }
+    }
+
+    /// The week of an RFC 5545 ordinal (1 to 4, or -1).
+    pub fn from_ordinal(ordinal: i8) -> Option<WeekOfMonth> {
+        Some(match ordinal {
+            1 => WeekOfMonth::First,
+            2 => WeekOfMonth::Second,
+            3 => WeekOfMonth::Third,
+            4 => WeekOfMonth::Fourth,
+            -1 => WeekOfMonth::Last,
+            _ => return None,
+        })
+    }
+}
+
 /// Where an interval counts from (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Anchor {
@@ -72,7 +147,7 @@ pub enum Anchor {
     /// its week for weekly rules, the 1st of its month for monthly ones, 1 January for yearly
     /// ones), so that equal schedules compare equal.
     Date(NaiveDate),
-    /// For hourly rules: an instant of one occurrence, to the second.
+    /// For minute and hour rules: an instant of one occurrence, to the second.
     Instant(DateTime<Utc>),
 }
 
@@ -102,32 +177,52 @@ pub enum RecurrenceError {
         /// The interval that was given.
         interval: u32,
     },
-    /// An hourly rule built without its anchor instant (see [`Recurrence::hourly`]).
-    #[error("an hourly recurrence needs the instant it counts from")]
+    /// A repeat more often than every [`MIN_MINUTES`] minutes.
+    #[error("a repeat every {minutes} minutes is more often than every {MIN_MINUTES}")]
+    TooOften {
+        /// The interval asked for, in whole minutes.
+        minutes: u32,
+    },
+    /// A minute or hour rule built without its anchor instant (see [`Recurrence::hourly`]).
+    #[error("a minute or hour recurrence needs the instant it counts from")]
     HourlyNeedsAnchor,
+    /// A count of occurrences of 0 or above [`MAX_COUNT`].
+    #[error("a count of {count} occurrences is not between 1 and {MAX_COUNT}")]
+    CountOutOfRange {
+        /// The count that was given.
+        count: u32,
+    },
+    /// "After done" for a rule on fixed days (weekdays, the last day or a weekday of the month),
+    /// which has no length of time to count from a completion.
+    #[error("a repeat on fixed days cannot count from when it was done")]
+    FixedDaysFromDone,
 }
 
 /// A recurring schedule: a [`Frequency`], the local wall-clock time of day, an interval and,
-/// when the interval matters, its [`Anchor`].
+/// when the interval matters, its [`Anchor`]; optionally an [`End`] and the "from done" mark.
 ///
-/// Built only through [`Recurrence::new`], [`Recurrence::every`] and [`Recurrence::hourly`],
-/// which validate and normalize it (a weekly Mon–Fri set becomes [`Frequency::Weekdays`], all
-/// seven days every week become [`Frequency::Daily`], sub-second precision is dropped, an
-/// interval of 1 has no anchor), so equal schedules compare equal and survive the text round
-/// trip.
+/// Built only through [`Recurrence::new`], [`Recurrence::every`], [`Recurrence::hourly`] and
+/// [`Recurrence::minutely`] (then [`Recurrence::ending`] and [`Recurrence::from_done`]), which
+/// validate and normalize it (a weekly Mon–Fri set becomes [`Frequency::Weekdays`], all seven
+/// days every week become [`Frequency::Daily`], 120 minutes become 2 hours, sub-second precision
+/// is dropped, an interval of 1 has no anchor), so equal schedules compare equal and survive the
+/// text round trip.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Recurrence {
     frequency: Frequency,
     time: NaiveTime,
     interval: u32,
     anchor: Option<Anchor>,
+    end: Option<End>,
+    from_done: bool,
 }
 
 impl Recurrence {
-    /// Validates and normalizes a schedule that repeats every period (interval 1). Hourly
-    /// rules need an anchor: build them with [`Recurrence::hourly`].
+    /// Validates and normalizes a schedule that repeats every period (interval 1). Minute and
+    /// hour rules need an anchor: build them with [`Recurrence::minutely`] and
+    /// [`Recurrence::hourly`].
     pub fn new(frequency: Frequency, time: NaiveTime) -> Result<Self, RecurrenceError> {
-        if frequency == Frequency::Hourly {
+        if frequency.counts_elapsed_time() {
             return Err(RecurrenceError::HourlyNeedsAnchor);
         }
         Ok(Recurrence {
@@ -135,6 +230,8 @@ impl Recurrence {
             time: whole_seconds(time),
             interval: 1,
             anchor: None,
+            end: None,
+            from_done: false,
         })
     }
 
@@ -147,7 +244,7 @@ impl Recurrence {
         interval: u32,
         anchor: NaiveDate,
     ) -> Result<Self, RecurrenceError> {
-        if frequency == Frequency::Hourly {
+        if frequency.counts_elapsed_time() {
             return Err(RecurrenceError::HourlyNeedsAnchor);
         }
         check_interval(interval)?;
@@ -158,6 +255,8 @@ impl Recurrence {
             time: whole_seconds(time),
             interval,
             anchor,
+            end: None,
+            from_done: false,
         })
     }
 
@@ -165,23 +264,93 @@ impl Recurrence {
     /// second). Its [`Recurrence::time`] is the anchor's time of day in UTC.
     pub fn hourly(hours: u32, anchor: DateTime<Utc>) -> Result<Self, RecurrenceError> {
         check_interval(hours)?;
+        Ok(Self::elapsed(Frequency::Hourly, hours, anchor))
+    }
+
+    /// Every `minutes` minutes of elapsed time, one occurrence being at `anchor` (kept to the
+    /// second): at least [`MIN_MINUTES`] ([`RecurrenceError::TooOften`] below); a whole number
+    /// of hours is the [`Recurrence::hourly`] rule.
+    pub fn minutely(minutes: u32, anchor: DateTime<Utc>) -> Result<Self, RecurrenceError> {
+        if minutes < MIN_MINUTES {
+            return Err(RecurrenceError::TooOften { minutes });
+        }
+        if minutes.is_multiple_of(60) {
+            return Self::hourly(minutes / 60, anchor);
+        }
+        check_interval(minutes)?;
+        Ok(Self::elapsed(Frequency::Minutely, minutes, anchor))
+    }
+
+    fn elapsed(frequency: Frequency, interval: u32, anchor: DateTime<Utc>) -> Recurrence {
         let anchor = anchor.with_nanosecond(0).unwrap_or(anchor);
-        Ok(Recurrence {
-            frequency: Frequency::Hourly,
+        Recurrence {
+            frequency,
             time: anchor.time(),
-            interval: hours,
+            interval,
             anchor: Some(Anchor::Instant(anchor)),
+            end: None,
+            from_done: false,
+        }
+    }
+
+    /// The same schedule ending as `end` says (replacing any end it had): on a date, or after a
+    /// number of occurrences (1 to [`MAX_COUNT`], else [`RecurrenceError::CountOutOfRange`]).
+    pub fn ending(self, end: End) -> Result<Self, RecurrenceError> {
+        if let End::Count(count) = end
+            && !(1..=MAX_COUNT).contains(&count)
+        {
+            return Err(RecurrenceError::CountOutOfRange { count });
+        }
+        Ok(Recurrence {
+            end: Some(end),
+            ..self
         })
     }
 
-    /// The same schedule (days, interval, anchor) at another local time of day; for an
-    /// hourly rule, which has no time of day, the rule itself.
+    /// The same rule counted from when each occurrence is done ("3 days after done", Todoist's
+    /// `every! 3 days`): the next one is `interval` minutes, hours, days, months or years after
+    /// the completion (see [`Recurrence::after_done`]). Only for rules that are a length of
+    /// time: minutes, hours, days, a day of the month, a date every year;
+    /// [`RecurrenceError::FixedDaysFromDone`] for weekdays, the last day or a weekday of the
+    /// month.
+    pub fn from_done(self) -> Result<Self, RecurrenceError> {
+        match self.frequency {
+            Frequency::Minutely
+            | Frequency::Hourly
+            | Frequency::Daily
+            | Frequency::MonthlyOnDay(_)
+            | Frequency::Yearly { .. } => Ok(Recurrence {
+                from_done: true,
+                ..self
+            }),
+            Frequency::Weekdays
+            | Frequency::Weekly(_)
+            | Frequency::MonthlyOnLastDay
+            | Frequency::MonthlyOnWeekday { .. } => Err(RecurrenceError::FixedDaysFromDone),
+        }
+    }
+
+    /// The same schedule (days, interval, anchor, end) at another local time of day; for a
+    /// minute or hour rule, which has no time of day, the rule itself.
     pub fn with_time(&self, time: NaiveTime) -> Recurrence {
-        if self.frequency == Frequency::Hourly {
+        if self.frequency.counts_elapsed_time() {
             return *self;
         }
         Recurrence {
             time: whole_seconds(time),
+            ..*self
+        }
+    }
+
+    /// For a minute or hour rule, the same rule counting its elapsed time from `start` (its new
+    /// anchor); a day-based rule is its own schedule whatever the start, and stays as it is.
+    pub fn restarted_at(&self, start: DateTime<Utc>) -> Recurrence {
+        if !self.frequency.counts_elapsed_time() {
+            return *self;
+        }
+        Recurrence {
+            anchor: Some(Anchor::Instant(start.with_nanosecond(0).unwrap_or(start))),
+            time: start.time(),
             ..*self
         }
     }
@@ -191,33 +360,46 @@ impl Recurrence {
         self.frequency
     }
 
-    /// The local wall-clock time of each occurrence (for an hourly rule, the anchor's time of
-    /// day in UTC, which says nothing about the others).
+    /// The local wall-clock time of each occurrence (for a minute or hour rule, the anchor's
+    /// time of day in UTC, which says nothing about the others).
     pub fn time(&self) -> NaiveTime {
         self.time
     }
 
-    /// How many periods (hours, days, weeks, months or years) apart the occurrences are; 1
-    /// unless the user said "every 2 …".
+    /// How many periods (minutes, hours, days, weeks, months or years) apart the occurrences
+    /// are; 1 unless the user said "every 2 …".
     pub fn interval(&self) -> u32 {
         self.interval
     }
 
     /// Where the interval counts from: `None` exactly when the interval is 1 and the rule is
-    /// not hourly.
+    /// not a minute or hour rule.
     pub fn anchor(&self) -> Option<Anchor> {
         self.anchor
     }
 
-    /// The first occurrence strictly after `after`, for a user in `tz`.
+    /// How the series ends, if it does.
+    pub fn end(&self) -> Option<End> {
+        self.end
+    }
+
+    /// Whether each next occurrence counts from when the previous one was done ("3 days after
+    /// done", `every!`) rather than from the schedule.
+    pub fn counts_from_done(&self) -> bool {
+        self.from_done
+    }
+
+    /// The first slot of the schedule strictly after `after`, for a user in `tz`: the schedule
+    /// alone, endless, as if every occurrence came on time (it ignores [`Recurrence::end`]; a
+    /// series that may end is walked with [`Recurrence::next_occurrence`]).
     ///
     /// Each candidate day's wall time is resolved on its own: a time in a
     /// spring-forward gap fires at the first valid instant after the gap,
     /// an ambiguous fall-back time fires once, at the earlier instant.
-    /// Hourly rules ignore `tz`: they count elapsed hours.
+    /// Minute and hour rules ignore `tz`: they count elapsed time.
     pub fn next_after(&self, after: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
         if let Some(Anchor::Instant(anchor)) = self.anchor {
-            return next_hourly(anchor, self.interval, after);
+            return next_elapsed(anchor, self.step_seconds(), after);
         }
         let local_after = to_local(tz, after).date();
         // Start a day early: a candidate's instant can differ from its wall
@@ -236,6 +418,15 @@ impl Recurrence {
                 None => return DateTime::<Utc>::MAX_UTC,
             }
         }
+    }
+
+    /// The seconds between occurrences of a minute or hour rule.
+    fn step_seconds(&self) -> i64 {
+        let unit = match self.frequency {
+            Frequency::Minutely => 60,
+            _ => 3600,
+        };
+        i64::from(self.interval) * unit
     }
 
     /// The anchor's date, for day-based rules with an interval.
@@ -288,9 +479,8 @@ fn normalized(frequency: Frequency, interval: u32) -> Result<Frequency, Recurren
     })
 }
 
-/// The first of `anchor + k·hours` (any whole `k`) strictly after `after`.
-fn next_hourly(anchor: DateTime<Utc>, hours: u32, after: DateTime<Utc>) -> DateTime<Utc> {
-    let step = i64::from(hours) * 3600;
+/// The first of `anchor + k·step` seconds (any whole `k`) strictly after `after`.
+fn next_elapsed(anchor: DateTime<Utc>, step: i64, after: DateTime<Utc>) -> DateTime<Utc> {
     // `timestamp` rounds down and the anchor is a whole second, so a fraction of a second past
     // an occurrence still counts as past it.
     let steps = (after.timestamp() - anchor.timestamp()).div_euclid(step) + 1;

@@ -1,10 +1,11 @@
-//! Uzbek in its two scripts: transliteration between Cyrillic and Latin Uzbek (the 1995
-//! alphabet, the one the bot writes), and telling whether a message is Uzbek written in Cyrillic.
+//! Uzbek in its two scripts: transliteration from Cyrillic to Latin Uzbek (the 1995 alphabet,
+//! the one the bot writes).
 //!
 //! The parser reads each Cyrillic word both as Russian and, through
 //! [`uz_cyrillic_to_latin`], as Uzbek, so "эртага соат 9 да" parses like "ertaga soat 9 da"
-//! while Russian keeps parsing as Russian; [`writes_uz_cyrillic`] says which script a message is
-//! in. The other way, the bot's own Uzbek text into Cyrillic, is `crate::i18n::cyrillic`'s.
+//! while Russian keeps parsing as Russian; which language and script a message is written in is
+//! the parser's to say (`crate::domain::due::written_in`), from the words it knows. The other
+//! way, the bot's own Uzbek text into Cyrillic, is `crate::i18n::cyrillic`'s.
 //!
 //! Apostrophes: Latin output uses the ASCII `'` (`o'`, `g'`, and the tutuq belgisi for `ъ`),
 //! as the parser's word lists do; Latin input may use any of the apostrophes people type
@@ -53,27 +54,6 @@ pub fn uz_cyrillic_to_latin(text: &str) -> String {
     out
 }
 
-/// Whether `text` is Uzbek written in Cyrillic rather than Russian (or Latin): it has letters
-/// only Uzbek uses (`ў`, `қ`, `ғ`, `ҳ`), or more common Uzbek words than Russian ones.
-pub fn writes_uz_cyrillic(text: &str) -> bool {
-    if text.chars().any(|c| UZ_ONLY_LETTERS.contains(c)) {
-        return true;
-    }
-    let (mut uzbek, mut russian) = (0, 0);
-    for word in text
-        .split(|c: char| !c.is_alphabetic())
-        .filter(|w| w.chars().any(is_cyrillic))
-    {
-        let lower = word.to_lowercase();
-        if lower.chars().any(|c| RU_ONLY_LETTERS.contains(c)) || RU_MARKERS.contains(&&*lower) {
-            russian += 1;
-        } else if UZ_MARKERS.contains(&&*uz_cyrillic_to_latin(&lower)) {
-            uzbek += 1;
-        }
-    }
-    uzbek > russian
-}
-
 /// Whether `c` is a Cyrillic letter (the Cyrillic block, which holds the Russian and the
 /// Uzbek letters).
 pub fn is_cyrillic(c: char) -> bool {
@@ -81,106 +61,6 @@ pub fn is_cyrillic(c: char) -> bool {
 }
 
 const CYRILLIC_VOWELS: &str = "аеёиоуэюяўы";
-const UZ_ONLY_LETTERS: &str = "ўқғҳЎҚҒҲ";
-const RU_ONLY_LETTERS: &str = "ыщ";
-
-/// Common Russian words, which Uzbek does not have.
-const RU_MARKERS: &[&str] = &[
-    "и",
-    "в",
-    "во",
-    "на",
-    "с",
-    "со",
-    "не",
-    "что",
-    "это",
-    "к",
-    "по",
-    "за",
-    "для",
-    "от",
-    "до",
-    "у",
-    "я",
-    "мне",
-    "завтра",
-    "сегодня",
-    "через",
-    "напомни",
-    "купить",
-    "позвонить",
-    "маме",
-    "часа",
-    "минут",
-    "утра",
-    "вечера",
-    "каждый",
-    "день",
-];
-
-/// Common Uzbek words (in Latin) that have no letter only Uzbek uses.
-const UZ_MARKERS: &[&str] = &[
-    "va",
-    "bugun",
-    "ertaga",
-    "indinga",
-    "kecha",
-    "soat",
-    "soatdan",
-    "kun",
-    "kuni",
-    "kundan",
-    "keyin",
-    "uchun",
-    "bilan",
-    "kerak",
-    "menga",
-    "eslat",
-    "eslatib",
-    "eslating",
-    "har",
-    "hafta",
-    "dushanba",
-    "seshanba",
-    "chorshanba",
-    "payshanba",
-    "juma",
-    "shanba",
-    "yakshanba",
-    "bir",
-    "ikki",
-    "uch",
-    "besh",
-    "olti",
-    "yetti",
-    "sakkiz",
-    "yigirma",
-    "minut",
-    "daqiqa",
-    "kechqurun",
-    "ertalab",
-    "kechasi",
-    "yil",
-    "yili",
-    "men",
-    "sen",
-    "biz",
-    "siz",
-    "shu",
-    "salom",
-    "non",
-    "olish",
-    "qilish",
-    "borish",
-    "uy",
-    "ish",
-    "dars",
-    "kino",
-    "da",
-    "ga",
-    "ni",
-];
 
 const CYRILLIC_TO_LATIN: &[(char, &str)] = &[
     ('а', "a"),
@@ -292,28 +172,6 @@ mod tests {
                 word,
                 "{word}"
             );
-        }
-    }
-
-    #[test]
-    fn tells_uzbek_cyrillic_from_russian() {
-        for uzbek in [
-            "эртага соат 9 да нон олиш",
-            "ҳар душанба йиғилиш",
-            "бугун кечқурун кино",
-            "икки соатдан кейин ухлаш",
-        ] {
-            assert!(writes_uz_cyrillic(uzbek), "{uzbek}");
-        }
-        for other in [
-            "завтра в 9 купить хлеб",
-            "через 2 часа позвонить маме",
-            "каждый день в 8 зарядка",
-            "ertaga soat 9 da",
-            "tomorrow 9:00 gym",
-            "",
-        ] {
-            assert!(!writes_uz_cyrillic(other), "{other}");
         }
     }
 }

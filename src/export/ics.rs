@@ -1,8 +1,16 @@
 //! The tasks as an iCalendar file (RFC 5545) a calendar app imports: one VEVENT per task at its
 //! due time, written in the task's zone (`DTSTART;TZID=Asia/Tashkent:20261231T100000`, with a
 //! VTIMEZONE for each zone, so a repeat stays at its wall-clock time across DST changes; UTC
-//! tasks in UTC), its repeat as the RRULE the task stores, its reminder as a VALARM `lead` before.
+//! tasks in UTC), its repeat as an RRULE, its reminder as a VALARM `lead` before.
 //! Text is escaped and lines are folded at 75 octets, as the RFC says.
+//!
+//! The RRULE is the task's rule as RFC 5545 writes it
+//! ([`Recurrence::to_rfc5545_rrule`](crate::domain::recurrence::Recurrence::to_rfc5545_rrule)):
+//! `INTERVAL`, `BYDAY` with an ordinal for a weekday of the month (`1MO`, `-1FR`), an end date as
+//! `UNTIL` at the last second of that day in UTC, a count as `COUNT` (counted from the event's
+//! DTSTART, the task's current deadline). A repeat counted from when it was done ("3 days after
+//! done") has no RRULE equivalent: its next time depends on a completion no calendar knows, so
+//! the event is written once, at the deadline the task has now, without an RRULE.
 
 use std::collections::BTreeSet;
 
@@ -78,8 +86,12 @@ fn vevent(task: &Task, now: DateTime<Utc>) -> Vec<String> {
         dtstart(task),
         format!("SUMMARY:{}", escape_text(&task.text)),
     ];
-    if let Some(rule) = &task.recurrence {
-        lines.push(format!("RRULE:{}", rule.to_rfc5545_rrule()));
+    if let Some(rrule) = task
+        .recurrence
+        .as_ref()
+        .and_then(|rule| rule.to_rfc5545_rrule(task.zone))
+    {
+        lines.push(format!("RRULE:{rrule}"));
     }
     lines.extend([
         "BEGIN:VALARM".to_owned(),

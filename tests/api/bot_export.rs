@@ -128,7 +128,9 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
         // The standard rule: its start is the event's DTSTART, never a part of the RRULE.
         assert_eq!(
             prop("RRULE"),
-            task.recurrence.as_ref().map(|r| r.to_rfc5545_rrule()),
+            task.recurrence
+                .as_ref()
+                .and_then(|r| r.to_rfc5545_rrule(task.zone)),
             "{uid}"
         );
         assert!(

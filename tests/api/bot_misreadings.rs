@@ -263,10 +263,10 @@ async fn misreading_a_repeat_not_understood_is_said_and_one_tap_from_fixed() {
     assert_eq!(due, at(zone, tomorrow, 10, 0));
 
     // An answer to "new time?" that is only a repeat the bot cannot make changes nothing.
-    let refused = edit(&app, ann, &card, "every 10 minutes").await;
+    let refused = edit(&app, ann, &card, "every quarter").await;
     let problem = tr.t_with(
         "edit-repeat-unknown",
-        &[("words", Arg::Text("every 10 minutes"))],
+        &[("words", Arg::Text("every quarter"))],
     );
     assert!(text(&refused).contains(&problem), "{refused:?}");
     assert_eq!(stored(&app, id).await.0, "stretch every 10 minutes");
@@ -293,10 +293,10 @@ async fn misreading_a_repeat_not_understood_is_said_and_one_tap_from_fixed() {
     assert!(text(&card).contains(&kept), "{card:?}");
 
     // A message whose only time words are such a repeat: "when?", saying what was not understood.
-    let ask = app.say(ann, "call mom every 10 minutes").await;
+    let ask = app.say(ann, "call mom every quarter").await;
     let loose = tr.t_with(
         "unplaced-repeat-loose",
-        &[("words", Arg::Text("every 10 minutes"))],
+        &[("words", Arg::Text("every quarter"))],
     );
     assert!(text(&ask).contains(&loose), "{ask:?}");
     assert!(text(&ask).contains(&tr.t("ask-when")), "{ask:?}");

@@ -2,9 +2,13 @@
 //! times are never in the past, relative times keep exact elapsed time, a
 //! daily recurrence keeps its wall time (and the DST gap policy) for a
 //! year, richer repeats (several weekdays, every N days/weeks/months/years, the last day of
-//! the month, yearly dates) fire on the right days at their wall time across DST in Berlin,
-//! New York and Sydney, hourly repeats keep elapsed time, rule strings round-trip, and no
-//! string makes the parser panic.
+//! the month, the Nth or last weekday of the month, yearly dates) fire on the right days at
+//! their wall time across DST in Berlin, New York and Sydney and in short months, every other
+//! weekday is two weeks apart on the wall clock across DST, minute and hourly repeats keep
+//! elapsed time, a series that ends never yields an occurrence past its end date or count,
+//! a repeat counted from done comes its interval after the completion, rule strings
+//! round-trip, every note that says "send X" gives what it promises when X is sent (as a new
+//! task and as the answer to Change time), and no string makes the parser panic.
 
 use chrono::{
     DateTime, Datelike, Duration, LocalResult, NaiveDate, NaiveTime, TimeZone, Utc, Weekday,
@@ -13,10 +17,14 @@ use chrono::{
 use chrono_tz::Tz;
 use proptest::prelude::*;
 use proptest::sample::select;
-use remindbot::domain::due::{ParsedDue, parse_due};
+use remindbot::bot::assumed;
+use remindbot::domain::due::{Assumption, DueError, ParsedDue, parse_due, parse_edit};
 use remindbot::domain::lang::Lang;
-use remindbot::domain::recurrence::{Anchor, Frequency, Recurrence};
+use remindbot::domain::recurrence::{
+    Anchor, End, Frequency, MIN_MINUTES, Occurrence, Recurrence, WeekOfMonth,
+};
 use remindbot::domain::timezone::to_local;
+use remindbot::i18n::Tr;
 
 const ZONES: [Tz; 4] = [
     Tz::Europe__Berlin,
@@ -73,7 +81,43 @@ fn day_frequency() -> impl Strategy<Value = Frequency> {
         (1u32..=12, 1u32..=31).prop_filter_map("a date of a leap year", |(month, day)| {
             NaiveDate::from_ymd_opt(2000, month, day).map(|_| Frequency::Yearly { month, day })
         }),
+        (week_of_month(), weekday())
+            .prop_map(|(week, day)| Frequency::MonthlyOnWeekday { week, day }),
     ]
+}
+
+fn week_of_month() -> impl Strategy<Value = WeekOfMonth> {
+    select(vec![
+        WeekOfMonth::First,
+        WeekOfMonth::Second,
+        WeekOfMonth::Third,
+        WeekOfMonth::Fourth,
+        WeekOfMonth::Last,
+    ])
+}
+
+/// A rule of any kind: day-based with an interval, or every so many minutes or hours.
+fn any_rule() -> impl Strategy<Value = Recurrence> {
+    prop_oneof![
+        (day_frequency(), wall_time(), 1u32..=3, now()).prop_map(|(f, t, n, anchor)| {
+            Recurrence::every(f, t, n, anchor.date_naive()).unwrap()
+        }),
+        (MIN_MINUTES..=600, now()).prop_map(|(m, anchor)| Recurrence::minutely(m, anchor).unwrap()),
+        (1u32..=48, now()).prop_map(|(h, anchor)| Recurrence::hourly(h, anchor).unwrap()),
+    ]
+}
+
+/// The English name of a weekday, as the parser reads it.
+fn weekday_name(day: Weekday) -> &'static str {
+    match day {
+        Weekday::Mon => "monday",
+        Weekday::Tue => "tuesday",
+        Weekday::Wed => "wednesday",
+        Weekday::Thu => "thursday",
+        Weekday::Fri => "friday",
+        Weekday::Sat => "saturday",
+        Weekday::Sun => "sunday",
+    }
 }
 
 /// The last day of `date`'s month.
@@ -87,11 +131,19 @@ fn last_day(date: NaiveDate) -> u32 {
 /// Whether `date` is one of the days `frequency` names (month days clamped to short months).
 fn on_its_days(frequency: Frequency, date: NaiveDate) -> bool {
     match frequency {
-        Frequency::Hourly | Frequency::Daily => true,
+        Frequency::Minutely | Frequency::Hourly | Frequency::Daily => true,
         Frequency::Weekdays => date.weekday().num_days_from_monday() < 5,
         Frequency::Weekly(days) => days.contains(date.weekday()),
         Frequency::MonthlyOnDay(day) => date.day() == day.min(last_day(date)),
         Frequency::MonthlyOnLastDay => date.day() == last_day(date),
+        Frequency::MonthlyOnWeekday { week, day } => {
+            let nth = (date.day() - 1) / 7 + 1;
+            date.weekday() == day
+                && match week {
+                    WeekOfMonth::Last => date.day() + 7 > last_day(date),
+                    _ => i8::try_from(nth).ok() == Some(week.ordinal()),
+                }
+        }
         Frequency::Yearly { month, day } => {
             date.month() == month && date.day() == day.min(last_day(date))
         }
@@ -103,11 +155,13 @@ fn on_its_days(frequency: Frequency, date: NaiveDate) -> bool {
 fn periods_between(frequency: Frequency, anchor: NaiveDate, date: NaiveDate) -> i64 {
     let monday = |d: NaiveDate| d - Duration::days(i64::from(d.weekday().num_days_from_monday()));
     match frequency {
-        Frequency::Hourly | Frequency::Daily => (date - anchor).num_days(),
+        Frequency::Minutely | Frequency::Hourly | Frequency::Daily => (date - anchor).num_days(),
         Frequency::Weekdays | Frequency::Weekly(_) => {
             (monday(date) - monday(anchor)).num_days() / 7
         }
-        Frequency::MonthlyOnDay(_) | Frequency::MonthlyOnLastDay => {
+        Frequency::MonthlyOnDay(_)
+        | Frequency::MonthlyOnLastDay
+        | Frequency::MonthlyOnWeekday { .. } => {
             i64::from(date.year() - anchor.year()) * 12 + i64::from(date.month0())
                 - i64::from(anchor.month0())
         }
@@ -481,5 +535,299 @@ proptest! {
                 prop_assert_eq!(rule.next_after(now, tz), parsed.due);
             }
         }
+    }
+}
+
+/// A phrase whose hour may be either side of noon ("at 3", "в 6", "soat 7 da"), written as on a
+/// clock's face ("9:30") or not, on a day, in a repeat or alone, in some language and script;
+/// sometimes with a repeat the bot cannot make ("every quarter") in its text.
+fn hour_phrase() -> impl Strategy<Value = String> {
+    let days = [
+        "",
+        "tomorrow",
+        "завтра",
+        "ertaga",
+        "эртага",
+        "in 2 days",
+        "через 2 дня",
+        "friday",
+        "в пятницу",
+        "every day",
+        "каждый день",
+        "har kuni",
+        "ҳар куни",
+    ];
+    let extras = ["", " every quarter"];
+    (
+        select(days.to_vec()),
+        1u32..=12,
+        select(vec![0u32, 30]),
+        0usize..6,
+        select(extras.to_vec()),
+    )
+        .prop_map(|(day, h, m, form, extra)| {
+            let time = match form {
+                0 => format!("at {h}"),
+                1 => format!("в {h}"),
+                2 => format!("soat {h} da"),
+                3 => format!("соат {h} да"),
+                4 => format!("{h}:{m:02}"),
+                _ => format!("at {h}:{m:02}"),
+            };
+            format!("{day} {time} call mom{extra}")
+        })
+}
+
+/// What a note tells the user to send, and what they will get: "… send 03:00." gives 03:00;
+/// "… send a repeat, for example: every day 9:00" gives a daily repeat at 09:00.
+#[derive(Debug)]
+enum Advice {
+    /// Send this time of day (as typed in the note) to get that time.
+    Time(String, NaiveTime),
+    /// Send this repeat (as typed in the note) to get a daily repeat at that time.
+    Repeat(String, NaiveTime),
+}
+
+/// The `HH:MM` times in `line`, in order.
+fn clock_faces(line: &str) -> Vec<(String, NaiveTime)> {
+    let chars: Vec<char> = line.chars().collect();
+    (0..chars.len().saturating_sub(4))
+        .filter_map(|i| {
+            let face: String = chars[i..i + 5].iter().collect();
+            let digits = [0, 1, 3, 4].iter().all(|&j| chars[i + j].is_ascii_digit());
+            let before = i == 0 || !chars[i - 1].is_ascii_digit();
+            (digits && chars[i + 2] == ':' && before)
+                .then(|| {
+                    NaiveTime::parse_from_str(&face, "%H:%M")
+                        .ok()
+                        .map(|t| (face, t))
+                })
+                .flatten()
+        })
+        .collect()
+}
+
+/// The advice in a note line, if it gives one: a line about an hour names the other reading
+/// twice ("If you meant 03:00, … send 03:00"), a line about a repeat ends with an example after
+/// a colon.
+fn advice(line: &str) -> Option<Advice> {
+    let faces = clock_faces(line);
+    if faces.len() >= 2 {
+        let (face, time) = faces.last()?.clone();
+        return Some(Advice::Time(face, time));
+    }
+    let (_, example) = line.rsplit_once(": ")?;
+    let time = example
+        .split_whitespace()
+        .find_map(|word| NaiveTime::parse_from_str(word, "%H:%M").ok())?;
+    Some(Advice::Repeat(example.trim().to_owned(), time))
+}
+
+proptest! {
+    #[test]
+    fn every_note_that_says_send_x_gives_what_it_says(
+        now in now(), tz in zone(), phrase in hour_phrase(),
+        lang in select(vec![Lang::En, Lang::Ru, Lang::Uz, Lang::UzCyrl]),
+    ) {
+        let Ok(parsed) = parse_due(&phrase, lang, now, tz) else {
+            return Ok(());
+        };
+        let lines = assumed::notes(Tr::new(lang), tz, now, &parsed.assumptions, &parsed.unplaced);
+        let advice: Vec<Advice> = lines.iter().filter_map(|line| advice(line)).collect();
+        // Nothing vacuous: an hour read with a guess worth saying is advised on, and so is a
+        // repeat that was not made.
+        let guessed = parsed.assumptions.iter().any(|a| matches!(a,
+            Assumption::HourWithoutAmPm { typed, chosen }
+                if !(chosen == typed && remindbot::domain::due::daytime_reading(*typed) == *typed)));
+        let hour_advice = advice.iter().filter(|a| matches!(a, Advice::Time(..))).count();
+        prop_assert_eq!(guessed, hour_advice > 0, "{:?}: {:?}", phrase, lines);
+        let unmade = phrase.ends_with("every quarter") && parsed.recurrence.is_none();
+        let repeat_advice = advice.iter().any(|a| matches!(a, Advice::Repeat(..)));
+        prop_assert_eq!(unmade, repeat_advice, "{:?}: {:?}", phrase, lines);
+        for advice in advice {
+            match advice {
+                Advice::Time(send, want) => {
+                    // Sent as the answer to "Change time": a time of day alone, read as it is
+                    // written, so the edit keeps the day and takes exactly this time.
+                    let edit = parse_edit(&send, lang, now, tz)
+                        .map_err(|e| TestCaseError::fail(format!("{send:?}: {e:?}")))?;
+                    prop_assert!(edit.said.time && !edit.said.day && !edit.said.repeat, "{:?}", edit);
+                    prop_assert!(
+                        !edit.assumptions.iter().any(|a| matches!(a, Assumption::HourWithoutAmPm { .. })),
+                        "{:?} is read with a guess again: {:?}", send, edit.assumptions
+                    );
+                    prop_assert_eq!(to_local(tz, edit.due).time(), want, "{:?} after {:?}", send, phrase);
+                    // Sent in a new task, it is that time too.
+                    let task = parse(&format!("call mom {send}"), lang, now, tz)?;
+                    prop_assert_eq!(to_local(tz, task.due).time(), want);
+                }
+                Advice::Repeat(send, want) => {
+                    let edit = parse_edit(&send, lang, now, tz)
+                        .map_err(|e| TestCaseError::fail(format!("{send:?}: {e:?}")))?;
+                    let rule = edit.recurrence.ok_or_else(|| TestCaseError::fail(format!("{send:?} is no repeat")))?;
+                    prop_assert!(edit.said.repeat);
+                    prop_assert_eq!((rule.frequency(), rule.time()), (Frequency::Daily, want), "{:?}", send);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_other_weekday_is_two_weeks_apart_on_the_wall_clock_across_dst(
+        now in now(), tz in dst_zone(), day in weekday(), time in wall_time(),
+        form in select(vec!["every other {d} at {t} x", "every second {d} at {t} x", "every 2nd {d} at {t} x"]),
+    ) {
+        let input = form
+            .replace("{d}", weekday_name(day))
+            .replace("{t}", &time.format("%H:%M").to_string());
+        let parsed = parse(&input, Lang::En, now, tz)?;
+        let rule = parsed.recurrence.ok_or_else(|| TestCaseError::fail("no recurrence"))?;
+        prop_assert_eq!((rule.frequency(), rule.interval()), (Frequency::Weekly(WeekdaySet::single(day)), 2));
+        prop_assert_eq!(rule.next_after(now, tz), parsed.due);
+        let mut at = parsed.due;
+        let mut date = to_local(tz, at).date();
+        for _ in 0..40 {
+            prop_assert_eq!(date.weekday(), day);
+            check_occurrence(tz, date, time, at)?;
+            let next = rule.next_after(at, tz);
+            let next_date = to_local(tz, next).date();
+            prop_assert_eq!((next_date - date).num_days(), 14, "{} after {}", next_date, date);
+            at = next;
+            date = next_date;
+        }
+    }
+
+    #[test]
+    fn a_weekday_of_the_month_comes_once_in_every_month_short_ones_too(
+        start in now(), tz in dst_zone(), week in week_of_month(), day in weekday(), time in wall_time(),
+    ) {
+        let rule = Recurrence::new(Frequency::MonthlyOnWeekday { week, day }, time).unwrap();
+        let mut at = rule.next_after(start, tz);
+        let mut month: Option<i32> = None;
+        for _ in 0..30 {
+            let date = to_local(tz, at).date();
+            prop_assert!(on_its_days(rule.frequency(), date), "{:?} fell on {}", week, date);
+            check_occurrence(tz, date, time, at)?;
+            let index = date.year() * 12 + date.month0() as i32;
+            if let Some(previous) = month {
+                prop_assert_eq!(index, previous + 1, "a month skipped before {}", date);
+            }
+            month = Some(index);
+            at = rule.next_after(at, tz);
+        }
+    }
+
+    #[test]
+    fn parsed_weekdays_of_the_month_start_at_their_first_occurrence(
+        now in now(), tz in dst_zone(), h in 0u32..24, m in 0u32..60,
+        form in select(vec![
+            "every last friday at {t} x",
+            "в последнюю пятницу каждого месяца в {t} x",
+            "har oyning oxirgi jumasi soat {t} da x",
+            "хар ойнинг охирги жумаси соат {t} да x",
+        ]),
+    ) {
+        let input = form.replace("{t}", &format!("{h:02}:{m:02}"));
+        let parsed = parse(&input, Lang::Ru, now, tz)?;
+        let rule = parsed.recurrence.ok_or_else(|| TestCaseError::fail(format!("{input:?}: no recurrence")))?;
+        prop_assert_eq!(rule.frequency(), Frequency::MonthlyOnWeekday { week: WeekOfMonth::Last, day: Weekday::Fri });
+        prop_assert_eq!(rule.time(), NaiveTime::from_hms_opt(h, m, 0).unwrap());
+        prop_assert_eq!(rule.next_after(now, tz), parsed.due);
+        let date = to_local(tz, parsed.due).date();
+        prop_assert!(date.weekday() == Weekday::Fri && date.day() + 7 > last_day(date));
+    }
+
+    #[test]
+    fn a_series_never_yields_an_occurrence_past_its_end(
+        rule in any_rule(), start in now(), tz in dst_zone(),
+        end in prop_oneof![(0i64..120).prop_map(|d| (Some(d), None)), (1u32..=60).prop_map(|c| (None, Some(c)))],
+    ) {
+        let end = match end {
+            (Some(days), _) => End::Until(to_local(tz, start).date() + Duration::days(days)),
+            (_, count) => End::Count(count.unwrap_or(1)),
+        };
+        let rule = rule.ending(end).unwrap();
+        let mut current = rule.first_occurrence(start, tz);
+        let mut last: Option<Occurrence> = None;
+        let mut seen = 0u32;
+        while let Some(occurrence) = current {
+            seen += 1;
+            prop_assert_eq!(occurrence.index, seen);
+            prop_assert!(occurrence.at > start);
+            if let Some(last) = last {
+                prop_assert!(occurrence.at > last.at);
+            }
+            match end {
+                End::Until(until) => prop_assert!(to_local(tz, occurrence.at).date() <= until, "{} past {}", occurrence.at, until),
+                End::Count(count) => prop_assert!(occurrence.index <= count),
+            }
+            last = Some(occurrence);
+            if seen == 600 {
+                break;
+            }
+            current = rule.next_occurrence(occurrence, occurrence.at, tz);
+        }
+        if seen < 600 {
+            // It ended because the next slot is past the end, not earlier.
+            let after = last.map_or(start, |o| o.at);
+            match end {
+                End::Count(count) => prop_assert_eq!(seen, count),
+                End::Until(until) => prop_assert!(to_local(tz, rule.next_after(after, tz)).date() > until),
+            }
+        }
+    }
+
+    #[test]
+    fn minute_repeats_keep_elapsed_time_across_dst(
+        minutes in MIN_MINUTES..=600, anchor in now(), start in now(), tz in dst_zone(),
+    ) {
+        let rule = Recurrence::minutely(minutes, anchor).unwrap();
+        let step = Duration::minutes(i64::from(minutes));
+        let mut at = rule.next_after(start, tz);
+        prop_assert!(at > start && at - start <= step);
+        for _ in 0..300 {
+            let next = rule.next_after(at, tz);
+            prop_assert_eq!(next - at, step);
+            at = next;
+        }
+    }
+
+    #[test]
+    fn parsed_minute_repeats_start_an_interval_from_now_and_refuse_under_five(
+        now in now(), tz in dst_zone(), n in 1u32..=180,
+        form in select(vec!["every {n} minutes x", "каждые {n} минут x", "har {n} daqiqada x", "ҳар {n} дақиқада x"]),
+    ) {
+        let input = form.replace("{n}", &n.to_string());
+        let parsed = parse_due(&input, Lang::En, now, tz);
+        if n < MIN_MINUTES {
+            prop_assert_eq!(parsed, Err(DueError::RepeatTooOften { every_secs: u64::from(n) * 60 }));
+            return Ok(());
+        }
+        let parsed = parsed.map_err(|e| TestCaseError::fail(format!("{input:?}: {e:?}")))?;
+        let rule = parsed.recurrence.ok_or_else(|| TestCaseError::fail("no recurrence"))?;
+        let step = Duration::minutes(i64::from(n));
+        prop_assert!(parsed.due > now && (parsed.due - now - step).num_seconds().abs() <= 1);
+        prop_assert_eq!(rule.next_after(parsed.due, tz) - parsed.due, step);
+    }
+
+    #[test]
+    fn a_repeat_counted_from_done_comes_its_interval_after_the_completion(
+        days in 1u32..=30, hours in 1u32..=48, time in wall_time(), anchor in now(), done in now(),
+        tz in dst_zone(),
+    ) {
+        let daily = Recurrence::every(Frequency::Daily, time, days, anchor.date_naive())
+            .and_then(Recurrence::from_done)
+            .unwrap();
+        let previous = Occurrence { at: anchor, index: 1 };
+        let next = daily.after_done(previous, done, tz).unwrap();
+        let date = to_local(tz, next.at).date();
+        prop_assert_eq!(date, to_local(tz, done).date() + Duration::days(i64::from(days)));
+        check_occurrence(tz, date, time, next.at)?;
+        prop_assert_eq!(next.index, 2);
+        let hourly = Recurrence::hourly(hours, anchor).and_then(Recurrence::from_done).unwrap();
+        let next = hourly.after_done(previous, done, tz).unwrap();
+        prop_assert_eq!(next.at - done, Duration::hours(i64::from(hours)));
+        let counted = daily.ending(End::Count(1)).unwrap();
+        prop_assert_eq!(counted.after_done(previous, done, tz), None);
     }
 }

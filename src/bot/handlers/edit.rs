@@ -25,7 +25,7 @@ use crate::callback::Question;
 use crate::domain::due::{
     Assumption, DueError, ParsedEdit, UnplacedKind, daytime_reading, loose_time_words, parse_edit,
 };
-use crate::domain::recurrence::{Frequency, Recurrence, next_time_of_day};
+use crate::domain::recurrence::{Recurrence, next_time_of_day};
 use crate::domain::timezone::{resolve_local, to_local};
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
@@ -229,18 +229,15 @@ fn new_schedule(
     }
     let due = resolve_local(zone, old.date().and_time(time));
     let (due_at, recurrence) = match task.recurrence {
-        // Every few hours, from the new time on: the first one at that time (today's, or the
-        // next day's when it has passed).
-        Some(rule) if rule.frequency() == Frequency::Hourly => {
+        // Every few minutes or hours, from the new time on: the first one at that time
+        // (today's, or the next day's when it has passed).
+        Some(rule) if rule.frequency().counts_elapsed_time() => {
             let start = if due > now {
                 due
             } else {
                 next_time_of_day(time, zone, now)
             };
-            match Recurrence::hourly(rule.interval(), start) {
-                Ok(anchored) => (start, Some(anchored)),
-                Err(_) => (rule.next_after(now, zone), Some(rule)),
-            }
+            (start, Some(rule.restarted_at(start)))
         }
         // The same days and interval at the new time of day.
         Some(rule) => {

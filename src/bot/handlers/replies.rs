@@ -7,6 +7,7 @@ use chrono_tz::Tz;
 use super::context::{Ctx, Turn};
 use crate::bot::BotError;
 use crate::domain::due::DueError;
+use crate::domain::recurrence::MIN_MINUTES;
 use crate::i18n::dates::Dates;
 use crate::i18n::{Arg, Tr};
 use crate::store::tasks::{self, TaskTextError};
@@ -130,6 +131,23 @@ fn due_problem_text(
                 &[("year", Arg::Number(i64::from(*max_year)))],
             ),
             "add-example",
+        ),
+        DueError::RepeatTooOften { .. } => (
+            tr.t_with(
+                "err-repeat-too-often",
+                &[("min", Arg::Number(i64::from(MIN_MINUTES)))],
+            ),
+            "nag-example",
+        ),
+        DueError::EndsBeforeFirst { first, .. } => (
+            tr.t_with(
+                "err-ends-before-first",
+                &[(
+                    "when",
+                    Arg::Text(&Dates::new(tr, zone, now).local_moment(*first)),
+                )],
+            ),
+            "repeat-example",
         ),
         DueError::LeadTooLong { max_days } => (
             tr.t_with(

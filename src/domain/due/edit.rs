@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use super::{Assumption, DueError, Unplaced, noted};
+use super::{Assumption, DueError, HourChoice, Unplaced, noted};
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::Recurrence;
@@ -43,6 +43,9 @@ pub struct ParsedEdit {
     pub assumptions: Vec<Assumption>,
     /// Time words left in the new text, as [`super::ParsedDue::unplaced`].
     pub unplaced: Vec<Unplaced>,
+    /// Both readings of an hour either side of noon on a named day, as
+    /// [`super::ParsedDue::choice`].
+    pub choice: Option<HourChoice>,
 }
 
 /// Reads `input`, the answer to "new time?", for a user in `tz` at `now`. [`DueError::NoTime`]
@@ -69,5 +72,6 @@ pub fn parse_edit(
         due: resolved.due,
         recurrence: resolved.recurrence,
         lead: resolved.lead,
+        choice: resolved.choice,
     })
 }

@@ -5,12 +5,15 @@ mod amount;
 mod calendar;
 mod clock;
 mod cursor;
+mod end;
 mod number;
 mod repeat;
 
 use chrono::{Weekday, WeekdaySet};
 
-use super::vocab::{Key, Period, Unit};
+use crate::domain::recurrence::WeekOfMonth;
+
+use super::keys::{Key, Period, Unit};
 
 pub(super) use cursor::{Cursor, Lexed};
 
@@ -103,6 +106,20 @@ pub(super) enum DayRef {
     NextWeek,
     /// "end of the month", "в конце месяца", "oy oxirida": the last day of this month.
     EndOfMonth,
+    /// "this weekend", "на выходных", "shu dam olish kunlari": one weekend's Saturday (or its
+    /// Sunday, once Saturday's time has passed); `next` for next week's ("next weekend").
+    Weekend {
+        /// Whether "next" was said.
+        next: bool,
+    },
+    /// "the first monday of the month", "в последнюю пятницу месяца", "oyning birinchi
+    /// dushanbasi": the next such day (this month's, or next month's once it has passed).
+    NthWeekday {
+        /// Which of the month's such weekdays.
+        week: WeekOfMonth,
+        /// The weekday.
+        day: Weekday,
+    },
     /// "on the 15th", "15 числа", "15-sanasida": the next 15th (as typed, not yet checked).
     MonthDay(u32),
     /// A calendar date as typed, not yet validated.
@@ -125,8 +142,8 @@ pub(super) struct Clock {
     pub minute: u32,
     /// `Some(false)` for am, `Some(true)` for pm.
     pub meridiem: Option<bool>,
-    /// Written so that it can only be one time of day: with a leading zero (`09:30`), as
-    /// `12:30` (noon; midnight is `00:30`), or as noon or midnight.
+    /// Written so that it can only be one time of day: as on a 24-hour clock's face (`9:30`,
+    /// `09:30`, `12:30`, `21.00`), with a leading zero (`09`), or as noon or midnight.
     pub exact: bool,
     /// The word midnight ("midnight", "полночь", "yarim tunda"), which ends the day it is on.
     pub midnight: bool,
@@ -143,25 +160,43 @@ impl Clock {
     }
 }
 
-/// A recurrence as typed: which days, and every how many periods.
+/// A recurrence as typed: which days, every how many periods, and whether it counts from when
+/// it was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Repeat {
-    /// On which days (or hours).
+    /// On which days (or minutes, or hours).
     pub kind: RepeatRef,
-    /// Every how many hours, days, weeks, months or years ("every 2 weeks"); 1 if not said.
+    /// Every how many seconds, minutes, hours, days, weeks, months or years ("every 2 weeks");
+    /// 1 if not said.
     pub every: u32,
+    /// Whether the next one counts from when the last was done ("3 days after done",
+    /// "every! 3 days", "через 3 дня после выполнения", "bajarilgandan 3 kun keyin").
+    pub from_done: bool,
 }
 
 impl Repeat {
     /// Every single period.
     pub fn each(kind: RepeatRef) -> Repeat {
-        Repeat { kind, every: 1 }
+        Repeat::every(kind, 1)
+    }
+
+    /// Every `every` periods.
+    pub fn every(kind: RepeatRef, every: u32) -> Repeat {
+        Repeat {
+            kind,
+            every,
+            from_done: false,
+        }
     }
 }
 
 /// On which days a recurrence falls, as typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum RepeatRef {
+    /// Every so many seconds ("every 30 seconds"): too often to be a repeat.
+    Secondly,
+    /// Every so many minutes ("every 30 minutes").
+    Minutely,
     /// Every so many hours ("every 3 hours").
     Hourly,
     /// Every day.
@@ -178,6 +213,13 @@ pub(super) enum RepeatRef {
     MonthlyToday,
     /// On the last day of every month.
     MonthlyLastDay,
+    /// On one weekday of one week of every month ("the first monday of every month").
+    MonthlyOnWeekday {
+        /// Which of the month's such weekdays.
+        week: WeekOfMonth,
+        /// The weekday.
+        day: Weekday,
+    },
     /// On this date every year, as typed (not yet checked to exist).
     Yearly {
         /// Day of month as typed.
@@ -213,6 +255,10 @@ pub(super) enum Item {
     Repeat(Repeat, Option<Period>),
     /// "30 min before", "за 30 минут", "30 daqiqa oldin".
     Lead(Span),
+    /// "until March 1", "до пятницы", "1-martgacha": a repeat's last day, or a deadline.
+    Until(DayRef),
+    /// "10 times", "10 раз", "10 marta": how many occurrences a repeat has.
+    Count(u32),
 }
 
 /// What the rules may assume from the phrase parts already read.
@@ -227,10 +273,13 @@ pub(super) struct Context {
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 
 /// Rules in priority order: the first that matches wins.
-const RULES: [Rule; 10] = [
+const RULES: [Rule; 13] = [
     repeat::repeat,
+    end::until,
+    end::count,
     amount::lead,
     amount::relative,
+    calendar::nth_weekday,
     calendar::span_day,
     calendar::date,
     calendar::day_word,
@@ -296,6 +345,14 @@ mod tests {
         Some(Item::Time(Clock::at(hour, minute)))
     }
 
+    /// A time written as on a clock's face, `H:MM`: a 24-hour time.
+    fn face(hour: u32, minute: u32) -> Option<Item> {
+        Some(Item::Time(Clock {
+            exact: true,
+            ..Clock::at(hour, minute)
+        }))
+    }
+
     #[test]
     fn dotted_numbers_are_dates_or_times_by_what_they_can_be() {
         let fresh = Context::default();
@@ -304,10 +361,10 @@ mod tests {
             has_day: true,
         };
         assert_eq!(item("31.12", fresh), date(31, 12));
-        assert_eq!(item("21.00", fresh), time(21, 0));
-        assert_eq!(item("9.30", fresh), time(9, 30));
+        assert_eq!(item("21.00", fresh), face(21, 0));
+        assert_eq!(item("9.30", fresh), face(9, 30));
         assert_eq!(item("10.11", fresh), date(10, 11));
-        assert_eq!(item("10.11", after_day), time(10, 11));
+        assert_eq!(item("10.11", after_day), face(10, 11));
         assert_eq!(item("5.3", after_day), date(5, 3));
     }
 
@@ -320,6 +377,62 @@ mod tests {
         assert_eq!(item("9", Context::default()), None);
         assert_eq!(item("9", after_day), time(9, 0));
         assert_eq!(item("в 9", Context::default()), time(9, 0));
+    }
+
+    fn repeat(input: &str, lang: Lang) -> Option<Repeat> {
+        let lexed = Lexed::new(input, lang);
+        match parse_item(&lexed, 0, Context::default()) {
+            Some((Item::Repeat(repeat, _), end)) if end == lexed.len() => Some(repeat),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn repeats_people_use() {
+        use chrono::Weekday::{Fri, Mon, Sat, Sun, Wed};
+        let weekly = |days: &[Weekday]| RepeatRef::Weekly(days.iter().copied().collect());
+        let cases = [
+            ("every other friday", Lang::En, weekly(&[Fri]), 2),
+            ("каждую вторую пятницу", Lang::Ru, weekly(&[Fri]), 2),
+            ("har ikkinchi juma", Lang::Uz, weekly(&[Fri]), 2),
+            ("mon wed fri", Lang::En, weekly(&[Mon, Wed, Fri]), 1),
+            ("du cho ju", Lang::Uz, weekly(&[Mon, Wed, Fri]), 1),
+            ("sat-sun", Lang::En, weekly(&[Sat, Sun]), 1),
+            ("every 30 minutes", Lang::En, RepeatRef::Minutely, 30),
+            (
+                "every day except sunday",
+                Lang::En,
+                weekly(&[
+                    Mon,
+                    chrono::Weekday::Tue,
+                    Wed,
+                    chrono::Weekday::Thu,
+                    Fri,
+                    Sat,
+                ]),
+                1,
+            ),
+            (
+                "first monday of every month",
+                Lang::En,
+                RepeatRef::MonthlyOnWeekday {
+                    week: WeekOfMonth::First,
+                    day: Mon,
+                },
+                1,
+            ),
+        ];
+        for (input, lang, kind, every) in cases {
+            let got = repeat(input, lang).map(|r| (r.kind, r.every));
+            assert_eq!(got, Some((kind, every)), "{input}");
+        }
+        let done = repeat("every! 2 weeks", Lang::En).expect("a repeat");
+        assert_eq!(
+            (done.kind, done.every, done.from_done),
+            (RepeatRef::Daily, 14, true)
+        );
+        assert_eq!(repeat("pay", Lang::En), None);
+        assert_eq!(repeat("пятницу я", Lang::Ru), None);
     }
 
     #[test]

@@ -15,8 +15,8 @@
 //! read as (see [`Found`]).
 
 use super::grammar::{Context, DayRef, Item, Lexed, parse_item};
+use super::keys::Key;
 use super::spec::Spec;
-use super::vocab::Key;
 use super::{Unplaced, UnplacedKind};
 
 /// At most this many glue tokens may separate two parts of one phrase.
@@ -47,7 +47,7 @@ struct Run {
 
 impl Run {
     fn is_usable(&self) -> bool {
-        self.spec.is_anchored() || self.spec.is_lead_only()
+        self.spec.is_anchored() || self.spec.is_detached()
     }
 }
 
@@ -138,14 +138,18 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
 }
 
 /// Whether the part `item` over tokens `start..end` cannot be ordinary text: a relative time,
-/// a repeat, a day word, a marked weekday or day of the month ("on friday", "on the 15th"), a
-/// date with a month name, a time longer than a bare number, a part of the day said as a time.
+/// a repeat (weekdays without "every" only with a marker: "prepare monday and friday reports"
+/// keeps them), an end, a day word, a marked weekday or day of the month ("on friday", "on the
+/// 15th"), a date with a month name, a time longer than a bare number, a part of the day said
+/// as a time.
 fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool {
     let marked = [Key::On, Key::At, Key::Next, Key::This, Key::The]
         .iter()
         .any(|key| lexed.has(start, *key));
     match item {
-        Item::Relative(_) | Item::Repeat(..) | Item::Lead(_) | Item::DayPeriod(..) => true,
+        Item::Repeat(..) => marked || lexed.pick(start, weekday_word).is_none(),
+        Item::Relative(_) | Item::Lead(_) | Item::DayPeriod(..) | Item::Until(_) => true,
+        Item::Count(_) => false,
         Item::Day(DayRef::Weekday { .. } | DayRef::MonthDay(_)) => marked,
         Item::Day(DayRef::Date { year, .. }) => {
             year.is_some() || (start..end).any(|i| lexed.pick(i, month_key).is_some())
@@ -162,6 +166,15 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         }
         Item::Period { alone, .. } => alone,
     }
+}
+
+/// A weekday's name, full or short, in any form.
+fn weekday_word(key: Key) -> Option<()> {
+    matches!(
+        key,
+        Key::Weekday(_) | Key::WeekdayShort(_) | Key::WeekdayListed(_)
+    )
+    .then_some(())
 }
 
 fn month_key(key: Key) -> Option<u32> {
@@ -215,6 +228,7 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
     if requested && let Some((start, end)) = pieces.first_mut() {
         let (s, _) = trim_glue(lexed, *start, *end);
         let addressed = lexed.token(s).and_then(|t| t.word()) == Some("to")
+            || lexed.has(s, Key::About)
             || (lexed.has(s, Key::Me) && !lexed.has(s, Key::Remind));
         *start = if addressed { s + 1 } else { s };
     }
@@ -236,9 +250,12 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
             Some((slice(input, lexed, i, i + 1)?.to_owned(), read))
         })
         .collect();
+    // A repeat word left in the text ("send weekly report" of "every friday 4pm send weekly
+    // report") is no repeat that failed when the task repeats.
     let unplaced = pieces
         .iter()
         .flat_map(|&(start, end)| unplaced_in(input, lexed, start, end))
+        .filter(|words| spec.repeat.is_none() || words.kind != UnplacedKind::Repeat)
         .collect();
     Found {
         spec,
@@ -290,9 +307,9 @@ fn unplaced_in(input: &str, lexed: &Lexed, start: usize, end: usize) -> Vec<Unpl
 }
 
 fn kind_of(spec: &Spec) -> UnplacedKind {
-    if spec.repeat.is_some() {
+    if spec.repeat.is_some() || spec.count.is_some() {
         UnplacedKind::Repeat
-    } else if spec.day.is_some() || spec.relative.is_some() {
+    } else if spec.day.is_some() || spec.relative.is_some() || spec.until.is_some() {
         UnplacedKind::Day
     } else {
         UnplacedKind::Time
@@ -359,8 +376,10 @@ fn skip_request(lexed: &Lexed, mut start: usize, end: usize) -> usize {
     }
 }
 
-/// Before a trailing `remind [me]`.
+/// Before a trailing `remind [me]`, and the Uzbek `haqida` ("about") before it: "vebinar
+/// haqida eslat" is about the webinar.
 fn drop_trailing_request(lexed: &Lexed, start: usize, mut end: usize) -> usize {
+    let before = end;
     if end > start
         && lexed.has(end - 1, Key::Me)
         && end - start >= 2
@@ -368,6 +387,9 @@ fn drop_trailing_request(lexed: &Lexed, start: usize, mut end: usize) -> usize {
     {
         end -= 2;
     } else if end > start && lexed.has(end - 1, Key::Remind) {
+        end -= 1;
+    }
+    if end < before && end > start + 1 && lexed.has(end - 1, Key::About) {
         end -= 1;
     }
     end

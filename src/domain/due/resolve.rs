@@ -4,17 +4,20 @@
 mod time;
 
 use chrono::{
-    DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeDelta, Utc, Weekday, WeekdaySet,
+    DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeDelta, Timelike, Utc, Weekday,
+    WeekdaySet,
 };
 use chrono_tz::Tz;
 
 use crate::domain::lead::Lead;
-use crate::domain::recurrence::{Frequency, Recurrence, RecurrenceError};
+use crate::domain::recurrence::WeekOfMonth;
+use crate::domain::recurrence::{End, Frequency, MIN_MINUTES, Recurrence, RecurrenceError};
 use crate::domain::timezone::{resolve_local, to_local};
 
+use super::choice::{AMBIGUOUS_HOURS, HalfOfDay, HourChoice, Reading};
 use super::grammar::{DayRef, Repeat, RepeatRef, Span};
+use super::keys::Period;
 use super::spec::Spec;
-use super::vocab::Period;
 use super::{Assumption, DueError, MAX_YEAR};
 use time::{Moment, Said, period_default};
 
@@ -29,32 +32,137 @@ pub(super) struct Resolved {
     pub lead: Option<Lead>,
     /// What was assumed.
     pub assumptions: Vec<Assumption>,
+    /// Both readings of an hour that may be either side of noon on a named day.
+    pub choice: Option<HourChoice>,
 }
 
-/// Resolves `spec` against `now` in `tz`.
-pub(super) fn resolve(spec: &Spec, now: DateTime<Utc>, tz: Tz) -> Result<Resolved, DueError> {
+/// Resolves `spec` against `now` in `tz`; `cue` is the part of the day the message's other
+/// words point to ("wake me", "dinner"), which reads an hour without am/pm.
+pub(super) fn resolve(
+    spec: &Spec,
+    cue: Option<Period>,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Result<Resolved, DueError> {
     let lead = spec.lead.map(lead_duration).transpose()?;
-    let said = Said::read(spec.clock, spec.period)?;
     let mut notes = Vec::new();
-    let (due, recurrence) = if let Some(repeat) = spec.repeat {
-        let rule = recurrence(repeat, said, spec.period, now, tz, &mut notes)?;
-        (rule.next_after(now, tz), Some(rule))
-    } else if let Some(span) = spec.relative {
-        let moment = (said != Said::Nothing).then(|| said.on_a_day(spec.period, &mut notes));
-        (relative(span, moment, now, tz)?, None)
-    } else if let Some(day) = spec.day {
-        (on_day(day, said, spec.period, now, tz, &mut notes)?, None)
-    } else {
-        (without_day(said, spec.period, now, tz, &mut notes), None)
-    };
+    let said = cued(Said::read(spec.clock, spec.period)?, cue, &mut notes);
+    let (due, recurrence) = moment(spec, said, now, tz, &mut notes)?;
     if to_local(tz, due).year() > MAX_YEAR {
         return Err(too_far());
     }
+    let choice = choice(spec, said, (due, recurrence), now, tz);
     Ok(Resolved {
         due,
         recurrence,
         lead,
         assumptions: notes,
+        choice,
+    })
+}
+
+/// The deadline (and rule) that `spec` means with the time of day `said`.
+fn moment(
+    spec: &Spec,
+    said: Said,
+    now: DateTime<Utc>,
+    tz: Tz,
+    notes: &mut Vec<Assumption>,
+) -> Result<(DateTime<Utc>, Option<Recurrence>), DueError> {
+    if let Some(repeat) = spec.repeat {
+        let rule = recurrence(spec, repeat, said, now, tz, notes)?;
+        let first = rule.first_occurrence(now, tz).ok_or_else(|| {
+            let first = to_local(tz, rule.next_after(now, tz));
+            match rule.end() {
+                Some(End::Until(until)) => DueError::EndsBeforeFirst { until, first },
+                _ => too_far(),
+            }
+        })?;
+        return Ok((first.at, Some(rule)));
+    }
+    let due = if let Some(span) = spec.relative {
+        let moment = (said != Said::Nothing).then(|| said.on_a_day(spec.period, notes));
+        relative(span, moment, now, tz)?
+    } else if let Some(day) = spec.day.or(spec.until) {
+        // "until friday" without a repeat is a deadline on Friday.
+        on_day(day, said, spec.period, now, tz, notes)?
+    } else {
+        without_day(said, spec.period, now, tz, notes)
+    };
+    Ok((due, None))
+}
+
+/// An hour without am/pm read as the message's other words say (`cue`): "wake me at 6" in the
+/// morning, "dinner at 7" in the evening; noted like any reading of such an hour. Noon and
+/// midnight (12) are left to the usual reading.
+fn cued(said: Said, cue: Option<Period>, notes: &mut Vec<Assumption>) -> Said {
+    let Said::Either { typed, am, pm } = said else {
+        return said;
+    };
+    let chosen = match cue {
+        _ if typed.hour() == 12 => return said,
+        Some(Period::Morning) => am,
+        Some(Period::Evening) => pm,
+        _ => return said,
+    };
+    notes.push(Assumption::HourWithoutAmPm { typed, chosen });
+    Said::Exact(chosen)
+}
+
+/// Both readings of an hour in [`AMBIGUOUS_HOURS`] said without am/pm, a part of the day or a
+/// word of the morning or evening, on a named day, after "in 2 days" or in a day-based repeat
+/// ("tomorrow at 6", "every day at 7"): the one taken (the daytime reading, `taken`) and the
+/// other, resolved the same way. `None` for any other phrase, or when the other reading is no
+/// moment (in the past).
+fn choice(
+    spec: &Spec,
+    said: Said,
+    taken: (DateTime<Utc>, Option<Recurrence>),
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Option<HourChoice> {
+    let Said::Either { typed, am, pm } = said else {
+        return None;
+    };
+    let day_based_repeat = spec
+        .repeat
+        .is_some_and(|r| !matches!(r.kind, RepeatRef::Hourly | RepeatRef::Minutely));
+    let named_day = day_based_repeat
+        || spec.relative.is_some_and(|span| span.is_calendar_only())
+        || spec
+            .day
+            .or(spec.until)
+            .is_some_and(|day| day != DayRef::Today);
+    if !named_day || !AMBIGUOUS_HOURS.contains(&typed.hour()) {
+        return None;
+    }
+    let chosen = super::daytime_reading(typed);
+    let other = if chosen == am { pm } else { am };
+    let (due, recurrence) = moment(spec, Said::Exact(other), now, tz, &mut Vec::new()).ok()?;
+    let taken = Reading {
+        time: chosen,
+        due: taken.0,
+        recurrence: taken.1,
+    };
+    let other = Reading {
+        time: other,
+        due,
+        recurrence,
+    };
+    Some(if chosen == am {
+        HourChoice {
+            typed,
+            morning: taken,
+            evening: other,
+            taken: HalfOfDay::Morning,
+        }
+    } else {
+        HourChoice {
+            typed,
+            morning: other,
+            evening: taken,
+            taken: HalfOfDay::Evening,
+        }
     })
 }
 
@@ -76,10 +184,42 @@ pub(super) fn lead_duration(span: Span) -> Result<Lead, DueError> {
     Lead::from_secs(secs).map_err(|_| too_long)
 }
 
-/// The schedule of a recurrence; "every week"/"every month"/"every year" repeat on today's
-/// weekday/day of month/date. An interval counts from the first occurrence; an hourly one
-/// starts an interval from now, or at the time said.
+/// The recurrence `spec` says: its schedule ([`schedule`]), counted from when it was done if
+/// it says so, ending as its "until" or count says.
 fn recurrence(
+    spec: &Spec,
+    repeat: Repeat,
+    said: Said,
+    now: DateTime<Utc>,
+    tz: Tz,
+    notes: &mut Vec<Assumption>,
+) -> Result<Recurrence, DueError> {
+    let mut rule = schedule(repeat, said, spec.period, now, tz, notes)?;
+    if repeat.from_done {
+        rule = rule.from_done().map_err(rule_error)?;
+    }
+    if let Some(day) = spec.until {
+        let until = until_date(day, now, tz)?;
+        rule = rule.ending(End::Until(until)).map_err(rule_error)?;
+    }
+    if let Some(count) = spec.count {
+        rule = rule.ending(End::Count(count)).map_err(rule_error)?;
+    }
+    Ok(rule)
+}
+
+/// The last local date of a repeat that runs "until" `day`: that day itself, resolved as a
+/// deadline on it would be (the coming Friday, the next 1 March, this month's end).
+fn until_date(day: DayRef, now: DateTime<Utc>, tz: Tz) -> Result<NaiveDate, DueError> {
+    let last_second = NaiveTime::from_hms_opt(23, 59, 59).unwrap_or(NaiveTime::MIN);
+    let end = day_at(day, Moment::same_day(last_second), now, tz, &mut Vec::new())?;
+    Ok(to_local(tz, end).date())
+}
+
+/// The schedule of a recurrence; "every week"/"every month"/"every year" repeat on today's
+/// weekday/day of month/date. An interval counts from the first occurrence; one of minutes or
+/// hours starts an interval from now, or at the time said.
+fn schedule(
     repeat: Repeat,
     said: Said,
     period: Option<Period>,
@@ -88,17 +228,32 @@ fn recurrence(
     notes: &mut Vec<Assumption>,
 ) -> Result<Recurrence, DueError> {
     let today = to_local(tz, now).date();
+    let mut elapsed = |unit: i64| -> Result<DateTime<Utc>, DueError> {
+        Ok(match said {
+            Said::Nothing => i64::from(repeat.every)
+                .checked_mul(unit)
+                .and_then(TimeDelta::try_seconds)
+                .and_then(|d| now.checked_add_signed(d))
+                .ok_or_else(too_far)?,
+            _ => without_day(said, period, now, tz, notes),
+        })
+    };
     let frequency = match repeat.kind {
+        RepeatRef::Secondly => {
+            return Err(DueError::RepeatTooOften {
+                every_secs: u64::from(repeat.every),
+            });
+        }
+        RepeatRef::Minutely => {
+            if repeat.every < MIN_MINUTES {
+                return Err(DueError::RepeatTooOften {
+                    every_secs: u64::from(repeat.every) * 60,
+                });
+            }
+            return Recurrence::minutely(repeat.every, elapsed(60)?).map_err(rule_error);
+        }
         RepeatRef::Hourly => {
-            let first = match said {
-                Said::Nothing => i64::from(repeat.every)
-                    .checked_mul(3600)
-                    .and_then(TimeDelta::try_seconds)
-                    .and_then(|d| now.checked_add_signed(d))
-                    .ok_or_else(too_far)?,
-                _ => without_day(said, period, now, tz, notes),
-            };
-            return Recurrence::hourly(repeat.every, first).map_err(rule_error);
+            return Recurrence::hourly(repeat.every, elapsed(3600)?).map_err(rule_error);
         }
         RepeatRef::Daily => Frequency::Daily,
         RepeatRef::Weekdays => Frequency::Weekdays,
@@ -107,6 +262,7 @@ fn recurrence(
         RepeatRef::MonthlyOnDay(day) => Frequency::MonthlyOnDay(day),
         RepeatRef::MonthlyToday => Frequency::MonthlyOnDay(today.day()),
         RepeatRef::MonthlyLastDay => Frequency::MonthlyOnLastDay,
+        RepeatRef::MonthlyOnWeekday { week, day } => Frequency::MonthlyOnWeekday { week, day },
         RepeatRef::Yearly { day, month } => Frequency::Yearly { month, day },
         RepeatRef::YearlyToday => Frequency::Yearly {
             month: today.month(),
@@ -131,8 +287,15 @@ fn rule_error(error: RecurrenceError) -> DueError {
             month,
             year: None,
         },
-        RecurrenceError::IntervalOutOfRange { .. } => too_far(),
-        RecurrenceError::NoWeekdays | RecurrenceError::HourlyNeedsAnchor => DueError::NoTime,
+        RecurrenceError::IntervalOutOfRange { .. } | RecurrenceError::CountOutOfRange { .. } => {
+            too_far()
+        }
+        RecurrenceError::TooOften { minutes } => DueError::RepeatTooOften {
+            every_secs: u64::from(minutes) * 60,
+        },
+        RecurrenceError::NoWeekdays
+        | RecurrenceError::HourlyNeedsAnchor
+        | RecurrenceError::FixedDaysFromDone => DueError::NoTime,
     }
 }
 
@@ -295,9 +458,45 @@ fn day_at(
             let next_month = this_month.succ_opt().map(last_day_of_month);
             next_month.map(at).ok_or_else(too_far)
         }
+        DayRef::Weekend { next: false } => {
+            let saturday = coming_weekday(Weekday::Sat, today, &at, now)?;
+            // On the weekend itself: today while its time is ahead, else its Sunday.
+            let sunday_first = today.weekday() == Weekday::Sun && at(today) > now;
+            let saturday_past = today.weekday() == Weekday::Sat && at(today) <= now;
+            Ok(if sunday_first {
+                at(today)
+            } else if saturday_past {
+                at(today.succ_opt().ok_or_else(too_far)?)
+            } else {
+                at(saturday)
+            })
+        }
+        DayRef::Weekend { next: true } => Ok(at(plus(next_monday_in(today) + 5)?)),
+        DayRef::NthWeekday { week, day } => nth_weekday(week, day, &at, today, now),
         DayRef::MonthDay(day) => month_day(day, moment, now, tz),
         DayRef::Date { day, month, year } => date(day, month, year, moment, now, tz),
     }
+}
+
+/// The next `week`'s `day` of a month whose time is ahead: this month's, or the next one's.
+fn nth_weekday(
+    week: WeekOfMonth,
+    day: Weekday,
+    at: &impl Fn(NaiveDate) -> DateTime<Utc>,
+    today: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<DateTime<Utc>, DueError> {
+    let in_week = |date: &NaiveDate| match u32::try_from(week.ordinal()) {
+        Ok(n) => (date.day() - 1) / 7 + 1 == n,
+        Err(_) => date.day() + 7 > last_day_of_month(*date).day(),
+    };
+    today
+        .iter_days()
+        .take(70)
+        .filter(|date| date.weekday() == day && in_week(date))
+        .map(at)
+        .find(|due| *due > now)
+        .ok_or_else(too_far)
 }
 
 /// Days from `today` to next week's Monday (weeks start on Monday).
@@ -429,6 +628,86 @@ mod tests {
         assert_eq!(
             lead_duration(span).map(Lead::duration),
             Ok(TimeDelta::minutes(24 * 60 + 30))
+        );
+    }
+
+    fn t(h: u32, m: u32) -> NaiveTime {
+        NaiveTime::from_hms_opt(h, m, 0).expect("valid")
+    }
+
+    #[test]
+    fn words_of_the_morning_or_evening_read_an_hour() {
+        let six = Said::Either {
+            typed: t(6, 0),
+            am: t(6, 0),
+            pm: t(18, 0),
+        };
+        let mut notes = Vec::new();
+        assert_eq!(
+            cued(six, Some(Period::Morning), &mut notes),
+            Said::Exact(t(6, 0))
+        );
+        assert_eq!(
+            cued(six, Some(Period::Evening), &mut notes),
+            Said::Exact(t(18, 0))
+        );
+        assert_eq!(cued(six, None, &mut notes), six);
+        assert_eq!(
+            notes,
+            [
+                Assumption::HourWithoutAmPm {
+                    typed: t(6, 0),
+                    chosen: t(6, 0)
+                },
+                Assumption::HourWithoutAmPm {
+                    typed: t(6, 0),
+                    chosen: t(18, 0)
+                }
+            ]
+        );
+        let twelve = Said::Either {
+            typed: t(12, 0),
+            am: t(0, 0),
+            pm: t(12, 0),
+        };
+        assert_eq!(cued(twelve, Some(Period::Morning), &mut notes), twelve);
+    }
+
+    #[test]
+    fn six_on_a_named_day_offers_both_readings() {
+        let tz = chrono_tz::Asia::Tashkent;
+        let now = resolve_local(
+            tz,
+            NaiveDate::from_ymd_opt(2026, 3, 27)
+                .expect("valid")
+                .and_time(t(12, 16)),
+        );
+        let mut spec = Spec {
+            day: Some(DayRef::Tomorrow),
+            clock: Some(super::super::grammar::Clock::at(6, 0)),
+            ..Spec::default()
+        };
+        let resolved = resolve(&spec, None, now, tz).expect("resolves");
+        let choice = resolved.choice.expect("a choice");
+        assert_eq!(choice.taken, HalfOfDay::Evening);
+        assert_eq!(to_local(tz, choice.morning.due).time(), t(6, 0));
+        assert_eq!(choice.evening.due, resolved.due);
+        spec.clock = Some(super::super::grammar::Clock::at(9, 0));
+        assert_eq!(
+            resolve(&spec, None, now, tz).expect("resolves").choice,
+            None
+        );
+        spec.clock = Some(super::super::grammar::Clock::at(6, 0));
+        assert_eq!(
+            resolve(&spec, Some(Period::Morning), now, tz)
+                .expect("resolves")
+                .choice,
+            None
+        );
+        spec.day = Some(DayRef::Today);
+        assert_eq!(
+            resolve(&spec, None, now, tz).expect("resolves").choice,
+            None
         );
     }
 

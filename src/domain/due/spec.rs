@@ -2,7 +2,7 @@
 //! contradict each other.
 
 use super::grammar::{Clock, DayRef, Item, Repeat, RepeatRef, Span};
-use super::vocab::Period;
+use super::keys::Period;
 
 /// The parts of one time phrase, each said at most once.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -21,6 +21,10 @@ pub(super) struct Spec {
     pub repeat: Option<Repeat>,
     /// "30 min before".
     pub lead: Option<Span>,
+    /// "until March 1": a repeat's last day, or the deadline of a one-off.
+    pub until: Option<DayRef>,
+    /// "10 times": how many occurrences a repeat has.
+    pub count: Option<u32>,
     /// How many parts were added.
     pub parts: usize,
 }
@@ -30,15 +34,20 @@ impl Spec {
     /// day or time, a day with "in 2 hours", a day with a recurrence, …);
     /// returns whether it was added. A day that completes what is there joins it: "next week"
     /// and "tuesday" are next week's Tuesday, "every year" and "14 Feb" are every 14 February,
-    /// "every week" and "monday" every Monday, "every month" and "the 15th" every 15th.
+    /// "every week" and "monday" every Monday, "every month" and "the 15th" every 15th. An end
+    /// ("until March 1") goes with a repeat, or is the day of a one-off; a count ("10 times")
+    /// goes with a repeat, or may open a closing part of its own ("…, 10 times").
     pub fn add(&mut self, item: Item) -> bool {
         let elapsed = self.relative.is_some_and(|s| !s.is_calendar_only());
         let has_meridiem = self.clock.is_some_and(|c| c.meridiem.is_some());
+        let deadline = self.until.is_some() && self.repeat.is_none();
         let fits = match item {
             Item::Relative(span) => {
                 self.relative.is_none()
                     && self.day.is_none()
                     && self.repeat.is_none()
+                    && !deadline
+                    && self.count.is_none()
                     && (span.is_calendar_only() || (self.clock.is_none() && self.period.is_none()))
             }
             Item::Day(day) => {
@@ -46,13 +55,19 @@ impl Spec {
                     self.parts += 1;
                     return true;
                 }
-                self.day.is_none() && self.repeat.is_none() && self.relative.is_none()
+                self.day.is_none()
+                    && self.repeat.is_none()
+                    && self.relative.is_none()
+                    && !deadline
+                    && self.count.is_none()
             }
             Item::DayPeriod(..) => {
                 self.day.is_none()
                     && self.period.is_none()
                     && self.repeat.is_none()
                     && self.relative.is_none()
+                    && !deadline
+                    && self.count.is_none()
                     && !has_meridiem
             }
             Item::Time(clock) => {
@@ -78,6 +93,11 @@ impl Spec {
                     && !(period.is_some() && (self.period.is_some() || has_meridiem))
             }
             Item::Lead(_) => self.lead.is_none(),
+            Item::Until(_) => {
+                self.until.is_none()
+                    && (self.repeat.is_some() || (self.day.is_none() && self.relative.is_none()))
+            }
+            Item::Count(_) => self.count.is_none() && (self.repeat.is_some() || self.parts == 0),
         };
         if fits {
             self.set(item);
@@ -124,6 +144,8 @@ impl Spec {
                 self.period = period.or(self.period);
             }
             Item::Lead(span) => self.lead = Some(span),
+            Item::Until(day) => self.until = Some(day),
+            Item::Count(n) => self.count = Some(n),
         }
         self.parts += 1;
     }
@@ -141,6 +163,8 @@ impl Spec {
                 alone: other.period_alone,
             }),
             other.lead.map(Item::Lead),
+            other.until.map(Item::Until),
+            other.count.map(Item::Count),
         ];
         items
             .into_iter()
@@ -149,20 +173,42 @@ impl Spec {
             .then_some(merged)
     }
 
-    /// Whether it fixes a moment: a relative time, a day, a time, a
-    /// recurrence or a part of the day said as a time ("вечером"); a lead time alone does not.
+    /// Whether it fixes a moment: a relative time, a day, a time, a recurrence, a deadline
+    /// ("until friday") or a part of the day said as a time ("вечером"); a lead time alone does
+    /// not, and a count only with a repeat.
     pub fn is_anchored(&self) -> bool {
-        self.relative.is_some()
+        (self.relative.is_some()
             || self.day.is_some()
             || self.clock.is_some()
             || self.repeat.is_some()
-            || (self.period.is_some() && self.period_alone)
+            || self.until.is_some()
+            || (self.period.is_some() && self.period_alone))
+            && (self.count.is_none() || self.repeat.is_some())
     }
 
-    /// Whether it holds nothing but a lead time, which may stand apart from
-    /// the rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before").
-    pub fn is_lead_only(&self) -> bool {
-        self.lead.is_some() && self.parts == 1
+    /// Whether the moment it says does not depend on the user's zone: an elapsed time from now
+    /// ("in 2 minutes", "через 2 часа") or a repeat of minutes or hours from now ("every 3
+    /// hours"), with no day, time of day or part of the day.
+    pub fn is_zone_free(&self) -> bool {
+        let elapsed_repeat = self
+            .repeat
+            .is_some_and(|r| matches!(r.kind, RepeatRef::Minutely | RepeatRef::Hourly));
+        let elapsed_relative = self
+            .relative
+            .is_some_and(|span| span.days == 0 && span.months == 0);
+        (elapsed_relative || elapsed_repeat)
+            && self.day.is_none()
+            && self.clock.is_none()
+            && self.period.is_none()
+            && self.until.is_none()
+    }
+
+    /// Whether it holds nothing but a lead time or a count, which may stand apart from the
+    /// rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before", "every day at 9
+    /// pills, 10 times").
+    pub fn is_detached(&self) -> bool {
+        let detached = usize::from(self.lead.is_some()) + usize::from(self.count.is_some());
+        detached > 0 && self.parts == detached
     }
 }
 
@@ -258,6 +304,40 @@ mod tests {
                 next: true
             })
         );
+    }
+
+    #[test]
+    fn an_end_goes_with_a_repeat_and_alone_is_a_deadline() {
+        let friday = DayRef::Weekday {
+            day: chrono::Weekday::Fri,
+            next: false,
+        };
+        let mut repeat = Spec::default();
+        assert!(repeat.add(Item::Repeat(Repeat::each(RepeatRef::Daily), None)));
+        assert!(repeat.add(Item::Until(friday)));
+        assert!(repeat.add(Item::Count(10)));
+        assert!(repeat.is_anchored());
+        let mut deadline = Spec::default();
+        assert!(deadline.add(Item::Until(friday)));
+        assert!(deadline.is_anchored());
+        assert!(!deadline.add(Item::Day(DayRef::Tomorrow)));
+        let mut one_off = Spec::default();
+        assert!(one_off.add(Item::Day(DayRef::Tomorrow)));
+        assert!(!one_off.add(Item::Until(friday)));
+        assert!(!one_off.add(Item::Count(3)));
+    }
+
+    #[test]
+    fn a_closing_count_stands_apart_and_joins_a_repeat() {
+        let mut times = Spec::default();
+        assert!(times.add(Item::Count(10)));
+        assert!(times.is_detached() && !times.is_anchored());
+        let mut repeat = Spec::default();
+        repeat.add(Item::Repeat(Repeat::each(RepeatRef::Daily), None));
+        assert_eq!(repeat.merged(&times).and_then(|m| m.count), Some(10));
+        let mut day = Spec::default();
+        day.add(Item::Day(DayRef::Tomorrow));
+        assert_eq!(day.merged(&times), None);
     }
 
     #[test]

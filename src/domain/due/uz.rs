@@ -3,9 +3,9 @@
 
 use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
 
-use super::vocab::Key::{self, *};
-use super::vocab::Period::{Afternoon, Evening, Lunch, Morning, Night};
-use super::vocab::Unit::{
+use super::keys::Key::{self, *};
+use super::keys::Period::{Afternoon, Evening, Lunch, Morning, Night};
+use super::keys::Unit::{
     Day as D, Hour as H, Minute as Mi, Month as Mo, Second as S, Week as W, Year as Y,
 };
 
@@ -72,6 +72,41 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("juma", Weekday(Fri)),
     ("shanba", Weekday(Sat)),
     ("yakshanba", Weekday(Sun)),
+    ("du", WeekdayListed(Mon)),
+    ("dush", WeekdayListed(Mon)),
+    ("se", WeekdayListed(Tue)),
+    ("sesh", WeekdayListed(Tue)),
+    ("cho", WeekdayListed(Wed)),
+    ("chor", WeekdayListed(Wed)),
+    ("pa", WeekdayListed(Thu)),
+    ("pay", WeekdayListed(Thu)),
+    ("ju", WeekdayListed(Fri)),
+    ("sha", WeekdayListed(Sat)),
+    ("shan", WeekdayListed(Sat)),
+    ("ya", WeekdayListed(Sun)),
+    ("yak", WeekdayListed(Sun)),
+    ("birinchi", Ordinal(1)),
+    ("ikkinchi", Ordinal(2)),
+    ("uchinchi", Ordinal(3)),
+    ("to'rtinchi", Ordinal(4)),
+    ("dam", Rest),
+    ("olish", RestTaking),
+    ("tashqari", Except),
+    ("marta", Times),
+    ("marotaba", Times),
+    ("bajarilgandan", AfterDone),
+    ("bajarilgach", AfterDone),
+    ("bajarganimdan", AfterDone),
+    ("bajarganimizdan", AfterDone),
+    ("gacha", Until),
+    ("gacha", UntilSuffix),
+    ("haqida", About),
+    ("daqiqada", Unit(Mi)),
+    ("minutda", Unit(Mi)),
+    ("kunlaridan", DaysPlural),
+    ("kunidan", DayNoun),
+    ("oxirigacha", End),
+    ("oxirigacha", UntilSuffix),
     ("keyingi", Next),
     ("kelasi", Next),
     ("shu", This),
@@ -149,27 +184,56 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("tushlikdan", TimeAdverb),
     ("haftada", WeekNoun),
     ("kelgusi", Next),
+    ("uyg'ot", MorningCue),
+    ("uyg'otib", MorningCue),
+    ("uyg'oting", MorningCue),
+    ("uyg'otish", MorningCue),
+    ("uyg'on", MorningCue),
+    ("uyg'onish", MorningCue),
 ];
 
 /// Case endings that may follow a weekday or month name: `dushanbaga`,
 /// `dekabrda`, `dushanbasi`.
 const ENDINGS: &[&str] = &["dagi", "gacha", "ning", "dan", "ga", "da", "ni", "si"];
 
-/// The meaning of an inflected Uzbek word, if any: a weekday or month name with a case ending,
-/// or a number with the locative, ablative or dative ending (`beshda` "at five", `beshdan`
-/// "past five", `oltiga` "to six").
-pub(super) fn inflected(word: &str) -> Option<Key> {
-    ENDINGS.iter().find_map(|ending| {
+/// Every word of the list with its meanings, and every inflected form [`inflected`] reads
+/// (`dushanbaga`, `beshda`), for building lookups over spellings that differ from these.
+pub(super) fn forms() -> impl Iterator<Item = (String, Key)> {
+    let inflected = WORDS.iter().flat_map(|(word, _)| {
+        ENDINGS.iter().flat_map(move |ending| {
+            let form = format!("{word}{ending}");
+            inflected(&form)
+                .into_iter()
+                .map(move |key| (form.clone(), key))
+        })
+    });
+    WORDS
+        .iter()
+        .map(|(word, key)| ((*word).to_owned(), *key))
+        .chain(inflected)
+}
+
+/// The meanings of an inflected Uzbek word: a weekday or month name with a case ending (and
+/// [`UntilSuffix`] when the ending is `-gacha`, "until": `martgacha`, `jumagacha`), or a number
+/// with the locative, ablative or dative ending (`beshda` "at five", `beshdan` "past five",
+/// `oltiga` "to six"). Empty when it is none of these.
+pub(super) fn inflected(word: &str) -> Vec<Key> {
+    let read = ENDINGS.iter().find_map(|ending| {
         let stem = word.strip_suffix(ending).filter(|s| !s.is_empty())?;
         WORDS
             .iter()
             .filter(|(w, _)| *w == stem)
             .find_map(|(_, key)| match (key, *ending) {
-                (Weekday(_) | Month(_), _) => Some(*key),
-                (Count(n), "da") => Some(CountAt(*n)),
-                (Count(n), "dan") => Some(CountFrom(*n)),
-                (Count(n), "ga") => Some(CountTo(*n)),
+                (Weekday(_) | Month(_), _) => Some((*key, *ending)),
+                (Count(n), "da") => Some((CountAt(*n), *ending)),
+                (Count(n), "dan") => Some((CountFrom(*n), *ending)),
+                (Count(n), "ga") => Some((CountTo(*n), *ending)),
                 _ => None,
             })
-    })
+    });
+    match read {
+        Some((key, "gacha")) => vec![key, UntilSuffix],
+        Some((key, _)) => vec![key],
+        None => Vec::new(),
+    }
 }

@@ -1,202 +1,13 @@
-//! Language-neutral meanings of words, and lookup of a word's meanings in
-//! the English, Russian and Uzbek word lists.
-//!
-//! A word may have several meanings (Russian `часа` is both an hour unit and
-//! the "o'clock" after a time); the grammar picks the one its context needs.
+//! Lookup of a word's meanings ([`Key`]s) in the English, Russian and Uzbek word lists, and
+//! one-letter typos of key words.
 
-use chrono::Weekday;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use crate::domain::lang::Lang;
 
+use super::keys::Key;
 use super::{en, ru, uz};
-
-/// A unit of a duration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Unit {
-    /// Elapsed seconds.
-    Second,
-    /// Elapsed minutes.
-    Minute,
-    /// Elapsed hours.
-    Hour,
-    /// Calendar days (wall time kept).
-    Day,
-    /// Calendar weeks (wall time kept).
-    Week,
-    /// Calendar months (wall time kept).
-    Month,
-    /// Calendar years (twelve months).
-    Year,
-}
-
-/// A part of the day, which sets am/pm for an hour or a default time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Period {
-    /// Morning: hours as on a 12-hour clock before noon.
-    Morning,
-    /// Afternoon / daytime: 1–11 are after noon.
-    Afternoon,
-    /// Evening: 1–11 are after noon.
-    Evening,
-    /// Night: small hours stay, 6–11 are after noon, 12 is midnight.
-    Night,
-    /// Lunchtime ("в обед", "at lunch", "tushlikda"): read like the afternoon, 13:00 alone.
-    Lunch,
-}
-
-/// One meaning of a word.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Key {
-    /// A number word used as a count: `one`, `два`, `besh`.
-    Count(u32),
-    /// An Uzbek number with the locative ending, an hour: `beshda` ("at five").
-    CountAt(u32),
-    /// An Uzbek number with the ablative ending, the hour a time is past: `beshdan`.
-    CountFrom(u32),
-    /// An Uzbek number with the dative ending, the hour a time is before: `oltiga`.
-    CountTo(u32),
-    /// A Russian ordinal in the genitive, the hour a time is in: `шестого` (of the sixth hour).
-    HourOrdinal(u32),
-    /// Russian `полшестого`: half an hour before this hour, in one word.
-    HalfBefore(u32),
-    /// `quarter`, `четверть`, `четверти`, `chorak`.
-    Quarter,
-    /// English `past`, Uzbek `o'tganda`: minutes after an hour.
-    Past,
-    /// English `to`, Uzbek `qolganda`: minutes before an hour.
-    To,
-    /// Russian `без`: minutes before an hour.
-    Without,
-    /// Russian `половине` in "в половине шестого".
-    HalfOf,
-    /// Uzbek `yarimda`: half past, said after the hour ("besh yarimda").
-    HalfAt,
-    /// `other` in "every other day", Uzbek `ora` in "kun ora".
-    Other,
-    /// Russian `раз`, English `once` in "раз в неделю", "once a week".
-    Once,
-    /// `last`, `последний`, `oxirgi`.
-    Last,
-    /// `end`, `конце`, `oxirida`.
-    End,
-    /// The noun year: `year`, `год`, `yil`.
-    YearNoun,
-    /// Uzbek `kunlari`: the plural of day after weekdays, meaning every such day.
-    DaysPlural,
-    /// `tonight`: this evening.
-    Tonight,
-    /// A part of the day said as an adverb, which stands for a time by itself: `вечером`,
-    /// `kechqurun` (unlike the noun "evening" of "evening walk").
-    TimeAdverb,
-    /// `lunch`, `обед`, `tushlik`: a part of the day only after a marker ("в обед").
-    LunchNoun,
-    /// `after` in "after lunch", Russian `после`.
-    AfterPrep,
-    /// `yearly`, `annually`, `ежегодно`.
-    Yearly,
-    /// `hourly`, `ежечасно`.
-    Hourly,
-    /// `fortnightly`: every two weeks.
-    Fortnightly,
-    /// English `a`/`an`, meaning one before a unit.
-    Article,
-    /// A duration unit: `minutes`, `часа`, `soat`.
-    Unit(Unit),
-    /// An Uzbek unit in the ablative case: `soatdan` ("from an hour").
-    UnitFrom(Unit),
-    /// `half`, `yarim`.
-    Half,
-    /// Russian `полчаса`: half an hour in one word.
-    HalfHour,
-    /// Russian `полтора`: one and a half.
-    OneAndHalf,
-    /// Starts a relative time: `in`, `через`, `спустя`.
-    In,
-    /// Ends a relative time: `later`, `keyin`, `so'ng`.
-    Later,
-    /// Ends a lead time: `before`, `earlier`, `oldin`.
-    Before,
-    /// English `advance` in "in advance".
-    Advance,
-    /// Russian `за`, starting a lead time.
-    LeadFor,
-    /// Russian `до` after a lead time ("за 30 минут до").
-    Until,
-    /// A word asking to be reminded: `remind`, `напомни`, `eslat`.
-    Remind,
-    /// The person reminded: `me`, `мне`, `menga`, and Uzbek `qo'y`.
-    Me,
-    /// `yesterday`, `вчера`, `kecha`.
-    Yesterday,
-    /// `today`, `сегодня`, `bugun`.
-    Today,
-    /// `tomorrow`, `завтра`, `ertaga`.
-    Tomorrow,
-    /// `overmorrow`, `послезавтра`, `indinga`.
-    DayAfterTomorrow,
-    /// English `after` in "the day after tomorrow".
-    After,
-    /// A weekday name.
-    Weekday(Weekday),
-    /// A plural weekday meaning every such day: `mondays`, `понедельникам`.
-    WeekdayPlural(Weekday),
-    /// `next`, `следующий`, `keyingi`.
-    Next,
-    /// `this`, `эту`.
-    This,
-    /// A month name, 1–12.
-    Month(u32),
-    /// `every`, `каждый`, `har`.
-    Every,
-    /// `daily`, `ежедневно`.
-    Daily,
-    /// `weekly`, `еженедельно`.
-    Weekly,
-    /// `monthly`, `ежемесячно`.
-    Monthly,
-    /// Monday to Friday as one word: `weekdays`, `будням`, `будни`.
-    WorkingDays,
-    /// Adjective for Monday to Friday: `work`, `будний`, `рабочим`, `ish`.
-    Working,
-    /// `weekend`, `выходным`.
-    Weekend,
-    /// The noun day: `day`, `день`, `дни`, `kun`, `kuni`, `kunlari`.
-    DayNoun,
-    /// The noun week: `week`, `неделю`, `hafta`.
-    WeekNoun,
-    /// The noun month: `month`, `месяца`, `oy`, `oyning`.
-    MonthNoun,
-    /// A day of the month as a noun: `число`, `числа`, `sana`, `sanasi`.
-    DateNoun,
-    /// Marks a clock time: `at`, `в`, `к`, `soat`.
-    At,
-    /// Marks a day: `on`, `на`.
-    On,
-    /// English `the`.
-    The,
-    /// English `of`.
-    Of,
-    /// Joins list items: `and`, `и`, `va`.
-    And,
-    /// Russian `по` ("по понедельникам").
-    Po,
-    /// `am` (false) or `pm` (true).
-    Meridiem(bool),
-    /// A part of the day: `morning`, `вечера`, `kechqurun`.
-    Period(Period),
-    /// `noon`, `полдень`, `tush`.
-    Noon,
-    /// `midnight`, `полночь`.
-    Midnight,
-    /// Follows an hour: `o'clock`, `часов`.
-    HourWord,
-    /// Follows a day number: `st`, `th`, `го`, `chi`.
-    OrdinalSuffix,
-    /// Follows a year: `года`, `г`, `yil`.
-    YearWord,
-    /// Uzbek locative `da`/`ga` after a time or day.
-    Da,
-}
 
 /// The meanings of a folded word, those of `hint`'s language first, so that
 /// where languages disagree the user's language wins.
@@ -225,12 +36,42 @@ pub(super) fn meanings_in(word: &str, lang: Lang) -> Vec<Key> {
         .filter(|(w, _)| *w == word)
         .map(|(_, key)| *key)
         .collect();
-    keys.extend(match lang {
-        Lang::En => None,
-        Lang::Ru => ru::inflected(word),
-        Lang::Uz | Lang::UzCyrl => uz::inflected(word),
-    });
+    match lang {
+        Lang::En => {}
+        Lang::Ru => keys.extend(ru::inflected(word)),
+        Lang::Uz | Lang::UzCyrl => keys.extend(uz::inflected(word)),
+    }
     keys
+}
+
+/// The Uzbek meanings of a word typed in Cyrillic on a Russian keyboard, given as its Latin
+/// transliteration (`latin`): such a keyboard has no ҳ қ ғ ў, so people type х к г у instead
+/// ("хар жума" for "ҳар жума", "дакикадан" for "дақиқадан"), which read as `x k g u` where
+/// the word has `h q g' o'`. The word's meanings when some Uzbek word (or inflected form) is
+/// spelt like it up to these four letters; empty otherwise.
+pub(super) fn keyboard_uz_meanings(latin: &str) -> Vec<Key> {
+    static BY_KEYBOARD: OnceLock<HashMap<String, Vec<Key>>> = OnceLock::new();
+    let table = BY_KEYBOARD.get_or_init(|| {
+        let mut table: HashMap<String, Vec<Key>> = HashMap::new();
+        for (form, key) in uz::forms() {
+            table.entry(keyboard_fold(&form)).or_default().push(key);
+        }
+        table
+    });
+    table
+        .get(&keyboard_fold(latin))
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// `latin` with the letters a Russian keyboard cannot tell apart made one: `o'` and `u`, `g'`
+/// and `g`, `q` and `k`, `h` and `x`.
+fn keyboard_fold(latin: &str) -> String {
+    latin
+        .replace("o'", "u")
+        .replace("g'", "g")
+        .replace('q', "k")
+        .replace('h', "x")
 }
 
 /// Key words that a one-letter typo of is still read as them ("tomorow", "завтро", "черех",
@@ -352,6 +193,8 @@ fn one_edit_apart(a: &[char], b: &[char]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::due::keys::Unit;
+    use chrono::Weekday;
 
     #[test]
     fn words_have_all_their_meanings() {
@@ -397,6 +240,18 @@ mod tests {
         ] {
             assert_eq!(typo_of(ordinary), None, "{ordinary}");
         }
+    }
+
+    #[test]
+    fn uzbek_from_a_russian_keyboard_is_read() {
+        assert_eq!(keyboard_uz_meanings("xar"), [Key::Every]);
+        assert_eq!(
+            keyboard_uz_meanings("dakikadan"),
+            [Key::UnitFrom(Unit::Minute)]
+        );
+        assert_eq!(keyboard_uz_meanings("kuni"), meanings_in("kuni", Lang::Uz));
+        assert!(keyboard_uz_meanings("kupit").is_empty());
+        assert!(keyboard_uz_meanings("xleb").is_empty());
     }
 
     #[test]

@@ -1,18 +1,20 @@
 //! The calendar side of day-based rules: which local dates a rule fires on, with its interval
 //! counted in days, Monday-based weeks, months or years from its anchor.
 
-use chrono::{Datelike, Days, NaiveDate, WeekdaySet};
+use chrono::{Datelike, Days, NaiveDate, Weekday, WeekdaySet};
 
-use super::{Frequency, Recurrence, WORKING_DAYS};
+use super::{Frequency, Recurrence, WORKING_DAYS, WeekOfMonth};
 
 /// The start of the period of `frequency` that holds `date`: the date itself for daily rules,
 /// its week's Monday for weekly ones, the 1st of its month for monthly ones, 1 January for
 /// yearly ones.
 pub(super) fn period_start(frequency: Frequency, date: NaiveDate) -> NaiveDate {
     match frequency {
-        Frequency::Hourly | Frequency::Daily => Some(date),
+        Frequency::Minutely | Frequency::Hourly | Frequency::Daily => Some(date),
         Frequency::Weekdays | Frequency::Weekly(_) => monday_of(date),
-        Frequency::MonthlyOnDay(_) | Frequency::MonthlyOnLastDay => date.with_day(1),
+        Frequency::MonthlyOnDay(_)
+        | Frequency::MonthlyOnLastDay
+        | Frequency::MonthlyOnWeekday { .. } => date.with_day(1),
         Frequency::Yearly { .. } => date.with_ordinal(1),
     }
     .unwrap_or(date)
@@ -24,7 +26,7 @@ pub(super) fn first_on_or_after(rule: &Recurrence, from: NaiveDate) -> Option<Na
     let interval = i64::from(rule.interval);
     let anchor = rule.anchor_date().unwrap_or(from);
     match rule.frequency {
-        Frequency::Hourly => None,
+        Frequency::Minutely | Frequency::Hourly => None,
         Frequency::Daily => {
             let behind = (from - anchor).num_days().rem_euclid(interval);
             add_days(from, (interval - behind) % interval)
@@ -35,6 +37,9 @@ pub(super) fn first_on_or_after(rule: &Recurrence, from: NaiveDate) -> Option<Na
             clamped_day_in_month(y, m, day)
         }),
         Frequency::MonthlyOnLastDay => monthly(from, anchor, interval, last_day_of_month),
+        Frequency::MonthlyOnWeekday { week, day } => monthly(from, anchor, interval, |y, m| {
+            weekday_of_month(y, m, week, day)
+        }),
         Frequency::Yearly { month, day } => yearly(from, anchor, interval, month, day),
     }
 }
@@ -121,6 +126,18 @@ fn first_weekday_in(from: NaiveDate, days: WeekdaySet) -> Option<NaiveDate> {
         .find(|d| days.contains(d.weekday()))
 }
 
+/// The `week`'s `day` of the given month: the first to fourth such weekday, or the last.
+fn weekday_of_month(year: i32, month: u32, week: WeekOfMonth, day: Weekday) -> Option<NaiveDate> {
+    match u8::try_from(week.ordinal()) {
+        Ok(n) => NaiveDate::from_weekday_of_month_opt(year, month, day, n),
+        Err(_) => {
+            let last = last_day_of_month(year, month)?;
+            let back = (7 + last.weekday().num_days_from_monday() - day.num_days_from_monday()) % 7;
+            last.checked_sub_days(Days::new(u64::from(back)))
+        }
+    }
+}
+
 /// `day` of the given month, or the month's last day if it is shorter.
 fn clamped_day_in_month(year: i32, month: u32, day: u32) -> Option<NaiveDate> {
     let last = last_day_of_month(year, month)?;
@@ -137,7 +154,6 @@ fn last_day_of_month(year: i32, month: u32) -> Option<NaiveDate> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::Weekday;
 
     fn date(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("valid date")
@@ -157,6 +173,18 @@ mod tests {
             date("2026-01-01")
         );
         assert_eq!(period_start(Frequency::Daily, d), d);
+    }
+
+    #[test]
+    fn weekdays_of_the_month_fit_short_months() {
+        let first_monday = weekday_of_month(2026, 6, WeekOfMonth::First, Weekday::Mon);
+        assert_eq!(first_monday, Some(date("2026-06-01")));
+        let last_friday = weekday_of_month(2026, 2, WeekOfMonth::Last, Weekday::Fri);
+        assert_eq!(last_friday, Some(date("2026-02-27")));
+        let last_sunday = weekday_of_month(2026, 5, WeekOfMonth::Last, Weekday::Sun);
+        assert_eq!(last_sunday, Some(date("2026-05-31")));
+        let fourth_saturday = weekday_of_month(2027, 2, WeekOfMonth::Fourth, Weekday::Sat);
+        assert_eq!(fourth_saturday, Some(date("2027-02-27")));
     }
 
     #[test]

@@ -2,17 +2,17 @@
 //! "2 soatdan keyin") and lead times ("30 min before", "за 30 минут",
 //! "30 daqiqa oldin").
 
-use super::super::vocab::{Key, Unit};
+use super::super::keys::{Key, Unit};
 use super::number::{Case, number_word};
 use super::{Context, Cursor, Item, Span, unit_key};
 
-/// "in AMOUNT", "через AMOUNT", "AMOUNT later", "AMOUNT keyin".
+/// "in AMOUNT", "через AMOUNT", "AMOUNT later", "AMOUNT from now", "AMOUNT keyin".
 pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     if c.eat(Key::In) {
         return amount(c).map(Item::Relative);
     }
     let span = amount(c)?;
-    c.eat(Key::Later).then_some(Item::Relative(span))
+    (c.eat(Key::Later) || c.eat_all(&[Key::From, Key::Now])).then_some(Item::Relative(span))
 }
 
 /// `[remind [me]] AMOUNT before|earlier|in advance`, `[напомни] за AMOUNT

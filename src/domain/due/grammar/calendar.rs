@@ -6,16 +6,20 @@
 use chrono::Weekday;
 
 use crate::domain::lang::Lang;
+use crate::domain::recurrence::WeekOfMonth;
 
-use super::super::vocab::{Key, Period};
+use super::super::keys::{Key, Period};
 use super::{Context, Cursor, DayRef, Item};
 
 /// "next week", "на следующей неделе", "keyingi hafta(da)"; "end of the month", "в конце
-/// месяца", "on the last day of the month", "oy oxirida", "oyning oxirgi kuni".
+/// месяца", "on the last day of the month", "oy oxirida", "oyning oxirgi kuni"; "this weekend",
+/// "на выходных", "shu dam olish kunlari", "hafta oxirida".
 pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
-    let _ = c.eat(Key::On) || c.eat(Key::At);
-    c.eat(Key::The);
-    let day = if c.eat_all(&[Key::Next, Key::WeekNoun]) {
+    let marked = c.eat(Key::On) || c.eat(Key::At);
+    let the = c.eat(Key::The);
+    let day = if let Some(next) = c.attempt(|c| weekend(c, marked || the)) {
+        DayRef::Weekend { next }
+    } else if c.eat_all(&[Key::Next, Key::WeekNoun]) {
         DayRef::NextWeek
     } else if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
         c.eat(Key::Of);
@@ -28,6 +32,66 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     };
     c.eat(Key::Da);
     Some(Item::Day(day))
+}
+
+/// One weekend, after a marker ("on the weekend", "на выходных", "в выходные") or with this or
+/// next ("this weekend", "в эти выходные", "next weekend", "shu dam olish kunlari", "keyingi
+/// dam olish kunlari"), or said as Uzbek says it of one ("dam olish kunida", "hafta oxirida");
+/// whether it is next week's.
+fn weekend(c: &mut Cursor<'_>, marked: bool) -> Option<bool> {
+    let this = c.eat(Key::This);
+    let next = !this && c.eat(Key::Next);
+    let said = marked || this || next;
+    if c.eat(Key::Weekend) || c.eat(Key::WeekendsPlural) {
+        return said.then_some(next);
+    }
+    if c.eat_all(&[Key::Rest, Key::RestTaking]) {
+        if c.eat(Key::DayNoun) {
+            return Some(next);
+        }
+        return (said && c.eat(Key::DaysPlural)).then_some(next);
+    }
+    c.eat_all(&[Key::WeekNoun, Key::End]).then_some(next)
+}
+
+/// `[on|в] [the] ORD WEEKDAY of [the|this] month`, `[в] последнюю пятницу месяца`, `oyning
+/// birinchi dushanbasi`: the next such day ("of every month" is a repeat).
+pub(super) fn nth_weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    let _ = c.eat(Key::On) || c.eat(Key::At);
+    c.eat(Key::The);
+    let month_first = c.eat(Key::MonthNoun);
+    let week = week_of_month(c)?;
+    let day = c.eat_pick(weekday_key)?;
+    if !month_first {
+        c.eat(Key::Of);
+        let _ = c.eat(Key::The) || c.eat(Key::This);
+        c.eat(Key::MonthNoun).then_some(())?;
+    }
+    c.eat(Key::Da);
+    Some(Item::Day(DayRef::NthWeekday { week, day }))
+}
+
+/// Which of a month's weekdays: `first`…`fourth`, `last`, `1st`…`4th`, `первый`, `последнюю`,
+/// `birinchi`, `oxirgi`.
+pub(super) fn week_of_month(c: &mut Cursor<'_>) -> Option<WeekOfMonth> {
+    if c.eat(Key::Last) {
+        return Some(WeekOfMonth::Last);
+    }
+    let n = c
+        .eat_pick(|k| match k {
+            Key::Ordinal(n) => Some(n),
+            _ => None,
+        })
+        .or_else(|| {
+            c.attempt(|c| {
+                let (n, digits) = c.eat_number()?;
+                c.eat_adjacent_punct('-');
+                (digits == 1 && c.eat(Key::OrdinalSuffix))
+                    .then(|| u8::try_from(n).ok())
+                    .flatten()
+            })
+        })?;
+    WeekOfMonth::from_ordinal(i8::try_from(n).ok()?)
 }
 
 /// `[on|на] today|tomorrow|…`, `[the] day after tomorrow`, `tonight`.
@@ -53,37 +117,55 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     Some(Item::Day(day))
 }
 
-/// `[on|в] [next|this] WEEKDAY [kuni]`. Abbreviations (`sat`, `ср`) count
-/// only with a prefix or a number right after ("пн 10:00"), since words
-/// like "sun" and "wed" are common in task text.
+/// `[on|в] [next|this] WEEKDAY [kuni]`. Short forms (`sat`, `ср`, `du`) count only with a
+/// prefix or a number right after ("пн 10:00"), since words like "sun" and "wed" are common in
+/// task text.
 pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let marked = c.eat(Key::On) || c.eat(Key::At);
     let next = c.eat(Key::Next);
     let prefixed = marked || next || c.eat(Key::This);
-    let word_pos = c.pos();
-    let day = c.eat_pick(weekday_key)?;
-    if !prefixed && is_abbreviation(c, word_pos) && !c.peek_number() {
-        return None;
-    }
+    let day = match c.eat_pick(full_weekday) {
+        Some(day) => day,
+        None => {
+            let day = c.eat_pick(short_weekday)?;
+            if !prefixed && !c.peek_number() {
+                return None;
+            }
+            day
+        }
+    };
     c.eat(Key::DayNoun);
     c.eat(Key::Da);
     Some(Item::Day(DayRef::Weekday { day, next }))
 }
 
-/// A weekday meaning.
+/// A weekday meaning, full or short.
 pub(super) fn weekday_key(key: Key) -> Option<Weekday> {
+    full_weekday(key).or_else(|| short_weekday(key))
+}
+
+/// A weekday meaning in a list of several: full, short, or an Uzbek short form (`du`, `cho`).
+pub(super) fn listed_weekday(key: Key) -> Option<Weekday> {
+    weekday_key(key).or(match key {
+        Key::WeekdayListed(day) => Some(day),
+        _ => None,
+    })
+}
+
+/// A weekday's full name: `monday`, `среду`, `juma`, `шанба`.
+fn full_weekday(key: Key) -> Option<Weekday> {
     match key {
         Key::Weekday(day) => Some(day),
         _ => None,
     }
 }
 
-/// Whether the word at `pos` is a short weekday form (at most 5 letters
-/// and not a full name such as "среда" or "juma").
-fn is_abbreviation(c: &Cursor<'_>, pos: usize) -> bool {
-    const SHORT_FULL_NAMES: &[&str] = &["среда", "среду", "juma"];
-    c.word_at(pos)
-        .is_some_and(|w| w.chars().count() <= 5 && !SHORT_FULL_NAMES.contains(&w))
+/// A weekday's short form: `mon`, `пн`.
+fn short_weekday(key: Key) -> Option<Weekday> {
+    match key {
+        Key::WeekdayShort(day) => Some(day),
+        _ => None,
+    }
 }
 
 /// `[on] [the] DATE` in numeric or month-name form.

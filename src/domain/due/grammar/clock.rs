@@ -3,19 +3,20 @@
 //! "полшестого", "без пятнадцати шесть", "beshdan o'n besh daqiqa o'tganda", "besh yarimda")
 //! and parts of the day ("in the evening", "вечером", "kechqurun", "в обед", "this morning").
 
-use super::super::vocab::{Key, Period, Unit};
+use super::super::keys::{Key, Period, Unit};
 use super::number::{Case, count, number_word};
 use super::{Clock, Context, Cursor, DayRef, Item, period_key};
 
 /// `[at|в|soat|@] H[:MM|.MM] [o'clock|часов [MM минут]] [am|pm|a.m.] [da]`, an hour in words
 /// ("at five", "в пять", "soat beshda", "besh yarimda"), or noon/midnight.
 ///
+/// `H:MM` (and `H.MM`) is a 24-hour time: "7:00" is 07:00 and "10:00" 10:00, never 22:00.
 /// A bare number is taken as an hour only with some cue: a marker before
 /// it, minutes, an hour word, am/pm, a part of the day right after it, or
 /// a day or part of the day just before it ("завтра 9", "kechqurun 9"). An hour in words
 /// needs a cue of its own (a day before it is not enough: "tomorrow one thing").
 pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
-    let marked = c.eat(Key::At) || c.eat_punct('@');
+    let marked = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
     if c.eat(Key::Noon) {
         return Some(Item::Time(Clock {
             exact: true,
@@ -52,6 +53,8 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
                 .map(|(m, _)| m)
         })
     };
+    // "10:00", "7.30": a clock's face, read on the 24-hour clock as everywhere the bot is used.
+    let clock_face = !in_words && minute.is_some();
     let hour_word = minute.is_none() && c.eat(Key::HourWord);
     if hour_word {
         minute = c.attempt(|c| {
@@ -60,7 +63,8 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         });
     }
     let meridiem = meridiem(c);
-    let located = c.eat(Key::Da) || case == Case::At;
+    // Uzbek "soat 18 gacha", "by 18:00", is a deadline at that time.
+    let located = c.eat(Key::Da) || c.eat(Key::UntilSuffix) || case == Case::At;
     let cued = marked
         || minute.is_some()
         || hour_word
@@ -69,7 +73,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || (context.bare_hour && !in_words)
         || c.peek_pick(period_key);
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    let exact = (digits == 2 && hour < 10) || (!in_words && minute.is_some() && hour == 12);
+    let exact = (digits == 2 && hour < 10) || clock_face;
     cued.then(|| {
         Item::Time(Clock {
             meridiem,
@@ -87,7 +91,7 @@ fn half_night(c: &mut Cursor<'_>) -> Option<()> {
 /// `[at|в|soat] SPOKEN [am|pm] [da]`: a time said in words around an hour, in any of the
 /// three languages.
 pub(super) fn spoken_time(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
-    let _ = c.eat(Key::At) || c.eat_punct('@');
+    let _ = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
     let (hour, minute) = c
         .attempt(english)
         .or_else(|| c.attempt(russian_half))

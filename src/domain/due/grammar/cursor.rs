@@ -4,8 +4,9 @@ use crate::domain::fold::{fold, is_invisible};
 use crate::domain::lang::Lang;
 use crate::domain::script::{is_cyrillic, uz_cyrillic_to_latin};
 
+use super::super::keys::{Key, Period};
 use super::super::lexer::{Token, TokenKind, tokenize};
-use super::super::vocab::{Key, meanings, meanings_in, typo_of};
+use super::super::vocab::{keyboard_uz_meanings, meanings, meanings_in, typo_of};
 
 /// A tokenized message, each word annotated with its meanings.
 pub(in crate::domain::due) struct Lexed {
@@ -17,7 +18,9 @@ pub(in crate::domain::due) struct Lexed {
 
 impl Lexed {
     /// Tokenizes `input` and looks up every word, `hint`'s language first. A Cyrillic word is
-    /// also read as Uzbek through its Latin transliteration ("эртага" is "ertaga"), and a word
+    /// also read as Uzbek through its Latin transliteration ("эртага" is "ertaga"), as typed on
+    /// a Russian keyboard when it means nothing else ("хар" is "ҳар", see
+    /// [`keyboard_uz_meanings`]), and a word
     /// with no meaning that is one letter away from a key word is read as that word (see
     /// [`typo_of`]).
     pub fn new(input: &str, hint: Lang) -> Lexed {
@@ -65,6 +68,22 @@ impl Lexed {
     /// The first meaning of the word at `i` that `pick` accepts.
     pub fn pick<T>(&self, i: usize, pick: impl Fn(Key) -> Option<T>) -> Option<T> {
         self.keys.get(i)?.iter().find_map(|k| pick(*k))
+    }
+
+    /// The part of the day the message's words point to, when they agree: a word of waking up
+    /// ("wake", "разбуди", "подъём", "uyg'otib") or of the morning ("morning", "утром",
+    /// "ertalab"), or of the evening ("evening", "вечером", "kechki"), anywhere in it. `None`
+    /// when there is none, or words of both. A meal is no cue: "call mom at 9 about dinner" is
+    /// about dinner, not at it.
+    pub fn cue(&self) -> Option<Period> {
+        let any = |key: Key| (0..self.len()).any(|i| self.has(i, key));
+        let morning = any(Key::MorningCue) || any(Key::Period(Period::Morning));
+        let evening = any(Key::Period(Period::Evening));
+        match (morning, evening) {
+            (true, false) => Some(Period::Morning),
+            (false, true) => Some(Period::Evening),
+            _ => None,
+        }
     }
 
     /// Whether the token at `i` may sit between phrase parts or around the
@@ -118,6 +137,9 @@ fn word_meanings(folded: &str, original: &str, hint: Lang) -> (Vec<Key>, Option<
     });
     if let Some(latin) = &latin {
         keys.extend(meanings_in(latin, Lang::Uz));
+        if keys.is_empty() {
+            keys = keyboard_uz_meanings(latin);
+        }
     }
     if !keys.is_empty() {
         return (keys, None);
@@ -188,6 +210,11 @@ impl<'a> Cursor<'a> {
     /// Whether the next word can mean something `pick` accepts.
     pub fn peek_pick<T>(&self, pick: impl Fn(Key) -> Option<T>) -> bool {
         self.lexed.pick(self.pos, pick).is_some()
+    }
+
+    /// Whether the word at token `pos` has a meaning `pick` accepts.
+    pub fn is_at<T>(&self, pos: usize, pick: impl Fn(Key) -> Option<T>) -> bool {
+        self.lexed.pick(pos, pick).is_some()
     }
 
     /// Whether the word at token `pos` can mean `key`.

@@ -1,7 +1,7 @@
 //! Numbers written as words: "five", "twenty-five", "двадцать пять", "o'n besh", and the Uzbek
 //! case forms of an hour ("beshda", "o'n birda", "beshdan", "oltiga").
 
-use super::super::vocab::Key;
+use super::super::keys::Key;
 use super::Cursor;
 
 /// How an Uzbek number word ends, which says what it does in a time.

@@ -1,43 +1,64 @@
-//! Recurrences: "every day", "weekdays", "every monday and friday", "every month on the 1st",
-//! "every 2 weeks on tuesday", "every 3 hours", "every year on 14 Feb", "every month on the
-//! last day"; "каждый день", "по будням", "каждое 1 число", "каждые 2 дня", "раз в неделю",
-//! "каждый последний день месяца", "ежегодно 14 февраля"; "har kuni", "ish kunlari", "har oyning
-//! 1-kuni", "seshanba va payshanba kunlari", "har 3 soatda", "har oy oxirgi kuni", "har yili
-//! 14-fevralda", "kun ora".
+//! Recurrences: "every day", "weekdays", "every monday and friday", "mon wed fri", "every month on
+//! the 1st", "every 2 weeks on tuesday", "every other friday", "the first monday of every month",
+//! "every day except weekends", "every 30 minutes", "every 3 hours", "every year on 14 Feb",
+//! "every month on the last day", "3 days after done", "every! 3 days"; "каждый день", "по
+//! будням", "пн ср пт", "каждое 1 число", "каждые 2 дня", "раз в неделю", "каждую вторую
+//! пятницу", "в первый понедельник каждого месяца", "каждый день кроме выходных", "каждые 15
+//! минут", "каждый последний день месяца", "ежегодно 14 февраля", "через 3 дня после
+//! выполнения"; "har kuni", "ish kunlari", "du cho ju", "har oyning 1-kuni", "har oyning birinchi
+//! dushanbasi", "seshanba va payshanba kunlari", "har 30 daqiqada", "har 3 soatda", "dam olish
+//! kunlaridan tashqari har kuni", "har oy oxirgi kuni", "har yili 14-fevralda", "kun ora",
+//! "bajarilgandan 3 kun keyin".
 
 use chrono::{Weekday, WeekdaySet};
 
-use crate::domain::recurrence::MAX_INTERVAL;
+use crate::domain::recurrence::{MAX_INTERVAL, WORKING_DAYS, WeekOfMonth};
 
-use super::super::vocab::{Key, Unit};
-use super::calendar::{date_without_year, weekday_key};
+use super::super::keys::{Key, Unit};
+use super::amount::standalone as amount;
+use super::calendar::{date_without_year, listed_weekday, week_of_month, weekday_key};
 use super::number::count;
-use super::{Context, Cursor, Item, Repeat, RepeatRef, period_key, unit_key};
+use super::{Context, Cursor, Item, Repeat, RepeatRef, Span, period_key, unit_key};
 
 const WEEKEND: WeekdaySet = WeekdaySet::from_array([Weekday::Sat, Weekday::Sun]);
 
-/// Any recurrence form.
+/// Any recurrence form, with the days it leaves out ("except weekends").
 pub(super) fn repeat(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
-    c.attempt(every)
+    if let Some(item) = c.attempt(except_first) {
+        return Some(item);
+    }
+    let item = c
+        .attempt(after_done)
+        .or_else(|| c.attempt(every))
         .or_else(|| c.attempt(adverb))
         .or_else(|| c.attempt(once_per))
         .or_else(|| c.attempt(plural_days))
         .or_else(|| c.attempt(last_day_of_every_month))
+        .or_else(|| c.attempt(nth_weekday_of_every_month))
         .or_else(|| c.attempt(day_of_every_month))
-        .or_else(|| c.attempt(unit_other))
+        .or_else(|| c.attempt(several_days))
+        .or_else(|| c.attempt(unit_other))?;
+    Some(c.attempt(|c| except_after(c, item)).unwrap_or(item))
 }
 
 fn each(kind: RepeatRef) -> Option<Item> {
     Some(Item::Repeat(Repeat::each(kind), None))
 }
 
-/// "every|каждый|har …".
+/// "every|каждый|har …"; "every! …" counts from when it was done (Todoist's `every!`).
 fn every(c: &mut Cursor<'_>) -> Option<Item> {
     if !c.eat(Key::Every) {
         return None;
     }
-    if let Some(item) = c.attempt(periodic_with_count) {
+    if c.eat_adjacent_punct('!') {
+        let span = amount(c)?;
+        return from_done(span);
+    }
+    if let Some(item) = c.attempt(nth_weekday) {
         return Some(item);
+    }
+    if let Some(item) = c.attempt(periodic_with_count) {
+        return Some(c.attempt(|c| done_after(c, item)).unwrap_or(item));
     }
     if c.eat(Key::DayNoun) {
         return each(RepeatRef::Daily);
@@ -52,7 +73,7 @@ fn every(c: &mut Cursor<'_>) -> Option<Item> {
     if c.eat(Key::WorkingDays) {
         return each(RepeatRef::Weekdays);
     }
-    if c.eat(Key::Weekend) {
+    if weekend(c) {
         return each(RepeatRef::Weekly(WEEKEND));
     }
     if c.eat(Key::WeekNoun) {
@@ -82,8 +103,68 @@ fn every(c: &mut Cursor<'_>) -> Option<Item> {
     month_day(c, true).and_then(|day| each(RepeatRef::MonthlyOnDay(day)))
 }
 
-/// "2 days", "other week", "3 hours", "hour", "year on 14 Feb" after "every"; "2 kunda",
-/// "3 soatda" after "har".
+/// Which of the weekdays a phrase means: "other" (every other), or an ordinal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Nth {
+    /// "other", "ora": every second one.
+    Other,
+    /// "first", "second", "third", "fourth", "last" (and "1st"…"4th").
+    Week(WeekOfMonth),
+}
+
+/// After "every": `other|second|third|fourth WEEKDAY` is every 2, 3 or 4 weeks ("every other
+/// friday", "каждую вторую пятницу", "har ikkinchi juma"); `first|last WEEKDAY`, and any
+/// ordinal followed by "of the month" ("каждый второй вторник месяца"), is that weekday of
+/// every month.
+fn nth_weekday(c: &mut Cursor<'_>) -> Option<Item> {
+    let nth = nth(c)?;
+    let day = c.eat_pick(weekday_key)?;
+    c.eat(Key::DayNoun);
+    let of_month = c.attempt(of_the_month).is_some();
+    let weeks = match nth {
+        Nth::Other => 2,
+        Nth::Week(WeekOfMonth::Second) if !of_month => 2,
+        Nth::Week(WeekOfMonth::Third) if !of_month => 3,
+        Nth::Week(WeekOfMonth::Fourth) if !of_month => 4,
+        Nth::Week(week) => return each(RepeatRef::MonthlyOnWeekday { week, day }),
+    };
+    Some(Item::Repeat(
+        Repeat::every(RepeatRef::Weekly(WeekdaySet::single(day)), weeks),
+        None,
+    ))
+}
+
+/// `other`, or which of the month's weekdays ([`week_of_month`]).
+fn nth(c: &mut Cursor<'_>) -> Option<Nth> {
+    if c.eat(Key::Other) {
+        return Some(Nth::Other);
+    }
+    week_of_month(c).map(Nth::Week)
+}
+
+/// `of the month`, `of every month`, `of each month`, `месяца`, `каждого месяца`.
+fn of_the_month(c: &mut Cursor<'_>) -> Option<()> {
+    c.eat(Key::Of);
+    let _ = c.eat(Key::The) || c.eat(Key::Every) || c.eat(Key::This);
+    c.eat(Key::MonthNoun).then_some(())
+}
+
+/// `[on|в] [the] ORD WEEKDAY of every month`, `в первый понедельник каждого месяца`.
+fn nth_weekday_of_every_month(c: &mut Cursor<'_>) -> Option<Item> {
+    let _ = c.eat(Key::On) || c.eat(Key::At);
+    c.eat(Key::The);
+    let Nth::Week(week) = nth(c)? else {
+        return None;
+    };
+    let day = c.eat_pick(weekday_key)?;
+    c.eat(Key::Of);
+    c.eat_all(&[Key::Every, Key::MonthNoun])
+        .then_some(())
+        .and_then(|()| each(RepeatRef::MonthlyOnWeekday { week, day }))
+}
+
+/// "2 days", "other week", "3 hours", "30 minutes", "hour", "year on 14 Feb" after "every"; "2
+/// kunda", "3 soatda", "30 daqiqada" after "har".
 fn periodic_with_count(c: &mut Cursor<'_>) -> Option<Item> {
     let every = if c.eat(Key::Other) {
         2
@@ -100,14 +181,15 @@ fn periodic(c: &mut Cursor<'_>, unit: Unit, every: u32) -> Option<Item> {
         return None;
     }
     let kind = match unit {
-        Unit::Second | Unit::Minute => return None,
+        Unit::Second => RepeatRef::Secondly,
+        Unit::Minute => RepeatRef::Minutely,
         Unit::Hour => RepeatRef::Hourly,
         Unit::Day => RepeatRef::Daily,
         Unit::Week => week_rest(c),
         Unit::Month => month_rest(c).unwrap_or(RepeatRef::MonthlyToday),
         Unit::Year => year_rest(c).unwrap_or(RepeatRef::YearlyToday),
     };
-    Some(Item::Repeat(Repeat { kind, every }, None))
+    Some(Item::Repeat(Repeat::every(kind, every), None))
 }
 
 /// The days after "every week": "on tuesday and thursday", "по вторникам", "dushanba kuni";
@@ -123,13 +205,23 @@ fn week_rest(c: &mut Cursor<'_>) -> RepeatRef {
 }
 
 /// The day after "every month": "on the 1st", "15 числа", "on the last day", "в последний
-/// день", "oxirgi kuni", "oxirida".
+/// день", "oxirgi kuni", "oxirida", "on the first monday", "в последнюю пятницу", "birinchi
+/// dushanbasi".
 fn month_rest(c: &mut Cursor<'_>) -> Option<RepeatRef> {
     c.attempt(|c| {
         let _ = c.eat(Key::On) || c.eat(Key::At);
         c.eat(Key::The);
         if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
             return Some(RepeatRef::MonthlyLastDay);
+        }
+        if let Some(nth) = c.attempt(|c| {
+            let Nth::Week(week) = nth(c)? else {
+                return None;
+            };
+            let day = c.eat_pick(weekday_key)?;
+            Some(RepeatRef::MonthlyOnWeekday { week, day })
+        }) {
+            return Some(nth);
         }
         month_day(c, false).map(RepeatRef::MonthlyOnDay)
     })
@@ -162,7 +254,7 @@ fn adverb(c: &mut Cursor<'_>) -> Option<Item> {
     } else {
         return None;
     };
-    Some(Item::Repeat(Repeat { kind, every }, None))
+    Some(Item::Repeat(Repeat::every(kind, every), None))
 }
 
 /// "раз в неделю", "раз в 2 недели", "once a week", "once every 3 days".
@@ -179,13 +271,106 @@ fn unit_other(c: &mut Cursor<'_>) -> Option<Item> {
     periodic(c, unit, 2)
 }
 
-/// `[on|по|в] weekdays|будням|будни`, `по рабочим дням`, `ish kunlari`,
-/// "по выходным", "on mondays", "по понедельникам и средам", "seshanba va payshanba kunlari".
+/// "3 days after done", "через 3 дня после выполнения", "bajarilgandan 3 kun keyin": a repeat
+/// counted from when it was done.
+fn after_done(c: &mut Cursor<'_>) -> Option<Item> {
+    if c.eat(Key::AfterDone) {
+        let span = amount(c)?;
+        c.eat(Key::Later);
+        return from_done(span);
+    }
+    c.eat(Key::In);
+    let span = amount(c)?;
+    (c.eat(Key::AfterPrep) && c.eat(Key::Done))
+        .then_some(())
+        .and_then(|()| from_done(span))
+}
+
+/// The "after done" after a repeat of a length of time: "every 3 days after done", "every 2
+/// weeks after done" (14 days), "каждые 3 дня после выполнения". Not after a repeat on fixed
+/// days ("every monday").
+fn done_after(c: &mut Cursor<'_>, item: Item) -> Option<Item> {
+    let Item::Repeat(repeat, period) = item else {
+        return None;
+    };
+    let (kind, every) = match repeat.kind {
+        RepeatRef::WeeklyToday => (RepeatRef::Daily, repeat.every.checked_mul(7)?),
+        RepeatRef::Minutely
+        | RepeatRef::Hourly
+        | RepeatRef::Daily
+        | RepeatRef::MonthlyToday
+        | RepeatRef::YearlyToday => (repeat.kind, repeat.every),
+        _ => return None,
+    };
+    (c.eat(Key::AfterPrep) && c.eat(Key::Done)).then_some(())?;
+    Some(Item::Repeat(
+        Repeat {
+            kind,
+            every,
+            from_done: true,
+        },
+        period,
+    ))
+}
+
+/// A repeat every `span`, counted from when it was done: minutes and hours of elapsed time,
+/// days and weeks as days, months, years.
+fn from_done(span: Span) -> Option<Item> {
+    let whole = |n: u64| {
+        u32::try_from(n)
+            .ok()
+            .filter(|n| (1..=MAX_INTERVAL).contains(n))
+    };
+    let (kind, every) = match span {
+        Span {
+            seconds,
+            days: 0,
+            months: 0,
+        } if seconds.is_multiple_of(3600) => (RepeatRef::Hourly, whole(seconds / 3600)?),
+        Span {
+            seconds,
+            days: 0,
+            months: 0,
+        } if seconds.is_multiple_of(60) => (RepeatRef::Minutely, whole(seconds / 60)?),
+        Span {
+            seconds: 0,
+            days,
+            months: 0,
+        } => (RepeatRef::Daily, whole(days)?),
+        Span {
+            seconds: 0,
+            days: 0,
+            months,
+        } if months.is_multiple_of(12) => (RepeatRef::YearlyToday, whole(months / 12)?),
+        Span {
+            seconds: 0,
+            days: 0,
+            months,
+        } => (RepeatRef::MonthlyToday, whole(months)?),
+        _ => return None,
+    };
+    Some(Item::Repeat(
+        Repeat {
+            kind,
+            every,
+            from_done: true,
+        },
+        None,
+    ))
+}
+
+/// `[on|по|в] weekdays|будням|будни`, `по рабочим дням`, `ish kunlari`, "on weekends", "по
+/// выходным", "dam olish kunlari", "on mondays", "по понедельникам и средам", "seshanba va
+/// payshanba kunlari". ("в выходные", "на выходных" are one weekend: a day.)
 fn plural_days(c: &mut Cursor<'_>) -> Option<Item> {
-    let _ = c.eat(Key::Po) || c.eat(Key::On) || c.eat(Key::At);
+    let po = c.eat(Key::Po);
+    let _ = po || c.eat(Key::On) || c.eat(Key::At);
     let kind = if c.eat(Key::WorkingDays) || c.eat_all(&[Key::Working, Key::DayNoun]) {
         RepeatRef::Weekdays
-    } else if c.eat(Key::Weekend) {
+    } else if c.eat(Key::WeekendsPlural)
+        || (po && c.eat(Key::Weekend))
+        || c.eat_all(&[Key::Rest, Key::RestTaking, Key::DaysPlural])
+    {
         c.eat(Key::DayNoun);
         RepeatRef::Weekly(WEEKEND)
     } else if let Some(days) = c.attempt(|c| {
@@ -200,6 +385,36 @@ fn plural_days(c: &mut Cursor<'_>) -> Option<Item> {
         })?)
     };
     each(kind)
+}
+
+/// Several weekdays without "every" ("mon wed fri", "пн, ср и пт", "du cho ju", "monday and
+/// thursday"), or a range ("mon-fri", "пн-пт"): every week on those days.
+fn several_days(c: &mut Cursor<'_>) -> Option<Item> {
+    let _ = c.eat(Key::On) || c.eat(Key::At) || c.eat(Key::Po);
+    let days = c
+        .attempt(|c| {
+            let first = c.eat_pick(listed_weekday)?;
+            c.eat_adjacent_punct('-').then_some(())?;
+            let last = c.eat_pick(listed_weekday)?;
+            Some(range(first, last))
+        })
+        .or_else(|| weekday_run(c, listed_weekday))?;
+    if days.len() < 2 {
+        return None;
+    }
+    let _ = c.eat(Key::DayNoun) || c.eat(Key::DaysPlural);
+    each(RepeatRef::Weekly(days))
+}
+
+/// The weekdays from `first` to `last`, around the end of the week if need be.
+fn range(first: Weekday, last: Weekday) -> WeekdaySet {
+    let mut days = WeekdaySet::single(first);
+    let mut day = first;
+    while day != last {
+        day = day.succ();
+        days.insert(day);
+    }
+    days
 }
 
 /// "on the last day of every month", "в последний день каждого месяца", "at the end of every
@@ -225,14 +440,116 @@ fn day_of_every_month(c: &mut Cursor<'_>) -> Option<Item> {
         .and_then(|()| each(RepeatRef::MonthlyOnDay(day)))
 }
 
-/// "monday", "monday and friday", "mon, wed, fri", "понедельник и среду".
+/// The days a daily or weekly repeat leaves out, after it: "except weekends", "except sunday",
+/// ", кроме выходных", "кроме субботы и воскресенья", "dam olish kunlaridan tashqari",
+/// "yakshanbadan tashqari".
+fn except_after(c: &mut Cursor<'_>, item: Item) -> Option<Item> {
+    c.eat_punct(',');
+    let left_out = if c.eat(Key::Except) {
+        days_left_out(c)?
+    } else {
+        let days = days_left_out(c)?;
+        c.eat(Key::Except).then_some(days)?
+    };
+    without(item, left_out)
+}
+
+/// The Uzbek order, the days left out first: "dam olish kunlaridan tashqari har kuni".
+fn except_first(c: &mut Cursor<'_>) -> Option<Item> {
+    let left_out = days_left_out(c)?;
+    c.eat(Key::Except).then_some(())?;
+    c.eat_punct(',');
+    let item = c
+        .attempt(every)
+        .or_else(|| c.attempt(adverb))
+        .or_else(|| c.attempt(plural_days))?;
+    without(item, left_out)
+}
+
+/// The weekend ("weekends", "выходных", "dam olish kunlaridan") or weekdays ("sunday",
+/// "субботы и воскресенья", "yakshanbadan").
+fn days_left_out(c: &mut Cursor<'_>) -> Option<WeekdaySet> {
+    c.eat(Key::The);
+    if weekend(c) {
+        return Some(WEEKEND);
+    }
+    let days = list(c, weekday_key)?;
+    c.eat(Key::DayNoun);
+    Some(days)
+}
+
+/// `weekend(s)`, `выходные`, `выходных`, `выходным`, `dam olish kunlari(dan)`.
+fn weekend(c: &mut Cursor<'_>) -> bool {
+    c.eat(Key::Weekend)
+        || c.eat(Key::WeekendsPlural)
+        || c.eat_all(&[Key::Rest, Key::RestTaking, Key::DaysPlural])
+        || c.eat_all(&[Key::Rest, Key::RestTaking, Key::DayNoun])
+}
+
+/// `item`, a repeat on days, without the days `left_out`: every day but the weekend is
+/// weekdays. `None` for a repeat with an interval or not on days, or when no day is left.
+fn without(item: Item, left_out: WeekdaySet) -> Option<Item> {
+    let Item::Repeat(repeat, period) = item else {
+        return None;
+    };
+    if repeat.every != 1 || repeat.from_done {
+        return None;
+    }
+    let days = match repeat.kind {
+        RepeatRef::Daily => WeekdaySet::ALL,
+        RepeatRef::Weekdays => WORKING_DAYS,
+        RepeatRef::Weekly(days) => days,
+        _ => return None,
+    };
+    let left = days.difference(left_out);
+    (!left.is_empty()).then_some(Item::Repeat(Repeat::each(RepeatRef::Weekly(left)), period))
+}
+
+/// "monday", "monday and friday", "mon, wed, fri", "понедельник и среду", "du, cho, ju" (an
+/// Uzbek short form only among several days: "pay" alone is no Thursday).
 fn weekday_list(c: &mut Cursor<'_>) -> Option<WeekdaySet> {
-    list(c, |k| {
-        weekday_key(k).or(match k {
-            Key::WeekdayPlural(day) => Some(day),
-            _ => None,
-        })
+    let plural = |k| match k {
+        Key::WeekdayPlural(day) => Some(day),
+        _ => None,
+    };
+    c.attempt(|c| {
+        let first = c.pos();
+        let days = weekday_run(c, |k| listed_weekday(k).or(plural(k)))?;
+        let named = c.is_at(first, |k| weekday_key(k).or(plural(k)));
+        (named || days.len() > 1).then_some(days)
     })
+}
+
+/// Weekdays one after the other, with or without commas, slashes, "and" or a repeated "every"
+/// between them. Uzbek short forms (`du`, `cho`, `ya`) go only with each other: after a day
+/// named otherwise they are other words ("каждую пятницу я хожу": "я" is no Sunday), and the
+/// other way round.
+fn weekday_run(
+    c: &mut Cursor<'_>,
+    pick: impl Fn(Key) -> Option<Weekday> + Copy,
+) -> Option<WeekdaySet> {
+    let listed_only = |c: &Cursor<'_>| {
+        c.is_at(c.pos(), listed_weekday) && !c.is_at(c.pos(), |k| pick_named(k, pick))
+    };
+    let short_forms = listed_only(c);
+    let mut days = WeekdaySet::single(c.eat_pick(pick)?);
+    while let Some(day) = c.attempt(|c| {
+        let _ = c.eat_punct(',') || c.eat_punct('/') || c.eat(Key::And);
+        c.eat(Key::Every);
+        (listed_only(c) == short_forms).then_some(())?;
+        c.eat_pick(pick)
+    }) {
+        days.insert(day);
+    }
+    Some(days)
+}
+
+/// A weekday `pick` accepts that is not an Uzbek short form only.
+fn pick_named(key: Key, pick: impl Fn(Key) -> Option<Weekday>) -> Option<Weekday> {
+    match key {
+        Key::WeekdayListed(_) => None,
+        _ => pick(key),
+    }
 }
 
 /// One or more weekdays joined by commas, "and" or a repeated "every".

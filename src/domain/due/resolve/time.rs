@@ -5,7 +5,7 @@
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime, Timelike};
 
 use super::super::grammar::Clock;
-use super::super::vocab::Period;
+use super::super::keys::Period;
 use super::super::{Assumption, DEFAULT_TIME, DueError, daytime_reading};
 
 /// What a phrase says about the time of day.

@@ -1,0 +1,53 @@
+//! The end of a repeat: "until March 1", "till friday", "until the end of the month", "до 1
+//! марта", "до пятницы", "до конца месяца", "1-martgacha", "jumagacha", "1-mart gacha", "oy
+//! oxirigacha" (with no repeat, the same words are a deadline); and its count: "10 times", "10
+//! раз", "10 marta".
+
+use crate::domain::recurrence::MAX_COUNT;
+
+use super::super::keys::Key;
+use super::calendar::{date_without_year, weekday_key};
+use super::number::count as whole;
+use super::{Context, Cursor, DayRef, Item};
+
+/// `until|до DAY`, or `DAY-gacha` / `DAY gacha`: the last day.
+pub(super) fn until(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    if c.eat(Key::Until) {
+        c.eat(Key::The);
+        return last_day(c).map(Item::Until);
+    }
+    let day = last_day(c)?;
+    let suffixed = c.pos() > 0 && c.has_at(c.pos() - 1, Key::UntilSuffix);
+    (suffixed || c.eat(Key::Until)).then_some(Item::Until(day))
+}
+
+/// `N times`, `N раз`, `N marta`: from 1 to [`MAX_COUNT`].
+pub(super) fn count(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    let n = whole(c, MAX_COUNT).filter(|n| *n > 0)?;
+    c.eat(Key::Times).then_some(Item::Count(n))
+}
+
+/// A date ("March 1", "1 марта", "1-mart"), a weekday ("friday", "пятницы", "jumagacha") or the
+/// end of the month ("the end of the month", "конца месяца", "oy oxirigacha").
+fn last_day(c: &mut Cursor<'_>) -> Option<DayRef> {
+    if let Some((day, month)) = c.attempt(date_without_year) {
+        return Some(DayRef::Date {
+            day,
+            month,
+            year: None,
+        });
+    }
+    if let Some(day) = c.eat_pick(weekday_key) {
+        c.eat(Key::DayNoun);
+        return Some(DayRef::Weekday { day, next: false });
+    }
+    c.attempt(|c| {
+        let end = c.eat(Key::End);
+        c.eat(Key::Of);
+        let _ = c.eat(Key::The) || c.eat(Key::This);
+        if !c.eat(Key::MonthNoun) {
+            return None;
+        }
+        (end || c.eat(Key::End)).then_some(DayRef::EndOfMonth)
+    })
+}
