@@ -219,6 +219,13 @@ async fn context(config: RunConfig) -> anyhow::Result<(AppContext, Presence)> {
     let url = config.db.resolve_url().await?;
     let pool = crate::db::connect(&url, config.db_max_connections).await?;
     crate::db::migrate(&pool).await?;
+    let tagged = crate::store::outbox::tag_untagged_jobs(&pool).await?;
+    if tagged > 0 {
+        tracing::info!(
+            tagged,
+            "outbox jobs of a previous release tagged with their kind"
+        );
+    }
     let timeout = config.telegram.http_timeout();
     let bot = bot_client(&config)?;
     let outbox = outbox_queue(

@@ -1,7 +1,7 @@
 admin-no-failed = No failed reminders.
 admin-failed-title = Failed reminders: { $total } (page { $page })
 admin-failed-item = #{ $job} · { $task } · chat { $chat } · attempts: { $attempts }
-admin-failed-reason = Reason: { $reason }
+admin-failed-reason = Reason ({ $class }): { $reason }
 admin-failed-next = More: /failed { $page }
 admin-button-retry = Retry
 admin-button-cancel = Cancel

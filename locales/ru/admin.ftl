@@ -1,7 +1,7 @@
 admin-no-failed = Неудавшихся напоминаний нет.
 admin-failed-title = Неудавшиеся напоминания: { $total } (страница { $page })
 admin-failed-item = #{ $job} · { $task } · чат { $chat } · попыток: { $attempts }
-admin-failed-reason = Причина: { $reason }
+admin-failed-reason = Причина ({ $class }): { $reason }
 admin-failed-next = Дальше: /failed { $page }
 admin-button-retry = Повторить
 admin-button-cancel = Отменить

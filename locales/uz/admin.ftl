@@ -1,7 +1,7 @@
 admin-no-failed = Yuborilmagan eslatmalar yo'q.
 admin-failed-title = Yuborilmagan eslatmalar: { $total } ({ $page }-sahifa)
 admin-failed-item = #{ $job} · { $task } · chat { $chat } · urinishlar: { $attempts }
-admin-failed-reason = Sabab: { $reason }
+admin-failed-reason = Sabab ({ $class }): { $reason }
 admin-failed-next = Davomi: /failed { $page }
 admin-button-retry = Qayta urinish
 admin-button-cancel = Bekor qilish

@@ -12,6 +12,7 @@ use super::actions::{self, ActionResult};
 use super::failed::{self, FailedFilter};
 use super::stats;
 use crate::config::AdminArgs;
+use crate::store::types::ErrorClass;
 use crate::store::{OUTBOX_QUEUE, outbox_queue};
 use pgqueue::{Queue, QueueConfig};
 
@@ -26,10 +27,10 @@ pub enum AdminCommand {
         /// Only those whose error contains this text.
         #[arg(long)]
         reason: Option<String>,
-        /// Only those of this kind: unreachable, rejected, transient, flood, lease_expired,
-        /// worker_lost, panic, database, bad_payload.
-        #[arg(long)]
-        class: Option<String>,
+        /// Only those of this kind: unreachable, rejected, transient, flood, database,
+        /// bad_payload, unreadable, handler, timeout, lease_expired, worker_lost, panic, error.
+        #[arg(long, value_parser = error_class)]
+        class: Option<ErrorClass>,
         /// At most this many.
         #[arg(long, default_value_t = 50)]
         limit: i64,
@@ -63,6 +64,14 @@ pub enum AdminCommand {
         #[command(flatten)]
         admin: AdminArgs,
     },
+}
+
+/// Reads `--class`: one of the stored words, or an error that lists them.
+fn error_class(word: &str) -> Result<ErrorClass, String> {
+    ErrorClass::parse(word).ok_or_else(|| {
+        let words: Vec<&str> = ErrorClass::ALL.iter().map(|c| c.as_str()).collect();
+        format!("not a kind of failure; one of: {}", words.join(", "))
+    })
 }
 
 /// Runs an admin subcommand against `pool`, printing to standard output.
@@ -100,7 +109,7 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
                         job.failed_at
                             .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
                             .unwrap_or_default(),
-                        job.class.unwrap_or_default(),
+                        job.class.map(ErrorClass::as_str).unwrap_or_default(),
                         job.last_error.unwrap_or_default()
                     );
                 }

@@ -8,6 +8,7 @@ use serde::Serialize;
 use sqlx::{Acquire, PgExecutor, Postgres};
 
 use super::AdminError;
+use crate::store::types::{Corrupt, ErrorClass, read};
 
 /// A job that could not be done, and what it was for.
 #[derive(Clone, Debug, Serialize)]
@@ -31,8 +32,9 @@ pub struct FailedJob {
     pub attempts: i32,
     /// Why the last attempt failed.
     pub last_error: Option<String>,
-    /// The kind of that failure (`unreachable`, `rejected`, `transient`, `lease_expired`, `worker_lost`, …).
-    pub class: Option<String>,
+    /// The kind of that failure (`unreachable`, `rejected`, `transient`, `lease_expired`,
+    /// `worker_lost`, …).
+    pub class: Option<ErrorClass>,
     /// When it was given up.
     pub failed_at: Option<DateTime<Utc>>,
 }
@@ -43,7 +45,7 @@ pub struct FailedFilter {
     /// Only those whose last error contains this text (case-insensitive).
     pub reason: Option<String>,
     /// Only those whose failure is of this kind (see [`FailedJob::class`]).
-    pub class: Option<String>,
+    pub class: Option<ErrorClass>,
     /// Only those that failed at or after this time.
     pub since: Option<DateTime<Utc>>,
     /// Only those that failed before this time.
@@ -67,7 +69,7 @@ pub async fn list<'c>(
     let query = FailedQuery {
         queue: None,
         reason: filter.reason.clone(),
-        class: filter.class.clone(),
+        class: filter.class.map(|class| class.as_str().to_owned()),
         since: filter.since,
         until: filter.until,
         limit: filter.limit,
@@ -95,12 +97,12 @@ pub async fn list<'c>(
             .into_iter()
             .map(|(job_id, chat_id, sent)| (job_id, (chat_id, sent)))
             .collect();
-    Ok(jobs
+    let listed = jobs
         .into_iter()
         .map(|job| {
             let reminder = by_job.remove(&job.id);
             let (update_chat, user_sent) = updates.remove(&job.id).unzip();
-            FailedJob {
+            Ok(FailedJob {
                 job_id: job.id,
                 queue: job.queue,
                 task_id: reminder.as_ref().and_then(|r| r.task_id),
@@ -113,11 +115,24 @@ pub async fn list<'c>(
                 due_at: reminder.map(|r| r.due_at),
                 attempts: job.attempts,
                 last_error: job.last_error,
-                class: job.error_class,
+                class: error_class("jobs", job.id, job.error_class.as_deref())?,
                 failed_at: job.finished_at,
-            }
+            })
         })
-        .collect())
+        .collect::<Result<Vec<_>, Corrupt>>();
+    Ok(listed.map_err(crate::store::StoreError::from)?)
+}
+
+/// A job's (or an attempt's) stored error class, read as the enum: a word the bot does not know
+/// is a [`Corrupt`] value of row `row` of `table`, never a blank.
+pub fn error_class(
+    table: &'static str,
+    row: impl std::fmt::Display,
+    class: Option<&str>,
+) -> Result<Option<ErrorClass>, Corrupt> {
+    class
+        .map(|class| read(table, row, "error_class", class, ErrorClass::parse))
+        .transpose()
 }
 
 /// The reminder a failed job was for, with its task.

@@ -35,6 +35,7 @@ use super::session::throttle::LockoutPolicy;
 use super::session::{Access, AdminToken, COOKIE_NAME, Guard, Refused, SESSION_LIFETIME};
 use super::stats;
 use crate::i18n::{Arg, Tr};
+use crate::store::types::{Corrupt, ErrorClass};
 use pgqueue::{JobState, Queue, maintenance};
 
 /// Failed reminders shown per page.
@@ -202,7 +203,8 @@ struct OverviewPage {
     lateness_p50: String,
     lateness_p99: String,
     reason: String,
-    class: String,
+    /// Every kind of failure, and whether the list is filtered by it.
+    classes: Vec<(ErrorClass, bool)>,
     since: String,
     until: String,
     failed: Vec<FailedRow>,
@@ -214,7 +216,7 @@ struct FailedRow {
     chat: String,
     due: String,
     attempts: i32,
-    class: String,
+    class: Option<ErrorClass>,
     reason: String,
     failed_at: String,
 }
@@ -438,10 +440,17 @@ async fn overview(
         query.count.as_deref(),
         query.job.as_deref(),
     );
+    let class = match query.class.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(class) => match ErrorClass::parse(class) {
+            Some(class) => Some(class),
+            None => return Ok((StatusCode::BAD_REQUEST, "no such kind of failure").into_response()),
+        },
+    };
     let stats = stats::read(state.pool()).await?;
     let filter = FailedFilter {
         reason: query.reason.clone().filter(|r| !r.trim().is_empty()),
-        class: query.class.clone().filter(|c| !c.trim().is_empty()),
+        class,
         since: query.since.as_deref().and_then(start_of_day),
         until: query
             .until
@@ -482,7 +491,10 @@ async fn overview(
         lateness_p50: seconds(stats.lateness_p50_secs),
         lateness_p99: seconds(stats.lateness_p99_secs),
         reason: query.reason.unwrap_or_default(),
-        class: query.class.unwrap_or_default(),
+        classes: ErrorClass::ALL
+            .iter()
+            .map(|kind| (*kind, class == Some(*kind)))
+            .collect(),
         since: query.since.unwrap_or_default(),
         until: query.until.unwrap_or_default(),
         failed: failed
@@ -497,7 +509,7 @@ async fn overview(
                 chat: f.chat_id.map(|c| c.to_string()).unwrap_or_default(),
                 due: f.due_at.map(when).unwrap_or_default(),
                 attempts: f.attempts,
-                class: f.class.unwrap_or_default(),
+                class: f.class,
                 reason: f.last_error.unwrap_or_default(),
                 failed_at: f.failed_at.map(when).unwrap_or_default(),
             })
@@ -524,18 +536,24 @@ async fn job_page(
     let history = maintenance::attempts(state.pool(), id)
         .await?
         .into_iter()
-        .map(|a| AttemptRow {
-            attempt: a.attempt,
-            worker: a.worker.unwrap_or_default(),
-            started: a.started_at.map(when).unwrap_or_default(),
-            finished: when(a.finished_at),
-            outcome: a.outcome.as_str(),
-            error: match (a.error, a.error_class) {
-                (Some(error), Some(class)) => format!("[{class}] {error}"),
-                (error, _) => error.unwrap_or_default(),
-            },
+        .map(|a| {
+            Ok(AttemptRow {
+                attempt: a.attempt,
+                worker: a.worker.unwrap_or_default(),
+                started: a.started_at.map(when).unwrap_or_default(),
+                finished: when(a.finished_at),
+                outcome: a.outcome.as_str(),
+                error: match (
+                    a.error,
+                    failed::error_class("job_attempts", id, a.error_class.as_deref())?,
+                ) {
+                    (Some(error), Some(class)) => format!("[{class}] {error}"),
+                    (error, _) => error.unwrap_or_default(),
+                },
+            })
         })
-        .collect();
+        .collect::<Result<Vec<_>, Corrupt>>()
+        .map_err(|corrupt| super::AdminError::Store(corrupt.into()))?;
     let html = JobPage {
         tr,
         title: tr.t_with("admin-web-job", &[("job", Arg::Number(id))]),

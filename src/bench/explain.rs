@@ -17,6 +17,7 @@ use sqlx::PgPool;
 
 use super::median;
 use crate::db;
+use crate::store::outbox::OutboxJob;
 use crate::store::{OUTBOX_QUEUE, ReminderJob, outbox_queue};
 
 /// Options of `bench explain`.
@@ -183,7 +184,7 @@ pub async fn seed(pool: &PgPool, rows: i64) -> anyhow::Result<()> {
                     SeedFate::Pending if task % 1000 == 50 => now - chrono::Duration::minutes(1),
                     SeedFate::Pending => now + chrono::Duration::minutes(task % 40000),
                 };
-                NewJob::of(&ReminderJob { reminder_id }).run_at(run_at)
+                NewJob::of(&OutboxJob::Reminder(ReminderJob { reminder_id })).run_at(run_at)
             })
             .collect();
         let mut tx = pool.begin().await?;

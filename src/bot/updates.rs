@@ -26,23 +26,9 @@ use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::inbox::{self, Stored, UpdateJob};
 use crate::store::outbox::{self, MessageOp, OutgoingMessage};
+use crate::store::types::ErrorClass;
 use crate::store::{StoreError, chats};
-use pgqueue::{
-    ClaimedJob, GiveUpHook, GivenUpJob, JobError, JobHandler, Outcome, Queue, hook::HookFuture,
-};
-
-/// The error classes of update jobs, stored with their errors for admins.
-pub mod class {
-    /// The job's payload is not an update job's.
-    pub const BAD_PAYLOAD: &str = "bad_payload";
-    /// What arrived is no update Telegram could have sent (not JSON, no update_id, no shape
-    /// teloxide reads).
-    pub const UNREADABLE: &str = "unreadable";
-    /// A handler failed (the database, Telegram, a bug): tried again.
-    pub const HANDLER: &str = "handler";
-    /// A handler took longer than allowed.
-    pub const TIMEOUT: &str = "timeout";
-}
+use pgqueue::{ClaimedJob, GiveUpHook, GivenUpJob, JobHandler, Outcome, Queue, hook::HookFuture};
 
 /// How long one update may take to handle before its attempt counts as failed.
 pub const HANDLING_TIMEOUT: Duration = Duration::from_secs(30);
@@ -75,17 +61,22 @@ impl UpdateWorker {
     /// Handles the update of `job` and says what became of the job.
     #[tracing::instrument(skip_all, fields(job = job.id, attempt = job.attempt))]
     async fn run(&self, job: ClaimedJob) -> Outcome {
-        let Ok(UpdateJob { inbox_id }) = job.args::<UpdateJob>() else {
-            return fail(
-                class::BAD_PAYLOAD,
-                format!("not an update job: {}", job.payload),
-            );
+        let UpdateJob { inbox_id } = match job.args::<UpdateJob>() {
+            Ok(update) => update,
+            Err(error) => {
+                return fail(
+                    ErrorClass::BadPayload,
+                    format!("not an update job: {error}"),
+                );
+            }
         };
         let stored = match inbox::load(self.queue.pool(), inbox_id).await {
             Ok(Some(stored)) => stored,
             // Retention removed it (its job outlived it): nothing is left to handle.
             Ok(None) => return Outcome::Cancel,
-            Err(error) => return retry(class::HANDLER, format!("reading the update: {error}")),
+            Err(error) => {
+                return retry(ErrorClass::Handler, format!("reading the update: {error}"));
+            }
         };
         if stored.handled {
             return Outcome::Done;
@@ -94,7 +85,7 @@ impl UpdateWorker {
             Ok(update) => update,
             Err(reason) => {
                 metrics::update_failed();
-                return fail(class::UNREADABLE, reason);
+                return fail(ErrorClass::Unreadable, reason);
             }
         };
         match tokio::time::timeout(HANDLING_TIMEOUT, self.handle(&job, &stored, update)).await {
@@ -106,10 +97,10 @@ impl UpdateWorker {
                 if job.is_last_attempt() {
                     metrics::update_failed();
                 }
-                retry(class::HANDLER, error.to_string())
+                retry(ErrorClass::Handler, error.to_string())
             }
             Err(_) => retry(
-                class::TIMEOUT,
+                ErrorClass::Timeout,
                 format!("not handled within {HANDLING_TIMEOUT:?}"),
             ),
         }
@@ -201,15 +192,15 @@ fn parse(stored: &Stored) -> Result<Update, String> {
     Update::deserialize(raw).map_err(|error| format!("not an update teloxide reads: {error}"))
 }
 
-fn fail(class: &'static str, message: String) -> Outcome {
+fn fail(class: ErrorClass, message: String) -> Outcome {
     Outcome::Fail {
-        error: JobError::new(class, message),
+        error: class.error(message),
     }
 }
 
-fn retry(class: &'static str, message: String) -> Outcome {
+fn retry(class: ErrorClass, message: String) -> Outcome {
     Outcome::Retry {
-        error: JobError::new(class, message),
+        error: class.error(message),
         floor: None,
     }
 }

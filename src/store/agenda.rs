@@ -6,13 +6,13 @@
 
 use chrono::{DateTime, Days, NaiveTime, Utc};
 use chrono_tz::Tz;
-use pgqueue::{ClaimedJob, JobId, JobKind, NewJob, Queue, QueueError};
+use pgqueue::{ClaimedJob, JobId, NewJob, Queue, QueueError};
 use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
 
 use super::StoreError;
 use super::chats::{Chat, ChatRow};
-use super::outbox::{OUTBOX_QUEUE, REMINDER_PRIORITY};
+use super::outbox::{OutboxJob, REMINDER_PRIORITY};
 use super::tasks::{Task, TaskRow};
 use super::types::{Corrupt, read};
 use crate::domain::timezone::{resolve_local, to_local};
@@ -28,10 +28,6 @@ pub struct AgendaJob {
     pub agenda_id: i64,
     /// When it is due.
     pub agenda_at: DateTime<Utc>,
-}
-
-impl JobKind for AgendaJob {
-    const QUEUE: &'static str = OUTBOX_QUEUE;
 }
 
 /// A chat's agenda setting.
@@ -435,8 +431,10 @@ pub async fn chats_of_jobs(
     let agenda_ids: Vec<i64> = pgqueue::inspect_many(&mut *conn, job_ids)
         .await?
         .into_iter()
-        .filter_map(|job| serde_json::from_value::<AgendaJob>(job.payload).ok())
-        .map(|job| job.agenda_id)
+        .filter_map(|job| match job.args::<OutboxJob>() {
+            Ok(OutboxJob::Agenda(agenda)) => Some(agenda.agenda_id),
+            _ => None,
+        })
         .collect();
     Ok(sqlx::query_scalar!(
         "select chat_id from agendas where id = any($1)",
@@ -478,11 +476,10 @@ async fn enqueue(
     agenda_id: i64,
     at: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    debug_assert_eq!(queue.name(), OUTBOX_QUEUE);
-    let job = NewJob::of(&AgendaJob {
+    let job = NewJob::of(&OutboxJob::Agenda(AgendaJob {
         agenda_id,
         agenda_at: at,
-    })
+    }))
     .run_at(at)
     .priority(REMINDER_PRIORITY)
     .dedupe_key(format!("agenda:{agenda_id}:{}", at.timestamp()));

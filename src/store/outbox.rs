@@ -1,8 +1,10 @@
 //! The outbox: the one way out. Every message the bot sends or edits is a job of the outbox
 //! queue, written in the same transaction as the change that causes it and sent by the egress
-//! workers under one budget: replies and edits ([`OutgoingMessage`], first, in order per chat)
-//! and reminders ([`ReminderJob`], messages that fall due later). The queue carries the hook that
-//! keeps a recurring task's series going whatever became of one occurrence's job.
+//! workers under one budget. Its one job kind, [`OutboxJob`], is told apart by a `kind` tag:
+//! replies and edits ([`OutgoingMessage`], first, in order per chat), reminders
+//! ([`ReminderJob`], messages that fall due later) and morning agendas
+//! ([`agenda::AgendaJob`]). The queue carries the hook that keeps a recurring task's series (and
+//! an agenda's) going whatever became of one occurrence's job.
 
 use std::sync::Arc;
 
@@ -11,7 +13,9 @@ use sqlx::{PgConnection, PgPool};
 use teloxide::types::InlineKeyboardMarkup;
 
 use super::{StoreError, agenda, budget, tasks};
-use pgqueue::{GiveUpHook, GivenUpJob, JobKind, NewJob, Queue, QueueConfig, hook::HookFuture};
+use pgqueue::{
+    GiveUpHook, GivenUpJob, JobKind, NewJob, Queue, QueueConfig, Untagged, hook::HookFuture,
+};
 
 /// The queue of everything the bot sends.
 pub const OUTBOX_QUEUE: &str = "outbox";
@@ -91,10 +95,6 @@ pub enum ReplyKeyboard {
     Remove,
 }
 
-impl JobKind for OutgoingMessage {
-    const QUEUE: &'static str = OUTBOX_QUEUE;
-}
-
 impl OutgoingMessage {
     /// The serial key of the chat's messages: they leave one at a time, in the order enqueued.
     pub fn serial_key(chat_id: i64) -> String {
@@ -111,7 +111,7 @@ pub async fn enqueue(
     queue: &Queue,
     message: &OutgoingMessage,
 ) -> Result<(), StoreError> {
-    let job = NewJob::of(message)
+    let job = NewJob::of(&OutboxJob::Message(message.clone()))
         .serial_key(OutgoingMessage::serial_key(message.chat_id))
         .priority(REPLY_PRIORITY);
     let job_id = queue.enqueue(&mut *conn, job).await?;
@@ -128,8 +128,39 @@ pub struct ReminderJob {
     pub reminder_id: i64,
 }
 
-impl JobKind for ReminderJob {
+/// A job of the outbox, the queue's one kind: its payload is the sort's own fields and a `kind`
+/// tag (`"message"`, `"reminder"`, `"agenda"`) that alone decides the sort. A payload with an
+/// unknown or missing tag does not read ([`pgqueue::PayloadError`]): its job fails as
+/// `bad_payload`, and no other sort's handling ever sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum OutboxJob {
+    /// A reply or an edit.
+    Message(OutgoingMessage),
+    /// A reminder occurrence falling due.
+    Reminder(ReminderJob),
+    /// A morning agenda.
+    Agenda(agenda::AgendaJob),
+}
+
+impl JobKind for OutboxJob {
     const QUEUE: &'static str = OUTBOX_QUEUE;
+    /// Releases before the tag wrote each sort's fields alone; a field that only one sort has
+    /// tells which (such jobs are tagged in place at start-up, [`tag_untagged_jobs`]).
+    const UNTAGGED: Untagged = Untagged {
+        tag: "kind",
+        sorts: &[
+            ("op", "message"),
+            ("reminder_id", "reminder"),
+            ("agenda_id", "agenda"),
+        ],
+    };
+}
+
+/// Writes the `kind` tag into the outbox jobs that a release before it stored without one
+/// (pending, running and failed ones); returns how many. Idempotent; run at start-up.
+pub async fn tag_untagged_jobs(pool: &PgPool) -> Result<u64, StoreError> {
+    Ok(pgqueue::maintenance::tag_untagged::<OutboxJob>(pool).await?)
 }
 
 /// The outbox queue with `config` (its name is forced to [`OUTBOX_QUEUE`]) and the hook that
@@ -156,12 +187,164 @@ impl GiveUpHook for KeepSeries {
         job: &'a GivenUpJob,
     ) -> HookFuture<'a> {
         Box::pin(async move {
-            if let Ok(reminder) = job.args::<ReminderJob>() {
-                tasks::continue_series(conn, queue, reminder.reminder_id).await?;
-            } else if let Ok(agenda) = job.args::<agenda::AgendaJob>() {
-                agenda::continue_series(conn, queue, job.id, agenda).await?;
+            match job.args::<OutboxJob>() {
+                Ok(OutboxJob::Reminder(reminder)) => {
+                    tasks::continue_series(conn, queue, reminder.reminder_id).await?;
+                }
+                Ok(OutboxJob::Agenda(agenda)) => {
+                    agenda::continue_series(conn, queue, job.id, agenda).await?;
+                }
+                Ok(OutboxJob::Message(_)) => {}
+                // Failed as `bad_payload`: there is no series to keep, and refusing the failure
+                // would only leave the job running until its lease expires.
+                Err(error) => {
+                    tracing::warn!(job = job.id, %error, "a given-up outbox job does not read");
+                }
             }
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::agenda::AgendaJob;
+    use pgqueue::{ClaimedJob, PayloadError};
+    use serde_json::{Value, json};
+    use teloxide::types::InlineKeyboardButton;
+
+    /// A claimed job of queue `queue` carrying `payload`.
+    fn claimed(queue: &str, payload: Value) -> ClaimedJob {
+        ClaimedJob {
+            id: 1,
+            queue: queue.to_owned(),
+            payload,
+            attempt: 1,
+            max_attempts: 5,
+            claim: 1,
+            throttles: 0,
+            serial_key: None,
+            priority: 0,
+            run_at: chrono::Utc::now(),
+            locked_until: chrono::Utc::now(),
+        }
+    }
+
+    fn every_sort() -> Vec<OutboxJob> {
+        let message = |op| OutboxJob::Message(OutgoingMessage { chat_id: -42, op });
+        let keyboard = InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("Done", "d:7")]]);
+        vec![
+            message(MessageOp::Send {
+                text: "<b>hi</b>".into(),
+                keyboard: Some(keyboard.clone()),
+                force_reply: true,
+            }),
+            message(MessageOp::SendWithReplyKeyboard {
+                text: "where?".into(),
+                reply_keyboard: ReplyKeyboard::RequestLocation {
+                    label: "Share".into(),
+                },
+            }),
+            message(MessageOp::SendWithReplyKeyboard {
+                text: "thanks".into(),
+                reply_keyboard: ReplyKeyboard::Remove,
+            }),
+            message(MessageOp::SendDocument {
+                file_name: "tasks.ics".into(),
+                content: "BEGIN:VCALENDAR".into(),
+                caption: None,
+            }),
+            message(MessageOp::Edit {
+                message_id: 9,
+                text: None,
+                keyboard: Some(keyboard),
+            }),
+            OutboxJob::Reminder(ReminderJob { reminder_id: 7 }),
+            OutboxJob::Agenda(AgendaJob {
+                agenda_id: 3,
+                agenda_at: chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+            }),
+        ]
+    }
+
+    #[test]
+    fn every_sort_round_trips_with_its_tag_beside_a_messages_op() {
+        for job in every_sort() {
+            let payload = NewJob::of(&job).payload;
+            let tag = match &job {
+                OutboxJob::Message(message) => {
+                    // The message's own tag, `op`, sits beside the job's (flattened).
+                    assert!(payload.get("op").is_some(), "{payload}");
+                    assert_eq!(payload["chat_id"], message.chat_id);
+                    "message"
+                }
+                OutboxJob::Reminder(_) => "reminder",
+                OutboxJob::Agenda(_) => "agenda",
+            };
+            assert_eq!(payload["kind"], tag, "{payload}");
+            assert_eq!(
+                claimed(OUTBOX_QUEUE, payload).args::<OutboxJob>().unwrap(),
+                job
+            );
+        }
+    }
+
+    #[test]
+    fn a_previous_releases_untagged_payloads_read_as_their_sort() {
+        for job in every_sort() {
+            let untagged = match &job {
+                OutboxJob::Message(message) => serde_json::to_value(message),
+                OutboxJob::Reminder(reminder) => serde_json::to_value(reminder),
+                OutboxJob::Agenda(agenda) => serde_json::to_value(agenda),
+            }
+            .unwrap();
+            assert!(untagged.get("kind").is_none(), "{untagged}");
+            assert_eq!(
+                claimed(OUTBOX_QUEUE, untagged).args::<OutboxJob>().unwrap(),
+                job
+            );
+        }
+    }
+
+    /// An outbox job as the release before the tag read it: the first of its sorts whose fields
+    /// are there (serde ignores the rest, the tag among them).
+    fn as_the_previous_release_read(payload: &Value) -> Option<OutboxJob> {
+        fn read<T: serde::de::DeserializeOwned>(payload: &Value) -> serde_json::Result<T> {
+            serde_json::from_value(payload.clone())
+        }
+        read(payload)
+            .map(OutboxJob::Message)
+            .or_else(|_| read(payload).map(OutboxJob::Reminder))
+            .or_else(|_| read(payload).map(OutboxJob::Agenda))
+            .ok()
+    }
+
+    #[test]
+    fn a_tagged_payload_reads_as_its_sort_in_the_previous_release_too() {
+        // So that a replica of it, while replicas roll (or after a roll back), sends what this
+        // release enqueued.
+        for job in every_sort() {
+            let payload = NewJob::of(&job).payload;
+            assert_eq!(as_the_previous_release_read(&payload), Some(job));
+        }
+    }
+
+    #[test]
+    fn an_unknown_kind_or_another_queues_job_does_not_read() {
+        let unknown = json!({"kind": "nag", "reminder_id": 7});
+        let error = claimed(OUTBOX_QUEUE, unknown)
+            .args::<OutboxJob>()
+            .unwrap_err();
+        assert!(matches!(error, PayloadError::Malformed { .. }), "{error}");
+        assert!(error.to_string().contains(r#""kind":"nag""#), "{error}");
+        // A field of another sort does not make a tagged job that sort.
+        let mixed = json!({"kind": "agenda", "reminder_id": 7});
+        assert!(claimed(OUTBOX_QUEUE, mixed).args::<OutboxJob>().is_err());
+        let update = json!({"inbox_id": 7});
+        assert!(matches!(
+            claimed("updates", update).args::<OutboxJob>(),
+            Err(PayloadError::OtherQueue { .. })
+        ));
     }
 }

@@ -5,9 +5,9 @@ use chrono_tz::Tz;
 use pgqueue::{NewJob, Queue};
 use sqlx::PgConnection;
 
-use super::outbox::REMINDER_PRIORITY;
+use super::outbox::{OutboxJob, REMINDER_PRIORITY};
 use super::types::{Corrupt, TaskState, read, read_lead};
-use super::{OUTBOX_QUEUE, ReminderJob, StoreError};
+use super::{ReminderJob, StoreError};
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::Recurrence;
 
@@ -340,8 +340,7 @@ pub(crate) async fn attach_job(
     reminder_id: i64,
     fire_at: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    debug_assert_eq!(queue.name(), OUTBOX_QUEUE);
-    let job = NewJob::of(&ReminderJob { reminder_id })
+    let job = NewJob::of(&OutboxJob::Reminder(ReminderJob { reminder_id }))
         .run_at(fire_at)
         .priority(REMINDER_PRIORITY)
         .dedupe_key(format!("reminder:{reminder_id}"));

@@ -41,10 +41,50 @@ pub enum ReminderKind {
     Snooze,
 }
 
+/// Why a job's attempt did not succeed, as the queue keeps it with the job and its attempts
+/// (`error_class`): the classes the bot's handlers give (the outbox's and the updates'), and the
+/// queue's own. Written through the queue's [`pgqueue::JobError`] ([`ErrorClass::error`]); read
+/// back (admin pages, /failed, `remindbot admin failed`) it is parsed at once, so that admins
+/// filter and count failures by kind and no code compares the stored word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorClass {
+    /// A job's payload is not one of its queue's kind (a bug, or a job written by hand).
+    BadPayload,
+    /// The database failed while the job ran.
+    Database,
+    /// Telegram's flood control (429); the job waits without using up an attempt.
+    Flood,
+    /// Telegram or the network failed for now (5xx, a connection, a timeout).
+    Transient,
+    /// The chat cannot be reached (blocked, deactivated, never started, not found, kicked).
+    Unreachable,
+    /// Telegram refused the request itself (bad HTML, too long, …): our bug.
+    Rejected,
+    /// What arrived is no update Telegram could have sent (not JSON, no update_id, no shape
+    /// teloxide reads).
+    Unreadable,
+    /// An update's handler failed (the database, Telegram, a bug).
+    Handler,
+    /// An update's handler took longer than allowed.
+    Timeout,
+    /// The queue's class of an error given as plain text ([`pgqueue::JobError::UNCLASSIFIED`]).
+    Unclassified,
+    /// The queue's class of a handler that panicked ([`pgqueue::JobError::PANIC`]).
+    Panic,
+    /// The queue's class of a worker that stopped answering
+    /// ([`pgqueue::JobError::LEASE_EXPIRED`]).
+    LeaseExpired,
+    /// The queue's class of a worker whose process died ([`pgqueue::JobError::WORKER_LOST`]).
+    WorkerLost,
+}
+
 /// A text column's values, both ways.
 macro_rules! text_column {
     ($type:ty { $($variant:ident => $text:literal),+ $(,)? }) => {
         impl $type {
+            /// Every value.
+            pub const ALL: &'static [Self] = &[$(Self::$variant),+];
+
             /// The value as stored.
             pub fn as_str(self) -> &'static str {
                 match self {
@@ -77,6 +117,35 @@ text_column!(ChatKind {
     Channel => "channel",
 });
 text_column!(ReminderKind { Occurrence => "occurrence", Snooze => "snooze" });
+text_column!(ErrorClass {
+    BadPayload => "bad_payload",
+    Database => "database",
+    Flood => "flood",
+    Transient => "transient",
+    Unreachable => "unreachable",
+    Rejected => "rejected",
+    Unreadable => "unreadable",
+    Handler => "handler",
+    Timeout => "timeout",
+    Unclassified => "error",
+    Panic => "panic",
+    LeaseExpired => "lease_expired",
+    WorkerLost => "worker_lost",
+});
+
+impl ErrorClass {
+    /// An error of this class, as the queue records it.
+    pub fn error(self, message: impl Into<String>) -> pgqueue::JobError {
+        pgqueue::JobError::new(self.as_str(), message)
+    }
+}
+
+impl serde::Serialize for ErrorClass {
+    /// As stored (`"bad_payload"`), as `remindbot admin failed --json` prints it.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
 
 impl ChatKind {
     /// The kind of a Telegram chat.
@@ -158,10 +227,26 @@ mod tests {
         ] {
             assert_eq!(ChatKind::parse(kind.as_str()), Some(kind));
         }
+        for class in ErrorClass::ALL {
+            assert_eq!(ErrorClass::parse(class.as_str()), Some(*class));
+        }
         let corrupt = read("tasks", 12, "state", "archived", TaskState::parse).unwrap_err();
         assert_eq!(
             corrupt.to_string(),
             "tasks row 12: the stored state \"archived\" is not valid"
         );
+    }
+
+    #[test]
+    fn the_queues_own_error_classes_are_the_words_it_writes() {
+        use pgqueue::JobError;
+        for (class, word) in [
+            (ErrorClass::Unclassified, JobError::UNCLASSIFIED),
+            (ErrorClass::Panic, JobError::PANIC),
+            (ErrorClass::LeaseExpired, JobError::LEASE_EXPIRED),
+            (ErrorClass::WorkerLost, JobError::WORKER_LOST),
+        ] {
+            assert_eq!(class.as_str(), word);
+        }
     }
 }

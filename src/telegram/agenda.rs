@@ -9,18 +9,18 @@ use chrono_tz::Tz;
 use teloxide::prelude::*;
 use teloxide::types::ParseMode;
 
-use super::classify::{SendFailure, class, classify};
-use super::egress::Egress;
+use super::after_failure::KindSteps;
+use super::classify::classify;
+use super::egress::{Egress, database_retry};
 use super::metrics;
 use super::pacing::Recipient;
-use super::record;
 use crate::domain::timezone::to_local;
 use crate::i18n::dates::Dates;
 use crate::i18n::{Arg, Tr};
 use crate::store::StoreError;
 use crate::store::agenda::{self, AgendaJob, DueAgenda};
 use crate::store::tasks::Task;
-use pgqueue::{ClaimedJob, JobError, Outcome};
+use pgqueue::{ClaimedJob, Outcome};
 
 /// The longest task text an agenda line shows, in characters.
 const LINE_TEXT_CHARS: usize = 100;
@@ -101,27 +101,13 @@ impl Egress {
             .send_message(ChatId(to.chat_id), html)
             .parse_mode(ParseMode::Html)
             .await;
-        match sent.map_err(|error| classify(&error)) {
-            Ok(_) | Err(SendFailure::AcceptedUnreadable(_)) => {
-                metrics::message_sent(metrics::Kind::Reminder);
-                self.record_agenda(job, payload).await
-            }
-            Err(SendFailure::Flood { retry_after, error }) => {
-                self.throttled(to, retry_after, error).await
-            }
-            Err(SendFailure::Unreachable(reason)) => {
-                self.unreachable(job, due.chat.chat_id, reason).await
-            }
-            Err(SendFailure::Migrated(new_chat_id)) => {
-                match self.agenda_migrated(due.chat.chat_id, new_chat_id).await {
-                    Ok(()) => {
-                        metrics::retried("migrated");
-                        Outcome::Snooze(std::time::Duration::ZERO)
-                    }
-                    Err(error) => database_retry(format!("moving the agenda: {error}")),
-                }
-            }
-            Err(other) => Self::retry_or_fail(job, other),
+        let send = AgendaSend {
+            chat_id: due.chat.chat_id,
+            payload,
+        };
+        match sent {
+            Ok(_) => self.record_agenda(job, payload).await,
+            Err(error) => self.after_failure(job, &send, to, classify(&error)).await,
         }
     }
 
@@ -137,6 +123,7 @@ impl Egress {
     /// Records a sent agenda with the next day's job; a failure to record means the job runs
     /// again (and the agenda may go out twice), so it is logged.
     async fn record_agenda(&self, job: &ClaimedJob, payload: AgendaJob) -> Outcome {
+        metrics::message_sent(metrics::Kind::Reminder);
         match agenda::sent(self.queue.pool(), &self.queue, job, payload).await {
             Ok(()) => Outcome::Recorded,
             Err(error) => {
@@ -145,19 +132,31 @@ impl Egress {
             }
         }
     }
-
-    /// The group became a supergroup: its tasks and its agenda move there.
-    async fn agenda_migrated(&self, old_chat_id: i64, new_chat_id: i64) -> Result<(), StoreError> {
-        record::migrated(self.queue.pool(), old_chat_id, new_chat_id).await?;
-        agenda::move_chat(self.queue.pool(), old_chat_id, new_chat_id).await
-    }
 }
 
-/// A retry after a database error.
-fn database_retry(error: String) -> Outcome {
-    metrics::retried("database");
-    Outcome::Retry {
-        error: JobError::new(class::DATABASE, error),
-        floor: None,
+/// An agenda on its way to a chat.
+struct AgendaSend {
+    /// The chat.
+    chat_id: i64,
+    /// The job's payload.
+    payload: AgendaJob,
+}
+
+/// An agenda counts an unreadable success as sent (recording it with the next day's job); after
+/// a migration the agenda moves with the chat and is sent again, to the supergroup.
+impl KindSteps for AgendaSend {
+    fn chat_id(&self) -> i64 {
+        self.chat_id
+    }
+
+    async fn count_as_sent(&self, egress: &Egress, job: &ClaimedJob) -> Outcome {
+        egress.record_agenda(job, self.payload).await
+    }
+
+    async fn follow_migration(&self, egress: &Egress, _: &ClaimedJob, new_chat_id: i64) -> Outcome {
+        match agenda::move_chat(egress.queue.pool(), self.chat_id, new_chat_id).await {
+            Ok(()) => Outcome::Snooze(std::time::Duration::ZERO),
+            Err(error) => database_retry(format!("moving the agenda: {error}")),
+        }
     }
 }

@@ -1,5 +1,6 @@
-//! Every way a send can fail, sorted into what the delivery worker does about it. The one place
-//! that knows teloxide's error types; see telegram-bot-api.md §3 for the texts and their mapping.
+//! Every way a send can fail, sorted into the few that the egress worker tells apart
+//! ([`SendFailure`]; what it does about each is [`super::after_failure`]). The one place that
+//! knows teloxide's error types; see telegram-bot-api.md §3 for the texts and their mapping.
 
 use std::time::Duration;
 
@@ -11,24 +12,9 @@ use teloxide::{ApiError, RequestError};
 /// after the clamp simply gets another 429, which costs no attempt.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(3600);
 
-/// The classes of delivery errors, stored with each job's error (`error_class`) so that admins
-/// filter and count failures by kind; the same words label the delivery metrics.
-pub mod class {
-    /// The job's payload is not a reminder's (a bug, or a job written by hand).
-    pub const BAD_PAYLOAD: &str = "bad_payload";
-    /// The database failed while the reminder was read or its chat moved.
-    pub const DATABASE: &str = "database";
-    /// Telegram's flood control (429).
-    pub const FLOOD: &str = "flood";
-    /// Telegram or the network failed for now (5xx, a connection, a timeout).
-    pub const TRANSIENT: &str = "transient";
-    /// The chat cannot be reached (blocked, deactivated, never started, not found, kicked).
-    pub const UNREACHABLE: &str = "unreachable";
-    /// Telegram refused the request itself (bad HTML, too long, …): our bug.
-    pub const REJECTED: &str = "rejected";
-}
-
-/// What a failed send means for the reminder.
+/// What went wrong with a send. What happens next is decided for every kind of outbox job in one
+/// place, [`super::after_failure`], which maps each variant (a new one does not compile until it
+/// is mapped there).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SendFailure {
     /// Flood control (429): the chat waits this long (bounded by [`MAX_RETRY_AFTER`]) and the

@@ -8,8 +8,9 @@ use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::types::ParseMode;
 
-use super::classify::{SendFailure, class, classify};
-use super::egress::Egress;
+use super::after_failure::KindSteps;
+use super::classify::classify;
+use super::egress::{Egress, database_retry};
 use super::extras::Extras;
 use super::metrics;
 use super::pacing::Recipient;
@@ -17,7 +18,7 @@ use super::record::{self, DueReminder, Recorded};
 use super::render::ReminderView;
 use crate::i18n::Tr;
 use crate::store::ReminderJob;
-use pgqueue::{ClaimedJob, JobError, Outcome};
+use pgqueue::{ClaimedJob, Outcome};
 
 /// What the worker decided before sending.
 enum Verdict {
@@ -55,7 +56,7 @@ impl Egress {
                 self.record_sent(job, &due, Some(i64::from(message.id.0)))
                     .await
             }
-            Err(error) => self.reminder_failed(job, &due, to, classify(&error)).await,
+            Err(error) => self.after_failure(job, &*due, to, classify(&error)).await,
         }
     }
 
@@ -66,14 +67,9 @@ impl Egress {
             Ok(Some(due)) => due,
             Ok(None) => return Verdict::Skip(Outcome::Cancel),
             Err(error) => {
-                metrics::retried("database");
-                return Verdict::Skip(Outcome::Retry {
-                    error: JobError::new(
-                        class::DATABASE,
-                        format!("reading the reminder failed: {error}"),
-                    ),
-                    floor: None,
-                });
+                return Verdict::Skip(database_retry(format!(
+                    "reading the reminder failed: {error}"
+                )));
             }
         };
         if due.sent {
@@ -137,45 +133,21 @@ impl Egress {
             }
         }
     }
+}
 
-    /// Acts on a failed send.
-    async fn reminder_failed(
-        &self,
-        job: &ClaimedJob,
-        due: &DueReminder,
-        to: Recipient,
-        failure: SendFailure,
-    ) -> Outcome {
-        match failure {
-            SendFailure::Flood { retry_after, error } => {
-                self.throttled(to, retry_after, error).await
-            }
-            SendFailure::Unreachable(reason) => {
-                self.unreachable(job, due.chat.chat_id, reason).await
-            }
-            SendFailure::Migrated(new_chat_id) => {
-                match record::migrated(self.queue.pool(), due.chat.chat_id, new_chat_id).await {
-                    Ok(()) => {
-                        metrics::retried("migrated");
-                        Outcome::Snooze(Duration::ZERO)
-                    }
-                    Err(error) => {
-                        metrics::retried("database");
-                        Outcome::Retry {
-                            error: JobError::new(
-                                class::DATABASE,
-                                format!("moving the chat to {new_chat_id} failed: {error}"),
-                            ),
-                            floor: None,
-                        }
-                    }
-                }
-            }
-            SendFailure::AcceptedUnreadable(error) => {
-                tracing::warn!(%error, "unreadable answer to a send; counting it as sent");
-                self.record_sent(job, due, None).await
-            }
-            other => Self::retry_or_fail(job, other),
-        }
+/// A reminder counts an unreadable success as sent (without Telegram's message id), and after a
+/// migration it is simply sent again: its task moved with the chat, so it now goes to the
+/// supergroup.
+impl KindSteps for DueReminder {
+    fn chat_id(&self) -> i64 {
+        self.chat.chat_id
+    }
+
+    async fn count_as_sent(&self, egress: &Egress, job: &ClaimedJob) -> Outcome {
+        egress.record_sent(job, self, None).await
+    }
+
+    async fn follow_migration(&self, _: &Egress, _: &ClaimedJob, _: i64) -> Outcome {
+        Outcome::Snooze(Duration::ZERO)
     }
 }

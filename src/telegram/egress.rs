@@ -1,22 +1,21 @@
 //! The egress worker: the [`JobHandler`] of the outbox queue, the one way out of the bot. Each
-//! claimed job is a reply or edit ([`OutgoingMessage`], sent by [`super::outgoing`]), a reminder
-//! ([`ReminderJob`], sent by [`super::delivery`]) or a morning agenda ([`AgendaJob`], sent by
-//! [`super::agenda`]); all wait for their turn under the shared budget
-//! ([`Pacer`]) and meet Telegram's errors with one policy: a 429 pauses its chat (and, in a flood,
-//! everyone) and the message is tried again without using up an attempt; a transient error is
-//! retried with backoff; an unreachable chat fails the message and is marked.
+//! claimed job is read once as an [`OutboxJob`] and matched once: a reply or edit (sent by
+//! [`super::outgoing`]), a reminder (sent by [`super::delivery`]) or a morning agenda (sent by
+//! [`super::agenda`]); a payload that is none of these fails as `bad_payload`. All wait for their
+//! turn under the shared budget ([`Pacer`]) and meet Telegram's errors with one policy,
+//! [`Egress::after_failure`]: a 429 pauses its chat (and, in a flood, everyone) and the message
+//! is tried again without using up an attempt; a transient error is retried with backoff; an
+//! unreachable chat fails the message and is marked.
 
 use std::time::Duration;
 
 use teloxide::Bot;
 
-use super::classify::{SendFailure, class};
 use super::metrics;
 use super::pacing::{Admission, Pacer, Recipient};
-use super::record;
-use crate::store::agenda::AgendaJob;
-use crate::store::outbox::{OutgoingMessage, ReminderJob};
-use pgqueue::{ClaimedJob, JobError, JobHandler, Outcome, Queue};
+use crate::store::outbox::OutboxJob;
+use crate::store::types::ErrorClass;
+use pgqueue::{ClaimedJob, JobHandler, Outcome, Queue};
 
 /// Settings of the egress workers.
 #[derive(Clone, Copy, Debug)]
@@ -57,24 +56,6 @@ impl std::fmt::Debug for Egress {
     }
 }
 
-/// What an outbox job carries.
-enum OutboxJob {
-    Message(OutgoingMessage),
-    Reminder(ReminderJob),
-    Agenda(AgendaJob),
-}
-
-impl OutboxJob {
-    /// The payload as one of the outbox's kinds (their fields differ, so only one reads).
-    fn of(job: &ClaimedJob) -> Option<Self> {
-        job.args::<OutgoingMessage>()
-            .map(Self::Message)
-            .or_else(|_| job.args::<ReminderJob>().map(Self::Reminder))
-            .or_else(|_| job.args::<AgendaJob>().map(Self::Agenda))
-            .ok()
-    }
-}
-
 impl Egress {
     /// A worker sending with `bot` what `queue` (the outbox) holds, paced by `pacer`.
     pub fn new(bot: Bot, queue: Queue, pacer: Pacer, config: EgressConfig) -> Self {
@@ -89,20 +70,18 @@ impl Egress {
     /// Sends what `job` carries and says what became of the job.
     #[tracing::instrument(skip_all, fields(job = job.id, attempt = job.attempt, chat_id))]
     pub async fn send(&self, job: ClaimedJob) -> Outcome {
-        match OutboxJob::of(&job) {
-            Some(OutboxJob::Message(message)) => {
+        match job.args::<OutboxJob>() {
+            Ok(OutboxJob::Message(message)) => {
                 tracing::Span::current().record("chat_id", message.chat_id);
                 self.message(&job, &message).await
             }
-            Some(OutboxJob::Reminder(reminder)) => self.reminder(&job, reminder).await,
-            Some(OutboxJob::Agenda(agenda)) => self.agenda(&job, agenda).await,
-            None => {
-                metrics::failed("bad_payload");
+            Ok(OutboxJob::Reminder(reminder)) => self.reminder(&job, reminder).await,
+            Ok(OutboxJob::Agenda(agenda)) => self.agenda(&job, agenda).await,
+            Err(error) => {
+                metrics::failed(ErrorClass::BadPayload);
+                tracing::error!(%error, "an outbox job that does not read");
                 Outcome::Fail {
-                    error: JobError::new(
-                        class::BAD_PAYLOAD,
-                        format!("not an outbox job's payload: {}", job.payload),
-                    ),
+                    error: ErrorClass::BadPayload.error(format!("not an outbox job: {error}")),
                 }
             }
         }
@@ -122,81 +101,7 @@ impl Egress {
                 metrics::deferred(deferral);
                 Some(Outcome::Snooze(deferral.wait()))
             }
-            Err(error) => {
-                metrics::retried("database");
-                Some(Outcome::Retry {
-                    error: JobError::new(class::DATABASE, format!("pacing failed: {error}")),
-                    floor: None,
-                })
-            }
-        }
-    }
-
-    /// The outcome of a send Telegram refused because the chat cannot be reached (blocked,
-    /// deactivated, not found, kicked): the job fails at once and the chat is marked unreachable
-    /// (pausing its recurring tasks), in one transaction.
-    pub(super) async fn unreachable(
-        &self,
-        job: &ClaimedJob,
-        chat_id: i64,
-        reason: String,
-    ) -> Outcome {
-        metrics::failed("unreachable");
-        match record::unreachable(self.queue.pool(), &self.queue, job, chat_id, &reason).await {
-            Ok(()) => Outcome::Recorded,
-            Err(error) => {
-                tracing::warn!(%error, "marking the chat unreachable failed");
-                Outcome::Fail {
-                    error: JobError::new(class::UNREACHABLE, reason),
-                }
-            }
-        }
-    }
-
-    /// The outcome of a 429 for `to`: its chat pauses (everyone, in a flood) and the job comes
-    /// back when the pause ends, without using up an attempt.
-    pub(super) async fn throttled(
-        &self,
-        to: Recipient,
-        retry_after: Duration,
-        error: String,
-    ) -> Outcome {
-        match self.pacer.too_many_requests(to, retry_after).await {
-            Ok(scope) => tracing::warn!(
-                retry_after = retry_after.as_secs(),
-                scope = scope.label(),
-                "Telegram answered 429; pausing"
-            ),
-            Err(failure) => tracing::warn!(%failure, "recording a 429 failed"),
-        }
-        Outcome::Throttle {
-            error: JobError::new(class::FLOOD, error),
-            delay: retry_after,
-        }
-    }
-
-    /// The outcome of a failure that is neither a 429 nor handled by the caller.
-    pub(super) fn retry_or_fail(job: &ClaimedJob, failure: SendFailure) -> Outcome {
-        match failure {
-            SendFailure::Transient(error) => {
-                if job.is_last_attempt() {
-                    metrics::failed("transient");
-                } else {
-                    metrics::retried("transient");
-                }
-                Outcome::Retry {
-                    error: JobError::new(class::TRANSIENT, error),
-                    floor: None,
-                }
-            }
-            other => {
-                metrics::failed("rejected");
-                let error = format!("{other:?}");
-                tracing::error!(%error, "Telegram rejected a message");
-                Outcome::Fail {
-                    error: JobError::new(class::REJECTED, error),
-                }
-            }
+            Err(error) => Some(database_retry(format!("pacing failed: {error}"))),
         }
     }
 }
@@ -204,5 +109,14 @@ impl Egress {
 impl JobHandler for Egress {
     async fn handle(&self, job: ClaimedJob) -> Outcome {
         self.send(job).await
+    }
+}
+
+/// A retry after a database error (the attempt counts: the database may be away for a while).
+pub(super) fn database_retry(error: String) -> Outcome {
+    metrics::retried(ErrorClass::Database);
+    Outcome::Retry {
+        error: ErrorClass::Database.error(error),
+        floor: None,
     }
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::pacing::Deferral;
 use crate::store::budget::PauseScope;
+use crate::store::types::ErrorClass;
 
 /// Messages that left through the outbox, by kind: `reply`, `edit`, `reminder` (counter).
 pub const MESSAGES_SENT: &str = "remindbot_messages_sent_total";
@@ -14,9 +15,11 @@ pub const EDITS_COALESCED: &str = "remindbot_edits_coalesced_total";
 pub const BUDGET_IN_USE: &str = "remindbot_send_budget_in_use";
 /// Reminders delivered (counter).
 pub const SENT: &str = "remindbot_reminders_sent_total";
-/// Reminders put back for another attempt, by reason (counter).
+/// Outbox jobs (reminders, answers, agendas) put back for another attempt, by reason: an error
+/// class, or `migrated` (counter).
 pub const RETRIED: &str = "remindbot_reminders_retried_total";
-/// Reminders failed for good, by reason (counter).
+/// Outbox jobs (reminders, answers, agendas) failed for good, by reason: an error class
+/// (counter).
 pub const FAILED: &str = "remindbot_reminders_failed_total";
 /// Jobs whose reminder had been sent already: completed without a second send (counter).
 pub const ALREADY_SENT: &str = "remindbot_reminders_already_sent_total";
@@ -49,14 +52,20 @@ pub fn sent(lateness: Duration) {
     metrics::histogram!(LATENESS).record(lateness.as_secs_f64());
 }
 
-/// A reminder will be tried again.
-pub fn retried(reason: &'static str) {
-    metrics::counter!(RETRIED, "reason" => reason).increment(1);
+/// An outbox job will be tried again after an error of `class`.
+pub fn retried(class: ErrorClass) {
+    metrics::counter!(RETRIED, "reason" => class.as_str()).increment(1);
 }
 
-/// A reminder failed for good.
-pub fn failed(reason: &'static str) {
-    metrics::counter!(FAILED, "reason" => reason).increment(1);
+/// An outbox job's chat became a supergroup: the job goes there instead (counted with the
+/// retries, as reason `migrated`).
+pub fn migrated() {
+    metrics::counter!(RETRIED, "reason" => "migrated").increment(1);
+}
+
+/// An outbox job failed for good with an error of `class`.
+pub fn failed(class: ErrorClass) {
+    metrics::counter!(FAILED, "reason" => class.as_str()).increment(1);
 }
 
 /// A re-run job found its reminder sent already.

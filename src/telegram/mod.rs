@@ -2,6 +2,7 @@
 //! (replies, edits, reminders and morning agendas), the shared budget that paces it, error
 //! classification and the rendering of reminders and agendas.
 
+mod after_failure;
 pub mod agenda;
 pub mod classify;
 mod delivery;

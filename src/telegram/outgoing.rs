@@ -13,14 +13,14 @@ use teloxide::types::{
 };
 use teloxide::{ApiError, RequestError};
 
-use super::classify::{SendFailure, class, classify};
-use super::egress::Egress;
+use super::after_failure::KindSteps;
+use super::classify::classify;
+use super::egress::{Egress, database_retry};
 use super::metrics;
 use super::pacing::Recipient;
-use super::record;
 use crate::store::budget;
 use crate::store::outbox::{MessageOp, OutgoingMessage, ReplyKeyboard};
-use pgqueue::{ClaimedJob, JobError, Outcome};
+use pgqueue::{ClaimedJob, Outcome};
 
 impl Egress {
     /// Sends or applies `message` and says what became of the job.
@@ -45,10 +45,7 @@ impl Egress {
         match self.request(message).await {
             Ok(()) => self.done(job, message).await,
             Err(error) if ignorable_edit(&message.op, &error) => self.done(job, message).await,
-            Err(error) => {
-                self.message_failed(job, message, to, classify(&error))
-                    .await
-            }
+            Err(error) => self.after_failure(job, message, to, classify(&error)).await,
         }
     }
 
@@ -156,48 +153,43 @@ impl Egress {
         }
         Outcome::Done
     }
+}
 
-    /// Acts on a failed request.
-    async fn message_failed(
-        &self,
-        job: &ClaimedJob,
-        message: &OutgoingMessage,
-        to: Recipient,
-        failure: SendFailure,
-    ) -> Outcome {
-        match failure {
-            SendFailure::Flood { retry_after, error } => {
-                self.throttled(to, retry_after, error).await
-            }
-            SendFailure::Unreachable(reason) => {
-                self.unreachable(job, message.chat_id, reason).await
-            }
-            SendFailure::Migrated(new_chat_id) => {
-                // The group is a supergroup now: its tasks move, and this message follows them.
-                match self.migrated(job, message, new_chat_id).await {
-                    Ok(()) => Outcome::Recorded,
-                    Err(error) => {
-                        database_retry(format!("moving the chat to {new_chat_id} failed: {error}"))
-                    }
-                }
-            }
-            SendFailure::AcceptedUnreadable(error) => {
-                tracing::warn!(%error, "unreadable answer to a message; counting it as sent");
-                self.done(job, message).await
-            }
-            other => Self::retry_or_fail(job, other),
-        }
+/// A message counts an unreadable success as done; after a migration it is put in the outbox
+/// again for the supergroup, completing this job, in one transaction.
+impl KindSteps for OutgoingMessage {
+    fn chat_id(&self) -> i64 {
+        self.chat_id
     }
 
-    /// Moves the chat's tasks to `new_chat_id` and puts the message in the outbox again for it,
-    /// completing this job, in one transaction.
-    async fn migrated(
+    async fn count_as_sent(&self, egress: &Egress, job: &ClaimedJob) -> Outcome {
+        egress.done(job, self).await
+    }
+
+    async fn follow_migration(
+        &self,
+        egress: &Egress,
+        job: &ClaimedJob,
+        new_chat_id: i64,
+    ) -> Outcome {
+        match egress.resend_to(job, self, new_chat_id).await {
+            Ok(()) => Outcome::Recorded,
+            Err(error) => {
+                database_retry(format!("sending to {new_chat_id} instead failed: {error}"))
+            }
+        }
+    }
+}
+
+impl Egress {
+    /// Puts `message` in the outbox again for `new_chat_id`, completing `job`, in one
+    /// transaction.
+    async fn resend_to(
         &self,
         job: &ClaimedJob,
         message: &OutgoingMessage,
         new_chat_id: i64,
     ) -> Result<(), crate::store::StoreError> {
-        record::migrated(self.queue.pool(), message.chat_id, new_chat_id).await?;
         let mut tx = self.queue.pool().begin().await?;
         let moved = OutgoingMessage {
             chat_id: new_chat_id,
@@ -206,7 +198,6 @@ impl Egress {
         crate::store::outbox::enqueue(&mut tx, &self.queue, &moved).await?;
         self.queue.complete(&mut *tx, job).await?;
         tx.commit().await?;
-        metrics::retried("migrated");
         Ok(())
     }
 }
@@ -224,13 +215,4 @@ fn ignorable_edit(op: &MessageOp, error: &RequestError) -> bool {
                     | ApiError::MessageIdInvalid
             )
         )
-}
-
-/// A retry after a database error.
-fn database_retry(error: String) -> Outcome {
-    metrics::retried("database");
-    Outcome::Retry {
-        error: JobError::new(class::DATABASE, error),
-        floor: None,
-    }
 }

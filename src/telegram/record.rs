@@ -4,14 +4,13 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
-use pgqueue::{ClaimedJob, JobError, Queue, QueueError};
+use pgqueue::{ClaimedJob, Queue, QueueError};
 
-use super::classify::class;
 use crate::store::chats::{Chat, ChatRow};
 use crate::store::nags::{Nag, NagRow};
 use crate::store::quotes::Quote;
 use crate::store::tasks::{Task, TaskRow};
-use crate::store::types::{Corrupt, ReminderKind, read};
+use crate::store::types::{Corrupt, ErrorClass, ReminderKind, read};
 use crate::store::{StoreError, nags, reachability, tasks};
 
 /// A reminder with its task and chat, as read just before sending.
@@ -241,7 +240,7 @@ pub async fn unreachable(
     let mut tx = pool.begin().await?;
     reachability::mark_unreachable(&mut tx, chat_id, reason, Some(job.id)).await?;
     queue
-        .fail(&mut tx, job, JobError::new(class::UNREACHABLE, reason))
+        .fail(&mut tx, job, ErrorClass::Unreachable.error(reason))
         .await?;
     tx.commit().await?;
     Ok(())

@@ -9,9 +9,11 @@ use tgsim::{NewUser, UserState};
 use crate::app::{TestApp, buttons, text};
 use crate::support::{WAIT, eventually, job_by_id, task_due_now};
 
-const ADMIN: i64 = 900_001;
+/// The admin of [`app_with_admin`].
+pub const ADMIN: i64 = 900_001;
 
-async fn app_with_admin() -> TestApp {
+/// The app with one admin, [`ADMIN`], a user of the simulator.
+pub async fn app_with_admin() -> TestApp {
     let app = TestApp::builder()
         .config(|c| c.bot.admin_ids = vec![ADMIN])
         .start()

@@ -7,6 +7,7 @@ use chrono::{DateTime, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use pgqueue::{JobState, NewJob};
 use remindbot::store::agenda::{AgendaJob, next_at};
+use remindbot::store::outbox::OutboxJob;
 use tgsim::TranscriptEntry;
 
 use crate::app::{TestApp, text};
@@ -25,7 +26,9 @@ async fn agenda_job(app: &TestApp, chat: i64) -> (i64, i64, DateTime<Utc>, Agend
         .await
         .expect("the chat has an agenda with a job");
     let info = job_by_id(&app.pool, job).await;
-    let payload: AgendaJob = serde_json::from_value(info.payload.clone()).unwrap();
+    let Ok(OutboxJob::Agenda(payload)) = info.args::<OutboxJob>() else {
+        panic!("not an agenda job: {}", info.payload);
+    };
     (id, job, info.run_at, payload)
 }
 
@@ -40,10 +43,10 @@ async fn agenda_for(app: &TestApp, chat: i64, at: DateTime<Utc>) {
         .queue
         .enqueue(
             &mut tx,
-            NewJob::of(&AgendaJob {
+            NewJob::of(&OutboxJob::Agenda(AgendaJob {
                 agenda_id: id,
                 agenda_at: at,
-            })
+            }))
             .priority(1),
         )
         .await

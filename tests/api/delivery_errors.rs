@@ -1,21 +1,38 @@
 //! How delivery reacts to Telegram's errors: flood control, unreachable recipients, migrated
 //! groups, unreadable answers.
+//!
+//! Every kind of outbox job (a message, a reminder, an agenda) meets every way a send fails
+//! ([`Failure`]) with the same next step. The cells, and the test that covers each:
+//!
+//! | Failure | Message | Reminder | Agenda |
+//! |---|---|---|---|
+//! | flood (429) | [`every_failure_of_a_message`] | `a_429_with_parameters_…`, `a_429_without_…` | [`every_failure_of_an_agenda_but_an_unreachable_chat`] |
+//! | transient | table | [`a_reminder_after_a_transient_error_or_a_rejection`] | table |
+//! | unreachable | table | `a_blocked_user_and_a_missing_chat_…` | `reachability::an_agenda_pauses_with_its_chat_…` |
+//! | migrated | table | `a_reminder_for_a_migrated_group_…` | table |
+//! | rejected | table (and /failed) | table | table |
+//! | unreadable success | table | `an_unreadable_answer_after_delivery_…` | table |
 
 use std::time::{Duration, Instant};
 
 use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
-use pgqueue::JobState;
 use pgqueue::maintenance::AttemptOutcome;
+use pgqueue::{JobInfo, JobState};
+use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
-use remindbot::store::reachability;
+use remindbot::store::outbox::{self, MessageOp, OutboxJob, OutgoingMessage};
 use remindbot::store::tasks::{self, NewTask, TaskText};
-use tgsim::{FaultAction, FaultRule, NewGroup, UserState};
+use remindbot::store::types::{ChatKind, ErrorClass};
+use remindbot::store::{OUTBOX_QUEUE, agenda, chats, reachability};
+use tgsim::types::ResponseParameters;
+use tgsim::{FaultAction, FaultRule, NewGroup, UserState, descriptions};
 
-use crate::app::TestApp;
+use crate::app::{TestApp, text};
+use crate::bot_admin::{ADMIN, app_with_admin};
 use crate::support::{
-    WAIT, attempt_outcomes, db_now, due_in_secs, eventually, job_of_task, job_states, jobs_in,
-    reminders_with_jobs,
+    WAIT, attempt_outcomes, db_now, due_in_secs, eventually, job_by_id, job_of_task, job_states,
+    jobs_in, reminders_with_jobs,
 };
 
 async fn flood_once(with_parameters: bool) {
@@ -342,5 +359,286 @@ async fn an_unreadable_answer_after_delivery_counts_as_sent_and_is_not_sent_agai
     assert_eq!(app.bot_messages(chat).len(), 1);
     let job = job_of_task(&app.pool, task).await;
     assert_eq!((job.state, job.attempts), (JobState::Done, 1));
+    app.stop().await;
+}
+
+/// One way a send fails, as the simulator plays it for the next sendMessage to a chat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Failure {
+    /// 429, retry after a second.
+    Flood,
+    /// The connection drops before Telegram reads the request.
+    Transient,
+    /// "Forbidden: bot was blocked by the user".
+    Unreachable,
+    /// "Bad Request: group chat was upgraded to a supergroup chat", with the supergroup's id.
+    Migrated,
+    /// "Bad Request: can't parse entities": our own mistake.
+    Rejected,
+    /// Delivered, but the answer does not read.
+    UnreadableSuccess,
+}
+
+impl Failure {
+    const ALL: [Failure; 6] = [
+        Failure::Flood,
+        Failure::Transient,
+        Failure::Unreachable,
+        Failure::Migrated,
+        Failure::Rejected,
+        Failure::UnreadableSuccess,
+    ];
+
+    /// The fault that makes the next sendMessage to `chat` fail this way (a migration to
+    /// `supergroup`).
+    fn fault(self, chat: i64, supergroup: i64) -> FaultRule {
+        let api_error = |error_code, description: String, parameters| FaultAction::ApiError {
+            error_code,
+            description,
+            parameters,
+        };
+        let action = match self {
+            Failure::Flood => FaultAction::TooManyRequests {
+                retry_after: 1,
+                with_parameters: true,
+            },
+            Failure::Transient => FaultAction::Drop {
+                after_processing: false,
+            },
+            Failure::Unreachable => api_error(403, descriptions::BOT_BLOCKED.into(), None),
+            Failure::Migrated => api_error(
+                400,
+                descriptions::GROUP_UPGRADED.into(),
+                Some(ResponseParameters {
+                    migrate_to_chat_id: Some(supergroup),
+                    retry_after: None,
+                }),
+            ),
+            Failure::Rejected => api_error(
+                400,
+                format!(
+                    "{}Unsupported start tag \"x\" at byte offset 3",
+                    descriptions::CANT_PARSE_ENTITIES
+                ),
+                None,
+            ),
+            Failure::UnreadableSuccess => FaultAction::Raw {
+                status: 200,
+                body: r#"{"ok":true,"result":{"message_id":"not a number"}}"#.into(),
+                after_processing: true,
+            },
+        };
+        FaultRule::new(action)
+            .method("sendMessage")
+            .chat(chat)
+            .times(1)
+    }
+}
+
+/// A chat whose next message meets `failure` (a group, for a migration to `supergroup`).
+struct Cell {
+    failure: Failure,
+    chat: i64,
+    supergroup: i64,
+}
+
+/// A chat per failure, each known to the simulator and to the bot (in `lang`, without a zone),
+/// with its fault set.
+async fn cells(app: &TestApp, failures: &[Failure]) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for failure in failures {
+        let (chat, kind, supergroup) = if *failure == Failure::Migrated {
+            let supergroup = app
+                .sim
+                .create_group(NewGroup::new("moved").supergroup())
+                .unwrap()
+                .chat
+                .id;
+            (app.group("team"), ChatKind::Group, supergroup)
+        } else {
+            (app.user("Cy", "en"), ChatKind::Private, 0)
+        };
+        chats::upsert(&app.pool, chat, kind, Lang::En)
+            .await
+            .unwrap();
+        app.sim.add_fault(failure.fault(chat, supergroup));
+        cells.push(Cell {
+            failure: *failure,
+            chat,
+            supergroup,
+        });
+    }
+    cells
+}
+
+/// Waits until job `id` is in `state`.
+async fn settled(app: &TestApp, id: i64, state: JobState) -> JobInfo {
+    eventually(WAIT, &format!("job {id} {state}"), || async {
+        job_by_id(&app.pool, id).await.state == state
+    })
+    .await;
+    job_by_id(&app.pool, id).await
+}
+
+/// Checks what a user (and an admin) notices after `cell`'s send, carried by job `id`, failed:
+/// the message arrives once (after the wait a 429 asks for, without an attempt used; after a
+/// retry; at the supergroup), or the job fails with its class, the chat marked unreachable.
+async fn noticed(app: &TestApp, cell: &Cell, id: i64) {
+    let what = format!("{:?}", cell.failure);
+    let arrived = |chat| app.bot_messages(chat).len();
+    match cell.failure {
+        Failure::Flood | Failure::Transient | Failure::UnreadableSuccess => {
+            let job = settled(app, id, JobState::Done).await;
+            assert_eq!(arrived(cell.chat), 1, "{what}: delivered once");
+            let (attempts, throttles, outcomes) = match cell.failure {
+                Failure::Flood => (1, 1, vec![AttemptOutcome::Throttled, AttemptOutcome::Done]),
+                Failure::Transient => (2, 0, vec![AttemptOutcome::Retry, AttemptOutcome::Done]),
+                _ => (1, 0, vec![]),
+            };
+            assert_eq!(
+                (job.attempts, job.throttles),
+                (attempts, throttles),
+                "{what}"
+            );
+            assert_eq!(attempt_outcomes(&app.pool, id).await, outcomes, "{what}");
+        }
+        Failure::Migrated => {
+            eventually(WAIT, "the message at the supergroup", || async {
+                arrived(cell.supergroup) == 1
+            })
+            .await;
+            settled(app, id, JobState::Done).await;
+            assert_eq!(arrived(cell.chat), 0, "{what}");
+        }
+        Failure::Unreachable | Failure::Rejected => {
+            let job = settled(app, id, JobState::Failed).await;
+            let class = job.error_class.as_deref().and_then(ErrorClass::parse);
+            let expected = if cell.failure == Failure::Rejected {
+                ErrorClass::Rejected
+            } else {
+                ErrorClass::Unreachable
+            };
+            assert_eq!(class, Some(expected), "{what}: {:?}", job.last_error);
+            assert_eq!(job.attempts, 1, "{what}: failed at once");
+            assert_eq!(arrived(cell.chat), 0, "{what}");
+            let reachable: bool =
+                sqlx::query_scalar("select reachable from chats where chat_id = $1")
+                    .bind(cell.chat)
+                    .fetch_one(&app.pool)
+                    .await
+                    .unwrap();
+            assert_eq!(reachable, expected == ErrorClass::Rejected, "{what}");
+        }
+    }
+}
+
+/// The outbox job of the message to `chat`.
+async fn message_job(app: &TestApp, chat: i64) -> i64 {
+    pgqueue::list(&app.pool, OUTBOX_QUEUE, None, i64::MAX)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(
+            |job| matches!(job.args::<OutboxJob>(), Ok(OutboxJob::Message(m)) if m.chat_id == chat),
+        )
+        .expect("the message's job")
+        .id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_failure_of_a_message() {
+    let mut app = app_with_admin().await;
+    let cells = cells(&app, &Failure::ALL).await;
+    for cell in &cells {
+        let message = OutgoingMessage {
+            chat_id: cell.chat,
+            op: MessageOp::Send {
+                text: format!("an answer meeting {:?}", cell.failure),
+                keyboard: None,
+                force_reply: false,
+            },
+        };
+        let mut tx = app.pool.begin().await.unwrap();
+        outbox::enqueue(&mut tx, &app.queue, &message)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+    }
+    for cell in &cells {
+        noticed(&app, cell, message_job(&app, cell.chat).await).await;
+    }
+    // The admin sees the two that failed, each with its kind.
+    let failed = text(&app.say(ADMIN, "/failed").await).to_owned();
+    assert!(failed.contains("Failed reminders: 2"), "{failed}");
+    assert!(
+        failed.contains("Reason (rejected): Bad Request: can't parse entities"),
+        "{failed}"
+    );
+    assert!(
+        failed.contains("Reason (unreachable): Forbidden: bot was blocked by the user"),
+        "{failed}"
+    );
+    app.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reminder_after_a_transient_error_or_a_rejection() {
+    let mut app = TestApp::start().await;
+    let cells = cells(&app, &[Failure::Transient, Failure::Rejected]).await;
+    let due: Vec<_> = cells.iter().map(|cell| (cell.chat, Utc::now())).collect();
+    let tasks = app.seed(&due).await;
+    for (cell, task) in cells.iter().zip(tasks) {
+        noticed(&app, cell, job_of_task(&app.pool, task).await.id).await;
+    }
+    app.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_failure_of_an_agenda_but_an_unreachable_chat() {
+    let mut app = TestApp::start().await;
+    let failures: Vec<Failure> = Failure::ALL
+        .into_iter()
+        .filter(|f| *f != Failure::Unreachable)
+        .collect();
+    let cells = cells(&app, &failures).await;
+    let mut jobs = Vec::new();
+    let mut set_ids = std::collections::HashMap::new();
+    let now = db_now(&app.pool).await;
+    let mut tx = app.pool.begin().await.unwrap();
+    for cell in &cells {
+        let eight = NaiveTime::from_hms_opt(8, 0, 0).unwrap();
+        let set = agenda::set(&mut tx, &app.queue, cell.chat, eight, Tz::UTC)
+            .await
+            .unwrap();
+        let job = set.job_id.expect("the agenda's job");
+        set_ids.insert(cell.chat, set.id);
+        // Due now, for the morning it was set for.
+        pgqueue::maintenance::reschedule_job(&mut tx, job, now)
+            .await
+            .unwrap();
+        jobs.push(job);
+    }
+    tx.commit().await.unwrap();
+    for (cell, job) in cells.iter().zip(jobs) {
+        noticed(&app, cell, job).await;
+        // The agenda arrived where its chat now is (a migrated group's moved with it).
+        let now_in = if cell.failure == Failure::Migrated {
+            cell.supergroup
+        } else {
+            cell.chat
+        };
+        let mut conn = app.pool.acquire().await.unwrap();
+        let moved = agenda::find(&mut conn, now_in).await.unwrap();
+        assert_eq!(
+            moved.map(|a| a.id),
+            Some(set_ids[&cell.chat]),
+            "{:?}",
+            cell.failure
+        );
+        if cell.failure != Failure::Rejected {
+            let sent = app.bot_messages(now_in).remove(0);
+            assert!(sent.contains("today's tasks"), "{sent}");
+        }
+    }
     app.stop().await;
 }

@@ -4,9 +4,14 @@
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
+use pgqueue::{JobState, NewJob};
+use remindbot::admin::failed::{self, FailedFilter};
+use remindbot::store::outbox::OutboxJob;
+use remindbot::store::types::ErrorClass;
+use serde_json::json;
 
 use crate::app::{TestApp, text};
-use crate::support::{TIMING, WAIT, eventually};
+use crate::support::{TIMING, WAIT, eventually, job_by_id, job_of_task};
 
 /// The simulator at Telegram's limits (30/s overall, 1/s per chat) and the bot's budget at them.
 async fn at_telegrams_limits() -> TestApp {
@@ -172,4 +177,78 @@ async fn three_replicas_share_one_budget_and_two_keep_it_full_when_one_dies() {
     assert!(after >= 27.0, "{after:.1}/s after the kill");
     second.stop().await.unwrap();
     third.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_of_an_unknown_kind_fails_as_bad_payload_and_another_kinds_job_is_untouched() {
+    let mut app = TestApp::start().await;
+    let (ann, bob) = (app.user("Ann", "en"), app.user("Bob", "en"));
+    // Bob's reminder is due in an hour. Two jobs name it: one of a kind this release does not
+    // know (written by a newer one, or by hand), one of a known kind with a field that does not
+    // read.
+    let bobs = app
+        .seed(&[(bob, Utc::now() + chrono::Duration::hours(1))])
+        .await[0];
+    let bobs = job_of_task(&app.pool, bobs).await;
+    let Ok(OutboxJob::Reminder(reminder)) = bobs.args::<OutboxJob>() else {
+        panic!("a reminder's job: {}", bobs.payload);
+    };
+    let mut bad = Vec::new();
+    let mut tx = app.pool.begin().await.unwrap();
+    for payload in [
+        json!({"kind": "nag", "reminder_id": reminder.reminder_id}),
+        json!({"kind": "reminder", "reminder_id": "seven"}),
+    ] {
+        bad.push(
+            app.queue
+                .enqueue(&mut tx, NewJob::new(payload))
+                .await
+                .unwrap()
+                .unwrap(),
+        );
+    }
+    tx.commit().await.unwrap();
+    // Ann's reminder, due now, in the same queue.
+    app.seed(&[(ann, Utc::now())]).await;
+
+    app.wait_sent(1, WAIT).await;
+    for (id, says) in bad
+        .iter()
+        .zip(["unknown variant `nag`", "invalid type: string \"seven\""])
+    {
+        eventually(WAIT, "the bad job to fail", || async {
+            job_by_id(&app.pool, *id).await.state == JobState::Failed
+        })
+        .await;
+        let job = job_by_id(&app.pool, *id).await;
+        assert_eq!(
+            job.error_class.as_deref(),
+            Some(ErrorClass::BadPayload.as_str())
+        );
+        let error = job.last_error.unwrap_or_default();
+        assert!(error.contains(says), "{error}");
+        // The error quotes the payload, for admins.
+        assert!(error.contains(r#""reminder_id":"#), "{error}");
+        assert_eq!(job.attempts, 1);
+    }
+    // Ann got her reminder; Bob's was never sent in the bad jobs' name: nothing arrived, and its
+    // own job still waits for its hour.
+    assert_eq!(app.bot_messages(ann).len(), 1);
+    assert!(app.bot_messages(bob).is_empty());
+    assert_eq!(job_by_id(&app.pool, bobs.id).await.state, JobState::Pending);
+    // Admins find both by their kind of failure.
+    let filter = FailedFilter {
+        class: Some(ErrorClass::BadPayload),
+        limit: 10,
+        ..FailedFilter::default()
+    };
+    let listed: Vec<i64> = failed::list(&app.pool, &filter)
+        .await
+        .unwrap()
+        .iter()
+        .map(|job| job.job_id)
+        .collect();
+    assert_eq!(listed.len(), 2);
+    assert!(bad.iter().all(|id| listed.contains(id)), "{listed:?}");
+    app.stop().await;
 }

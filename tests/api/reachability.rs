@@ -10,6 +10,7 @@ use chrono_tz::Tz;
 use pgqueue::JobState;
 use remindbot::admin::actions::{self, ActionResult};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
+use remindbot::store::outbox::OutboxJob;
 use remindbot::store::reachability;
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::types::ChatKind;
@@ -253,7 +254,7 @@ async fn agenda_jobs_in(app: &TestApp, state: JobState) -> usize {
         .await
         .unwrap()
         .into_iter()
-        .filter(|job| job.payload.get("agenda_id").is_some())
+        .filter(|job| matches!(job.args::<OutboxJob>(), Ok(OutboxJob::Agenda(_))))
         .count()
 }
 

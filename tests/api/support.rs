@@ -13,7 +13,8 @@ use devdb::ScratchDatabase;
 use pgqueue::maintenance::AttemptOutcome;
 use pgqueue::{JobInfo, JobState};
 use remindbot::db::DatabaseArgs;
-use remindbot::store::{OUTBOX_QUEUE, ReminderJob};
+use remindbot::store::OUTBOX_QUEUE;
+use remindbot::store::outbox::OutboxJob;
 use sqlx::PgPool;
 use tokio::sync::OnceCell;
 
@@ -243,7 +244,9 @@ pub async fn reminder_jobs(pool: &PgPool) -> Vec<JobRow> {
     // The outbox holds the bot's replies too: only reminder jobs are listed.
     jobs.into_iter()
         .filter_map(|job| {
-            let reminder = serde_json::from_value::<ReminderJob>(job.payload.clone()).ok()?;
+            let Ok(OutboxJob::Reminder(reminder)) = job.args::<OutboxJob>() else {
+                return None;
+            };
             Some(JobRow {
                 id: job.id,
                 state: job.state,

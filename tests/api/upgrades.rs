@@ -135,3 +135,100 @@ async fn reminders_an_old_replica_enqueues_during_a_roll_are_still_delivered() {
     let reminder = app.reply_containing(ann, 0, "water the plants").await;
     assert!(text(&reminder).contains("Reminder"), "{reminder:?}");
 }
+
+/// Takes the `kind` tag off the payload of every outbox job: the jobs as a release before the tag
+/// stored them (its payloads were each sort's fields alone).
+async fn as_the_previous_release_stored_them(pool: &sqlx::PgPool) {
+    sqlx::query("update jobs set payload = payload - 'kind' where queue = $1")
+        .bind(remindbot::store::OUTBOX_QUEUE)
+        .execute(pool)
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn untagged_jobs_of_the_previous_release_are_tagged_at_start_and_delivered() {
+    use chrono::{Duration, NaiveTime, Utc};
+    use pgqueue::NewJob;
+    use remindbot::domain::lang::Lang;
+    use remindbot::store::outbox::{self, MessageOp, OutgoingMessage};
+    use remindbot::store::tasks::{self, NewTask, TaskText};
+    use remindbot::store::types::ChatKind;
+    use remindbot::store::{agenda, chats};
+
+    let mut app = TestApp::builder().prepare().await;
+    let (ann, bob, cy) = (
+        app.user("Ann", "en"),
+        app.user("Bob", "en"),
+        app.user("Cy", "en"),
+    );
+    let send = |chat_id, text: &str| OutgoingMessage {
+        chat_id,
+        op: MessageOp::Send {
+            text: text.to_owned(),
+            keyboard: None,
+            force_reply: false,
+        },
+    };
+    let task = |chat_id, text: &str, due_at| NewTask {
+        chat_id,
+        owner_id: chat_id,
+        text: TaskText::parse(text).unwrap(),
+        due_at,
+        lead: remindbot::domain::lead::Lead::ZERO,
+        recurrence: None,
+        tz: chrono_tz::Tz::UTC,
+    };
+    // What the previous release left waiting: Ann's reminder and an answer to her, Bob's
+    // morning agenda (due now), and Cy's reminder due in an hour.
+    let mut tx = app.pool.begin().await.unwrap();
+    for chat in [ann, bob, cy] {
+        chats::upsert(&mut *tx, chat, ChatKind::Private, Lang::En)
+            .await
+            .unwrap();
+    }
+    let now = Utc::now();
+    tasks::create(&mut tx, &app.queue, &task(ann, "water the plants", now))
+        .await
+        .unwrap();
+    let later = tasks::create(
+        &mut tx,
+        &app.queue,
+        &task(cy, "call mom", now + Duration::hours(1)),
+    )
+    .await
+    .unwrap();
+    outbox::enqueue(&mut tx, &app.queue, &send(ann, "an answer from before"))
+        .await
+        .unwrap();
+    let eight = NaiveTime::from_hms_opt(8, 0, 0).unwrap();
+    let morning = agenda::set(&mut tx, &app.queue, bob, eight, chrono_tz::Tz::UTC)
+        .await
+        .unwrap();
+    pgqueue::maintenance::reschedule_job(&mut tx, morning.job_id.unwrap(), now)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    as_the_previous_release_stored_them(&app.pool).await;
+    let cys = crate::support::job_of_task(&app.pool, later.id).await;
+    assert_eq!(cys.payload.get("kind"), None, "{}", cys.payload);
+
+    // This release starts: the stored jobs get their tag, and each is delivered as its kind.
+    app.run().await;
+    let cys = crate::support::job_by_id(&app.pool, cys.id).await;
+    assert_eq!(cys.payload["kind"], "reminder", "{}", cys.payload);
+    let reminder = app.reply_containing(ann, 0, "water the plants").await;
+    assert!(text(&reminder).contains("Reminder"), "{reminder:?}");
+    app.reply_containing(ann, 0, "an answer from before").await;
+    app.reply_containing(bob, 0, "today's tasks").await;
+
+    // While replicas roll, one of the previous release still writes untagged jobs: delivered.
+    let untagged = serde_json::to_value(send(cy, "an answer from an old replica")).unwrap();
+    let mut tx = app.pool.begin().await.unwrap();
+    let job = NewJob::new(untagged).serial_key(OutgoingMessage::serial_key(cy));
+    app.queue.enqueue(&mut tx, job).await.unwrap();
+    tx.commit().await.unwrap();
+    app.reply_containing(cy, 0, "an answer from an old replica")
+        .await;
+    app.stop().await;
+}

@@ -10,13 +10,15 @@ impl Queue {
     /// Writes `job` through `conn` (pass `&mut *tx` to enqueue inside a transaction) and sends the
     /// NOTIFY that wakes workers, which PostgreSQL delivers only if the transaction commits.
     /// Returns `None` when a pending or running job with the same dedupe key exists: that enqueue is
-    /// a no-op, race-free across connections (a partial unique index decides).
+    /// a no-op, race-free across connections (a partial unique index decides). A job of a kind
+    /// of another queue ([`NewJob::of`]) is refused with [`QueueError::OtherQueue`], unwritten.
     #[tracing::instrument(skip_all, fields(queue = %self.config.name))]
     pub async fn enqueue(
         &self,
         conn: &mut PgConnection,
         job: NewJob,
     ) -> Result<Option<JobId>, QueueError> {
+        self.admits(&job)?;
         let id = sqlx::query_scalar!(
             r#"with inserted as (
                    insert into jobs (queue, payload, run_at, dedupe_key, max_attempts,
@@ -45,13 +47,17 @@ impl Queue {
     /// (jobs whose dedupe key is live are skipped). Ids are given in the order of `jobs`, so jobs
     /// of one serial key run in that order: `ROWS FROM` yields the rows in the arrays' order and
     /// an INSERT is never run in parallel, so each row takes its id as it comes (no sort needed). The ids come back as one array, not a row each:
-    /// decoding thousands of rows would cost more than writing them.
+    /// decoding thousands of rows would cost more than writing them. One job of a kind of another
+    /// queue refuses them all ([`QueueError::OtherQueue`]), before anything is written.
     #[tracing::instrument(skip_all, fields(queue = %self.config.name, jobs = jobs.len()))]
     pub async fn enqueue_many(
         &self,
         conn: &mut PgConnection,
         jobs: &[NewJob],
     ) -> Result<Vec<JobId>, QueueError> {
+        for job in jobs {
+            self.admits(job)?;
+        }
         // The payloads travel as one JSON array: PostgreSQL parses it once, where an array of
         // jsonb values costs a parse per element.
         let payloads = Json(jobs.iter().map(|j| &j.payload).collect::<Vec<_>>());
@@ -121,5 +127,17 @@ impl Queue {
             .await?
         };
         Ok(ids)
+    }
+
+    /// Whether this queue takes `job`: any job from a bare payload, a kind's job only if the kind
+    /// is this queue's.
+    fn admits(&self, job: &NewJob) -> Result<(), QueueError> {
+        match job.kind_queue() {
+            Some(kind_queue) if kind_queue != self.config.name => Err(QueueError::OtherQueue {
+                queue: self.config.name.clone(),
+                kind_queue,
+            }),
+            _ => Ok(()),
+        }
     }
 }

@@ -264,6 +264,7 @@ impl Queue {
         };
         let job = GivenUpJob {
             id,
+            queue: self.name().to_owned(),
             payload: payload.clone(),
             outcome,
         };

@@ -31,6 +31,8 @@ pub enum GaveUp {
 pub struct GivenUpJob {
     /// The job.
     pub id: JobId,
+    /// Its queue.
+    pub queue: String,
     /// Its data.
     pub payload: Value,
     /// What became of it.

@@ -30,6 +30,10 @@
 //!   claim takes due jobs by (priority, due time, id), so urgent work overtakes a backlog. One
 //!   index, `(queue, priority, run_at, id)` over pending jobs, serves the claim and the reads of
 //!   the next due time and the depth, a priority at a time.
+//! - **One kind per queue.** A [`JobKind`] names its queue: [`NewJob::of`] a kind goes only to
+//!   that queue ([`QueueError::OtherQueue`] elsewhere) and [`ClaimedJob::args`] reads only that
+//!   queue's jobs. A queue with several sorts of work has one kind, an enum told apart by a tag;
+//!   see the [`JobKind`] module docs for the contract and for payloads written before a tag.
 //! - The queue owns its tables: programs that embed it read jobs through [`inspect()`],
 //!   [`inspect_many`], [`failed_jobs`], [`count`], [`recent_outcomes`] and
 //!   [`maintenance::depth`], and cancel their own pending jobs with [`cancel_pending`], never by
@@ -70,7 +74,7 @@ pub use inspect::{
     FailedQuery, JobInfo, JobState, RecentOutcomes, cancel_pending, count, count_failed,
     failed_jobs, inspect, inspect_many, list, recent_outcomes,
 };
-pub use kind::JobKind;
+pub use kind::{JobKind, PayloadError, Untagged};
 pub use runner::{JobHandler, Outcome, Runner, RunnerConfig};
 pub use wakeup::Wakeups;
 
@@ -106,6 +110,15 @@ pub enum QueueError {
     /// The database failed.
     #[error("queue database error: {0}")]
     Sql(#[from] sqlx::Error),
+    /// A job of a kind was offered to another queue than its kind's ([`JobKind::QUEUE`]); nothing
+    /// was written.
+    #[error("a job of a kind of queue {kind_queue:?} cannot go to queue {queue:?}")]
+    OtherQueue {
+        /// The queue that refused it.
+        queue: String,
+        /// Its kind's queue.
+        kind_queue: &'static str,
+    },
     /// The queue's give-up hook failed; the transition was not recorded.
     #[error("the give-up hook of job {id} failed: {source}")]
     Hook {
@@ -132,6 +145,8 @@ pub struct NewJob {
     pub serial_key: Option<String>,
     /// Lower runs first among the jobs that are due (0 by default).
     pub priority: i16,
+    /// The queue of the job's kind, for a job made by [`NewJob::of`]: no other queue takes it.
+    kind_queue: Option<&'static str>,
 }
 
 impl NewJob {
@@ -144,7 +159,14 @@ impl NewJob {
             max_attempts: None,
             serial_key: None,
             priority: 0,
+            kind_queue: None,
         }
+    }
+
+    /// The queue of the job's kind (see [`NewJob::of`]); `None` for a job made from a bare
+    /// payload ([`NewJob::new`]), which any queue takes.
+    pub fn kind_queue(&self) -> Option<&'static str> {
+        self.kind_queue
     }
 
     /// The same job, due at `run_at`.

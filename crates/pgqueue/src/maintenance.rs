@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{Acquire, PgConnection, PgExecutor, PgPool, Postgres};
 use tokio_util::sync::CancellationToken;
 
-use super::{JobId, JobState, NOTIFY_CHANNEL, QueueError, secs};
+use super::{JobId, JobKind, JobState, NOTIFY_CHANNEL, QueueError, secs};
 
 /// Deletes `done` and `cancelled` jobs that finished more than `older_than` ago, in batches;
 /// `failed` jobs stay for admins. Returns how many were deleted.
@@ -331,6 +331,42 @@ pub async fn adopt_pending(pool: &PgPool, from: &str, to: &str) -> Result<u64, Q
             .await?;
     }
     Ok(moved)
+}
+
+/// Writes the tag into the stored payloads of kind `J` that an earlier version wrote without it
+/// ([`JobKind::UNTAGGED`]): every pending, running or failed job of `J`'s queue whose payload is an
+/// object without the tag field and with exactly one of the sorts' fields gets that sort's tag
+/// (done and cancelled jobs are history, and stay as they were). Returns how many changed.
+/// Idempotent: a tagged payload is never changed again. Run it when a version that reads the
+/// tag starts (it reads every unfinished job of the queue); the jobs an older replica writes
+/// afterwards, while replicas roll, are read as tagged by [`crate::ClaimedJob::args`] until the
+/// next start writes them too.
+#[tracing::instrument(skip_all, fields(queue = J::QUEUE))]
+pub async fn tag_untagged<'e, J: JobKind>(
+    executor: impl PgExecutor<'e>,
+) -> Result<u64, QueueError> {
+    let untagged = J::UNTAGGED;
+    if untagged.sorts.is_empty() {
+        return Ok(0);
+    }
+    let (fields, sorts): (Vec<&str>, Vec<&str>) = untagged.sorts.iter().copied().unzip();
+    let tagged = sqlx::query!(
+        r#"update jobs j set payload = j.payload || jsonb_build_object($2::text, s.sort),
+                             updated_at = now()
+           from unnest($3::text[], $4::text[]) as s(field, sort)
+           where j.queue = $1 and j.state in ('pending', 'running', 'failed')
+             and jsonb_typeof(j.payload) = 'object' and not j.payload ? $2
+             and j.payload ? s.field
+             and (select count(*) from unnest($3::text[]) f(field) where j.payload ? f.field) = 1"#,
+        J::QUEUE,
+        untagged.tag,
+        &fields as &[&str],
+        &sorts as &[&str],
+    )
+    .execute(executor)
+    .await?
+    .rows_affected();
+    Ok(tagged)
 }
 
 /// Jobs per state by the planner's statistics of the `state` column and the table's row count.

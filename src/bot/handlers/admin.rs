@@ -22,6 +22,7 @@ use crate::bot::render::{self, Reply};
 use crate::callback::Action;
 use crate::domain::lang::Lang;
 use crate::i18n::{Arg, Tr};
+use crate::store::types::ErrorClass;
 
 /// Failed reminders per /failed page.
 const PAGE_SIZE: i64 = 5;
@@ -174,7 +175,11 @@ async fn failed(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
             ],
         ));
         let reason = render::shorten(job.last_error.as_deref().unwrap_or("-"), 200);
-        lines.push(tr.t_with("admin-failed-reason", &[("reason", Arg::Text(&reason))]));
+        let class = job.class.map_or("-", ErrorClass::as_str);
+        lines.push(tr.t_with(
+            "admin-failed-reason",
+            &[("class", Arg::Text(class)), ("reason", Arg::Text(&reason))],
+        ));
         rows.push(vec![
             InlineKeyboardButton::callback(
                 format!("{} #{}", tr.t("admin-button-retry"), job.job_id),

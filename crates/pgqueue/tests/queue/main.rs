@@ -3,6 +3,7 @@
 
 mod chain;
 mod inspect;
+mod kinds;
 mod presence;
 mod priority;
 mod queue;
