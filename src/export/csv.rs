@@ -1,7 +1,14 @@
-//! The tasks as a table (RFC 4180): a header row, then one row per task; fields with a comma,
-//! quote or line break quoted (quotes doubled), lines ended by CRLF, UTF-8 with a byte-order mark
-//! (so spreadsheets read Cyrillic). A cell that a spreadsheet would run as a formula (beginning
-//! with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`.
+//! The tasks as a table (RFC 4180): a header row, then one row per task; fields with a comma, a
+//! semicolon, a tab, a quote or a line break quoted (quotes doubled), lines ended by CRLF, UTF-8
+//! with a byte-order mark (so spreadsheets read Cyrillic).
+//!
+//! No cell starts a formula in any field a spreadsheet could cut it into. A spreadsheet of a
+//! locale whose separator is `;` (Russian, Uzbek) reads this file with `;` and takes the commas
+//! and quotes for text, so it cuts a cell at each `;` and line break; a naive import cuts at
+//! each `,` and tab too. So wherever a field could begin (the cell's start and after each `,`,
+//! `;`, tab, CR or LF), when what follows (past spaces and quotes) begins with a character that
+//! starts a formula (OWASP's `=`, `+`, `-`, `@`, tab, carriage return, and their full-width
+//! forms), a `'` is put in front of it, which spreadsheets read as "text".
 
 use chrono::SecondsFormat;
 
@@ -53,18 +60,43 @@ fn push_row(out: &mut String, cells: impl Iterator<Item = String>) {
     out.push_str("\r\n");
 }
 
-/// The cell with `'` before a leading character that makes a spreadsheet read it as a formula.
+/// Where a spreadsheet may cut a cell into fields: the separators of `,` and `;` locales, a tab
+/// (tab-separated import, pasting) and line breaks (an import that ignores quotes ends the row).
+const FIELD_BREAKS: [char; 5] = [',', ';', '\t', '\r', '\n'];
+
+/// What makes a spreadsheet read a field as a formula when the field starts with it (OWASP's
+/// list, with the full-width forms some spreadsheets take for the same).
+const FORMULA_STARTS: [char; 10] = [
+    '=', '+', '-', '@', '\t', '\r', '\u{ff1d}', '\u{ff0b}', '\u{ff0d}', '\u{ff20}',
+];
+
+/// The cell with `'` put at each place a field could begin (its start, and after each of
+/// [`FIELD_BREAKS`]) where a formula would start: no field a spreadsheet cuts it into runs.
 pub fn formula_safe(cell: &str) -> String {
-    match cell.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{cell}"),
-        _ => cell.to_owned(),
+    let mut out = String::with_capacity(cell.len() + 1);
+    if starts_formula(cell) {
+        out.push('\'');
     }
+    for (at, c) in cell.char_indices() {
+        out.push(c);
+        if FIELD_BREAKS.contains(&c) && starts_formula(&cell[at + c.len_utf8()..]) {
+            out.push('\'');
+        }
+    }
+    out
 }
 
-/// The cell as RFC 4180 writes it: quoted (quotes doubled) when it holds a comma, a quote or a
-/// line break.
+/// Whether a field beginning with `text` is a formula: its first character past spaces and
+/// quotes (which spreadsheets may trim or take for quoting) starts one.
+pub fn starts_formula(text: &str) -> bool {
+    text.trim_start_matches([' ', '"'])
+        .starts_with(FORMULA_STARTS)
+}
+
+/// The cell as RFC 4180 writes it: quoted (quotes doubled) when it holds a comma, a semicolon,
+/// a tab, a quote or a line break.
 pub fn quoted(cell: &str) -> String {
-    if cell.contains([',', '"', '\r', '\n']) {
+    if cell.contains([',', ';', '\t', '"', '\r', '\n']) {
         format!("\"{}\"", cell.replace('"', "\"\""))
     } else {
         cell.to_owned()
@@ -73,17 +105,142 @@ pub fn quoted(cell: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// Texts as a spreadsheet attack would write them, one per way a field could begin.
+    const HOSTILE: [&str; 14] = [
+        "=1+1",
+        "+1",
+        "-1",
+        "@SUM(A1)",
+        "\tx",
+        "\r=x",
+        "buy milk;=HYPERLINK(\"http://evil\";\"x\")",
+        "a; =cmd|' /C calc'!A0",
+        "a,-2+3",
+        "a, @SUM(1)",
+        "a\t+1",
+        "first line\n=1+1",
+        "x;\"=1+1\"",
+        "tea\u{ff1b}\u{ff1d}1",
+    ];
+
+    /// A table row holding `text`, as [`table`] writes rows.
+    fn row_with(text: &str) -> String {
+        let mut out = String::new();
+        let cells = [
+            "7",
+            text,
+            "2026-12-31 10:00",
+            "Europe/Berlin",
+            "2026-12-31T09:00:00Z",
+            "FREQ=WEEKLY;BYDAY=MO",
+            "0",
+        ];
+        push_row(&mut out, cells.into_iter().map(str::to_owned));
+        out
+    }
+
+    /// Every field a reader with `delimiter` (honouring quotes or not) cuts `table` into.
+    fn fields(table: &str, delimiter: u8, quoting: bool) -> Vec<String> {
+        csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .delimiter(delimiter)
+            .quoting(quoting)
+            .from_reader(table.as_bytes())
+            .records()
+            .flat_map(|record| {
+                let record = record.expect("a readable row");
+                record.iter().map(str::to_owned).collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Panics if a reader with `,`, `;` or tab, honouring quotes or not, finds a field of `table`
+    /// that a spreadsheet would run.
+    fn assert_no_formula(table: &str) {
+        for delimiter in [b',', b';', b'\t'] {
+            for quoting in [true, false] {
+                for field in fields(table, delimiter, quoting) {
+                    assert!(
+                        !starts_formula(&field),
+                        "{:?} (quotes {quoting}) reads {field:?} from {table:?}",
+                        delimiter as char
+                    );
+                }
+            }
+        }
+    }
+
+    /// Whether `safe` is `original` with only `'` put in.
+    fn only_apostrophes_added(original: &str, safe: &str) -> bool {
+        let mut rest = original.chars().peekable();
+        for c in safe.chars() {
+            if rest.peek() == Some(&c) {
+                rest.next();
+            } else if c != '\'' {
+                return false;
+            }
+        }
+        rest.next().is_none()
+    }
 
     #[test]
     fn cells_are_quoted_and_formulas_defused() {
         assert_eq!(quoted("plain"), "plain");
         assert_eq!(quoted("a,b"), "\"a,b\"");
+        assert_eq!(quoted("a;b"), "\"a;b\"");
         assert_eq!(quoted("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(quoted("two\nlines"), "\"two\nlines\"");
-        for risky in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx"] {
+        for risky in [
+            "=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", " =1", "\"=1\"",
+        ] {
             assert_eq!(formula_safe(risky), format!("'{risky}"));
         }
-        assert_eq!(formula_safe("buy milk"), "buy milk");
+        assert_eq!(formula_safe("a;=1"), "a;'=1");
+        assert_eq!(formula_safe("a, -1"), "a,' -1");
+        assert_eq!(formula_safe("a\r\n@x"), "a\r\n'@x");
+        assert_eq!(formula_safe("a\t+1"), "a\t'+1");
+        assert_eq!(
+            formula_safe("buy milk; eggs, 2-3 pcs"),
+            "buy milk; eggs, 2-3 pcs"
+        );
+        assert_eq!(formula_safe("email me@home"), "email me@home");
+    }
+
+    #[test]
+    fn hostile_texts_start_no_formula_with_either_separator() {
+        for text in HOSTILE {
+            let row = row_with(text);
+            assert_no_formula(&row);
+            let read = fields(&row, b',', true);
+            assert_eq!(read.len(), 7, "{row:?}");
+            assert_eq!(read[1], formula_safe(text));
+            assert!(only_apostrophes_added(text, &read[1]), "{:?}", read[1]);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn no_text_starts_a_formula_in_any_field(
+            text in proptest::collection::vec(
+                prop::sample::select(vec![
+                    'a', ' ', ';', ',', '\t', '\r', '\n', '"', '\'', '=', '+', '-', '@',
+                    '\u{ff1d}',
+                ]),
+                0..24,
+            )
+            .prop_map(String::from_iter)
+        ) {
+            let row = row_with(&text);
+            assert_no_formula(&row);
+            let read = fields(&row, b',', true);
+            prop_assert_eq!(read.len(), 7);
+            prop_assert_eq!(&read[1], &formula_safe(&text));
+            prop_assert!(only_apostrophes_added(&text, &read[1]));
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! `/export` through the chat: two documents through the outbox, a calendar a calendar library
 //! reads back into the same tasks (text, due time in the task's zone, repeat rule, lead) and a
-//! table a CSV reader reads back the same way, formulas defused.
+//! table a CSV reader reads back the same way, formulas defused wherever a spreadsheet with `,`
+//! or `;` as its separator could start a field.
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 use chrono_tz::Tz;
@@ -187,6 +188,98 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
         );
         assert_eq!(row[6], (task.lead.secs() / 60).to_string());
     }
+    assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+    app.stop().await;
+}
+
+/// What a spreadsheet runs as a formula when a field starts with it (past spaces and quotes):
+/// OWASP's list, with the full-width forms.
+fn runs_as_formula(field: &str) -> bool {
+    field.trim_start_matches([' ', '"']).starts_with([
+        '=', '+', '-', '@', '\t', '\r', '\u{ff1d}', '\u{ff0b}', '\u{ff0d}', '\u{ff20}',
+    ])
+}
+
+/// Every field of `table` as a reader with `delimiter` cuts it, honouring quotes or not.
+fn fields(table: &str, delimiter: u8, quoting: bool) -> Vec<String> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .quoting(quoting)
+        .from_reader(table.as_bytes())
+        .records()
+        .flat_map(|record| {
+            let record = record.expect("a readable row");
+            record.iter().map(str::to_owned).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Whether `safe` is `original` with only `'` put in.
+fn only_apostrophes_added(original: &str, safe: &str) -> bool {
+    let mut rest = original.chars().peekable();
+    for c in safe.chars() {
+        if rest.peek() == Some(&c) {
+            rest.next();
+        } else if c != '\'' {
+            return false;
+        }
+    }
+    rest.next().is_none()
+}
+
+#[tokio::test]
+async fn bot_export_table_starts_no_formula_with_a_comma_or_a_semicolon_as_separator() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::Ru);
+    let ann = app.user("Anna", "ru");
+    app.say(ann, "/tz Europe/Moscow").await;
+    for phrase in [
+        "молоко;=HYPERLINK(\"http://evil.example\";\"жми\") завтра 9:00",
+        "отчёт; =cmd|' /C calc'!A0 завтра 10:00",
+        "хлеб,-2+3 завтра 11:00",
+        "сыр, @SUM(1;2) завтра 12:00",
+        "чай\t+1 завтра 13:00",
+        "список покупок:\n=1+1\n-яйца\n@дом завтра 14:00",
+        "кофе;\"=1+1\" завтра 15:00",
+    ] {
+        let card = app.say(ann, phrase).await;
+        assert!(
+            text(&card).contains(&tr.t("task-saved")),
+            "{phrase}: {card:?}"
+        );
+    }
+    let tasks = open_tasks(&app, ann).await;
+    assert_eq!(tasks.len(), 7);
+    let files = app.say_expecting(ann, ann, "/export", 2).await;
+    let table = file_of(&app, &files[1]);
+    let table = table.trim_start_matches('\u{feff}');
+    for delimiter in [b';', b',', b'\t'] {
+        for quoting in [true, false] {
+            for field in fields(table, delimiter, quoting) {
+                assert!(
+                    !runs_as_formula(&field),
+                    "read with {:?} (quotes honoured: {quoting}): {field:?} runs",
+                    delimiter as char
+                );
+            }
+        }
+    }
+    // Read as RFC 4180 says, each text is the task's, with at most a `'` in front of a formula.
+    let mut reader = csv::Reader::from_reader(table.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), tasks.len());
+    for (row, task) in rows.iter().zip(&tasks) {
+        assert_eq!(row[0], task.id.to_string());
+        assert!(only_apostrophes_added(&task.text, &row[1]), "{:?}", &row[1]);
+        assert_ne!(row[1], task.text, "every text here holds a formula");
+    }
+    let raw_rows: Vec<&str> = table.split("\r\n").filter(|r| r.contains(';')).collect();
+    assert!(
+        raw_rows.iter().all(|row| row.contains(",\"")),
+        "cells holding `;` are quoted: {raw_rows:?}"
+    );
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
     app.stop().await;
 }
