@@ -142,3 +142,33 @@ async fn in_a_group_only_admins_change_its_settings() {
     assert_eq!(text(&changed), Tr::new(Lang::Ru).t("lang-set"));
     app.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_members_cancel_leaves_someone_elses_question_as_it_was() {
+    let mut app = TestApp::start().await;
+    let (bob, eve) = (app.user("Bob", "en"), app.user("Eva", "ru"));
+    let group = app.group("Flat");
+    // Bob's /start asks him for the group's zone: zone buttons, then Cancel.
+    let question = app.say_in(group, bob, &format!("/start@{BOT}")).await;
+    let cancel = buttons(&question).last().cloned().expect("a Cancel button");
+    assert!(cancel.starts_with("q:z"), "{cancel}");
+    let before = buttons(&question);
+
+    // Eve taps Cancel: told in her own language that it is not her question; nothing changes.
+    let tapped = app.tap(group, question.message_id, eve, &cancel).await;
+    assert_eq!(toast(&tapped), Tr::new(Lang::Ru).t("cancel-not-yours"));
+    // The group's next message leaves after any edit Eve's tap had queued.
+    let list = app.say_in(group, eve, &format!("/list@{BOT}")).await;
+    assert!(list.message_id > question.message_id);
+    let now = app.message_once(group, question.message_id, |_| true).await;
+    assert_eq!(buttons(&now), before, "the question keeps its buttons");
+    assert!(!now.edited, "{now:?}");
+
+    // Bob's own Cancel closes it.
+    let (cancelled, said) = app
+        .tap_reply(group, question.message_id, bob, &cancel)
+        .await;
+    assert_eq!(toast(&cancelled), Tr::new(Lang::En).t("callback-cancelled"));
+    assert!(!text(&said).is_empty());
+    app.stop().await;
+}

@@ -101,6 +101,12 @@ impl Turn {
     pub fn is_private(&self) -> bool {
         ChatId(self.chat_id).is_user()
     }
+
+    /// Whom a question asked in this turn is for, as its Cancel button names them: the user in a
+    /// group; nobody in a private chat, which has no one else.
+    pub fn asker(&self) -> Option<i64> {
+        (!self.is_private()).then_some(self.user_id)
+    }
 }
 
 impl Ctx {
@@ -320,7 +326,8 @@ impl Ctx {
         let reply = if rows.is_empty() && !turn.is_private() {
             Reply::question(text)
         } else {
-            Reply::question(text).with_keyboard(render::question_keyboard(turn.tr, question, rows))
+            let keyboard = render::asking_keyboard(turn.tr, question, turn.asker(), rows);
+            Reply::question(text).with_keyboard(keyboard)
         };
         self.send(turn.chat_id, reply).await
     }

@@ -233,8 +233,15 @@ pub(crate) async fn on_callback(ctx: Arc<Ctx>, query: CallbackQuery) -> Result<(
     } else {
         Toast::Key("rate-limited")
     };
-    let lang = match query.message.as_ref() {
-        Some(message) => chats::find(&mut *ctx.db().await, message.chat().id.0)
+    // A notice for the tapper alone speaks their language (their private chat's, else their
+    // Telegram's); any other, the chat's.
+    let chat_of_language = match (toast, query.message.as_ref()) {
+        (Toast::Tapper(_), _) => Some(user_id(&query.from)),
+        (_, Some(message)) => Some(message.chat().id.0),
+        (_, None) => None,
+    };
+    let lang = match chat_of_language {
+        Some(chat_id) => chats::find(&mut *ctx.db().await, chat_id)
             .await?
             .map_or(fallback, |chat| chat.lang),
         None => fallback,
