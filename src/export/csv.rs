@@ -105,88 +105,7 @@ pub fn quoted(cell: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
-
     use super::*;
-
-    /// Texts as a spreadsheet attack would write them, one per way a field could begin.
-    const HOSTILE: [&str; 14] = [
-        "=1+1",
-        "+1",
-        "-1",
-        "@SUM(A1)",
-        "\tx",
-        "\r=x",
-        "buy milk;=HYPERLINK(\"http://evil\";\"x\")",
-        "a; =cmd|' /C calc'!A0",
-        "a,-2+3",
-        "a, @SUM(1)",
-        "a\t+1",
-        "first line\n=1+1",
-        "x;\"=1+1\"",
-        "tea\u{ff1b}\u{ff1d}1",
-    ];
-
-    /// A table row holding `text`, as [`table`] writes rows.
-    fn row_with(text: &str) -> String {
-        let mut out = String::new();
-        let cells = [
-            "7",
-            text,
-            "2026-12-31 10:00",
-            "Europe/Berlin",
-            "2026-12-31T09:00:00Z",
-            "FREQ=WEEKLY;BYDAY=MO",
-            "0",
-        ];
-        push_row(&mut out, cells.into_iter().map(str::to_owned));
-        out
-    }
-
-    /// Every field a reader with `delimiter` (honouring quotes or not) cuts `table` into.
-    fn fields(table: &str, delimiter: u8, quoting: bool) -> Vec<String> {
-        csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .delimiter(delimiter)
-            .quoting(quoting)
-            .from_reader(table.as_bytes())
-            .records()
-            .flat_map(|record| {
-                let record = record.expect("a readable row");
-                record.iter().map(str::to_owned).collect::<Vec<_>>()
-            })
-            .collect()
-    }
-
-    /// Panics if a reader with `,`, `;` or tab, honouring quotes or not, finds a field of `table`
-    /// that a spreadsheet would run.
-    fn assert_no_formula(table: &str) {
-        for delimiter in [b',', b';', b'\t'] {
-            for quoting in [true, false] {
-                for field in fields(table, delimiter, quoting) {
-                    assert!(
-                        !starts_formula(&field),
-                        "{:?} (quotes {quoting}) reads {field:?} from {table:?}",
-                        delimiter as char
-                    );
-                }
-            }
-        }
-    }
-
-    /// Whether `safe` is `original` with only `'` put in.
-    fn only_apostrophes_added(original: &str, safe: &str) -> bool {
-        let mut rest = original.chars().peekable();
-        for c in safe.chars() {
-            if rest.peek() == Some(&c) {
-                rest.next();
-            } else if c != '\'' {
-                return false;
-            }
-        }
-        rest.next().is_none()
-    }
 
     #[test]
     fn cells_are_quoted_and_formulas_defused() {
@@ -209,38 +128,5 @@ mod tests {
             "buy milk; eggs, 2-3 pcs"
         );
         assert_eq!(formula_safe("email me@home"), "email me@home");
-    }
-
-    #[test]
-    fn hostile_texts_start_no_formula_with_either_separator() {
-        for text in HOSTILE {
-            let row = row_with(text);
-            assert_no_formula(&row);
-            let read = fields(&row, b',', true);
-            assert_eq!(read.len(), 7, "{row:?}");
-            assert_eq!(read[1], formula_safe(text));
-            assert!(only_apostrophes_added(text, &read[1]), "{:?}", read[1]);
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn no_text_starts_a_formula_in_any_field(
-            text in proptest::collection::vec(
-                prop::sample::select(vec![
-                    'a', ' ', ';', ',', '\t', '\r', '\n', '"', '\'', '=', '+', '-', '@',
-                    '\u{ff1d}',
-                ]),
-                0..24,
-            )
-            .prop_map(String::from_iter)
-        ) {
-            let row = row_with(&text);
-            assert_no_formula(&row);
-            let read = fields(&row, b',', true);
-            prop_assert_eq!(read.len(), 7);
-            prop_assert_eq!(&read[1], &formula_safe(&text));
-            prop_assert!(only_apostrophes_added(&text, &read[1]));
-        }
     }
 }
