@@ -109,6 +109,9 @@ pub enum Action {
     Cancel {
         /// Which question.
         question: Question,
+        /// Whom it asks, in a group (nobody else may close it); `None` in a private chat, and on
+        /// buttons made before the asker was written (`q:w` rather than `q:w:<user>`).
+        asker: Option<i64>,
     },
     /// Keep reminding of the task until it is done (the button under a reminder).
     Nag {
@@ -197,6 +200,10 @@ impl Action {
                     "f" => Question::QuoteTime,
                     _ => return None,
                 },
+                asker: match parts.next() {
+                    Some(asker) => Some(id(Some(asker))?),
+                    None => None,
+                },
             },
             "n" => Self::Nag {
                 task_id: id(parts.next())?,
@@ -224,13 +231,19 @@ impl fmt::Display for Action {
             Self::Zone { index } => write!(f, "z:{index}"),
             Self::Language { index } => write!(f, "l:{index}"),
             Self::UndoChange { undo_id } => write!(f, "v:{undo_id}"),
-            Self::Cancel { question } => match question {
-                Question::NewTaskTime => write!(f, "q:w"),
-                Question::EditTask { task_id } => write!(f, "q:e:{task_id}"),
-                Question::SnoozeTime { task_id } => write!(f, "q:s:{task_id}"),
-                Question::TimeZone => write!(f, "q:z"),
-                Question::QuoteTime => write!(f, "q:f"),
-            },
+            Self::Cancel { question, asker } => {
+                match question {
+                    Question::NewTaskTime => write!(f, "q:w"),
+                    Question::EditTask { task_id } => write!(f, "q:e:{task_id}"),
+                    Question::SnoozeTime { task_id } => write!(f, "q:s:{task_id}"),
+                    Question::TimeZone => write!(f, "q:z"),
+                    Question::QuoteTime => write!(f, "q:f"),
+                }?;
+                match asker {
+                    Some(asker) => write!(f, ":{asker}"),
+                    None => Ok(()),
+                }
+            }
             Self::Nag { task_id } => write!(f, "n:{task_id}"),
             Self::Lead { minutes } => write!(f, "ld:{minutes}"),
         }
@@ -265,18 +278,31 @@ mod tests {
             Action::UndoChange { undo_id: max },
             Action::Cancel {
                 question: Question::NewTaskTime,
+                asker: None,
+            },
+            Action::Cancel {
+                question: Question::NewTaskTime,
+                asker: Some(max),
             },
             Action::Cancel {
                 question: Question::EditTask { task_id: max },
+                asker: Some(max),
             },
             Action::Cancel {
                 question: Question::SnoozeTime { task_id: max },
+                asker: Some(max),
+            },
+            Action::Cancel {
+                question: Question::SnoozeTime { task_id: max },
+                asker: None,
             },
             Action::Cancel {
                 question: Question::TimeZone,
+                asker: Some(1),
             },
             Action::Cancel {
                 question: Question::QuoteTime,
+                asker: None,
             },
             Action::Nag { task_id: max },
             Action::Lead { minutes: u32::MAX },
@@ -292,8 +318,8 @@ mod tests {
     fn forged_or_stale_data_is_rejected() {
         for data in [
             "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1", "z:256",
-            "l:", "v:0", "v:", "q", "q:x", "q:e", "q:s:-2", "q:w:1", "n:", "n:0", "n:1:2", "ld:",
-            "ld:-5", "ld:5:1", "q:f:1",
+            "l:", "v:0", "v:", "q", "q:x", "q:e", "q:s:-2", "q:w:0", "q:w:1:2", "q:z:x",
+            "q:e:1:-3", "n:", "n:0", "n:1:2", "ld:", "ld:-5", "ld:5:1", "q:f:1:1",
         ] {
             assert_eq!(Action::decode(data), None, "{data}");
         }

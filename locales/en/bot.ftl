@@ -252,3 +252,6 @@ help-more-commands = /agenda 8:00 sends the day's tasks every morning; /export g
 ask-quote-when = When should I remind you of this message?
 ask-quote-when-still = I saved that as a task of its own. When should I remind you of the forwarded message?
 forward-needs-zone = To remind you of a message I need your time zone first; then forward the message again.
+# Questions and permissions in groups (issue 25).
+cancel-not-yours = This question is for someone else: only they can cancel it.
+permission-unchecked = I could not check with Telegram whether you may do this in this group, so nothing was changed. Please try again in a minute.

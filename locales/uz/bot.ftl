@@ -234,3 +234,6 @@ help-more-commands = /agenda 8:00 â€” har kuni ertalab kun vazifalari; /export â
 ask-quote-when = Bu xabarni qachon eslatay?
 ask-quote-when-still = Buni alohida vazifa qilib saqladim. Uzatilgan xabarni esa qachon eslatay?
 forward-needs-zone = Xabarni eslatishim uchun avval vaqt mintaqangizni bilishim kerak; keyin xabarni qaytadan uzating.
+# Guruhdagi savollar va huquqlar (issue 25).
+cancel-not-yours = Bu savol sizga berilmagan: uni faqat so'ralgan kishi bekor qila oladi.
+permission-unchecked = Bu guruhda buni qilishingiz mumkinligini Telegramdan tekshira olmadim, shuning uchun hech narsa o'zgarmadi. Bir daqiqadan keyin qayta urinib ko'ring.

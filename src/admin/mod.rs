@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod cli;
+pub mod client;
 pub mod failed;
 pub mod lang;
 pub mod session;

@@ -1,11 +1,13 @@
 //! Access to the admin page: the admin token (at least [`MIN_TOKEN_CHARS`] characters), compared
 //! in constant time, presented either as a bearer header (scripts) or once through a login form
-//! that sets a session cookie (browsers). Every token check goes through the [`throttle`]: wrong
-//! tokens lock the client address (and, past a global budget, everyone) out for a growing while,
-//! and each one is logged with the address, never the token. Sessions live in memory, end after
-//! an idle time and at the latest a fixed time after login, and carry a CSRF token that every form
+//! that sets a session cookie (browsers). Every token check goes through the [`throttle`]: the
+//! right token always passes; the answers to wrong ones are held back for a growing while per
+//! client address and while all addresses fail too often (at most a few at once: [`holds`]), and
+//! each one is logged with the address, never the token. Sessions live in memory, end after an
+//! idle time and at the latest a fixed time after login, and carry a CSRF token that every form
 //! POST must echo.
 
+pub mod holds;
 pub mod throttle;
 
 use std::collections::HashMap;
@@ -17,7 +19,8 @@ use axum::http::HeaderMap;
 use axum::http::header::{AUTHORIZATION, COOKIE};
 use secrecy::{ExposeSecret, SecretString};
 
-use self::throttle::{Attempt, Failure, LockoutPolicy, Throttle};
+use self::holds::{Hold, Holds};
+use self::throttle::{Attempt, Failure, SlowdownPolicy, Throttle};
 
 /// The session cookie's name.
 pub const COOKIE_NAME: &str = "remindbot_admin";
@@ -100,8 +103,9 @@ pub enum Refused {
     SignIn,
     /// A wrong token.
     WrongToken,
-    /// Too many wrong tokens: no token is checked for this long yet.
-    LockedOut(Duration),
+    /// A wrong token, from an address (or at a time) with too many: its answer is held back
+    /// this long (see [`Guard::hold`]).
+    Slowed(Duration),
 }
 
 /// How a token was presented (for the log).
@@ -125,6 +129,7 @@ impl Via {
 pub struct Guard {
     token: AdminToken,
     throttle: Arc<Throttle>,
+    holds: Holds,
     open: Arc<Mutex<HashMap<String, Session>>>,
 }
 
@@ -148,13 +153,20 @@ impl std::fmt::Debug for Guard {
 }
 
 impl Guard {
-    /// Access guarded by `token`, wrong tokens throttled by `policy`.
-    pub fn new(token: AdminToken, policy: LockoutPolicy) -> Self {
+    /// Access guarded by `token`, wrong tokens slowed down by `policy`.
+    pub fn new(token: AdminToken, policy: SlowdownPolicy) -> Self {
         Self {
             token,
             throttle: Arc::new(Throttle::new(policy)),
+            holds: Holds::default(),
             open: Arc::default(),
         }
+    }
+
+    /// The right to hold back the answer to `client`'s slowed wrong token while it waits; `None`
+    /// when as many answers are held as may be (then it is answered at once).
+    pub fn hold(&self, client: IpAddr) -> Option<Hold> {
+        self.holds.try_hold(client)
     }
 
     /// Signs `client` in with the token it typed, at `now`: the new session's id (the cookie
@@ -192,7 +204,8 @@ impl Guard {
         self.session(&id, now).ok_or(Refused::SignIn)
     }
 
-    /// Checks `presented` through the throttle and logs a wrong one (without it).
+    /// Checks `presented` (first, whatever came before) through the throttle and logs a wrong
+    /// one (without it).
     fn check(
         &self,
         client: IpAddr,
@@ -207,11 +220,11 @@ impl Guard {
             Attempt::Passed => Ok(()),
             Attempt::Failed(failure) => {
                 log_failure(client, via, failure);
-                Err(Refused::WrongToken)
-            }
-            Attempt::LockedOut(wait) => {
-                tracing::debug!(%client, via = via.as_str(), "admin token not checked: locked out");
-                Err(Refused::LockedOut(wait))
+                if failure.delay.is_zero() {
+                    Err(Refused::WrongToken)
+                } else {
+                    Err(Refused::Slowed(failure.delay))
+                }
             }
         }
     }
@@ -251,15 +264,10 @@ fn log_failure(client: IpAddr, via: Via, failure: Failure) {
         %client,
         via = via.as_str(),
         failures = failure.failures,
-        locked_out_secs = failure.address_lockout.map(|d| d.as_secs_f64()),
+        failures_last_minute = failure.global_failures,
+        delay_secs = failure.delay.as_secs_f64(),
         "wrong admin token"
     );
-    if let Some(lockout) = failure.global_lockout {
-        tracing::warn!(
-            locked_out_secs = lockout.as_secs_f64(),
-            "too many wrong admin tokens from all addresses: every token check is refused"
-        );
-    }
 }
 
 impl Access {
@@ -327,7 +335,7 @@ mod tests {
 
     fn guard() -> Guard {
         let token = AdminToken::new(SecretString::from(TOKEN)).unwrap();
-        Guard::new(token, LockoutPolicy::default())
+        Guard::new(token, SlowdownPolicy::default())
     }
 
     fn with_cookie(id: &str) -> HeaderMap {
@@ -401,23 +409,20 @@ mod tests {
     }
 
     #[test]
-    fn wrong_bearer_tokens_count_like_wrong_logins() {
+    fn wrong_bearer_tokens_count_like_wrong_logins_and_the_right_token_always_passes() {
         let guard = guard();
         let now = Instant::now();
         let mut wrong = HeaderMap::new();
         wrong.insert(AUTHORIZATION, "Bearer guess".parse().unwrap());
-        let free = LockoutPolicy::default().free_failures;
-        for _ in 0..=free {
+        let free = SlowdownPolicy::default().free_failures;
+        for _ in 0..free {
             assert_eq!(guard.access(&wrong, CLIENT, now), Err(Refused::WrongToken));
         }
         assert_eq!(
-            guard.sign_in(CLIENT, TOKEN, now),
-            Err(Refused::LockedOut(Duration::from_secs(1)))
+            guard.sign_in(CLIENT, "guess", now),
+            Err(Refused::Slowed(Duration::from_secs(1)))
         );
-        assert!(
-            guard
-                .sign_in(CLIENT, TOKEN, now + Duration::from_secs(1))
-                .is_ok()
-        );
+        assert!(guard.sign_in(CLIENT, TOKEN, now).is_ok(), "at once");
+        assert_eq!(guard.access(&wrong, CLIENT, now), Err(Refused::WrongToken));
     }
 }

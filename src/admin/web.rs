@@ -6,11 +6,12 @@
 //!
 //! Every response carries `X-Frame-Options: DENY`, a restrictive Content-Security-Policy (the
 //! page has no script and one stylesheet of its own), `Referrer-Policy: no-referrer`,
-//! `X-Content-Type-Options: nosniff` and `Cache-Control: no-store`. Wrong tokens are throttled
-//! per client address and globally ([`super::session::throttle`]): a locked-out client gets 429
-//! with `Retry-After`.
+//! `X-Content-Type-Options: nosniff` and `Cache-Control: no-store`. The right token always
+//! signs in; the answers to wrong ones are slowed per client address and globally
+//! ([`super::session::throttle`]): a slowed one comes after its delay, as 429 with `Retry-After`.
+//! The client address is the peer's, or the one a trusted proxy names ([`super::client`]).
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use askama::Template;
@@ -29,9 +30,10 @@ use serde::Deserialize;
 use sqlx::PgPool;
 
 use super::actions::{self, ActionResult};
+use super::client::TrustedProxies;
 use super::failed::{self, FailedFilter};
 use super::lang::PageLang;
-use super::session::throttle::LockoutPolicy;
+use super::session::throttle::SlowdownPolicy;
 use super::session::{Access, AdminToken, COOKIE_NAME, Guard, Refused, SESSION_LIFETIME};
 use super::stats;
 use crate::i18n::{Arg, Tr};
@@ -54,17 +56,22 @@ pub struct AdminWebSettings {
     /// Whether the session cookie is marked `Secure` (sent over HTTPS only): on when the page is
     /// served over HTTPS, e.g. behind a proxy.
     pub cookie_secure: bool,
-    /// How wrong tokens are throttled.
-    pub lockout: LockoutPolicy,
+    /// How wrong tokens are slowed down.
+    pub slowdown: SlowdownPolicy,
+    /// The reverse proxies whose `X-Forwarded-For` / `X-Real-IP` name the client (none: the
+    /// headers are ignored).
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl AdminWebSettings {
-    /// Settings with `token`, a cookie without `Secure` and the default lockouts.
+    /// Settings with `token`, a cookie without `Secure`, the default slowdowns and no trusted
+    /// proxy.
     pub fn new(token: AdminToken) -> Self {
         Self {
             token,
             cookie_secure: false,
-            lockout: LockoutPolicy::default(),
+            slowdown: SlowdownPolicy::default(),
+            trusted_proxies: TrustedProxies::default(),
         }
     }
 }
@@ -74,6 +81,7 @@ struct AdminState {
     reminders: Queue,
     guard: Guard,
     cookie_secure: bool,
+    trusted_proxies: TrustedProxies,
 }
 
 impl AdminState {
@@ -91,8 +99,9 @@ pub fn router(reminders: Queue, settings: Option<AdminWebSettings>) -> Router {
     };
     let state = AdminState {
         reminders,
-        guard: Guard::new(settings.token, settings.lockout),
+        guard: Guard::new(settings.token, settings.slowdown),
         cookie_secure: settings.cookie_secure,
+        trusted_proxies: settings.trusted_proxies,
     };
     Router::new()
         .route("/admin", get(overview))
@@ -137,7 +146,8 @@ fn remembering(mut response: Response, lang: PageLang, secure: bool) -> Response
     response
 }
 
-/// The caller's access; rejected with the sign-in page (401) or, while locked out, 429.
+/// The caller's access; rejected with the sign-in page (401) or, for a slowed wrong token, after
+/// its delay with 429.
 struct Authenticated(Access);
 
 impl FromRequestParts<AdminState> for Authenticated {
@@ -147,18 +157,20 @@ impl FromRequestParts<AdminState> for Authenticated {
         parts: &mut Parts,
         state: &AdminState,
     ) -> Result<Self, Self::Rejection> {
-        let ConnectInfo(client) = ConnectInfo::<SocketAddr>::from_request_parts(parts, state)
+        let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, state)
             .await
             .map_err(IntoResponse::into_response)?;
+        let client = state.trusted_proxies.client(peer.ip(), &parts.headers);
         let lang = PageLang::of(&parts.headers, parts.uri.query());
-        state
-            .guard
-            .access(&parts.headers, client.ip(), Instant::now())
-            .map(Self)
-            .map_err(|refused| {
-                let response = refusal(refused, lang).into_response();
-                remembering(response, lang, state.cookie_secure)
-            })
+        match state.guard.access(&parts.headers, client, Instant::now()) {
+            Ok(access) => Ok(Self(access)),
+            Err(refused) => {
+                let response = answer_refused(state, client, refused, lang)
+                    .await
+                    .into_response();
+                Err(remembering(response, lang, state.cookie_secure))
+            }
+        }
     }
 }
 
@@ -332,8 +344,24 @@ fn login_page(
     Ok((status, Html(html)).into_response())
 }
 
-/// The answer to a refused request: the sign-in page, with 401 or, while locked out, 429 and
-/// `Retry-After`.
+/// The answer to a refused request from `client` ([`refusal`]); a slowed wrong token's only after
+/// its delay, unless as many answers are held back as may be.
+async fn answer_refused(
+    state: &AdminState,
+    client: IpAddr,
+    refused: Refused,
+    lang: PageLang,
+) -> Result<Response, PageError> {
+    if let Refused::Slowed(wait) = refused
+        && let Some(_held) = state.guard.hold(client)
+    {
+        tokio::time::sleep(wait).await;
+    }
+    refusal(refused, lang)
+}
+
+/// The answer to a refused request: the sign-in page, with 401 or, for a slowed wrong token, 429
+/// and `Retry-After` (the delay each further wrong token waits at least).
 fn refusal(refused: Refused, lang: PageLang) -> Result<Response, PageError> {
     let tr = Tr::new(lang.lang);
     match refused {
@@ -343,10 +371,10 @@ fn refusal(refused: Refused, lang: PageLang) -> Result<Response, PageError> {
             Some(tr.t("admin-web-wrong-token")),
             lang,
         ),
-        Refused::LockedOut(wait) => {
+        Refused::Slowed(wait) => {
             let secs = whole_seconds(wait);
             let message = tr.t_with(
-                "admin-web-locked-out",
+                "admin-web-slowed",
                 &[("secs", Arg::Number(i64::try_from(secs).unwrap_or(i64::MAX)))],
             );
             let mut response = login_page(StatusCode::TOO_MANY_REQUESTS, Some(message), lang)?;
@@ -393,16 +421,15 @@ async fn stylesheet() -> impl IntoResponse {
 
 async fn login(
     State(state): State<AdminState>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     lang: PageLang,
+    headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, PageError> {
-    let session = match state
-        .guard
-        .sign_in(client.ip(), &form.token, Instant::now())
-    {
+    let client = state.trusted_proxies.client(peer.ip(), &headers);
+    let session = match state.guard.sign_in(client, &form.token, Instant::now()) {
         Ok(session) => session,
-        Err(refused) => return refusal(refused, lang),
+        Err(refused) => return answer_refused(&state, client, refused, lang).await,
     };
     let mut response = see_other("/admin");
     if let Some(cookie) = session_cookie(&session, SESSION_LIFETIME, state.cookie_secure) {

@@ -117,6 +117,11 @@ pub enum BotError {
     /// A handler kept the update's context after it returned (a bug): nothing is committed.
     #[error("a handler kept the update's context")]
     ContextShared,
+    /// A handler needs to know whether a group member administers the group, and that is not
+    /// remembered: the attempt stops and is rolled back, Telegram is asked with no transaction
+    /// open, and the update is handled again with the answer ([`updates`]).
+    #[error("the rights of user {} in chat {} are to be looked up", .0.user_id, .0.chat_id)]
+    NeedsLookUp(group_admins::GroupMember),
 }
 
 /// Runs the chat until `shutdown` fires: waits until Telegram answers getMe (retrying while it

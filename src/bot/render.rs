@@ -486,15 +486,28 @@ pub fn change_time_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
     InlineKeyboardMarkup::new([[button(tr.t("button-change-time"), Action::Edit { task_id })]])
 }
 
-/// Under a question: its own buttons (`rows`), then Cancel, which closes `question`.
+/// Under a question in a private chat: its own buttons (`rows`), then Cancel, which closes
+/// `question`.
 pub fn question_keyboard(
     tr: Tr,
     question: Question,
+    rows: Vec<Vec<InlineKeyboardButton>>,
+) -> InlineKeyboardMarkup {
+    asking_keyboard(tr, question, None, rows)
+}
+
+/// Under a question: its own buttons (`rows`), then Cancel, which closes `question`; in a group
+/// the Cancel button names the `asker`, whose question it is, so that nobody else's tap closes
+/// it or takes its buttons.
+pub fn asking_keyboard(
+    tr: Tr,
+    question: Question,
+    asker: Option<i64>,
     mut rows: Vec<Vec<InlineKeyboardButton>>,
 ) -> InlineKeyboardMarkup {
     rows.push(vec![button(
         tr.t("button-cancel"),
-        Action::Cancel { question },
+        Action::Cancel { question, asker },
     )]);
     InlineKeyboardMarkup::new(rows)
 }
@@ -590,9 +603,20 @@ pub fn zone_keyboard(tr: Tr, now: DateTime<Utc>) -> InlineKeyboardMarkup {
 /// The zone question's buttons: the common zones ([`zone_keyboard`]) and a Cancel row that
 /// closes the question (onboarding, `/tz`, a task waiting for its zone).
 pub fn zone_question_keyboard(tr: Tr, now: DateTime<Utc>) -> InlineKeyboardMarkup {
-    question_keyboard(
+    zone_asking_keyboard(tr, now, None)
+}
+
+/// The zone question's buttons ([`zone_question_keyboard`]), its Cancel naming the `asker` in a
+/// group ([`asking_keyboard`]).
+pub fn zone_asking_keyboard(
+    tr: Tr,
+    now: DateTime<Utc>,
+    asker: Option<i64>,
+) -> InlineKeyboardMarkup {
+    asking_keyboard(
         tr,
         Question::TimeZone,
+        asker,
         zone_keyboard(tr, now).inline_keyboard,
     )
 }

@@ -7,6 +7,11 @@
 //! "handled" mark and the job's completion commit together, or none of it does and the job is
 //! tried again. A crash mid-way therefore never creates a second task, and an update whose handler
 //! keeps failing ends `failed`, for admins, with an apology to the user.
+//!
+//! Telegram is never called while that transaction is open: a handler that needs a group
+//! member's rights not remembered stops, its attempt is rolled back, they are looked up
+//! ([`super::group_admins`]), and the update is handled again; a failed look-up is answered at
+//! once as "not allowed: could not be checked", so the group's later updates are not held.
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -16,10 +21,11 @@ use serde::Deserialize as _;
 use sqlx::PgConnection;
 use teloxide::dispatching::UpdateHandler;
 use teloxide::prelude::*;
-use teloxide::types::Update;
+use teloxide::types::{CallbackQueryId, Update, UpdateKind};
 
 use super::BotError;
-use super::handlers::{Ctx, Effects, InboxPlace, Shared};
+use super::group_admins::GroupMember;
+use super::handlers::{Ctx, Effects, InboxPlace, Shared, tapper_lang};
 use super::metrics;
 use super::render::{self, Reply};
 use crate::domain::lang::Lang;
@@ -106,27 +112,57 @@ impl UpdateWorker {
         }
     }
 
-    /// Runs the handlers in one transaction with the update's outbox messages, its mark and the
-    /// job's completion; then answers a tap. A handler that defers the update has nothing kept.
+    /// Handles `update`; when a handler needs a group member's rights that Telegram has not told
+    /// recently, the attempt is rolled back, Telegram is asked with no transaction open, and the
+    /// update is handled again with the answer. A look-up that fails is answered as "not allowed:
+    /// could not be checked" at once, nothing changed.
     async fn handle(
         &self,
         job: &ClaimedJob,
         stored: &Stored,
         update: Update,
     ) -> Result<Handled, BotError> {
+        let member = match self.attempt(job, stored, update.clone(), None).await {
+            Err(BotError::NeedsLookUp(member)) => member,
+            handled => return handled,
+        };
+        let shared = &self.shared;
+        match shared.admins.look_up(&shared.bot, member).await {
+            Ok(admin) => {
+                self.attempt(job, stored, update, Some((member, admin)))
+                    .await
+            }
+            Err(error) => {
+                tracing::info!(%error, "refused: a group member's rights could not be checked");
+                self.refuse_unchecked(job, stored, &update).await
+            }
+        }
+    }
+
+    /// Runs the handlers in one transaction with the update's outbox messages, its mark and the
+    /// job's completion; then answers a tap. A handler that defers the update has nothing kept,
+    /// nor has one that needs a look-up (`looked_up` is the answer of one made for it).
+    async fn attempt(
+        &self,
+        job: &ClaimedJob,
+        stored: &Stored,
+        update: Update,
+        looked_up: Option<(GroupMember, bool)>,
+    ) -> Result<Handled, BotError> {
         let tx = self.queue.pool().begin().await?;
         let place = InboxPlace {
             id: stored.id,
             received_at: stored.received_at,
         };
-        let ctx = Arc::new(Ctx::new(self.shared.clone(), tx).in_inbox(place));
-        if let ControlFlow::Break(Err(error)) = self
+        let mut ctx = Ctx::new(self.shared.clone(), tx).in_inbox(place);
+        if let Some((member, admin)) = looked_up {
+            ctx = ctx.with_looked_up(member, admin);
+        }
+        let ctx = Arc::new(ctx);
+        let dispatched = self
             .schema
             .dispatch(dptree::deps![update, ctx.clone()])
-            .await
-        {
-            return Err(error);
-        }
+            .await;
         let ctx = Arc::into_inner(ctx).ok_or(BotError::ContextShared)?;
         let (
             mut tx,
@@ -136,6 +172,11 @@ impl UpdateWorker {
                 defer,
             },
         ) = ctx.finish();
+        if let ControlFlow::Break(Err(error)) = dispatched {
+            // Rolled back now, not when the connection is next used: a look-up comes next.
+            tx.rollback().await?;
+            return Err(error);
+        }
         if let Some(delay) = defer {
             tx.rollback().await?;
             return Ok(Handled::Deferred(delay));
@@ -143,25 +184,85 @@ impl UpdateWorker {
         for message in &outgoing {
             outbox::enqueue(&mut tx, &self.shared.deps.queue, message).await?;
         }
-        inbox::mark_handled(&mut tx, stored.id).await?;
+        self.record(&mut tx, job, stored).await?;
+        tx.commit().await?;
+        metrics::update_handled(stored.age());
+        self.answer_tap(tap_answer).await;
+        Ok(Handled::Recorded)
+    }
+
+    /// Answers an update whose sender's rights in a group could not be looked up: "not allowed,
+    /// could not be checked, nothing changed" (a tap's answer in the tapper's language, else a
+    /// message in the chat's), with the update's mark and the job's completion.
+    async fn refuse_unchecked(
+        &self,
+        job: &ClaimedJob,
+        stored: &Stored,
+        update: &Update,
+    ) -> Result<Handled, BotError> {
+        let mut tx = self.queue.pool().begin().await?;
+        let mut tap_answer = None;
+        match &update.kind {
+            UpdateKind::CallbackQuery(query) => {
+                let lang = tapper_lang(&mut tx, &query.from).await?;
+                let text = render::shorten(&Tr::new(lang).t("permission-unchecked"), 200);
+                tap_answer = Some((query.id.clone(), Some(text)));
+            }
+            _ => {
+                if let (Some(chat), Some(user)) = (update.chat(), update.from()) {
+                    let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
+                    let lang = chats::find(&mut *tx, chat.id.0)
+                        .await?
+                        .map_or(fallback, |chat| chat.lang);
+                    let text = render::notice(None, &[Tr::new(lang).t("permission-unchecked")])?;
+                    let message = OutgoingMessage {
+                        chat_id: chat.id.0,
+                        op: MessageOp::Send {
+                            text,
+                            keyboard: None,
+                            force_reply: false,
+                        },
+                    };
+                    outbox::enqueue(&mut tx, &self.shared.deps.queue, &message).await?;
+                }
+            }
+        }
+        self.record(&mut tx, job, stored).await?;
+        tx.commit().await?;
+        metrics::update_handled(stored.age());
+        self.answer_tap(tap_answer).await;
+        Ok(Handled::Recorded)
+    }
+
+    /// Marks the update handled and completes its job, in `tx`.
+    async fn record(
+        &self,
+        tx: &mut PgConnection,
+        job: &ClaimedJob,
+        stored: &Stored,
+    ) -> Result<(), BotError> {
+        inbox::mark_handled(&mut *tx, stored.id).await?;
         self.queue
             .complete(&mut *tx, job)
             .await
             .map_err(StoreError::from)?;
-        tx.commit().await?;
-        metrics::update_handled(stored.age());
-        if let Some((query_id, text)) = tap_answer {
-            let answer = self.shared.bot.answer_callback_query(query_id);
-            let answered = match text {
-                Some(text) => answer.text(text).await,
-                None => answer.await,
-            };
-            if let Err(error) = answered {
-                // The tap's spinner stops by itself; what it did is committed.
-                tracing::warn!(error = %BotError::from(error), "answering a tap failed");
-            }
+        Ok(())
+    }
+
+    /// Answers a button tap (after its update committed), with its toast if any.
+    async fn answer_tap(&self, tap_answer: Option<(CallbackQueryId, Option<String>)>) {
+        let Some((query_id, text)) = tap_answer else {
+            return;
+        };
+        let answer = self.shared.bot.answer_callback_query(query_id);
+        let answered = match text {
+            Some(text) => answer.text(text).await,
+            None => answer.await,
+        };
+        if let Err(error) = answered {
+            // The tap's spinner stops by itself; what it did is committed.
+            tracing::warn!(error = %BotError::from(error), "answering a tap failed");
         }
-        Ok(Handled::Recorded)
     }
 }
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use secrecy::{ExposeSecret, SecretString};
 
+use crate::admin::client::{ProxyNet, TrustedProxies};
 use crate::admin::session::{AdminToken, WeakToken};
 use crate::admin::web::AdminWebSettings;
 use crate::db::DatabaseArgs;
@@ -324,14 +325,16 @@ impl clap::Args for BotToken {
 
 /// The admin page's settings, for `remindbot run` and `remindbot admin serve`: the token, read
 /// while the command line is parsed from `ADMIN_TOKEN` or the file `--admin-token-file` /
-/// `ADMIN_TOKEN_FILE` names (parsing fails if it is shorter than 32 characters), and whether the
-/// session cookie is `Secure`.
+/// `ADMIN_TOKEN_FILE` names (parsing fails if it is shorter than 32 characters), whether the
+/// session cookie is `Secure`, and the reverse proxies trusted to name the client.
 #[derive(Clone, Debug, Default)]
 pub struct AdminArgs {
     /// The token admins sign in with; the page is off without it.
     pub token: Option<AdminToken>,
     /// Whether the session cookie is sent over HTTPS only.
     pub cookie_secure: bool,
+    /// The proxies whose `X-Forwarded-For` / `X-Real-IP` name the client; none by default.
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl AdminArgs {
@@ -349,6 +352,7 @@ impl AdminArgs {
         Ok(Self {
             token,
             cookie_secure,
+            trusted_proxies: TrustedProxies::default(),
         })
     }
 
@@ -357,6 +361,7 @@ impl AdminArgs {
         let token = self.token.clone()?;
         Some(AdminWebSettings {
             cookie_secure: self.cookie_secure,
+            trusted_proxies: self.trusted_proxies.clone(),
             ..AdminWebSettings::new(token)
         })
     }
@@ -376,17 +381,31 @@ struct AdminFlags {
     /// behind a proxy that terminates TLS).
     #[arg(long = "admin-cookie-secure", env = "ADMIN_COOKIE_SECURE")]
     admin_cookie_secure: bool,
+    /// Reverse proxies (addresses or networks, comma separated: 127.0.0.1,10.0.0.0/8) whose
+    /// X-Forwarded-For or X-Real-IP names the admin client, so wrong tokens are counted per real
+    /// client. Unset: those headers are ignored (anyone can write them).
+    #[arg(
+        long = "admin-trusted-proxies",
+        env = "ADMIN_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        value_name = "ADDRESS[/BITS]"
+    )]
+    admin_trusted_proxies: Vec<ProxyNet>,
 }
 
 impl clap::FromArgMatches for AdminArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let flags = <AdminFlags as clap::FromArgMatches>::from_arg_matches(matches)?;
-        Self::resolve(
+        let resolved = Self::resolve(
             std::env::var_os(ADMIN_TOKEN.env),
             flags.admin_token_file.as_deref(),
             flags.admin_cookie_secure,
         )
-        .map_err(SecretError::into_clap)
+        .map_err(SecretError::into_clap)?;
+        Ok(Self {
+            trusted_proxies: TrustedProxies::new(flags.admin_trusted_proxies),
+            ..resolved
+        })
     }
 
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -518,9 +537,13 @@ mod tests {
             "--admin-token-file",
             strong.arg(),
             "--admin-cookie-secure",
+            "--admin-trusted-proxies",
+            "127.0.0.1,10.0.0.0/8",
         ]);
         let web = probe.run.admin.web().expect("the page is on");
         assert!(web.cookie_secure);
+        let proxies = ["127.0.0.1", "10.0.0.0/8"].map(|net| net.parse().unwrap());
+        assert_eq!(web.trusted_proxies, TrustedProxies::new(proxies.to_vec()));
         assert!(!format!("{probe:?}").contains("a1a1"));
 
         let weak = SecretFile::new("weak", "weakling");

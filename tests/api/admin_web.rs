@@ -1,16 +1,18 @@
 //! The admin page: refused without the token, with a wrong one, or with a forged CSRF token;
 //! shows the failures with their reasons; Retry and Cancel change the job and are recorded. A weak
-//! token is refused at start; wrong tokens (form or bearer) lock the address out with 429 and
-//! `Retry-After` and are logged without the token; every response carries the security headers;
-//! the `?done=` notice is one of a fixed set.
+//! token is refused at start; wrong tokens (form or bearer) slow their address down (429 with
+//! `Retry-After`, after the delay) and are logged without the token, yet no flood keeps the right
+//! token out; a proxy's forwarding headers count only when it is trusted; every response carries
+//! the security headers; the `?done=` notice is one of a fixed set.
 
 use std::net::SocketAddr;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use pgqueue::{JobState, QueueConfig, maintenance};
+use remindbot::admin::client::TrustedProxies;
 use remindbot::admin::session::AdminToken;
-use remindbot::admin::session::throttle::LockoutPolicy;
+use remindbot::admin::session::throttle::SlowdownPolicy;
 use remindbot::admin::web::{self, AdminWebSettings};
 use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
 use reqwest::StatusCode;
@@ -20,7 +22,7 @@ use reqwest::header::{
 use secrecy::SecretString;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use crate::support::{TestDb, WAIT, db_now, eventually, job_by_id, task_due_now};
+use crate::support::{TestDb, WAIT, db_now, job_by_id, task_due_now};
 
 const TOKEN: &str = "s3cret-admin-token-0123456789abcdef";
 
@@ -36,15 +38,23 @@ fn settings() -> AdminWebSettings {
     AdminWebSettings::new(AdminToken::new(SecretString::from(TOKEN)).unwrap())
 }
 
-/// Settings whose lockout comes quickly: 2 free failures, then 1 s.
-fn quick_lockout() -> AdminWebSettings {
+/// Settings whose slowdown comes quickly: 2 free failures, then 1 s.
+fn quick_slowdown() -> AdminWebSettings {
     AdminWebSettings {
-        lockout: LockoutPolicy {
+        slowdown: SlowdownPolicy {
             free_failures: 2,
             address_base: Duration::from_secs(1),
-            ..LockoutPolicy::default()
+            ..SlowdownPolicy::default()
         },
         ..settings()
+    }
+}
+
+/// `settings` behind a proxy on 127.0.0.1 that the page trusts to name the client.
+fn behind_trusted_proxy(settings: AdminWebSettings) -> AdminWebSettings {
+    AdminWebSettings {
+        trusted_proxies: TrustedProxies::new(vec!["127.0.0.1".parse().unwrap()]),
+        ..settings
     }
 }
 
@@ -125,6 +135,17 @@ impl AdminSite {
 
     async fn login(&self, token: &str) -> reqwest::Response {
         self.post("/admin/login", None, &[("token", token)]).await
+    }
+
+    /// Signs in with `token` through a proxy that says the client is `forwarded_for`.
+    async fn login_via_proxy(&self, token: &str, forwarded_for: &str) -> reqwest::Response {
+        self.client
+            .post(format!("{}/admin/login", self.base))
+            .header("x-forwarded-for", forwarded_for)
+            .form(&[("token", token)])
+            .send()
+            .await
+            .unwrap()
     }
 
     /// Signs in through the form; returns the cookie and the page's CSRF token.
@@ -217,32 +238,116 @@ async fn strangers_are_refused_without_or_with_a_wrong_token() {
 }
 
 #[tokio::test]
-async fn repeated_wrong_logins_lock_the_address_out_until_the_lockout_ends() {
-    let site = site(Some(quick_lockout())).await;
-    for guess in ["guess-one", "guess-two", "guess-three"] {
+async fn an_address_that_guesses_is_slowed_down_but_its_right_token_signs_in_at_once() {
+    let site = site(Some(quick_slowdown())).await;
+    for guess in ["guess-one", "guess-two"] {
         assert_eq!(site.login(guess).await.status(), StatusCode::UNAUTHORIZED);
     }
     let started = Instant::now();
-    let locked = site.login(TOKEN).await;
-    assert_eq!(locked.status(), StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(locked.headers()[RETRY_AFTER], "1");
-    assert!(locked.text().await.unwrap().contains("try again in 1 s"));
-    assert_eq!(
-        site.get("/admin", &bearer(TOKEN)).await.0,
-        StatusCode::TOO_MANY_REQUESTS,
-        "the right token is not even checked while locked out"
+    let slowed = site.login("guess-three").await;
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "the answer waited"
+    );
+    assert_eq!(slowed.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(slowed.headers()[RETRY_AFTER], "1");
+    let page = slowed.text().await.unwrap();
+    assert!(
+        page.contains("Wrong token.") && page.contains("now waits 1 s"),
+        "{page}"
     );
 
-    eventually(WAIT, "the lockout to end and the token to pass", || async {
-        site.login(TOKEN).await.status() == StatusCode::SEE_OTHER
-    })
-    .await;
-    assert!(started.elapsed() >= Duration::from_millis(500));
+    let signed_in = site.login(TOKEN).await;
+    assert_eq!(
+        signed_in.status(),
+        StatusCode::SEE_OTHER,
+        "the right token signs in on its first try"
+    );
+    assert_eq!(site.get("/admin", &bearer(TOKEN)).await.0, StatusCode::OK);
     assert_eq!(
         site.login("guess-four").await.status(),
         StatusCode::UNAUTHORIZED,
         "a right token resets the count: free tries again"
     );
+}
+
+#[tokio::test]
+async fn a_flood_of_wrong_tokens_never_keeps_the_right_token_out() {
+    // Behind a proxy the page does not know of, every guess comes from one address.
+    let site = site(Some(settings())).await;
+    for n in 0..6 {
+        let status = site.login(&format!("guess-{n}")).await.status();
+        assert_ne!(status, StatusCode::SEE_OTHER);
+    }
+    assert_eq!(site.login(TOKEN).await.status(), StatusCode::SEE_OTHER);
+
+    // 30 addresses × 5 wrong tokens at once: past the budget of all addresses together.
+    let site = self::site(Some(behind_trusted_proxy(settings()))).await;
+    let mut flood = tokio::task::JoinSet::new();
+    for address in 0..30 {
+        for guess in 0..5 {
+            let client = site.client.clone();
+            let url = format!("{}/admin/login", site.base);
+            flood.spawn(async move {
+                client
+                    .post(url)
+                    .header("x-forwarded-for", format!("198.51.100.{address}"))
+                    .form(&[("token", format!("guess-{address}-{guess}"))])
+                    .send()
+                    .await
+                    .unwrap()
+                    .status()
+            });
+        }
+    }
+    let statuses = flood.join_all().await;
+    assert_eq!(statuses.len(), 150);
+    assert!(
+        statuses.contains(&StatusCode::TOO_MANY_REQUESTS),
+        "{statuses:?}"
+    );
+    assert!(statuses.iter().all(|s| *s != StatusCode::SEE_OTHER));
+    for admin in ["203.0.113.77", "198.51.100.3"] {
+        assert_eq!(
+            site.login_via_proxy(TOKEN, admin).await.status(),
+            StatusCode::SEE_OTHER,
+            "the right token from {admin} signs in on its first try"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_spoofed_forwarded_for_is_ignored_unless_the_proxy_is_trusted() {
+    // Not trusted: three guesses naming three clients are one address's, and it is slowed.
+    let site = site(Some(quick_slowdown())).await;
+    let mut statuses = Vec::new();
+    for n in 1..=3 {
+        let status = site
+            .login_via_proxy("guess", &format!("192.0.2.{n}"))
+            .await
+            .status();
+        statuses.push(status);
+    }
+    assert_eq!(
+        statuses,
+        [
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::TOO_MANY_REQUESTS
+        ]
+    );
+
+    // Trusted: each client named is counted on its own.
+    let site = self::site(Some(behind_trusted_proxy(quick_slowdown()))).await;
+    for n in 1..=3 {
+        let response = site.login_via_proxy("guess", &format!("192.0.2.{n}")).await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "client {n}");
+    }
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        statuses.push(site.login_via_proxy("guess", "192.0.2.9").await.status());
+    }
+    assert_eq!(statuses[2], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
 }
 
 /// `remindbot admin serve` with [`TOKEN`], JSON logs on standard error; its base URL.
@@ -319,15 +424,17 @@ async fn each_wrong_token_is_logged_with_the_address_and_never_the_token() {
 }
 
 #[tokio::test]
-async fn wrong_bearer_headers_count_towards_the_lockout() {
-    let site = site(Some(quick_lockout())).await;
-    for _ in 0..3 {
+async fn wrong_bearer_headers_count_towards_the_slowdown() {
+    let site = site(Some(quick_slowdown())).await;
+    for _ in 0..2 {
         let (status, _) = site.get("/admin", &bearer("not-the-token")).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);
     }
-    let response = site.login(TOKEN).await;
+    let response = site.login("not-the-token").await;
     assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
     assert!(response.headers().contains_key(RETRY_AFTER));
+    let (status, _) = site.get("/admin", &bearer(TOKEN)).await;
+    assert_eq!(status, StatusCode::OK, "the right token passes at once");
 }
 
 #[tokio::test]

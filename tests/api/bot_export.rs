@@ -1,14 +1,19 @@
 //! `/export` through the chat: two documents through the outbox, a calendar a calendar library
 //! reads back into the same tasks (text, due time in the task's zone, repeat rule, lead) and a
-//! table a CSV reader reads back the same way, formulas defused.
+//! table a CSV reader reads back the same way, formulas defused wherever a spreadsheet with `,`
+//! or `;` as its separator could start a field.
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 use chrono_tz::Tz;
+use proptest::prelude::*;
 use remindbot::domain::lang::Lang;
+use remindbot::domain::lead::Lead;
+use remindbot::domain::recurrence::Recurrence;
 use remindbot::domain::timezone::resolve_local;
 use remindbot::export::{csv::HEADER, ics::trigger};
 use remindbot::i18n::{Arg, Tr};
 use remindbot::store::tasks::{self, Task};
+use remindbot::store::types::TaskState;
 
 use crate::app::{TestApp, text};
 
@@ -21,6 +26,20 @@ async fn open_tasks(app: &TestApp, chat: i64) -> Vec<Task> {
         .into_iter()
         .map(|listed| listed.task)
         .collect()
+}
+
+/// `user` writes each of `phrases` (each a task with its time); returns the chat's open tasks.
+async fn save_tasks(app: &TestApp, user: i64, tr: Tr, phrases: &[&str]) -> Vec<Task> {
+    for phrase in phrases {
+        let card = app.say(user, phrase).await;
+        assert!(
+            text(&card).contains(&tr.t("task-saved")),
+            "{phrase}: {card:?}"
+        );
+    }
+    let tasks = open_tasks(app, user).await;
+    assert_eq!(tasks.len(), phrases.len());
+    tasks
 }
 
 /// The bytes of a document message.
@@ -51,7 +70,7 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
     app.say(ann, "/tz Europe/Berlin").await;
     let empty = app.say(ann, "/export").await;
     assert_eq!(text(&empty), tr.t("export-empty"));
-    for phrase in [
+    let phrases = [
         "pay rent tomorrow 9:00",
         "every monday 10:00 standup",
         "meeting friday 15:00 remind 30 min before",
@@ -59,15 +78,8 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
         "купить подарок маме, цветы и открытку к празднику, не забыть про торт tomorrow 13:00",
         "every 2 weeks on monday 9:00 retro",
         "every 3 hours drink water",
-    ] {
-        let card = app.say(ann, phrase).await;
-        assert!(
-            text(&card).contains(&tr.t("task-saved")),
-            "{phrase}: {card:?}"
-        );
-    }
-    let tasks = open_tasks(&app, ann).await;
-    assert_eq!(tasks.len(), 7);
+    ];
+    let tasks = save_tasks(&app, ann, tr, &phrases).await;
 
     let files = app.say_expecting(ann, ann, "/export", 2).await;
     let calendar = files[0].document.as_ref().expect("the calendar");
@@ -191,4 +203,169 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
     }
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
     app.stop().await;
+}
+
+/// What a spreadsheet runs as a formula when a field starts with it (past spaces and quotes):
+/// OWASP's list, with the full-width forms.
+fn runs_as_formula(field: &str) -> bool {
+    field.trim_start_matches([' ', '"']).starts_with([
+        '=', '+', '-', '@', '\t', '\r', '\u{ff1d}', '\u{ff0b}', '\u{ff0d}', '\u{ff20}',
+    ])
+}
+
+/// Every field of `table` as a reader with `delimiter` cuts it, honouring quotes or not.
+fn fields(table: &str, delimiter: u8, quoting: bool) -> Vec<String> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .quoting(quoting)
+        .from_reader(table.as_bytes())
+        .records()
+        .flat_map(|record| {
+            let record = record.expect("a readable row");
+            record.iter().map(str::to_owned).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Panics if a reader with `;`, `,` or a tab, honouring quotes or not, reads a field of `table`
+/// that a spreadsheet would run.
+fn assert_no_formula(table: &str) {
+    for delimiter in [b';', b',', b'\t'] {
+        for quoting in [true, false] {
+            for field in fields(table, delimiter, quoting) {
+                assert!(
+                    !runs_as_formula(&field),
+                    "read with {:?} (quotes honoured: {quoting}): {field:?} runs, in {table:?}",
+                    delimiter as char
+                );
+            }
+        }
+    }
+}
+
+/// Whether `safe` is `original` with only `'` put in.
+fn only_apostrophes_added(original: &str, safe: &str) -> bool {
+    let mut rest = original.chars().peekable();
+    for c in safe.chars() {
+        if rest.peek() == Some(&c) {
+            rest.next();
+        } else if c != '\'' {
+            return false;
+        }
+    }
+    rest.next().is_none()
+}
+
+#[tokio::test]
+async fn bot_export_table_starts_no_formula_with_a_comma_or_a_semicolon_as_separator() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::Ru);
+    let ann = app.user("Anna", "ru");
+    app.say(ann, "/tz Europe/Moscow").await;
+    let hostile = [
+        "молоко;=HYPERLINK(\"http://evil.example\";\"жми\") завтра 9:00",
+        "отчёт; =cmd|' /C calc'!A0 завтра 10:00",
+        "хлеб,-2+3 завтра 11:00",
+        "сыр, @SUM(1;2) завтра 12:00",
+        "чай\t+1 завтра 13:00",
+        "список покупок:\n=1+1\n-яйца\n@дом завтра 14:00",
+        "кофе;\"=1+1\" завтра 15:00",
+    ];
+    let tasks = save_tasks(&app, ann, tr, &hostile).await;
+    let files = app.say_expecting(ann, ann, "/export", 2).await;
+    let table = file_of(&app, &files[1]);
+    let table = table.trim_start_matches('\u{feff}');
+    assert_no_formula(table);
+    // Read as RFC 4180 says, each text is the task's, with at most a `'` in front of a formula.
+    let mut reader = csv::Reader::from_reader(table.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), tasks.len());
+    for (row, task) in rows.iter().zip(&tasks) {
+        assert_eq!(row[0], task.id.to_string());
+        assert!(only_apostrophes_added(&task.text, &row[1]), "{:?}", &row[1]);
+        assert_ne!(row[1], task.text, "every text here holds a formula");
+    }
+    let raw_rows: Vec<&str> = table.split("\r\n").filter(|r| r.contains(';')).collect();
+    assert!(
+        raw_rows.iter().all(|row| row.contains(",\"")),
+        "cells holding `;` are quoted: {raw_rows:?}"
+    );
+    assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+    app.stop().await;
+}
+
+/// A task saying `text`, as the table gets it.
+fn task_saying(text: &str) -> Task {
+    Task {
+        id: 7,
+        chat_id: 1,
+        owner_id: 1,
+        text: text.to_owned(),
+        due_at: chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 12, 31, 9, 0, 0).unwrap(),
+        lead: Lead::from_secs(0).unwrap(),
+        recurrence: Some(
+            Recurrence::parse_rule_string("FREQ=WEEKLY;BYDAY=MO;BYHOUR=10;BYMINUTE=0;BYSECOND=0")
+                .unwrap(),
+        ),
+        zone: chrono_tz::Tz::Europe__Berlin,
+        state: TaskState::Open,
+    }
+}
+
+/// Panics unless the table of a task saying `text` starts no formula when read with `;`, `,` or
+/// a tab, and reads back as RFC 4180 says as `text` with only `'` put in.
+fn assert_table_defuses(text: &str) {
+    let table = remindbot::export::csv::table(&[task_saying(text)]);
+    let table = table.trim_start_matches('\u{feff}');
+    assert_no_formula(table);
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_reader(table.as_bytes())
+        .records()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows.len(), 1, "{table:?}");
+    assert_eq!(rows[0].len(), HEADER.len(), "{table:?}");
+    assert!(
+        only_apostrophes_added(text, &rows[0][1]),
+        "{:?}",
+        &rows[0][1]
+    );
+}
+
+#[test]
+fn export_table_of_hostile_texts_starts_no_formula_with_either_separator() {
+    for text in [
+        "=1+1",
+        "+1",
+        "-1",
+        "@SUM(A1)",
+        "\tx",
+        "\r=x",
+        "buy milk;=HYPERLINK(\"http://evil\";\"x\")",
+        "a; =cmd|' /C calc'!A0",
+        "a,-2+3",
+        "a, @SUM(1)",
+        "a\t+1",
+        "first line\n=1+1",
+        "x;\"=1+1\"",
+        "tea;\u{ff1d}1",
+    ] {
+        assert_table_defuses(text);
+    }
+}
+
+proptest! {
+    #[test]
+    fn export_table_of_any_text_starts_no_formula_with_either_separator(
+        text in proptest::collection::vec(
+            prop::sample::select(vec![
+                'a', ' ', ';', ',', '\t', '\r', '\n', '"', '\'', '=', '+', '-', '@', '\u{ff1d}',
+            ]),
+            0..24,
+        )
+        .prop_map(String::from_iter)
+    ) {
+        assert_table_defuses(&text);
+    }
 }

@@ -1013,3 +1013,39 @@ fn forward_messages_in_every_language() {
         );
     }
 }
+
+/// Questions and permissions in groups (issue 25), in every language and Uzbek in both scripts:
+/// the notice to a member who taps Cancel under someone else's question, a group's question
+/// whose Cancel names its asker, and the refusal when a member's rights could not be checked.
+#[test]
+fn group_guard_messages_in_every_language() {
+    for lang in Lang::CHOICES {
+        let tr = Tr::new(lang);
+        let snap = |name: &str, reply: Reply| {
+            insta::assert_snapshot!(format!("group_guard_{lang}_{name}"), show(reply));
+        };
+        snap("cancel_not_yours", Reply::text(tr.t("cancel-not-yours")));
+        snap(
+            "permission_unchecked",
+            Reply::text(render::notice(None, &[tr.t("permission-unchecked")]).unwrap()),
+        );
+        snap(
+            "question_in_group",
+            Reply::question(
+                render::question(
+                    tr,
+                    &tr.t("ask-snooze"),
+                    Some("pay rent"),
+                    &tr.t("snooze-example"),
+                )
+                .unwrap(),
+            )
+            .with_keyboard(render::asking_keyboard(
+                tr,
+                Question::SnoozeTime { task_id: 7 },
+                Some(100_000_001),
+                vec![render::snooze_choices(tr, 7)],
+            )),
+        );
+    }
+}

@@ -48,7 +48,9 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         }
         Action::Undo { task_id } => legacy_undo(ctx, &turn, task_id, message.id()).await?,
         Action::UndoChange { undo_id } => undo::tapped(ctx, &turn, undo_id, message.id()).await?,
-        Action::Cancel { question } => cancel::tapped(ctx, &turn, question, message.id()).await?,
+        Action::Cancel { question, asker } => {
+            cancel::tapped(ctx, &turn, question, asker, message.id()).await?
+        }
         Action::Snooze { task_id, choice } => snooze::tapped(ctx, &turn, task_id, choice).await?,
         Action::Edit { task_id } => edit::tapped(ctx, &turn, task_id).await?,
         Action::ListPage { page } => {

@@ -48,23 +48,35 @@ pub(super) async fn command(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
     say(ctx, turn, open.as_ref()).await
 }
 
-/// The Cancel button under the question `question` (message `message_id`): closes it if it is
-/// still open, and takes the buttons off the question either way.
+/// The Cancel button under the question `question` (message `message_id`), asked of `asker`
+/// (`None`: a private chat's, or a group button made before the asker was written). Someone
+/// else's question is left as it is: its asker may still answer or cancel it, and the tapper is
+/// told it is not theirs. The asker's tap closes it if it is still open and takes the buttons
+/// off the question either way.
 pub(super) async fn tapped(
     ctx: &Ctx,
     turn: &Turn,
     question: Question,
+    asker: Option<i64>,
     message_id: MessageId,
 ) -> Result<Toast, BotError> {
+    if asker.is_some_and(|asker| asker != turn.user_id) {
+        return Ok(Toast::Tapper("cancel-not-yours"));
+    }
     let open = conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
-    ctx.edit(turn.chat_id, message_id, None, None);
-    match open {
-        Some(pending) if asks(&pending, question) => {
+    let asked = open.filter(|pending| asks(pending, question));
+    if asker.is_some() || turn.is_private() || asked.is_some() {
+        // Whose question it is is known (or, on an old group button, the tapper has that very
+        // question open): its buttons have served.
+        ctx.edit(turn.chat_id, message_id, None, None);
+    }
+    match asked {
+        Some(pending) => {
             conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
             say(ctx, turn, Some(&pending)).await?;
             Ok(Toast::Key("callback-cancelled"))
         }
-        _ => Ok(Toast::Key("cancel-nothing")),
+        None => Ok(Toast::Key("cancel-nothing")),
     }
 }
 

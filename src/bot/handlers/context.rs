@@ -20,8 +20,8 @@ use teloxide::types::{
 };
 use tokio::sync::MappedMutexGuard;
 
-use crate::bot::group_admins::GroupAdmins;
-use crate::bot::limits::UserLimits;
+use crate::bot::group_admins::{GroupAdmins, GroupMember};
+use crate::bot::limits::{UserLimits, Verdict};
 use crate::bot::render::{self, Reply};
 use crate::bot::{BotDeps, BotError, BotSettings};
 use crate::callback::Question;
@@ -77,6 +77,7 @@ pub(crate) struct Ctx {
     db: tokio::sync::Mutex<Transaction<'static, Postgres>>,
     effects: Mutex<Effects>,
     place: Option<InboxPlace>,
+    looked_up: Option<(GroupMember, bool)>,
 }
 
 /// One user's update in one chat.
@@ -101,6 +102,12 @@ impl Turn {
     pub fn is_private(&self) -> bool {
         ChatId(self.chat_id).is_user()
     }
+
+    /// Whom a question asked in this turn is for, as its Cancel button names them: the user in a
+    /// group; nobody in a private chat, which has no one else.
+    pub fn asker(&self) -> Option<i64> {
+        (!self.is_private()).then_some(self.user_id)
+    }
 }
 
 impl Ctx {
@@ -111,7 +118,26 @@ impl Ctx {
             db: tokio::sync::Mutex::new(tx),
             effects: Mutex::default(),
             place: None,
+            looked_up: None,
         }
+    }
+
+    /// The same context, for an update handled again once Telegram said whether `member`
+    /// administers their group (`admin`): an earlier attempt needed it and was rolled back.
+    pub fn with_looked_up(self, member: GroupMember, admin: bool) -> Self {
+        Self {
+            looked_up: Some((member, admin)),
+            ..self
+        }
+    }
+
+    /// The message rate's verdict on an update of `user_id`. An update handled again after a
+    /// look-up was counted by its first attempt: it passes.
+    pub fn check_rate(&self, user_id: i64) -> Verdict {
+        if self.looked_up.is_some() {
+            return Verdict::Allow;
+        }
+        self.shared.limits.check(user_id)
     }
 
     /// The same context, for the update at `place` in the inbox.
@@ -196,11 +222,25 @@ impl Ctx {
         if turn.is_private() || owner_id == turn.user_id {
             return Ok(true);
         }
-        Ok(self
-            .shared
-            .admins
-            .is_admin(&self.shared.bot, turn.chat_id, turn.user_id)
-            .await?)
+        self.administers(turn)
+    }
+
+    /// Whether the user of `turn` administers the group, as Telegram said: just now for this
+    /// update, or recently. Otherwise [`BotError::NeedsLookUp`]: Telegram is not asked while the
+    /// update's transaction is open.
+    fn administers(&self, turn: &Turn) -> Result<bool, BotError> {
+        let member = GroupMember {
+            chat_id: turn.chat_id,
+            user_id: turn.user_id,
+        };
+        match self.looked_up {
+            Some((asked, admin)) if asked == member => Ok(admin),
+            _ => self
+                .shared
+                .admins
+                .known(member)
+                .ok_or(BotError::NeedsLookUp(member)),
+        }
     }
 
     /// Whether the user of `turn` may change task `task_id` (see [`Ctx::may_change`]). A task the
@@ -219,11 +259,7 @@ impl Ctx {
         if turn.is_private() {
             return Ok(true);
         }
-        Ok(self
-            .shared
-            .admins
-            .is_admin(&self.shared.bot, turn.chat_id, turn.user_id)
-            .await?)
+        self.administers(turn)
     }
 
     /// Sends `reply` to the chat, through the outbox once the update commits (after the chat's
@@ -320,7 +356,8 @@ impl Ctx {
         let reply = if rows.is_empty() && !turn.is_private() {
             Reply::question(text)
         } else {
-            Reply::question(text).with_keyboard(render::question_keyboard(turn.tr, question, rows))
+            let keyboard = render::asking_keyboard(turn.tr, question, turn.asker(), rows);
+            Reply::question(text).with_keyboard(keyboard)
         };
         self.send(turn.chat_id, reply).await
     }
@@ -356,7 +393,19 @@ pub(super) async fn begin(
     })
 }
 
+/// The language of a notice for `user` alone (the answer to their tap, which only they see):
+/// their private chat's with the bot, else their Telegram's.
+pub(crate) async fn tapper_lang(
+    conn: &mut PgConnection,
+    user: &teloxide::types::User,
+) -> Result<Lang, BotError> {
+    let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
+    Ok(chats::find(conn, user_id(user))
+        .await?
+        .map_or(fallback, |chat| chat.lang))
+}
+
 /// A Telegram user's id as the store keeps it.
-pub(super) fn user_id(user: &teloxide::types::User) -> i64 {
+pub(crate) fn user_id(user: &teloxide::types::User) -> i64 {
     i64::try_from(user.id.0).unwrap_or(i64::MAX)
 }

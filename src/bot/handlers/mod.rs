@@ -30,7 +30,7 @@ use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
 
-pub(crate) use context::{Ctx, Effects, InboxPlace, Shared, Turn};
+pub(crate) use context::{Ctx, Effects, InboxPlace, Shared, Turn, tapper_lang};
 pub(crate) use forward::{is_forward, on_forward};
 pub(crate) use quote::{is_media, on_media};
 
@@ -84,7 +84,7 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         Input::Command(_) => None,
     };
     let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-    match ctx.shared().limits.check(user_id(user)) {
+    match ctx.check_rate(user_id(user)) {
         Verdict::Allow => {}
         Verdict::Warn => {
             let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
@@ -135,7 +135,7 @@ async fn on_location(
 /// Whether a message of `user` in `chat_id` is within their message rate: past it, the first
 /// one is told to wait (in the user's Telegram language) and the rest are dropped.
 async fn admitted(ctx: &Ctx, chat_id: i64, user: &teloxide::types::User) -> Result<bool, BotError> {
-    match ctx.shared().limits.check(user_id(user)) {
+    match ctx.check_rate(user_id(user)) {
         Verdict::Allow => Ok(true),
         Verdict::Warn => {
             let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
@@ -228,16 +228,17 @@ pub(crate) async fn on_membership(
 #[tracing::instrument(skip_all)]
 pub(crate) async fn on_callback(ctx: Arc<Ctx>, query: CallbackQuery) -> Result<(), BotError> {
     let fallback = Lang::from_code(query.from.language_code.as_deref().unwrap_or(""));
-    let toast = if ctx.shared().limits.check(user_id(&query.from)) == Verdict::Allow {
+    let toast = if ctx.check_rate(user_id(&query.from)) == Verdict::Allow {
         callbacks::handle(&ctx, &query).await?
     } else {
         Toast::Key("rate-limited")
     };
-    let lang = match query.message.as_ref() {
-        Some(message) => chats::find(&mut *ctx.db().await, message.chat().id.0)
+    let lang = match (toast, query.message.as_ref()) {
+        (Toast::Tapper(_), _) => tapper_lang(&mut *ctx.db().await, &query.from).await?,
+        (_, Some(message)) => chats::find(&mut *ctx.db().await, message.chat().id.0)
             .await?
             .map_or(fallback, |chat| chat.lang),
-        None => fallback,
+        (_, None) => fallback,
     };
     let text = toast
         .text(Tr::new(lang))

@@ -19,6 +19,9 @@ pub(crate) enum Toast {
     Silent,
     /// The string with this key.
     Key(&'static str),
+    /// The string with this key, in the language of the user who tapped rather than the
+    /// chat's: in a group, a notice for them alone.
+    Tapper(&'static str),
 }
 
 impl Toast {
@@ -26,7 +29,7 @@ impl Toast {
     pub fn text(self, tr: Tr) -> Option<String> {
         match self {
             Self::Silent => None,
-            Self::Key(key) => Some(tr.t(key)),
+            Self::Key(key) | Self::Tapper(key) => Some(tr.t(key)),
         }
     }
 }

@@ -46,7 +46,11 @@ pub(super) async fn ask(
     .await?;
     ctx.send(
         turn.chat_id,
-        Reply::text(text).with_keyboard(render::zone_question_keyboard(turn.tr, Utc::now())),
+        Reply::text(text).with_keyboard(render::zone_asking_keyboard(
+            turn.tr,
+            Utc::now(),
+            turn.asker(),
+        )),
     )
     .await?;
     if turn.is_private() {
