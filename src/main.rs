@@ -14,6 +14,6 @@ async fn main() -> anyhow::Result<()> {
     }
     dotenvy::dotenv().ok();
     let cli = Cli::parse_from(args);
-    remindbot::telemetry::init_with_default(cli.log_format, cli.command.default_log_filter());
+    remindbot::telemetry::init(cli.log_format);
     remindbot::cli::run(cli).await
 }
