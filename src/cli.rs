@@ -1,5 +1,6 @@
 //! The command line: one binary, one subcommand per job.
 
+use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 
 use crate::db::{self, DatabaseArgs};
@@ -9,6 +10,17 @@ use crate::telemetry::LogFormat;
 #[derive(Debug, Parser)]
 #[command(name = "remindbot", version, about)]
 pub struct Cli {
+    /// Where the settings come from and how logs look.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The options of every subcommand (of `remindbot` and of the dev tools' `remindbot-dev`).
+#[derive(Debug, clap::Args)]
+pub struct GlobalArgs {
     /// Read settings from this file (KEY=value lines, as systemd's EnvironmentFile) before the
     /// environment and `.env`; the installed package's is /etc/remindbot/remindbot.env.
     #[arg(long, value_name = "PATH", global = true)]
@@ -16,27 +28,35 @@ pub struct Cli {
     /// How log lines are written.
     #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty, global = true)]
     pub log_format: LogFormat,
-    /// What to do.
-    #[command(subcommand)]
-    pub command: Command,
 }
 
-impl Cli {
-    /// The `--env-file` of the raw command line, read before parsing: the settings it holds are
-    /// defaults of the flags that parsing fills in.
-    pub fn env_file_arg(args: &[std::ffi::OsString]) -> Option<std::path::PathBuf> {
-        let mut args = args.iter();
-        while let Some(arg) = args.next() {
-            let arg = arg.to_string_lossy();
-            if arg == "--env-file" {
-                return args.next().map(std::path::PathBuf::from);
-            }
-            if let Some(path) = arg.strip_prefix("--env-file=") {
-                return Some(path.into());
-            }
+impl GlobalArgs {
+    /// Reads the settings of `--env-file` in the raw command line `args`, then `.env`, into the
+    /// environment, before parsing: the settings are defaults of the flags that parsing fills in.
+    /// The variables already set win over the files', as with `.env`.
+    pub fn load_settings(args: &[std::ffi::OsString]) -> anyhow::Result<()> {
+        if let Some(path) = env_file_arg(args) {
+            dotenvy::from_path(&path)
+                .with_context(|| format!("reading the settings in {}", path.display()))?;
         }
-        None
+        dotenvy::dotenv().ok();
+        Ok(())
     }
+}
+
+/// The `--env-file` of the raw command line.
+fn env_file_arg(args: &[std::ffi::OsString]) -> Option<std::path::PathBuf> {
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let arg = arg.to_string_lossy();
+        if arg == "--env-file" {
+            return args.next().map(std::path::PathBuf::from);
+        }
+        if let Some(path) = arg.strip_prefix("--env-file=") {
+            return Some(path.into());
+        }
+    }
+    None
 }
 
 /// The subcommands.

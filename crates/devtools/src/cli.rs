@@ -1,7 +1,7 @@
 //! The command line of `remindbot-dev`: one subcommand per tool.
 
 use clap::{Parser, Subcommand};
-use remindbot::telemetry::LogFormat;
+use remindbot::cli::GlobalArgs;
 
 use crate::bench::BenchCommand;
 use crate::database::DevDatabaseArgs;
@@ -11,12 +11,9 @@ use crate::database::DevDatabaseArgs;
 #[derive(Debug, Parser)]
 #[command(name = "remindbot-dev", version, about)]
 pub struct Cli {
-    /// Read settings from this file (KEY=value lines) before the environment and `.env`.
-    #[arg(long, value_name = "PATH", global = true)]
-    pub env_file: Option<std::path::PathBuf>,
-    /// How log lines are written.
-    #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty, global = true)]
-    pub log_format: LogFormat,
+    /// Where the settings come from and how logs look (as for `remindbot`).
+    #[command(flatten)]
+    pub global: GlobalArgs,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
