@@ -18,9 +18,11 @@ if ! command -v chromium >/dev/null; then
   fi
 fi
 
-cargo build --release --quiet
+cargo build --release --quiet -p remindbot
 bin=target/release/remindbot
-server=$(RUST_LOG=warn "$bin" db url)
+# DATABASE_URL's server, or the private cluster (started by the `devdb` binary).
+if [ -n "${DATABASE_URL:-}" ]; then server=$DATABASE_URL
+else server=$(RUST_LOG=warn cargo run -q -p devdb); fi
 demo_db=remindbot_admin_demo
 demo_url="${server%/*}/$demo_db"
 psql -q -v ON_ERROR_STOP=1 "$server" -c "drop database if exists $demo_db with (force)" -c "create database $demo_db"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Debian package, target/debian/remindbot_<version>-1_<arch>.deb, with cargo-deb
-# (installed on first use): the production binary (`--no-default-features`: no simulator,
-# sandbox, benchmarks or private cluster; stripped), the hardened systemd unit, and
+# (installed on first use): the production binary (the product crate's build, which has no
+# simulator, sandbox, benchmarks or private cluster; stripped), the hardened systemd unit, and
 # /etc/remindbot/remindbot.env made from .env.example, so that the two never disagree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +16,8 @@ text = text.replace(
     "# `remindbot --env-file /etc/remindbot/remindbot.env check`). Edit, then\n"
     "# `systemctl restart remindbot`;",
 )
-# A server has no private cluster: the database URL is required, the cluster's settings go.
-cluster = re.compile(r"# PostgreSQL URL\..*?# PG_BIN=[^\n]*\n", re.S)
+# A server has no private cluster: the database URL is set, the dev tools' settings go.
+cluster = re.compile(r"# PostgreSQL URL:.*?# PG_BIN=[^\n]*\n", re.S)
 text, n = cluster.subn(
     "# PostgreSQL URL (required). Create the database first:\n"
     "#   sudo -u postgres createuser remindbot && sudo -u postgres createdb -O remindbot remindbot\n"
@@ -31,6 +31,6 @@ text = text.replace(
 )
 sys.stdout.write(text)
 PY
-cargo build --release --locked -p remindbot --no-default-features
+cargo build --release --locked -p remindbot
 cargo deb -p remindbot --no-build --strip
 ls -l target/debian/*.deb

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the package built by scripts/build-deb.sh on this machine, runs the installed binary's
-# self-check as the service's user (against the Bot API simulator of a dev build and the local
-# PostgreSQL), verifies the unit with systemd-analyze, and purges the package again, checking
-# that nothing is left. Needs root, PostgreSQL on 127.0.0.1:5432 and a dev build
-# (target/debug/remindbot) for the simulator.
+# self-check as the service's user (against the Bot API simulator and the local PostgreSQL),
+# verifies the unit with systemd-analyze, and purges the package again, checking that nothing is
+# left. Needs root, PostgreSQL on 127.0.0.1:5432 and the simulator's binary (target/debug/tgsim,
+# which `cargo build` builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deb=$(ls -t target/debian/remindbot_*.deb | head -1)
@@ -16,7 +16,7 @@ getent passwd remindbot
 echo "== systemd-analyze verify"
 systemd-analyze verify /usr/lib/systemd/system/remindbot.service
 echo "== the installed binary's self-check, as the service's user"
-target/debug/remindbot sim --addr 127.0.0.1:18181 --token "$token" >/dev/null 2>&1 &
+target/debug/tgsim --addr 127.0.0.1:18181 --token "$token" >/dev/null 2>&1 &
 sim=$!
 psql -q postgres://postgres@127.0.0.1:5432/postgres -c "drop database if exists $db" -c "create database $db"
 trap 'kill $sim 2>/dev/null || true; psql -q postgres://postgres@127.0.0.1:5432/postgres -c "drop database if exists $db with (force)"' EXIT

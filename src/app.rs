@@ -216,8 +216,7 @@ fn webhook_router(context: &AppContext) -> Option<axum::Router> {
 /// Builds the shared context: pool (migrated), bot, queue, limits, wake-ups, and this process's
 /// presence (which the caller holds while the runners run).
 async fn context(config: RunConfig) -> anyhow::Result<(AppContext, Presence)> {
-    let url = config.db.resolve_url().await?;
-    let pool = crate::db::connect(&url, config.db_max_connections).await?;
+    let pool = crate::db::connect(config.db.url()?, config.db_max_connections).await?;
     crate::db::migrate(&pool).await?;
     let tagged = crate::store::outbox::tag_untagged_jobs(&pool).await?;
     if tagged > 0 {

@@ -190,14 +190,14 @@ async fn check_telegram(bot: &Bot, config: &RunConfig, report: &mut Report) {
 
 /// Reachable, migrations applied (none pending, none newer than this binary), clocks agree.
 async fn check_database(config: &RunConfig, report: &mut Report) {
-    let url = match config.db.resolve_url().await {
+    let url = match config.db.url() {
         Ok(url) => url,
         Err(error) => {
             report.add("database", Verdict::Fail, format!("{error:#}"));
             return;
         }
     };
-    let connected = tokio::time::timeout(ASK_TIMEOUT, PgConnection::connect(&url)).await;
+    let connected = tokio::time::timeout(ASK_TIMEOUT, PgConnection::connect(url)).await;
     let mut conn = match connected {
         Ok(Ok(conn)) => conn,
         Ok(Err(error)) => {
@@ -233,8 +233,8 @@ async fn check_database(config: &RunConfig, report: &mut Report) {
 
 /// Whether autovacuum runs: every job is written several times and deleted by retention, so
 /// without vacuum the queue's table fills with dead rows and its claims slow down (measured by
-/// `bench soak`: with it off, 2.5 million dead rows and a fifth of the throughput in 30 minutes;
-/// with the server's defaults on, the table stays at 40 MB).
+/// the queue's `soak` benchmark: with it off, 2.5 million dead rows and a fifth of the throughput
+/// in 30 minutes; with the server's defaults on, the table stays at 40 MB).
 async fn check_vacuum(conn: &mut PgConnection, report: &mut Report) {
     let on = sqlx::query_scalar!(r#"select current_setting('autovacuum') = 'on' as "on!""#)
         .fetch_one(conn)

@@ -1,9 +1,8 @@
 //! The command line: one binary, one subcommand per job.
 
+use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 
-#[cfg(feature = "dev")]
-use crate::bench::BenchCommand;
 use crate::db::{self, DatabaseArgs};
 use crate::telemetry::LogFormat;
 
@@ -11,6 +10,17 @@ use crate::telemetry::LogFormat;
 #[derive(Debug, Parser)]
 #[command(name = "remindbot", version, about)]
 pub struct Cli {
+    /// Where the settings come from and how logs look.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The options of every subcommand (of `remindbot` and of the dev tools' `remindbot-dev`).
+#[derive(Debug, clap::Args)]
+pub struct GlobalArgs {
     /// Read settings from this file (KEY=value lines, as systemd's EnvironmentFile) before the
     /// environment and `.env`; the installed package's is /etc/remindbot/remindbot.env.
     #[arg(long, value_name = "PATH", global = true)]
@@ -18,27 +28,35 @@ pub struct Cli {
     /// How log lines are written.
     #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty, global = true)]
     pub log_format: LogFormat,
-    /// What to do.
-    #[command(subcommand)]
-    pub command: Command,
 }
 
-impl Cli {
-    /// The `--env-file` of the raw command line, read before parsing: the settings it holds are
-    /// defaults of the flags that parsing fills in.
-    pub fn env_file_arg(args: &[std::ffi::OsString]) -> Option<std::path::PathBuf> {
-        let mut args = args.iter();
-        while let Some(arg) = args.next() {
-            let arg = arg.to_string_lossy();
-            if arg == "--env-file" {
-                return args.next().map(std::path::PathBuf::from);
-            }
-            if let Some(path) = arg.strip_prefix("--env-file=") {
-                return Some(path.into());
-            }
+impl GlobalArgs {
+    /// Reads the settings of `--env-file` in the raw command line `args`, then `.env`, into the
+    /// environment, before parsing: the settings are defaults of the flags that parsing fills in.
+    /// The variables already set win over the files', as with `.env`.
+    pub fn load_settings(args: &[std::ffi::OsString]) -> anyhow::Result<()> {
+        if let Some(path) = env_file_arg(args) {
+            dotenvy::from_path(&path)
+                .with_context(|| format!("reading the settings in {}", path.display()))?;
         }
-        None
+        dotenvy::dotenv().ok();
+        Ok(())
     }
+}
+
+/// The `--env-file` of the raw command line.
+fn env_file_arg(args: &[std::ffi::OsString]) -> Option<std::path::PathBuf> {
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let arg = arg.to_string_lossy();
+        if arg == "--env-file" {
+            return args.next().map(std::path::PathBuf::from);
+        }
+        if let Some(path) = arg.strip_prefix("--env-file=") {
+            return Some(path.into());
+        }
+    }
+    None
 }
 
 /// The subcommands.
@@ -49,16 +67,6 @@ pub enum Command {
         /// Where the database is.
         #[command(flatten)]
         db: DatabaseArgs,
-    },
-    /// Manage the private PostgreSQL cluster (used when DATABASE_URL is unset).
-    #[cfg(feature = "dev")]
-    Db {
-        /// Where the cluster lives.
-        #[command(flatten)]
-        db: DatabaseArgs,
-        /// What to do with it.
-        #[command(subcommand)]
-        action: DbAction,
     },
     /// Failed reminders, retry, cancel and queue stats (`--json` for scripts).
     Admin {
@@ -76,68 +84,19 @@ pub enum Command {
     /// token, the webhook, the database (migrations, clock), the admin page, the limits. Changes
     /// nothing; exits 1 when something failed.
     Check(Box<crate::config::RunConfig>),
-    /// Run the Telegram Bot API simulator (for tests, the sandbox and other programs).
-    #[cfg(feature = "dev")]
-    Sim(tgsim::cli::SimArgs),
-    /// The whole bot offline: PostgreSQL, the simulator, the bot and the workers, with a chat in
-    /// the terminal (or driven through standard input).
-    #[cfg(feature = "dev")]
-    Sandbox(Box<crate::sandbox::SandboxArgs>),
-    /// Benchmarks; each prints one parseable line per run.
-    #[cfg(feature = "dev")]
-    Bench {
-        /// Where the database server is (each run creates a fresh database on it).
-        #[command(flatten)]
-        db: DatabaseArgs,
-        /// Which benchmark.
-        #[command(subcommand)]
-        bench: BenchCommand,
-    },
-}
-
-impl Command {
-    /// The log filter when `RUST_LOG` is unset: `warn` for the sandbox, whose terminal is a chat,
-    /// `info` for the rest.
-    pub fn default_log_filter(&self) -> &'static str {
-        match self {
-            #[cfg(feature = "dev")]
-            Self::Sandbox(_) => "warn",
-            _ => "info",
-        }
-    }
-}
-
-/// What `remindbot db` does.
-#[cfg(feature = "dev")]
-#[derive(Debug, Subcommand)]
-pub enum DbAction {
-    /// Start the private cluster (initialising it on first use) and print its URL.
-    Start,
-    /// Stop the private cluster.
-    Stop,
-    /// Print the URL the other commands would use.
-    Url,
 }
 
 /// Runs the chosen subcommand to completion.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Migrate { db } => {
-            let pool = db::connect(&db.resolve_url().await?, 2).await?;
+            let pool = db::connect(db.url()?, 2).await?;
             db::migrate(&pool).await?;
             tracing::info!("migrations applied");
             Ok(())
         }
-        #[cfg(feature = "dev")]
-        Command::Db { db, action } => match action {
-            DbAction::Start | DbAction::Url => {
-                println!("{}", db.resolve_url().await?);
-                Ok(())
-            }
-            DbAction::Stop => Ok(devdb::LocalCluster::new(&db.pgdata, db.pg_port).stop()?),
-        },
         Command::Admin { db, command } => {
-            let pool = db::connect(&db.resolve_url().await?, 2).await?;
+            let pool = db::connect(db.url()?, 2).await?;
             db::migrate(&pool).await?;
             crate::admin::cli::run(command, &pool).await
         }
@@ -153,11 +112,5 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 std::process::exit(1)
             }
         }
-        #[cfg(feature = "dev")]
-        Command::Sim(args) => tgsim::cli::run(args).await,
-        #[cfg(feature = "dev")]
-        Command::Sandbox(args) => crate::sandbox::run(*args).await,
-        #[cfg(feature = "dev")]
-        Command::Bench { db, bench } => crate::bench::run(bench, &db).await,
     }
 }

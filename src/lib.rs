@@ -1,14 +1,13 @@
 //! remindbot: a Telegram reminder bot with its own durable job queue in PostgreSQL.
 //!
 //! The binary (`src/main.rs`) only parses the command line; everything else lives here so that the
-//! integration tests and the benchmarks drive the same code. The job queue is the `pgqueue` crate;
-//! the Bot API simulator (`tgsim`), the private PostgreSQL cluster (`devdb`), the sandbox and the
-//! benchmarks are dev tooling behind the `dev` feature (on by default).
+//! integration tests, the sandbox and the benchmarks drive the same code. The job queue is the
+//! `pgqueue` crate; the dev tooling (the sandbox, the app's benchmarks, the Bot API simulator and
+//! the private PostgreSQL cluster) lives in crates of its own (`devtools`, `tgsim`, `devdb`) that
+//! this crate does not depend on.
 
 pub mod admin;
 pub mod app;
-#[cfg(feature = "dev")]
-pub mod bench;
 pub mod bot;
 pub mod callback;
 pub mod check;
@@ -19,8 +18,6 @@ pub mod domain;
 pub mod export;
 pub mod http;
 pub mod i18n;
-#[cfg(feature = "dev")]
-pub mod sandbox;
 pub mod store;
 pub mod telegram;
 pub mod telemetry;

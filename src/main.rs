@@ -1,19 +1,14 @@
-//! The `remindbot` binary: reads `--env-file` and `.env`, parses the command line and hands over to the library.
+//! The `remindbot` binary: reads `--env-file` and `.env`, parses the command line and hands over to
+//! the library.
 
-use anyhow::Context;
 use clap::Parser;
-use remindbot::cli::Cli;
+use remindbot::cli::{Cli, GlobalArgs};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    // The variables already set win over the file's, as with `.env`.
-    if let Some(path) = Cli::env_file_arg(&args) {
-        dotenvy::from_path(&path)
-            .with_context(|| format!("reading the settings in {}", path.display()))?;
-    }
-    dotenvy::dotenv().ok();
+    GlobalArgs::load_settings(&args)?;
     let cli = Cli::parse_from(args);
-    remindbot::telemetry::init_with_default(cli.log_format, cli.command.default_log_filter());
+    remindbot::telemetry::init(cli.global.log_format);
     remindbot::cli::run(cli).await
 }

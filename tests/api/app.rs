@@ -7,7 +7,6 @@
 //! settings; a test that seeds no reminders has the chat alone, the delivery workers idle.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use pgqueue::{Queue, QueueConfig};
@@ -135,8 +134,6 @@ impl TestApp {
         RunConfig {
             db: DatabaseArgs {
                 database_url: Some(database_url.to_owned()),
-                pgdata: PathBuf::from(".pgdata"),
-                pg_port: 0,
             },
             telegram: TelegramArgs {
                 token: BotToken::from(SecretString::from(sim.token().to_owned())),
@@ -521,7 +518,7 @@ impl TestApp {
     /// Seeds one one-off reminder per `(chat, due)` (chats created as needed; negative ids are
     /// groups); returns the task ids in order.
     pub async fn seed(&self, reminders: &[(i64, DateTime<Utc>)]) -> Vec<i64> {
-        remindbot::bench::delivery::seed(&self.pool, &self.queue, reminders)
+        devtools::bench::delivery::seed(&self.pool, &self.queue, reminders)
             .await
             .expect("seeding reminders")
     }

@@ -32,7 +32,6 @@ mod outbox;
 mod parser_properties;
 mod parser_tables;
 mod reachability;
-mod sandbox;
 mod series;
 mod store;
 mod support;

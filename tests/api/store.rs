@@ -186,7 +186,7 @@ async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
 #[tokio::test]
 async fn the_per_task_admin_and_metrics_look_ups_are_served_by_indexes() {
     let db = TestDb::new().await;
-    remindbot::bench::explain::seed(&db.pool, 20_000)
+    devtools::bench::explain::seed(&db.pool, 20_000)
         .await
         .unwrap();
     // With sequential scans priced out, a statement still reading a table sequentially has no
@@ -204,14 +204,14 @@ async fn the_per_task_admin_and_metrics_look_ups_are_served_by_indexes() {
         .connect(db.url())
         .await
         .unwrap();
-    for explained in remindbot::bench::explain::explain_all(&pool, 1)
+    for explained in devtools::bench::explain::explain_all(&pool, 1)
         .await
         .unwrap()
     {
         assert!(!explained.scans_a_table(), "{explained:?}");
     }
     // The queue's own reads are its tests' business (crates/pgqueue); here they only have to run.
-    let timed = remindbot::bench::explain::time_queue_reads(&pool, 1)
+    let timed = devtools::bench::explain::time_queue_reads(&pool, 1)
         .await
         .unwrap();
     assert!(timed.iter().all(|t| t.median_ms >= 0.0), "{timed:?}");
@@ -320,7 +320,7 @@ async fn retention_purges_what_is_old_and_keeps_what_is_not() {
 #[tokio::test]
 async fn queue_depth_is_exact_on_a_small_table_and_close_on_a_large_one() {
     let db = TestDb::new().await;
-    remindbot::bench::explain::seed(&db.pool, 1000)
+    devtools::bench::explain::seed(&db.pool, 1000)
         .await
         .unwrap();
     let small = pgqueue::maintenance::depth(&db.pool, OUTBOX_QUEUE)
@@ -341,7 +341,7 @@ async fn queue_depth_is_exact_on_a_small_table_and_close_on_a_large_one() {
     assert!(small.oldest_due_secs.unwrap() >= 60.0);
 
     let db = TestDb::new().await;
-    remindbot::bench::explain::seed(&db.pool, 50_000)
+    devtools::bench::explain::seed(&db.pool, 50_000)
         .await
         .unwrap();
     let large = pgqueue::maintenance::depth(&db.pool, OUTBOX_QUEUE)

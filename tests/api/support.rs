@@ -5,14 +5,13 @@
 //! The server is `DATABASE_URL` when set, otherwise the project's private cluster in `.pgdata`
 //! (started on first use). Each test gets its own database, dropped when the test ends.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use devdb::ScratchDatabase;
 use pgqueue::maintenance::AttemptOutcome;
 use pgqueue::{JobInfo, JobState};
-use remindbot::db::DatabaseArgs;
 use remindbot::store::OUTBOX_QUEUE;
 use remindbot::store::outbox::OutboxJob;
 use sqlx::PgPool;
@@ -36,11 +35,8 @@ pub async fn server_url() -> String {
     LazyLock::force(&TRACING);
     SERVER_URL
         .get_or_init(|| async {
-            let mut args = DatabaseArgs::from_env();
-            if std::env::var_os("REMINDBOT_PGDATA").is_none() {
-                args.pgdata = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".pgdata");
-            }
-            args.resolve_url()
+            let workspace_pgdata = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.pgdata"));
+            devdb::server_url_from_env(workspace_pgdata)
                 .await
                 .expect("a PostgreSQL server for the tests")
         })
@@ -64,7 +60,7 @@ impl TestDb {
 
     /// A new database on the server at `server`, with a pool of 10 connections.
     pub async fn on_server(server: &str) -> Self {
-        let database = remindbot::db::scratch(server)
+        let database = ScratchDatabase::create(server, &remindbot::db::migrators())
             .await
             .expect("a scratch database");
         let pool = database

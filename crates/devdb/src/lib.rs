@@ -1,15 +1,20 @@
 //! PostgreSQL for development: a private cluster that the project starts itself from the installed
-//! server binaries ([`LocalCluster`], so a fresh machine needs no set-up), and fresh, migrated
-//! scratch databases on any server ([`ScratchDatabase`], one per test or benchmark run).
+//! server binaries ([`LocalCluster`], so a fresh machine needs no set-up), found through the
+//! environment as every test and benchmark does ([`server_url_from_env`]), fresh, migrated
+//! scratch databases on any server ([`ScratchDatabase`], one per test or benchmark run), and the
+//! medians and percentiles the benchmarks on them report ([`stats`]).
 //!
-//! Dev tooling only: the product uses it for `remindbot sandbox`, the benchmarks and the tests,
-//! and leaves it out of a production build.
+//! Dev tooling only: the sandbox, the benchmarks and the tests use it; the product does not
+//! depend on it.
 
 pub mod local_cluster;
 pub mod scratch;
+pub mod server;
+pub mod stats;
 
 pub use local_cluster::{ClusterError, LocalCluster};
 pub use scratch::ScratchDatabase;
+pub use server::{DEFAULT_PORT, server_url_from_env};
 
 /// What can go wrong while preparing a database.
 #[derive(Debug, thiserror::Error)]

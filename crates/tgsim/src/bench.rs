@@ -1,5 +1,5 @@
-//! `remindbot bench sim`: how many sendMessage requests per second the simulator answers, so it is
-//! never what limits a delivery benchmark. Starts an in-process simulator with flood control off,
+//! `bench sim` (`remindbot-dev bench sim`): how many sendMessage requests per second the simulator
+//! answers, so it is never what limits a delivery benchmark. Starts an in-process simulator with flood control off,
 //! sends over real loopback HTTP from `concurrency` keep-alive connections, and prints one line.
 
 use std::sync::Arc;
@@ -11,7 +11,7 @@ use axum::body::Bytes;
 
 use super::{HttpConnection, NewUser, SimConfig, Simulator};
 
-/// Options of `remindbot bench sim`.
+/// Options of `remindbot-dev bench sim`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimBenchArgs {
     /// sendMessage requests in total.

@@ -1,5 +1,5 @@
-//! `tgsim` (and `remindbot sim`): the simulator as a standalone server for other programs to test
-//! against.
+//! `tgsim` (and `remindbot-dev sim`): the simulator as a standalone server for other programs to
+//! test against.
 
 use std::net::SocketAddr;
 
@@ -7,7 +7,7 @@ use anyhow::Context;
 
 use super::{BotProfile, DEFAULT_TOKEN, LimitsConfig, SimConfig, Simulator};
 
-/// Options of `tgsim` and `remindbot sim`. `Debug` hides the token.
+/// Options of `tgsim` and `remindbot-dev sim`. `Debug` hides the token.
 #[derive(Clone, clap::Args)]
 pub struct SimArgs {
     /// Address to listen on.

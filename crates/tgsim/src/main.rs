@@ -1,5 +1,5 @@
 //! The `tgsim` binary: the Bot API simulator as a standalone server for other programs to test
-//! against (the same as `remindbot sim`).
+//! against (the same as `remindbot-dev sim`).
 
 use clap::Parser;
 

@@ -5,36 +5,21 @@
 //! (or `REMINDBOT_PGDATA`) on `REMINDBOT_PG_PORT` (55432), started on first use, as the product's
 //! tests do. Each test gets its own database, dropped when the test ends.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use devdb::{LocalCluster, ScratchDatabase};
+use devdb::ScratchDatabase;
 use sqlx::PgPool;
 use tokio::sync::OnceCell;
 
 static SERVER_URL: OnceCell<String> = OnceCell::const_new();
 
-/// An environment variable that is set and not blank.
-fn non_empty(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
-}
-
 /// The URL of the PostgreSQL server the tests use, starting the private cluster if needed.
 pub async fn server_url() -> String {
     SERVER_URL
         .get_or_init(|| async {
-            if let Some(url) = non_empty("DATABASE_URL") {
-                return url.trim().to_owned();
-            }
-            let pgdata = non_empty("REMINDBOT_PGDATA").map_or_else(
-                || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.pgdata")),
-                PathBuf::from,
-            );
-            let port = non_empty("REMINDBOT_PG_PORT")
-                .and_then(|p| p.parse().ok())
-                .unwrap_or(55432);
-            LocalCluster::new(&pgdata, port)
-                .ensure_running()
+            let workspace_pgdata = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.pgdata"));
+            devdb::server_url_from_env(workspace_pgdata)
                 .await
                 .expect("a PostgreSQL server for the tests")
         })

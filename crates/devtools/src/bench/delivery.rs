@@ -1,4 +1,4 @@
-//! `remindbot bench delivery`: the delivery pipeline (queue, rate limits, teloxide, recording)
+//! `bench delivery`: the delivery pipeline (queue, rate limits, teloxide, recording)
 //! against the in-process Bot API simulator, on a fresh database per run.
 //!
 //! Modes: `throughput` (N reminders due at once for N chats; reminders/s from start to the last
@@ -6,7 +6,6 @@
 //! (reminders falling due at a steady rate; lateness p50/p99 from due to sent).
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -15,14 +14,14 @@ use chrono_tz::Tz;
 use secrecy::SecretString;
 use sqlx::PgPool;
 
-use crate::config::{DeliveryArgs, RunConfig, TelegramArgs};
-use crate::db::{self, DatabaseArgs};
-use crate::domain::lang::Lang;
-use crate::domain::lead::Lead;
-use crate::store::tasks::{self, NewTask, TaskText};
-use crate::store::types::ChatKind;
-use crate::store::{OUTBOX_QUEUE, StoreError, chats, outbox_queue};
 use pgqueue::{Queue, QueueConfig};
+use remindbot::config::{DeliveryArgs, RunConfig, TelegramArgs};
+use remindbot::db::DatabaseArgs;
+use remindbot::domain::lang::Lang;
+use remindbot::domain::lead::Lead;
+use remindbot::store::tasks::{self, NewTask, TaskText};
+use remindbot::store::types::ChatKind;
+use remindbot::store::{OUTBOX_QUEUE, StoreError, chats, outbox_queue};
 use tgsim::{FaultAction, FaultRule, LimitsConfig, NewUser, Rate, SimConfig, Simulator};
 
 /// What to measure.
@@ -95,7 +94,7 @@ pub async fn run(args: &DeliveryBenchArgs, server_url: &str) -> anyhow::Result<(
     }
     if results.len() > 1 {
         let median = |f: fn(&RunResult) -> f64| {
-            super::median(&mut results.iter().map(f).collect::<Vec<_>>())
+            devdb::stats::median(&mut results.iter().map(f).collect::<Vec<_>>())
         };
         let summary = RunResult {
             reminders: results[0].reminders,
@@ -160,7 +159,7 @@ async fn run_once(
     server_url: &str,
     latency: Option<(u64, u64)>,
 ) -> anyhow::Result<RunResult> {
-    let database = db::scratch(server_url).await?;
+    let database = crate::database::scratch(server_url).await?;
     let pool = database.pool(4).await?;
     let queue = outbox_queue(pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let sim_config = if args.no_limits {
@@ -211,7 +210,7 @@ async fn run_once(
         args.workers,
     );
     let started = Instant::now();
-    let running = crate::app::start(config).await?;
+    let running = remindbot::app::start(config).await?;
     let timeout = Duration::from_secs(600);
     anyhow::ensure!(
         wait_for_sent(&pool, n as i64, timeout).await?,
@@ -315,11 +314,9 @@ pub(super) fn run_config(
     RunConfig {
         db: DatabaseArgs {
             database_url: Some(database_url.to_owned()),
-            pgdata: PathBuf::from(".pgdata"),
-            pg_port: 0,
         },
         telegram: TelegramArgs {
-            token: crate::config::BotToken::from(SecretString::from(sim.token().to_owned())),
+            token: remindbot::config::BotToken::from(SecretString::from(sim.token().to_owned())),
             api_url: Some(sim.url()),
             http_timeout_secs: 17,
         },
@@ -336,11 +333,11 @@ pub(super) fn run_config(
             keep_finished_hours: 24,
             flood_pause_cap_secs: 60,
         },
-        bot: crate::bot::BotSettings::default(),
-        admin: crate::config::AdminArgs::default(),
+        bot: remindbot::bot::BotSettings::default(),
+        admin: remindbot::config::AdminArgs::default(),
         http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         db_max_connections: 20,
         retention_days: 90,
-        intake: crate::config::IntakeArgs::default(),
+        intake: remindbot::config::IntakeArgs::default(),
     }
 }

@@ -1,4 +1,4 @@
-//! `remindbot bench intake`: the way in, on a fresh database per run, Telegram's limits off.
+//! `bench intake`: the way in, on a fresh database per run, Telegram's limits off.
 //!
 //! `remindbot run` serves its webhook; the benchmark POSTs updates to it as Telegram would (one
 //! update per request, `--connections` at once): per user `/tz Asia/Tashkent` then a task, so
@@ -18,9 +18,8 @@ use serde_json::json;
 use sqlx::PgPool;
 use tgsim::{NewUser, SimConfig, Simulator};
 
-use crate::bot::intake::IntakeMode;
-use crate::bot::intake::webhook::SECRET_HEADER;
-use crate::db;
+use remindbot::bot::intake::IntakeMode;
+use remindbot::bot::intake::webhook::SECRET_HEADER;
 
 /// Options of `bench intake`.
 #[derive(Debug, clap::Args)]
@@ -63,7 +62,7 @@ pub async fn run(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<()>
     }
     if results.len() > 1 {
         let median = |f: fn(&RunResult) -> f64| {
-            super::median(&mut results.iter().map(f).collect::<Vec<_>>())
+            devdb::stats::median(&mut results.iter().map(f).collect::<Vec<_>>())
         };
         let summary = RunResult {
             updates: results[0].updates,
@@ -116,7 +115,7 @@ fn message_update(update_id: i64, user_id: i64, text: &str) -> serde_json::Value
 }
 
 async fn run_once(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<RunResult> {
-    let database = db::scratch(server_url).await?;
+    let database = crate::database::scratch(server_url).await?;
     let pool = database.pool(4).await?;
     let sim = Simulator::start(SimConfig::default().without_limits()).await?;
     let mut user_ids = Vec::with_capacity(args.users);
@@ -134,7 +133,7 @@ async fn run_once(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<Ru
     config.intake.webhook_listen = Some(listen);
     config.intake.update_workers = args.workers;
     config.bot.user_updates_per_minute = std::num::NonZeroU32::MAX;
-    let running = crate::app::start(config).await?;
+    let running = remindbot::app::start(config).await?;
     wait_until_up(listen).await?;
 
     let mut bodies = Vec::with_capacity(args.users * 2);

@@ -1,4 +1,4 @@
-//! `remindbot bench egress`: the way out at Telegram's limits (30/s overall, 1/s per chat), on a
+//! `bench egress`: the way out at Telegram's limits (30/s overall, 1/s per chat), on a
 //! fresh database and simulator per measurement.
 //!
 //! Budget: `--reminders` reminders due at once for as many chats, sent by 1, 2 and 3 replicas of
@@ -13,9 +13,8 @@ use chrono::Utc;
 use sqlx::PgPool;
 use tgsim::{LimitsConfig, NewUser, SimConfig, SimHandle, Simulator};
 
-use crate::db;
-use crate::store::{OUTBOX_QUEUE, outbox_queue};
 use pgqueue::QueueConfig;
+use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
 
 /// Options of `bench egress`.
 #[derive(Debug, clap::Args)]
@@ -65,8 +64,9 @@ pub async fn run(args: &EgressBenchArgs, server_url: &str) -> anyhow::Result<()>
             runs.push(budget);
         }
         if runs.len() > 1 {
-            let median =
-                |f: fn(&Budget) -> f64| super::median(&mut runs.iter().map(f).collect::<Vec<_>>());
+            let median = |f: fn(&Budget) -> f64| {
+                devdb::stats::median(&mut runs.iter().map(f).collect::<Vec<_>>())
+            };
             let summary = Budget {
                 per_s: median(|b| b.per_s),
                 busiest_second: median(|b| b.busiest_second),
@@ -83,8 +83,9 @@ pub async fn run(args: &EgressBenchArgs, server_url: &str) -> anyhow::Result<()>
         runs.push(answers);
     }
     if runs.len() > 1 {
-        let median =
-            |f: fn(&Answers) -> f64| super::median(&mut runs.iter().map(f).collect::<Vec<_>>());
+        let median = |f: fn(&Answers) -> f64| {
+            devdb::stats::median(&mut runs.iter().map(f).collect::<Vec<_>>())
+        };
         let summary = Answers {
             p50_ms: median(|a| a.p50_ms),
             p95_ms: median(|a| a.p95_ms),
@@ -117,7 +118,7 @@ async fn with_backlog(
     server_url: &str,
     n: usize,
 ) -> anyhow::Result<(devdb::ScratchDatabase, PgPool, SimHandle)> {
-    let database = db::scratch(server_url).await?;
+    let database = crate::database::scratch(server_url).await?;
     let pool = database.pool(4).await?;
     let sim = Simulator::start(SimConfig::default().with_limits(LimitsConfig::default())).await?;
     let now = Utc::now();
@@ -140,7 +141,7 @@ async fn budget(
     let mut running = Vec::new();
     for _ in 0..replicas.max(1) {
         let config = super::delivery::run_config(database.url(), &sim, RATE, true, 16);
-        running.push(crate::app::start(config).await?);
+        running.push(remindbot::app::start(config).await?);
     }
     let timeout = Duration::from_secs(60 + args.reminders as u64);
     anyhow::ensure!(
@@ -184,7 +185,7 @@ async fn budget(
 async fn answers(args: &EgressBenchArgs, server_url: &str) -> anyhow::Result<Answers> {
     let (database, pool, sim) = with_backlog(server_url, args.reminders).await?;
     let config = super::delivery::run_config(database.url(), &sim, RATE, true, 16);
-    let running = crate::app::start(config).await?;
+    let running = remindbot::app::start(config).await?;
     // Let the backlog build up a head of steam first.
     tokio::time::sleep(Duration::from_secs(2)).await;
     let mut waits = Vec::with_capacity(args.askers);

@@ -1,6 +1,7 @@
-//! `remindbot sandbox`: the whole bot offline in one command. It starts PostgreSQL (the private
-//! cluster unless DATABASE_URL is set), the Bot API simulator on a free port and everything of
-//! `remindbot run` against it, then lets the terminal type as simulated Telegram users.
+//! `remindbot-dev sandbox` (`cargo sandbox`): the whole bot offline in one command. It starts
+//! PostgreSQL (the private cluster unless DATABASE_URL is set), the Bot API simulator on a free
+//! port and everything of `remindbot run` against it, then lets the terminal type as simulated
+//! Telegram users.
 //!
 //! - [`terminal`] reads standard input (a TTY or a pipe) and tells sandbox commands from chat.
 //! - [`session`] acts as the users through the simulator and collects what they see.
@@ -19,10 +20,11 @@ use anyhow::Context as _;
 use secrecy::SecretString;
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::app::{self, Running};
-use crate::bot::BotSettings;
-use crate::config::{DeliveryArgs, RunConfig, TelegramArgs};
-use crate::db::DatabaseArgs;
+use crate::database::DevDatabaseArgs;
+use remindbot::app::{self, Running};
+use remindbot::bot::BotSettings;
+use remindbot::config::{DeliveryArgs, RunConfig, TelegramArgs};
+use remindbot::db::DatabaseArgs;
 use session::Session;
 use terminal::Input;
 use tgsim::{SimConfig, SimHandle, Simulator};
@@ -38,12 +40,12 @@ const SETTLE_MAX: Duration = Duration::from_secs(5);
 /// Bot API request timeout against the simulator (long polls take 10 s).
 const HTTP_TIMEOUT_SECS: u64 = 17;
 
-/// The options of `remindbot sandbox`.
+/// The options of `remindbot-dev sandbox`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct SandboxArgs {
     /// Where the database is (the private cluster in `--pgdata` unless DATABASE_URL is set).
     #[command(flatten)]
-    pub db: DatabaseArgs,
+    pub db: DevDatabaseArgs,
     /// Start with an empty sandbox database (the private cluster's; not with DATABASE_URL).
     #[arg(long)]
     pub fresh: bool,
@@ -70,7 +72,7 @@ pub struct SandboxArgs {
 /// Runs the sandbox until `/quit`, end of input or Ctrl-C; then stops everything.
 pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
     say(&["sandbox> starting PostgreSQL, the Bot API simulator and the bot…".to_owned()])?;
-    if args.fresh && database::explicit_url(&args.db).is_some() {
+    if args.fresh && args.db.explicit_url().is_some() {
         anyhow::bail!(
             "--fresh empties the sandbox's own database; it is not used with DATABASE_URL"
         );
@@ -103,10 +105,9 @@ fn run_config(
     RunConfig {
         db: DatabaseArgs {
             database_url: Some(database_url),
-            ..args.db.clone()
         },
         telegram: TelegramArgs {
-            token: crate::config::BotToken::from(SecretString::from(sim.token().to_owned())),
+            token: remindbot::config::BotToken::from(SecretString::from(sim.token().to_owned())),
             api_url: Some(sim.url()),
             http_timeout_secs: HTTP_TIMEOUT_SECS,
         },
@@ -119,12 +120,12 @@ fn run_config(
             },
             ..BotSettings::default()
         },
-        admin: crate::config::AdminArgs::resolve(Some(admin_token.into()), None, false)
+        admin: remindbot::config::AdminArgs::resolve(Some(admin_token.into()), None, false)
             .expect("32 random hex digits are a strong admin token"),
         http_addr: args.http_addr,
         db_max_connections: 10,
         retention_days: 90,
-        intake: crate::config::IntakeArgs::default(),
+        intake: remindbot::config::IntakeArgs::default(),
     }
 }
 
@@ -244,7 +245,7 @@ fn banner(
     http_addr: SocketAddr,
     admin_token: &str,
 ) -> Vec<String> {
-    let database = match database::explicit_url(&args.db) {
+    let database = match args.db.explicit_url() {
         Some(_) => "DATABASE_URL".to_owned(),
         None => format!(
             "{} on the private cluster in {} (port {})",

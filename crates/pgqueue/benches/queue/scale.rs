@@ -1,5 +1,5 @@
-//! `remindbot bench scale`: how the queue's cost grows with its size. For each backlog size, on a
-//! fresh database: the backlog written by the database (most jobs due over the coming month, as
+//! `scale`: how the queue's cost grows with its size. For each backlog size, on a fresh
+//! database: the backlog written by the database (most jobs due over the coming month, as
 //! reminders are, a share due now), a `VACUUM ANALYZE` (the steady state autovacuum keeps) and a
 //! `CHECKPOINT` (as for a backlog written long before it falls due: each page's first change
 //! writes a full-page image to the WAL), then single-job claims timed one by one (each completed
@@ -16,13 +16,12 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use crate::db;
 use pgqueue::{
     ClaimedJob, JobHandler, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
     maintenance, synthetic,
 };
 
-/// Options of `bench scale`.
+/// Options of `scale`.
 #[derive(Debug, clap::Args)]
 pub struct ScaleArgs {
     /// Backlog sizes (pending jobs), comma-separated.
@@ -109,7 +108,7 @@ async fn run_scenario(
     scenario: &Scenario,
     server_url: &str,
 ) -> anyhow::Result<()> {
-    let database = db::scratch(server_url).await?;
+    let database = crate::scratch(server_url).await?;
     let pool = database.pool(2 * args.workers as u32 + 2).await?;
     let queue = Queue::new(pool.clone(), QueueConfig::new("scale"));
 
@@ -149,8 +148,8 @@ async fn run_scenario(
         queue.complete(&pool, job).await?;
     }
     let (claim_p50, claim_p99) = (
-        super::percentile(&mut latencies, 0.5),
-        super::percentile(&mut latencies, 0.99),
+        devdb::stats::percentile(&mut latencies, 0.5),
+        devdb::stats::percentile(&mut latencies, 0.99),
     );
 
     let to_drain = (scenario.due as usize - claims) as u64;

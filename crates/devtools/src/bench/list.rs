@@ -1,4 +1,4 @@
-//! `remindbot bench list`: the bot on a large database. A fresh database gets `--rows` tasks with
+//! `bench list`: the bot on a large database. A fresh database gets `--rows` tasks with
 //! their reminders and jobs (as `bench explain` fills it), and one user of the simulator has
 //! `--tasks` open tasks among them. Then:
 //! - the look-ups behind `/list` (the count and a page of the chat's open tasks) are timed as the
@@ -9,6 +9,7 @@
 //!   chat), and the time from the message to the bot's answer is measured end to end (long
 //!   polling, the inbox, the handler, the outbox and its pacing).
 
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -17,14 +18,13 @@ use chrono_tz::Tz;
 use sqlx::PgPool;
 use tgsim::{NewUser, SimConfig, Simulator};
 
-use crate::bot::render::PAGE_SIZE;
-use crate::db;
-use crate::domain::lang::Lang;
-use crate::domain::lead::Lead;
-use crate::store::tasks::{self, NewTask, TaskText};
-use crate::store::types::ChatKind;
-use crate::store::{OUTBOX_QUEUE, chats, outbox_queue};
 use pgqueue::QueueConfig;
+use remindbot::bot::render::PAGE_SIZE;
+use remindbot::domain::lang::Lang;
+use remindbot::domain::lead::Lead;
+use remindbot::store::tasks::{self, NewTask, TaskText};
+use remindbot::store::types::ChatKind;
+use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
 
 /// Options of `bench list`.
 #[derive(Debug, clap::Args)]
@@ -41,6 +41,10 @@ pub struct ListBenchArgs {
     /// `/list` messages sent through the running bot.
     #[arg(long, default_value_t = 40)]
     pub asks: usize,
+    /// The `remindbot` binary to run and measure; by default the one next to this program
+    /// (`cargo build --release` builds both).
+    #[arg(long, value_name = "PATH")]
+    pub bot: Option<PathBuf>,
 }
 
 /// The bot's zone for the user.
@@ -48,7 +52,8 @@ const ZONE: &str = "Asia/Tashkent";
 
 /// Runs the benchmark once and prints its lines.
 pub async fn run(args: &ListBenchArgs, server_url: &str) -> anyhow::Result<()> {
-    let database = db::scratch(server_url).await?;
+    let bot_binary = bot_binary(args)?;
+    let database = crate::database::scratch(server_url).await?;
     let pool = database.pool(4).await?;
     let seeding = Instant::now();
     super::explain::seed(&pool, args.rows).await?;
@@ -63,7 +68,7 @@ pub async fn run(args: &ListBenchArgs, server_url: &str) -> anyhow::Result<()> {
         seeding.elapsed().as_secs_f64()
     );
 
-    let pages = crate::bot::render::page_count(i64::try_from(args.tasks)?);
+    let pages = remindbot::bot::render::page_count(i64::try_from(args.tasks)?);
     for (name, offset) in [
         ("first_page", 0),
         ("last_page", (pages - 1).max(0) * PAGE_SIZE),
@@ -80,12 +85,12 @@ pub async fn run(args: &ListBenchArgs, server_url: &str) -> anyhow::Result<()> {
         println!(
             "bench=list measure=store_lookups page={name} samples={} p50_ms={:.3} p99_ms={:.3}",
             args.samples,
-            super::percentile(&mut times.clone(), 0.5),
-            super::percentile(&mut times, 0.99),
+            devdb::stats::percentile(&mut times.clone(), 0.5),
+            devdb::stats::percentile(&mut times, 0.99),
         );
     }
 
-    let mut bot = tokio::process::Command::new(std::env::current_exe()?)
+    let mut bot = tokio::process::Command::new(&bot_binary)
         .arg("run")
         .env("DATABASE_URL", database.url())
         .env("TELOXIDE_TOKEN", sim.token())
@@ -119,8 +124,8 @@ pub async fn run(args: &ListBenchArgs, server_url: &str) -> anyhow::Result<()> {
     println!(
         "bench=list measure=end_to_end asks={} p50_ms={:.1} p99_ms={:.1} max_ms={:.1}",
         args.asks,
-        super::percentile(&mut waits.clone(), 0.5),
-        super::percentile(&mut waits.clone(), 0.99),
+        devdb::stats::percentile(&mut waits.clone(), 0.5),
+        devdb::stats::percentile(&mut waits.clone(), 0.99),
         waits.iter().copied().fold(0.0, f64::max),
     );
     println!(
@@ -130,6 +135,21 @@ pub async fn run(args: &ListBenchArgs, server_url: &str) -> anyhow::Result<()> {
     sim.shutdown().await;
     pool.close().await;
     Ok(())
+}
+
+/// The production binary the benchmark runs: `--bot`, or `remindbot` beside this program.
+fn bot_binary(args: &ListBenchArgs) -> anyhow::Result<PathBuf> {
+    let path = match &args.bot {
+        Some(path) => path.clone(),
+        None => std::env::current_exe()?.with_file_name("remindbot"),
+    };
+    anyhow::ensure!(
+        path.is_file(),
+        "no remindbot binary at {}: build it first (`cargo build --release -p remindbot`) or pass \
+         --bot PATH",
+        path.display()
+    );
+    Ok(path)
 }
 
 /// `tasks` open tasks for `user`, due over the coming weeks, each with its reminder job.

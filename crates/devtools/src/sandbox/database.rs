@@ -7,9 +7,9 @@ use std::ops::RangeInclusive;
 use sqlx::postgres::PgConnectOptions;
 use sqlx::{AssertSqlSafe, ConnectOptions, Connection, PgConnection};
 
-use devdb::{ClusterError, LocalCluster};
+use devdb::ClusterError;
 
-use crate::db::DatabaseArgs;
+use crate::database::DevDatabaseArgs;
 
 /// Why the sandbox cannot use a database.
 #[derive(Debug, thiserror::Error)]
@@ -37,13 +37,11 @@ const DUPLICATE_DATABASE: &str = "42P04";
 
 /// The URL the sandbox uses: DATABASE_URL as it is, or the sandbox's database on the private
 /// cluster (started if needed), emptied first when `fresh`.
-pub async fn resolve(db: &DatabaseArgs, fresh: bool) -> Result<String, DatabaseError> {
-    if let Some(url) = explicit_url(db) {
+pub async fn resolve(db: &DevDatabaseArgs, fresh: bool) -> Result<String, DatabaseError> {
+    if let Some(url) = db.explicit_url() {
         return Ok(url.to_owned());
     }
-    let cluster_url = LocalCluster::new(&db.pgdata, db.pg_port)
-        .ensure_running()
-        .await?;
+    let cluster_url = db.cluster().ensure_running().await?;
     let server: PgConnectOptions = cluster_url.parse()?;
     let mut admin = server.database("postgres").connect().await?;
     if fresh {
@@ -73,14 +71,6 @@ pub async fn resolve(db: &DatabaseArgs, fresh: bool) -> Result<String, DatabaseE
         .rsplit_once('/')
         .map_or(cluster_url.as_str(), |(base, _)| base);
     Ok(format!("{base}/{SANDBOX_DATABASE}"))
-}
-
-/// DATABASE_URL (or `--database-url`) when it is set and not blank.
-pub fn explicit_url(db: &DatabaseArgs) -> Option<&str> {
-    db.database_url
-        .as_deref()
-        .map(str::trim)
-        .filter(|url| !url.is_empty())
 }
 
 /// Refuses a database with chats whose ids are outside `sandbox_chats`.

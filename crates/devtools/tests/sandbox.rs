@@ -1,16 +1,31 @@
-//! `remindbot sandbox` driven through standard input like a script would: set the zone, create a
-//! reminder due in seconds, see it arrive, press Done by number, find the list empty, quit; and
+//! `remindbot-dev sandbox` driven through standard input like a script would: set the zone, create
+//! a reminder due in seconds, see it arrive, press Done by number, find the list empty, quit; and
 //! several users, switching between them, and end of input as a way out.
 
+use std::path::Path;
 use std::process::{ExitStatus, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use devdb::ScratchDatabase;
 use remindbot::domain::lang::Lang;
 use remindbot::i18n::{Arg, Tr};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
-use crate::support::{TestDb, WAIT};
+/// How long to wait for what normally happens within milliseconds (the product's tests' bound).
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A fresh, migrated database for one sandbox, on `DATABASE_URL`'s server or the workspace's
+/// private cluster; dropped with the handle.
+async fn scratch_database() -> ScratchDatabase {
+    let workspace_pgdata = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.pgdata"));
+    let server = devdb::server_url_from_env(workspace_pgdata)
+        .await
+        .expect("a PostgreSQL server for the tests");
+    ScratchDatabase::create(&server, &remindbot::db::migrators())
+        .await
+        .expect("a scratch database")
+}
 
 /// The sandbox binary with pipes on both ends.
 struct Sandbox {
@@ -21,8 +36,8 @@ struct Sandbox {
 }
 
 impl Sandbox {
-    fn start(db: &TestDb, args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_remindbot"))
+    fn start(db: &ScratchDatabase, args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_remindbot-dev"))
             .arg("sandbox")
             .args(args)
             .env("DATABASE_URL", db.url())
@@ -110,7 +125,7 @@ impl Sandbox {
 
 #[tokio::test]
 async fn a_reminder_arrives_is_pressed_done_and_leaves_the_list() {
-    let db = TestDb::new().await;
+    let db = scratch_database().await;
     let tr = Tr::new(Lang::En);
     let mut sandbox = Sandbox::start(&db, &["--tz", "Asia/Tashkent"]);
     sandbox
@@ -159,7 +174,7 @@ async fn a_reminder_arrives_is_pressed_done_and_leaves_the_list() {
 
 #[tokio::test]
 async fn several_users_take_turns_and_end_of_input_quits() {
-    let db = TestDb::new().await;
+    let db = scratch_database().await;
     let ru = Tr::new(Lang::Ru);
     let mut sandbox = Sandbox::start(&db, &["--users", "2", "--lang", "ru"]);
     sandbox.expect("sandbox> ", "user 2: Bob").await;
@@ -190,7 +205,7 @@ async fn several_users_take_turns_and_end_of_input_quits() {
 
 #[tokio::test]
 async fn a_location_sets_the_zone_a_forward_becomes_a_reminder_and_files_are_shown() {
-    let db = TestDb::new().await;
+    let db = scratch_database().await;
     let tr = Tr::new(Lang::En);
     let mut sandbox = Sandbox::start(&db, &[]);
     sandbox.expect("bot> ", &tr.t("tz-share-location")).await;

@@ -1,4 +1,4 @@
-//! `remindbot bench explain`: the look-ups that run on every new task, every admin view and every
+//! `bench explain`: the look-ups that run on every new task, every admin view and every
 //! metrics refresh, measured on large tables. A fresh database gets `--rows` tasks, reminders and
 //! jobs (90 % of the jobs pending in the future, 1 % failed, the rest done), a VACUUM ANALYZE, then
 //! each statement of ours (on the bot's tables) runs under `EXPLAIN (ANALYZE)`: one line per
@@ -15,10 +15,9 @@ use pgqueue::{FailedQuery, JobId, NewJob, QueueConfig, maintenance};
 use serde_json::Value;
 use sqlx::PgPool;
 
-use super::median;
-use crate::db;
-use crate::store::outbox::OutboxJob;
-use crate::store::{OUTBOX_QUEUE, ReminderJob, outbox_queue};
+use devdb::stats::median;
+use remindbot::store::outbox::OutboxJob;
+use remindbot::store::{OUTBOX_QUEUE, ReminderJob, outbox_queue};
 
 /// Options of `bench explain`.
 #[derive(Debug, clap::Args)]
@@ -101,7 +100,7 @@ const STATEMENTS: &[(&str, &str)] = &[
 
 /// Runs the benchmark on a fresh database on the server at `server_url`.
 pub async fn run(args: &ExplainArgs, server_url: &str) -> anyhow::Result<()> {
-    let database = db::scratch(server_url).await?;
+    let database = crate::database::scratch(server_url).await?;
     let pool = database.pool(4).await?;
     let started = std::time::Instant::now();
     seed(&pool, args.rows).await?;
@@ -255,9 +254,10 @@ impl SeedFate {
 
 /// The reminder a seeded job delivers.
 fn reminder_of(payload: &Value) -> Option<i64> {
-    serde_json::from_value::<ReminderJob>(payload.clone())
-        .ok()
-        .map(|job| job.reminder_id)
+    match serde_json::from_value::<OutboxJob>(payload.clone()).ok()? {
+        OutboxJob::Reminder(job) => Some(job.reminder_id),
+        OutboxJob::Message(_) | OutboxJob::Agenda(_) => None,
+    }
 }
 
 /// Runs every statement `runs` times under EXPLAIN ANALYZE.

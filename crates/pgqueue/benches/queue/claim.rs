@@ -1,6 +1,6 @@
-//! `remindbot bench claim`: the experiment of the seed lesson (§2.2). A plain table of jobs; each
-//! worker, on its own connection, loops: begin → take one pending job → work → mark it done →
-//! commit, the work inside the claiming transaction. Only the way the job is taken differs:
+//! `claim`: the experiment of the seed lesson (§2.2). A plain table of jobs; each worker, on its
+//! own connection, loops: begin → take one pending job → work → mark it done → commit, the work
+//! inside the claiming transaction. Only the way the job is taken differs:
 //! `FOR UPDATE SKIP LOCKED`, plain `FOR UPDATE`, or no lock at all.
 
 use std::sync::Arc;
@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use sqlx::{AssertSqlSafe, Connection, PgConnection};
 
-use super::work;
-use crate::db;
+use crate::work;
 
 /// How a worker takes a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -48,7 +47,7 @@ impl Strategy {
     }
 }
 
-/// Options of `bench claim`.
+/// Options of `claim`.
 #[derive(Debug, clap::Args)]
 pub struct ClaimArgs {
     /// How workers take a job.
@@ -106,7 +105,7 @@ pub async fn run(args: &ClaimArgs, server_url: &str) -> anyhow::Result<()> {
         millis.push(result.millis);
     }
     if args.runs > 1 {
-        let ms = super::median(&mut millis);
+        let ms = devdb::stats::median(&mut millis);
         println!(
             "summary bench=claim strategy={} runs={} median_ms={:.0} median_jobs_per_s={:.0}",
             args.strategy.name(),
@@ -119,7 +118,7 @@ pub async fn run(args: &ClaimArgs, server_url: &str) -> anyhow::Result<()> {
 }
 
 pub(super) async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Result<ClaimRun> {
-    let database = db::scratch(server_url).await?;
+    let database = crate::scratch(server_url).await?;
     let mut setup = PgConnection::connect(database.url()).await?;
     sqlx::query(
         "create table bench_claim (id bigint primary key, state text not null default 'pending', \

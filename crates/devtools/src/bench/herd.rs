@@ -1,4 +1,4 @@
-//! `remindbot bench herd`: the 09:00 herd. `--users` users each have a reminder at the same
+//! `bench herd`: the 09:00 herd. `--users` users each have a reminder at the same
 //! instant; the bot (`remindbot run`, already running and idle) must send them all under its
 //! budget. At Telegram's 30/s, 100,000 reminders take 55 minutes: a physical limit. So the
 //! simulator's overall limit and the bot's budget are scaled together (`--rate`), and the run
@@ -20,13 +20,12 @@ use chrono_tz::Tz;
 use sqlx::PgPool;
 use tgsim::{LimitsConfig, NewUser, Rate, SimConfig, SimHandle, Simulator};
 
-use crate::db;
-use crate::domain::lang::Lang;
-use crate::domain::lead::Lead;
-use crate::store::tasks::{self, NewTask, TaskText};
-use crate::store::types::ChatKind;
-use crate::store::{OUTBOX_QUEUE, chats, outbox_queue};
 use pgqueue::QueueConfig;
+use remindbot::domain::lang::Lang;
+use remindbot::domain::lead::Lead;
+use remindbot::store::tasks::{self, NewTask, TaskText};
+use remindbot::store::types::ChatKind;
+use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
 
 /// Options of `bench herd`.
 #[derive(Debug, clap::Args)]
@@ -95,7 +94,7 @@ pub async fn run(args: &HerdArgs, server_url: &str) -> anyhow::Result<()> {
     }
     if runs.len() > 1 {
         let median =
-            |f: fn(&Herd) -> f64| super::median(&mut runs.iter().map(f).collect::<Vec<_>>());
+            |f: fn(&Herd) -> f64| devdb::stats::median(&mut runs.iter().map(f).collect::<Vec<_>>());
         let summary = Herd {
             physical_s: median(|h| h.physical_s),
             drain_s: median(|h| h.drain_s),
@@ -157,7 +156,7 @@ fn late_threshold(rate: u32) -> f64 {
 }
 
 async fn run_once(args: &HerdArgs, server_url: &str) -> anyhow::Result<Herd> {
-    let database = db::scratch(server_url).await?;
+    let database = crate::database::scratch(server_url).await?;
     let pool = database.pool(SEEDERS as u32 + 2).await?;
     let mut sim_config = SimConfig::default().with_limits(LimitsConfig {
         global: Rate::per_second(args.rate, args.rate),
@@ -173,7 +172,7 @@ async fn run_once(args: &HerdArgs, server_url: &str) -> anyhow::Result<Herd> {
     let mut config =
         super::delivery::run_config(database.url(), &sim, args.rate, true, args.workers);
     config.delivery.late_threshold_secs = late_threshold(args.rate).round() as u64;
-    let running = crate::app::start(config).await?;
+    let running = remindbot::app::start(config).await?;
 
     let due = Utc::now() + chrono::Duration::seconds(args.lead_in_secs as i64);
     let seeding = Instant::now();
@@ -302,9 +301,9 @@ async fn measure(
         r429: counters.errors_by_code.get(&429).copied().unwrap_or(0) as f64,
         missing: args.users.saturating_sub(seen.len()) as f64,
         duplicates: duplicates as f64,
-        displacement_p99: super::percentile(&mut displacement.clone(), 0.99),
+        displacement_p99: devdb::stats::percentile(&mut displacement.clone(), 0.99),
         displacement_max: displacement.iter().copied().fold(0.0, f64::max),
-        lateness_p50_s: super::percentile(&mut lateness_s.clone(), 0.5),
+        lateness_p50_s: devdb::stats::percentile(&mut lateness_s.clone(), 0.5),
         lateness_max_s: lateness_s.iter().copied().fold(0.0, f64::max),
         slope_vs_rate: line.slope * f64::from(args.rate),
         residual_max_ms: line.residual_max * 1000.0,

@@ -1,4 +1,4 @@
-//! `remindbot bench queue`: the real queue end to end. A fresh database per run; `--jobs` jobs
+//! The default benchmark: the real queue end to end. A fresh database per run; `--jobs` jobs
 //! enqueued in one batch (timed), an untimed ANALYZE so the planner sees the backlog, then a
 //! [`Runner`] drains them (timed until the last job is `done` in the database).
 
@@ -10,14 +10,14 @@ use serde_json::json;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use super::work;
-use crate::db;
+use crate::work;
+
 use pgqueue::{
     ClaimedJob, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig,
     Wakeups,
 };
 
-/// Options of `bench queue`.
+/// Options of the default benchmark, the real queue end to end.
 #[derive(Debug, clap::Args)]
 pub struct QueueBenchArgs {
     /// Jobs to enqueue and drain.
@@ -37,7 +37,7 @@ pub struct QueueBenchArgs {
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
     /// Also measure, in each run and on fresh databases of their own, the two baselines: the
-    /// seed's one-transaction loop (`bench claim --strategy skip-locked` with the same jobs,
+    /// seed's one-transaction loop (`claim --strategy skip-locked` with the same jobs,
     /// workers and work) and a plain `INSERT … jsonb_array_elements` of the same rows.
     #[arg(long)]
     pub side_by_side: bool,
@@ -144,13 +144,13 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
             args.batch,
             work_ms,
             args.runs,
-            super::median(&mut enqueue_rates),
-            super::median(&mut drain_rates),
+            devdb::stats::median(&mut enqueue_rates),
+            devdb::stats::median(&mut drain_rates),
         );
         if args.side_by_side {
             let (seed, raw) = (
-                super::median(&mut seed_rates),
-                super::median(&mut raw_rates),
+                devdb::stats::median(&mut seed_rates),
+                devdb::stats::median(&mut raw_rates),
             );
             println!(
                 "summary bench=queue-baselines runs={} median_seed_loop_jobs_per_s={:.0} \
@@ -158,9 +158,9 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
                  median_enqueue_to_raw_insert={:.2}",
                 args.runs,
                 seed,
-                super::median(&mut drain_rates) / seed,
+                devdb::stats::median(&mut drain_rates) / seed,
                 raw,
-                super::median(&mut enqueue_rates) / raw,
+                devdb::stats::median(&mut enqueue_rates) / raw,
             );
         }
     }
@@ -170,9 +170,9 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
 /// Runs the seed's loop and the plain INSERT over the same number of jobs, each on a fresh
 /// database.
 async fn measure_baselines(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Baselines> {
-    let seed = super::claim::run_once(
-        &super::claim::ClaimArgs {
-            strategy: super::claim::Strategy::SkipLocked,
+    let seed = crate::claim::run_once(
+        &crate::claim::ClaimArgs {
+            strategy: crate::claim::Strategy::SkipLocked,
             jobs: args.jobs,
             workers: args.workers,
             work_ms: args.work_ms.max(0.0),
@@ -182,7 +182,7 @@ async fn measure_baselines(args: &QueueBenchArgs, server_url: &str) -> anyhow::R
     )
     .await?;
 
-    let database = db::scratch(server_url).await?;
+    let database = crate::scratch(server_url).await?;
     let pool = database.pool(2).await?;
     let payloads = serde_json::Value::Array((0..args.jobs).map(|n| json!({ "n": n })).collect());
     let started = Instant::now();
@@ -202,7 +202,7 @@ async fn measure_baselines(args: &QueueBenchArgs, server_url: &str) -> anyhow::R
 }
 
 async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<QueueRun> {
-    let database = db::scratch(server_url).await?;
+    let database = crate::scratch(server_url).await?;
     // Each worker may hold one connection to claim and one to record a result.
     let pool = database.pool(2 * args.workers as u32 + 2).await?;
     let queue = Queue::new(pool.clone(), QueueConfig::new("bench"));

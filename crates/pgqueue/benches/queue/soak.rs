@@ -1,6 +1,6 @@
-//! `remindbot bench soak`: the queue under a steady load for a long time, retention on. Jobs are
-//! enqueued at `--rate` per second (due at once, in a transaction every 100 ms), a [`Runner`]
-//! completes them, and retention deletes the finished ones older than `--keep-secs` every
+//! `soak`: the queue under a steady load for a long time, retention on. Jobs are enqueued at
+//! `--rate` per second (due at once, in a transaction every 100 ms), a [`Runner`] completes them,
+//! and retention deletes the finished ones older than `--keep-secs` every
 //! `--retention-secs`, as `remindbot run` does with its own settings. Every `--report-secs` it
 //! prints the jobs table's size, its indexes, its live and dead tuples, the autovacuum runs so far
 //! and the process's resident memory; at the end, the range of each after the warm-up (the first
@@ -13,13 +13,12 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::db;
 use pgqueue::{
     ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
     maintenance, synthetic,
 };
 
-/// Options of `bench soak`.
+/// Options of `soak`.
 #[derive(Debug, clap::Args)]
 pub struct SoakArgs {
     /// How long to run.
@@ -68,7 +67,7 @@ struct Sample {
 
 /// Runs the soak and prints a line per report interval, then the summary.
 pub async fn run(args: &SoakArgs, server_url: &str) -> anyhow::Result<()> {
-    let database = db::scratch(server_url).await?;
+    let database = crate::scratch(server_url).await?;
     let pool = database.pool(2 * args.workers as u32 + 4).await?;
     let queue = Queue::new(pool.clone(), QueueConfig::new("soak"));
     let shutdown = CancellationToken::new();
