@@ -304,10 +304,13 @@ fn running_port(data: &Path) -> Option<u16> {
         .ok()
 }
 
+/// Whether `CREATE DATABASE` failed because the database exists: `duplicate_database` (42P04)
+/// when it existed before, or `unique_violation` (23505) on `pg_database` when a concurrent
+/// caller created it during ours.
 fn is_duplicate_database(e: &sqlx::Error) -> bool {
     e.as_database_error()
         .and_then(|d| d.code())
-        .is_some_and(|code| code == "42P04")
+        .is_some_and(|code| code == "42P04" || code == "23505")
 }
 
 /// Runs the server binaries: directly, or as the `postgres` user when we are root.
