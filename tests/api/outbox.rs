@@ -135,9 +135,13 @@ async fn three_replicas_share_one_budget_and_two_keep_it_full_when_one_dies() {
         "3 replicas: highest second {}/s, 429s {:?}; two replicas after the kill: {after:.1}/s",
         counters.max_global_rate_per_s, counters.too_many_requests
     );
-    // The budget is a rate: over any 5 s, at most 5 s of it (and the jitter of a message or two
-    // at the edges), whatever a single second's count shows (Telegram's limit, like the
-    // simulator's, lets a second borrow from its neighbours: no 429 below says so).
+    // The budget is a rate: its slots are spaced at exactly 30/s, so over any 5 s of slots at
+    // most 5 s of it. The simulator stamps a message when it arrives, a scheduling delay after its
+    // slot, so a window of arrivals may also hold the slots of that delay before it: a quarter of a
+    // second on a loaded 2-core machine. Three replicas each spending their own budget would
+    // show 90/s here; Telegram's own limit, like the simulator's, lets a second borrow from its
+    // neighbours (no 429 below says so).
+    const SCHEDULING_DELAY_S: f64 = 0.25;
     let busiest_5s = sends
         .iter()
         .map(|at| {
@@ -148,10 +152,15 @@ async fn three_replicas_share_one_budget_and_two_keep_it_full_when_one_dies() {
         })
         .max()
         .unwrap_or(0);
+    let allowed = (30.0 * (5.0 + SCHEDULING_DELAY_S)).ceil() as usize + 1;
     assert!(
-        busiest_5s <= 5 * 30 + 2,
-        "{busiest_5s} in 5 s; {counters:?}"
+        busiest_5s <= allowed,
+        "{busiest_5s} in 5 s (at most {allowed}); {counters:?}"
     );
+    // And over the whole drain, where the delay is spread over half a minute: the budget's rate.
+    let (first, last) = (sends.iter().min().unwrap(), sends.iter().max().unwrap());
+    let overall = (sends.len() - 1) as f64 / ((last - first) as f64 / 1000.0);
+    assert!(overall <= 30.0 * 1.02, "{overall:.2}/s over the drain");
     assert_eq!(
         counters.too_many_requests.global + counters.too_many_requests.per_chat,
         0
