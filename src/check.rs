@@ -226,9 +226,36 @@ async fn check_database(config: &RunConfig, report: &mut Report) {
         Verdict::Ok,
         format!("reachable (PostgreSQL {version})"),
     );
+    check_sessions(url, report).await;
     check_migrations(&mut conn, report).await;
     check_clock(&mut conn, report).await;
     check_vacuum(&mut conn, report).await;
+}
+
+/// Whether each connection keeps its session (no pooler in transaction mode in between).
+async fn check_sessions(url: &str, report: &mut Report) {
+    match tokio::time::timeout(ASK_TIMEOUT, crate::db::pooling::probe(url)).await {
+        Ok(Ok(crate::db::pooling::Sessions::Kept)) => report.add(
+            "sessions",
+            Verdict::Ok,
+            "each connection keeps its session (PostgreSQL itself, or a pool in session mode)",
+        ),
+        Ok(Ok(crate::db::pooling::Sessions::SharedBetweenTransactions)) => report.add(
+            "sessions",
+            Verdict::Fail,
+            crate::db::DbError::TransactionPooling.to_string(),
+        ),
+        Ok(Err(error)) => report.add(
+            "sessions",
+            Verdict::Warn,
+            format!("could not tell whether connections keep their sessions: {error}"),
+        ),
+        Err(_) => report.add(
+            "sessions",
+            Verdict::Warn,
+            "could not tell within 10 s whether connections keep their sessions",
+        ),
+    }
 }
 
 /// Whether autovacuum runs: every job is written several times and deleted by retention, so

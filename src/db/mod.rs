@@ -4,6 +4,8 @@
 //! database requires. The private cluster that the sandbox, the benchmarks and the tests start by
 //! themselves is dev tooling (the `devdb` crate) and no part of this binary.
 
+pub mod pooling;
+
 use std::time::Duration;
 
 use sqlx::PgPool;
@@ -37,6 +39,15 @@ pub enum DbError {
          postgres://remindbot@127.0.0.1:5432/remindbot"
     )]
     NoDatabaseUrl,
+    /// `DATABASE_URL` goes through a pooler that shares server sessions between transactions.
+    #[error(
+        "DATABASE_URL goes through a connection pooler in transaction (or statement) mode, such \
+         as PgBouncer with pool_mode = transaction: remindbot needs each connection to keep its \
+         session (prepared statements, the presence lock, LISTEN, the polling lease). Point \
+         DATABASE_URL at PostgreSQL itself or at a pool in pool_mode = session \
+         (docs/operations.md, \"PgBouncer\")"
+    )]
+    TransactionPooling,
     /// The server refused a connection or a statement.
     #[error("database error: {0}")]
     Sql(#[from] sqlx::Error),
@@ -48,9 +59,13 @@ pub enum DbError {
     Queue(#[from] pgqueue::QueueError),
 }
 
-/// Opens a pool of at most `max_connections` to `url`.
+/// Opens a pool of at most `max_connections` to `url`, once [`pooling::probe`] has found that its
+/// connections keep their sessions ([`DbError::TransactionPooling`] otherwise).
 #[tracing::instrument(skip_all, fields(max_connections))]
 pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, DbError> {
+    if pooling::probe(url).await? == pooling::Sessions::SharedBetweenTransactions {
+        return Err(DbError::TransactionPooling);
+    }
     Ok(PgPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(Duration::from_secs(10))

@@ -31,6 +31,7 @@ mod operations;
 mod outbox;
 mod parser_properties;
 mod parser_tables;
+mod pooler;
 mod reachability;
 mod series;
 mod store;

@@ -2,17 +2,20 @@
 //! server binaries ([`LocalCluster`], so a fresh machine needs no set-up), found through the
 //! environment as every test and benchmark does ([`server_url_from_env`]), fresh, migrated
 //! scratch databases on any server ([`ScratchDatabase`], one per test or benchmark run), and the
-//! medians and percentiles the benchmarks on them report ([`stats`]).
+//! medians and percentiles the benchmarks on them report ([`stats`]), and PgBouncer in front of a
+//! server ([`Pooler`]) for the tests of the bot behind a connection pooler.
 //!
 //! Dev tooling only: the sandbox, the benchmarks and the tests use it; the product does not
 //! depend on it.
 
 pub mod local_cluster;
+pub mod pooler;
 pub mod scratch;
 pub mod server;
 pub mod stats;
 
 pub use local_cluster::{ClusterError, LocalCluster};
+pub use pooler::{PoolMode, Pooler, PoolerError};
 pub use scratch::ScratchDatabase;
 pub use server::{DEFAULT_PORT, server_url_from_env};
 
