@@ -163,6 +163,15 @@ impl UpdateWorker {
             .schema
             .dispatch(dptree::deps![update, ctx.clone()])
             .await;
+        let failed = match dispatched {
+            ControlFlow::Break(Err(error)) => Some(error),
+            // An update no handler takes (a kind the bot does not know) comes back with its
+            // dependencies, the context among them: let them go before taking the context back.
+            unhandled_or_done => {
+                drop(unhandled_or_done);
+                None
+            }
+        };
         let ctx = Arc::into_inner(ctx).ok_or(BotError::ContextShared)?;
         let (
             mut tx,
@@ -172,7 +181,7 @@ impl UpdateWorker {
                 defer,
             },
         ) = ctx.finish();
-        if let ControlFlow::Break(Err(error)) = dispatched {
+        if let Some(error) = failed {
             // Rolled back now, not when the connection is next used: a look-up comes next.
             tx.rollback().await?;
             return Err(error);
