@@ -34,5 +34,6 @@ mod parser_tables;
 mod reachability;
 mod series;
 mod store;
+mod stored_enums;
 mod support;
 mod upgrades;
