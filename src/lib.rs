@@ -16,6 +16,7 @@ pub mod config;
 pub mod db;
 pub mod domain;
 pub mod export;
+pub mod flags;
 pub mod http;
 pub mod i18n;
 pub mod store;

@@ -55,20 +55,93 @@ pub enum Input {
     OtherBot,
 }
 
-/// The commands in the menu, with the key of their description.
-const MENU: [(&str, &str); 12] = [
-    ("add", "cmd-add"),
-    ("list", "cmd-list"),
-    ("done", "cmd-done"),
-    ("delete", "cmd-delete"),
-    ("agenda", "cmd-agenda"),
-    ("export", "cmd-export"),
-    ("settings", "cmd-settings"),
-    ("tz", "cmd-tz"),
-    ("lang", "cmd-lang"),
-    ("help", "cmd-help"),
-    ("start", "cmd-start"),
-    ("cancel", "cmd-cancel"),
+/// One command: the names it answers to (the first is the one the menu shows), the key of its
+/// description in the menu (none for the admins' commands, which stay out of the menu), and the
+/// command it reads into from its argument text.
+struct Entry {
+    names: &'static [&'static str],
+    menu: Option<&'static str>,
+    read: fn(String) -> Command,
+}
+
+/// Every command the bot reads, in the menu's order: [`parse`] and [`menu`] both read this one
+/// list, so a command cannot be read without being listed (or listed without being read).
+const COMMANDS: [Entry; 15] = [
+    Entry {
+        names: &["add", "new"],
+        menu: Some("cmd-add"),
+        read: Command::Add,
+    },
+    Entry {
+        names: &["list", "tasks"],
+        menu: Some("cmd-list"),
+        read: |_| Command::List,
+    },
+    Entry {
+        names: &["done"],
+        menu: Some("cmd-done"),
+        read: Command::Done,
+    },
+    Entry {
+        names: &["delete", "del"],
+        menu: Some("cmd-delete"),
+        read: Command::Delete,
+    },
+    Entry {
+        names: &["agenda"],
+        menu: Some("cmd-agenda"),
+        read: Command::Agenda,
+    },
+    Entry {
+        names: &["export"],
+        menu: Some("cmd-export"),
+        read: |_| Command::Export,
+    },
+    Entry {
+        names: &["settings"],
+        menu: Some("cmd-settings"),
+        read: Command::Settings,
+    },
+    Entry {
+        names: &["tz", "timezone"],
+        menu: Some("cmd-tz"),
+        read: Command::Tz,
+    },
+    Entry {
+        names: &["lang", "language"],
+        menu: Some("cmd-lang"),
+        read: Command::Lang,
+    },
+    Entry {
+        names: &["help"],
+        menu: Some("cmd-help"),
+        read: |_| Command::Help,
+    },
+    Entry {
+        names: &["start"],
+        menu: Some("cmd-start"),
+        read: |_| Command::Start,
+    },
+    Entry {
+        names: &["cancel"],
+        menu: Some("cmd-cancel"),
+        read: |_| Command::Cancel,
+    },
+    Entry {
+        names: &["failed"],
+        menu: None,
+        read: Command::Failed,
+    },
+    Entry {
+        names: &["retry"],
+        menu: None,
+        read: Command::Retry,
+    },
+    Entry {
+        names: &["stats"],
+        menu: None,
+        read: |_| Command::Stats,
+    },
 ];
 
 /// Reads `text` (a message) for a bot named `bot_username` (without `@`).
@@ -82,31 +155,21 @@ pub fn parse(text: &str, bot_username: &str) -> Input {
         return Input::OtherBot;
     }
     let args = args.trim().to_owned();
-    Input::Command(match name.to_ascii_lowercase().as_str() {
-        "start" => Command::Start,
-        "help" => Command::Help,
-        "add" | "new" => Command::Add(args),
-        "list" | "tasks" => Command::List,
-        "done" => Command::Done(args),
-        "delete" | "del" => Command::Delete(args),
-        "lang" | "language" => Command::Lang(args),
-        "tz" | "timezone" => Command::Tz(args),
-        "settings" => Command::Settings(args),
-        "export" => Command::Export,
-        "failed" => Command::Failed(args),
-        "retry" => Command::Retry(args),
-        "stats" => Command::Stats,
-        "cancel" => Command::Cancel,
-        "agenda" => Command::Agenda(args),
-        _ => Command::Unknown,
-    })
+    let name = name.to_ascii_lowercase();
+    Input::Command(
+        COMMANDS
+            .iter()
+            .find(|entry| entry.names.contains(&name.as_str()))
+            .map_or(Command::Unknown, |entry| (entry.read)(args)),
+    )
 }
 
 /// The command menu in `lang`.
 pub fn menu(lang: Lang) -> Vec<BotCommand> {
     let tr = Tr::new(lang);
-    MENU.iter()
-        .map(|(name, key)| BotCommand::new(*name, tr.t(key)))
+    COMMANDS
+        .iter()
+        .filter_map(|entry| Some(BotCommand::new(entry.names[0], tr.t(entry.menu?))))
         .collect()
 }
 
@@ -145,6 +208,89 @@ mod tests {
             parse("/agenda 8:00", bot),
             Input::Command(Command::Agenda("8:00".into()))
         );
+    }
+
+    /// One of each command; the match makes a new variant fail to compile here until it is added.
+    fn one_of_each() -> Vec<Command> {
+        let all = vec![
+            Command::Start,
+            Command::Help,
+            Command::Add(String::new()),
+            Command::List,
+            Command::Done(String::new()),
+            Command::Delete(String::new()),
+            Command::Lang(String::new()),
+            Command::Tz(String::new()),
+            Command::Settings(String::new()),
+            Command::Cancel,
+            Command::Export,
+            Command::Failed(String::new()),
+            Command::Retry(String::new()),
+            Command::Stats,
+            Command::Agenda(String::new()),
+            Command::Unknown,
+        ];
+        for command in &all {
+            match command {
+                Command::Start
+                | Command::Help
+                | Command::Add(_)
+                | Command::List
+                | Command::Done(_)
+                | Command::Delete(_)
+                | Command::Lang(_)
+                | Command::Tz(_)
+                | Command::Settings(_)
+                | Command::Cancel
+                | Command::Export
+                | Command::Failed(_)
+                | Command::Retry(_)
+                | Command::Stats
+                | Command::Agenda(_)
+                | Command::Unknown => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_command_is_read_by_its_names_and_in_the_menu_unless_for_admins() {
+        let admins_only = ["failed", "retry", "stats"];
+        let menu: Vec<String> = menu(Lang::En).into_iter().map(|c| c.command).collect();
+        for command in one_of_each() {
+            if command == Command::Unknown {
+                continue;
+            }
+            let entries: Vec<&Entry> = COMMANDS
+                .iter()
+                .filter(|entry| {
+                    std::mem::discriminant(&(entry.read)(String::new()))
+                        == std::mem::discriminant(&command)
+                })
+                .collect();
+            assert_eq!(entries.len(), 1, "{command:?} is listed once in COMMANDS");
+            let entry = entries[0];
+            for name in entry.names {
+                assert_eq!(
+                    std::mem::discriminant(&as_command(&format!("/{name}"))),
+                    std::mem::discriminant(&command),
+                    "/{name}"
+                );
+            }
+            let shown = menu.iter().any(|shown| shown == entry.names[0]);
+            assert_eq!(
+                shown,
+                !admins_only.contains(&entry.names[0]),
+                "{command:?}: in the menu unless it is for admins"
+            );
+        }
+    }
+
+    fn as_command(text: &str) -> Command {
+        match parse(text, "remind_bot") {
+            Input::Command(command) => command,
+            other => panic!("{text}: {other:?}"),
+        }
     }
 
     #[test]

@@ -64,13 +64,9 @@ pub struct BotSettings {
 }
 
 impl Default for BotSettings {
-    /// 30 updates per minute, 200 open tasks (the flags' defaults).
+    /// The flags' defaults (30 updates per minute, 200 open tasks, no admins).
     fn default() -> Self {
-        Self {
-            user_updates_per_minute: NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN),
-            max_open_tasks: 200,
-            admin_ids: Vec::new(),
-        }
+        crate::flags::defaults()
     }
 }
 

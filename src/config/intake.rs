@@ -52,15 +52,10 @@ impl IntakeArgs {
 }
 
 impl Default for IntakeArgs {
-    /// Polling, 16 update workers, a 1 MiB body limit, 7 days of handled updates.
+    /// The flags' defaults: polling, 16 update workers, a 1 MiB body limit, 7 days of handled
+    /// updates.
     fn default() -> Self {
-        Self {
-            mode: IntakeMode::Polling,
-            webhook_listen: None,
-            webhook_max_body_bytes: 1 << 20,
-            update_workers: 16,
-            inbox_retention_days: 7,
-        }
+        crate::flags::defaults()
     }
 }
 

@@ -134,7 +134,7 @@ impl DeliveryArgs {
     pub fn worker(&self) -> EgressConfig {
         EgressConfig {
             late_threshold: Duration::from_secs(self.late_threshold_secs),
-            ..EgressConfig::default()
+            record_patience: EgressConfig::RECORD_PATIENCE,
         }
     }
 }

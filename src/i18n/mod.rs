@@ -9,6 +9,8 @@
 
 pub mod cyrillic;
 pub mod dates;
+#[cfg(test)]
+mod locale_files;
 
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -27,14 +27,10 @@ pub struct EgressConfig {
     pub record_patience: Duration,
 }
 
-impl Default for EgressConfig {
-    /// A 5-minute "late" threshold, 60 s of patience with the database.
-    fn default() -> Self {
-        Self {
-            late_threshold: Duration::from_secs(300),
-            record_patience: Duration::from_secs(60),
-        }
-    }
+impl EgressConfig {
+    /// How long to keep trying to record a sent reminder while the database is unreachable, unless
+    /// set otherwise.
+    pub const RECORD_PATIENCE: Duration = Duration::from_secs(60);
 }
 
 /// Sends what the outbox holds; one per process, shared by the runner's workers. Its `Debug`

@@ -49,30 +49,7 @@ pub struct RateConfig {
     pub flood_pause_cap: Duration,
 }
 
-impl Default for RateConfig {
-    /// 25/s overall (Telegram's FAQ says "30 or so"), 1/s per chat, 20/min per group, bot-wide
-    /// pauses of at most 60 s.
-    fn default() -> Self {
-        Self {
-            global_per_sec: 25,
-            chat_per_sec: 1,
-            group_per_min: 20,
-            flood_pause_cap: Duration::from_secs(60),
-        }
-    }
-}
-
 impl RateConfig {
-    /// No limits at all (benchmarks with Telegram's limits off).
-    pub fn off() -> Self {
-        Self {
-            global_per_sec: 0,
-            chat_per_sec: 0,
-            group_per_min: 0,
-            ..Self::default()
-        }
-    }
-
     /// The spacing of overall slots, `None` without a limit.
     fn global_interval(&self) -> Option<Duration> {
         spacing(Duration::from_secs(1), self.global_per_sec, 1.0)
@@ -437,8 +414,14 @@ mod tests {
             (group.as_secs_f64() - 3.0 / GROUP_MARGIN).abs() < 1e-6,
             "{group:?}"
         );
-        assert_eq!(RateConfig::off().global_interval(), None);
-        assert_eq!(RateConfig::off().chat_interval(true), None);
+        let off = RateConfig {
+            global_per_sec: 0,
+            chat_per_sec: 0,
+            group_per_min: 0,
+            ..rates
+        };
+        assert_eq!(off.global_interval(), None);
+        assert_eq!(off.chat_interval(true), None);
     }
 
     #[test]

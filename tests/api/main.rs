@@ -35,5 +35,6 @@ mod pooler;
 mod reachability;
 mod series;
 mod store;
+mod stored_enums;
 mod support;
 mod upgrades;
