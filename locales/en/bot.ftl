@@ -255,3 +255,11 @@ forward-needs-zone = To remind you of a message I need your time zone first; the
 # Questions and permissions in groups (issue 25).
 cancel-not-yours = This question is for someone else: only they can cancel it.
 permission-unchecked = I could not check with Telegram whether you may do this in this group, so nothing was changed. Please try again in a minute.
+# Series that end or count from Done, pausing a repeat, cards that stay true (issue 24).
+repeat-from-done = { $rule }, counted from each Done
+repeat-count = { $rule }, { $n ->
+    [one] once in all
+   *[other] { $n } times in all
+}
+repeat-until = { $rule }, until { $day } { $month } { $year }
+done-series-ended = Done: { $text }. That was the last one: the series has ended.

@@ -23,3 +23,4 @@ quote-media = { $kind ->
     [poll] 📊 Poll
    *[other] 💬 Message
 }
+series-last = 🏁 The last one of this series: no more will follow.

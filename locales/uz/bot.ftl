@@ -237,3 +237,8 @@ forward-needs-zone = Xabarni eslatishim uchun avval vaqt mintaqangizni bilishim 
 # Guruhdagi savollar va huquqlar (issue 25).
 cancel-not-yours = Bu savol sizga berilmagan: uni faqat so'ralgan kishi bekor qila oladi.
 permission-unchecked = Bu guruhda buni qilishingiz mumkinligini Telegramdan tekshira olmadim, shuning uchun hech narsa o'zgarmadi. Bir daqiqadan keyin qayta urinib ko'ring.
+# Tugaydigan va «Bajarildi»dan hisoblanadigan takrorlar, takrorni to'xtatib turish, eskirmaydigan kartalar (issue 24).
+repeat-from-done = { $rule }, «Bajarildi» bosilgan paytdan hisoblab
+repeat-count = { $rule }, jami { $n } marta
+repeat-until = { $rule }, { $year }-yil { $day }-{ $month }gacha
+done-series-ended = Bajarildi: { $text }. Bu oxirgisi edi: takror tugadi.

@@ -23,3 +23,4 @@ quote-media = { $kind ->
     [poll] 📊 So'rovnoma
    *[other] 💬 Xabar
 }
+series-last = 🏁 Bu takrorning oxirgisi: boshqa eslatma bo'lmaydi.
