@@ -263,3 +263,14 @@ repeat-count = { $rule }, { $n ->
 }
 repeat-until = { $rule }, until { $day } { $month } { $year }
 done-series-ended = Done: { $text }. That was the last one: the series has ended.
+repeat-paused = ⏸ Paused: { $text }. No reminders until you resume it (/resume and its number, or the button).
+repeat-already-paused = This repeat is paused already.
+repeat-resumed = ▶️ Resumed: { $text }. Next time: { $when }
+repeat-not-paused = This repeat is not paused.
+repeat-ended-paused = { $text }: its repeat ended while it was paused, so no more reminders will come.
+repeat-not-repeating = Only a repeating task can be paused; this one comes once.
+button-resume = ▶️ Resume
+callback-paused = Paused ⏸
+callback-resumed = Resumed ▶️
+id-example-pause = /pause 12
+id-example-resume = /resume 12

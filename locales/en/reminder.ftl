@@ -24,3 +24,4 @@ quote-media = { $kind ->
    *[other] 💬 Message
 }
 series-last = 🏁 The last one of this series: no more will follow.
+button-pause = ⏸ Pause repeat

@@ -336,3 +336,14 @@ repeat-count = { $rule }, всего { $n ->
 }
 repeat-until = { $rule }, до { $day } { $month } { $year }
 done-series-ended = Готово: { $text }. Это было последнее: повтор закончился.
+repeat-paused = ⏸ Приостановлено: { $text }. Напоминаний не будет, пока вы не возобновите (/resume и номер задачи или кнопка).
+repeat-already-paused = Этот повтор уже приостановлен.
+repeat-resumed = ▶️ Возобновлено: { $text }. В следующий раз: { $when }
+repeat-not-paused = Этот повтор не приостановлен.
+repeat-ended-paused = { $text }: повтор закончился, пока был приостановлен, напоминаний больше не будет.
+repeat-not-repeating = Приостановить можно только повторяющуюся задачу; эта придёт один раз.
+button-resume = ▶️ Возобновить
+callback-paused = Приостановлено ⏸
+callback-resumed = Возобновлено ▶️
+id-example-pause = /pause 12
+id-example-resume = /resume 12

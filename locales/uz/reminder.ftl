@@ -24,3 +24,4 @@ quote-media = { $kind ->
    *[other] 💬 Xabar
 }
 series-last = 🏁 Bu takrorning oxirgisi: boshqa eslatma bo'lmaydi.
+button-pause = ⏸ Takrorni to'xtatish

@@ -40,6 +40,10 @@ pub enum Command {
     Stats,
     /// Show, set (a local time) or turn off (`off`) the morning agenda.
     Agenda(String),
+    /// Pause a repeat by task id.
+    Pause(String),
+    /// Resume a paused repeat by task id.
+    Resume(String),
     /// A command the bot does not have.
     Unknown,
 }
@@ -98,6 +102,8 @@ pub fn parse(text: &str, bot_username: &str) -> Input {
         "stats" => Command::Stats,
         "cancel" => Command::Cancel,
         "agenda" => Command::Agenda(args),
+        "pause" => Command::Pause(args),
+        "resume" => Command::Resume(args),
         _ => Command::Unknown,
     })
 }

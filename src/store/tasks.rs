@@ -198,7 +198,8 @@ pub async fn find(
 }
 
 /// Adds the reminder of the occurrence due at `due_at` (firing `lead` earlier) and enqueues its job.
-/// Idempotent: an occurrence that exists already is left alone. Returns the new reminder's id.
+/// Idempotent: an occurrence that exists already is left alone, and a paused repeat gets none.
+/// Returns the new reminder's id.
 #[tracing::instrument(skip_all, fields(task = task.id))]
 pub async fn schedule_occurrence(
     conn: &mut PgConnection,
@@ -208,7 +209,8 @@ pub async fn schedule_occurrence(
 ) -> Result<Option<i64>, StoreError> {
     let fire_at = due_at - task.lead.duration();
     let reminder_id = sqlx::query_scalar!(
-        "insert into reminders (task_id, due_at, fire_at) values ($1, $2, $3)
+        "insert into reminders (task_id, due_at, fire_at)
+         select $1, $2, $3 where not exists (select 1 from tasks where id = $1 and on_hold)
          on conflict (task_id, due_at) where kind = 'occurrence' do nothing
          returning id",
         task.id,
@@ -240,7 +242,8 @@ pub async fn schedule_after_change(
     let ahead = due_at - task.lead.duration();
     let scheduled = sqlx::query!(
         "insert into reminders (task_id, due_at, fire_at)
-         values ($1, $2, case when $3 < now() and $2 >= now() then $2 else $3 end)
+         select $1, $2, case when $3 < now() and $2 >= now() then $2 else $3 end
+         where not exists (select 1 from tasks where id = $1 and on_hold)
          on conflict (task_id, due_at) where kind = 'occurrence' do nothing
          returning id, fire_at",
         task.id,
@@ -421,7 +424,7 @@ pub async fn count_open_by_owner(
 }
 
 /// Reads an open task of `chat_id` and locks it for the rest of the transaction.
-async fn lock_open(
+pub(crate) async fn lock_open(
     conn: &mut PgConnection,
     chat_id: i64,
     task_id: i64,
@@ -442,7 +445,7 @@ async fn lock_open(
 
 /// Cancels the jobs of the task's reminders not sent yet and removes those reminders (a reminder
 /// being sent right now loses its lease and records nothing).
-async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Result<(), StoreError> {
+pub(crate) async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Result<(), StoreError> {
     let job_ids: Vec<i64> = sqlx::query_scalar!(
         "delete from reminders where task_id = $1 and not sent returning job_id",
         task_id,

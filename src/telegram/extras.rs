@@ -2,12 +2,13 @@
 //! reminds of (quoted, and replied to), and where the reminder stands in its task's nagging (a
 //! count, and on the round's last nag the word that no more will follow).
 
-use teloxide::types::{InlineKeyboardMarkup, MessageId, ReplyParameters};
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ReplyParameters};
 
 use super::record::DueReminder;
 use super::render::{
     ReminderExtras, ReminderView, nag_keyboard, reminder_html_with, reminder_keyboard,
 };
+use crate::callback::Action;
 use crate::domain::recurrence::{End, Occurrence};
 use crate::i18n::{Arg, Tr, dates};
 use crate::store::nags::{self, NagProgress};
@@ -20,6 +21,7 @@ pub struct Extras {
     quote: Option<Quote>,
     nag: Option<NagProgress>,
     last_of_series: bool,
+    repeats: bool,
 }
 
 impl Extras {
@@ -31,6 +33,7 @@ impl Extras {
                 .nag
                 .and_then(|nag| nags::progress(&nag, due.reminder_id)),
             last_of_series: last_of_series(due),
+            repeats: due.task.recurs(),
         }
     }
 
@@ -55,12 +58,20 @@ impl Extras {
         (!lines.is_empty()).then(|| lines.join("\n"))
     }
 
-    /// The buttons: a nag has no Keep reminding (it keeps reminding already).
+    /// The buttons: a nag has no Keep reminding (it keeps reminding already); a repeat can be
+    /// paused.
     pub fn keyboard(&self, tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
-        match self.nag {
+        let keyboard = match self.nag {
             Some(_) => nag_keyboard(tr, task_id),
             None => reminder_keyboard(tr, task_id),
+        };
+        if !self.repeats {
+            return keyboard;
         }
+        keyboard.append_row([InlineKeyboardButton::callback(
+            tr.t("button-pause"),
+            Action::Pause { task_id }.encode(),
+        )])
     }
 
     /// The reply to the quoted message, sent even if that message is gone.

@@ -114,18 +114,9 @@ async fn series_an_end_date_is_never_passed() {
 async fn series_after_done_counts_from_the_press_of_done() {
     let app = TestApp::start().await;
     let ann = app.user("Ann", "en");
-    // A zone where it is past 01:00, and a time an hour ago there: the first one is tomorrow.
-    let zone = [
-        Tz::Asia__Tashkent,
-        Tz::Europe__London,
-        Tz::America__Los_Angeles,
-    ]
-    .into_iter()
-    .find(|zone| Utc::now().with_timezone(zone).hour() >= 2)
-    .expect("one of three zones 5 and 8 hours apart is past 02:00");
+    let (zone, hour) = zone_and_past_hour();
     app.say(ann, &format!("/tz {}", zone.name())).await;
     let local = Utc::now().with_timezone(&zone);
-    let hour = local.hour() - 1;
     let card = app
         .say(ann, &format!("water plants every! 3 days at {hour}:00"))
         .await;
@@ -154,5 +145,79 @@ async fn series_after_done_counts_from_the_press_of_done() {
     assert_eq!(
         (due.date_naive(), due.hour()),
         (local.date_naive() + Duration::days(3), hour)
+    );
+}
+
+/// A zone among three where it is past 02:00 now, and the hour before now there: a daily task at
+/// that hour comes first tomorrow.
+fn zone_and_past_hour() -> (Tz, u32) {
+    let zone = [
+        Tz::Asia__Tashkent,
+        Tz::Europe__London,
+        Tz::America__Los_Angeles,
+    ]
+    .into_iter()
+    .find(|zone| Utc::now().with_timezone(zone).hour() >= 2)
+    .expect("one of three zones 5 and 8 hours apart is past 02:00");
+    (zone, Utc::now().with_timezone(&zone).hour() - 1)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn series_a_paused_repeat_fires_nothing_and_resumes_once_at_its_next_time() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    let (zone, hour) = zone_and_past_hour();
+    app.say(ann, &format!("/tz {}", zone.name())).await;
+    let card = app
+        .say(ann, &format!("every day at {hour}:00 stretch"))
+        .await;
+    let id = task_id(&card);
+    let reminder = next_reminder(&app, ann, card.message_id).await;
+    assert!(
+        buttons(&reminder).contains(&format!("hp:{id}")),
+        "{reminder:?}"
+    );
+
+    let (answer, paused) = app
+        .tap_reply(ann, reminder.message_id, ann, &format!("hp:{id}"))
+        .await;
+    assert_eq!(
+        answer.answer.and_then(|a| a.text).as_deref(),
+        Some("Paused ⏸")
+    );
+    assert!(text(&paused).contains("⏸ Paused: stretch."), "{paused:?}");
+    assert_nothing_follows(&app).await;
+
+    // Paused for days: its occurrences came and went, and none was sent.
+    sqlx::query("update tasks set due_at = due_at - interval '5 days' where id = $1")
+        .bind(id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    sqlx::query("update reminders set due_at = due_at - interval '5 days' where task_id = $1")
+        .bind(id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let (_, resumed) = app
+        .tap_reply(ann, paused.message_id, ann, &format!("hr:{id}"))
+        .await;
+    assert!(
+        text(&resumed).contains("▶️ Resumed: stretch. Next time: tomorrow"),
+        "{resumed:?}"
+    );
+    let jobs = app.pending_jobs().await;
+    assert_eq!(
+        jobs.len(),
+        1,
+        "one reminder, no burst of missed ones: {jobs:?}"
+    );
+    assert!(jobs[0].run_at > Utc::now(), "{jobs:?}");
+
+    let once = app.say(ann, "call mom in 2 hours").await;
+    let reply = app.say(ann, &format!("/pause {}", task_id(&once))).await;
+    assert!(
+        text(&reply).contains("Only a repeating task can be paused"),
+        "{reply:?}"
     );
 }
