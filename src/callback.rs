@@ -118,6 +118,16 @@ pub enum Action {
         /// The task.
         task_id: i64,
     },
+    /// Pause a recurring task's repeat (the button under its reminder).
+    Pause {
+        /// The task.
+        task_id: i64,
+    },
+    /// Resume a paused repeat (the button under the word that it is paused).
+    Resume {
+        /// The task.
+        task_id: i64,
+    },
 }
 
 impl Snooze {
@@ -211,6 +221,12 @@ impl Action {
             "ld" => Self::Lead {
                 minutes: parts.next()?.parse().ok()?,
             },
+            "hp" => Self::Pause {
+                task_id: id(parts.next())?,
+            },
+            "hr" => Self::Resume {
+                task_id: id(parts.next())?,
+            },
             _ => return None,
         };
         parts.next().is_none().then_some(action)
@@ -246,6 +262,8 @@ impl fmt::Display for Action {
             }
             Self::Nag { task_id } => write!(f, "n:{task_id}"),
             Self::Lead { minutes } => write!(f, "ld:{minutes}"),
+            Self::Pause { task_id } => write!(f, "hp:{task_id}"),
+            Self::Resume { task_id } => write!(f, "hr:{task_id}"),
         }
     }
 }
@@ -306,6 +324,8 @@ mod tests {
             },
             Action::Nag { task_id: max },
             Action::Lead { minutes: u32::MAX },
+            Action::Pause { task_id: max },
+            Action::Resume { task_id: max },
         ];
         for action in actions {
             let data = action.encode();

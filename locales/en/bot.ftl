@@ -255,3 +255,22 @@ forward-needs-zone = To remind you of a message I need your time zone first; the
 # Questions and permissions in groups (issue 25).
 cancel-not-yours = This question is for someone else: only they can cancel it.
 permission-unchecked = I could not check with Telegram whether you may do this in this group, so nothing was changed. Please try again in a minute.
+# Series that end or count from Done, pausing a repeat, cards that stay true (issue 24).
+repeat-from-done = { $rule }, counted from each Done
+repeat-count = { $rule }, { $n ->
+    [one] once in all
+   *[other] { $n } times in all
+}
+repeat-until = { $rule }, until { $day } { $month } { $year }
+done-series-ended = Done: { $text }. That was the last one: the series has ended.
+repeat-paused = ⏸ Paused: { $text }. No reminders until you resume it (/resume and its number, or the button).
+repeat-already-paused = This repeat is paused already.
+repeat-resumed = ▶️ Resumed: { $text }. Next time: { $when }
+repeat-not-paused = This repeat is not paused.
+repeat-ended-paused = { $text }: its repeat ended while it was paused, so no more reminders will come.
+repeat-not-repeating = Only a repeating task can be paused; this one comes once.
+button-resume = ▶️ Resume
+callback-paused = Paused ⏸
+callback-resumed = Resumed ▶️
+id-example-pause = /pause 12
+id-example-resume = /resume 12

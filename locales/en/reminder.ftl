@@ -23,3 +23,5 @@ quote-media = { $kind ->
     [poll] 📊 Poll
    *[other] 💬 Message
 }
+series-last = 🏁 The last one of this series: no more will follow.
+button-pause = ⏸ Pause repeat

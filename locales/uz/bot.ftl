@@ -237,3 +237,19 @@ forward-needs-zone = Xabarni eslatishim uchun avval vaqt mintaqangizni bilishim 
 # Guruhdagi savollar va huquqlar (issue 25).
 cancel-not-yours = Bu savol sizga berilmagan: uni faqat so'ralgan kishi bekor qila oladi.
 permission-unchecked = Bu guruhda buni qilishingiz mumkinligini Telegramdan tekshira olmadim, shuning uchun hech narsa o'zgarmadi. Bir daqiqadan keyin qayta urinib ko'ring.
+# Tugaydigan va «Bajarildi»dan hisoblanadigan takrorlar, takrorni to'xtatib turish, eskirmaydigan kartalar (issue 24).
+repeat-from-done = { $rule }, «Bajarildi» bosilgan paytdan hisoblab
+repeat-count = { $rule }, jami { $n } marta
+repeat-until = { $rule }, { $year }-yil { $day }-{ $month }gacha
+done-series-ended = Bajarildi: { $text }. Bu oxirgisi edi: takror tugadi.
+repeat-paused = ⏸ To'xtatib turildi: { $text }. Davom ettirmaguningizcha eslatma bo'lmaydi (/resume va vazifa raqami yoki tugma).
+repeat-already-paused = Bu takror allaqachon to'xtatib turilgan.
+repeat-resumed = ▶️ Davom ettirildi: { $text }. Keyingi safar: { $when }
+repeat-not-paused = Bu takror to'xtatilmagan.
+repeat-ended-paused = { $text }: takror to'xtatib turilganida tugadi, boshqa eslatma bo'lmaydi.
+repeat-not-repeating = Faqat takrorlanadigan vazifani to'xtatib turish mumkin; bu bir marta keladi.
+button-resume = ▶️ Davom ettirish
+callback-paused = To'xtatildi ⏸
+callback-resumed = Davom ettirildi ▶️
+id-example-pause = /pause 12
+id-example-resume = /resume 12

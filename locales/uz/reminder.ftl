@@ -23,3 +23,5 @@ quote-media = { $kind ->
     [poll] 📊 So'rovnoma
    *[other] 💬 Xabar
 }
+series-last = 🏁 Bu takrorning oxirgisi: boshqa eslatma bo'lmaydi.
+button-pause = ⏸ Takrorni to'xtatish

@@ -40,6 +40,10 @@ pub enum Command {
     Stats,
     /// Show, set (a local time) or turn off (`off`) the morning agenda.
     Agenda(String),
+    /// Pause a repeat by task id.
+    Pause(String),
+    /// Resume a paused repeat by task id.
+    Resume(String),
     /// A command the bot does not have.
     Unknown,
 }
@@ -66,7 +70,7 @@ struct Entry {
 
 /// Every command the bot reads, in the menu's order: [`parse`] and [`menu`] both read this one
 /// list, so a command cannot be read without being listed (or listed without being read).
-const COMMANDS: [Entry; 15] = [
+const COMMANDS: [Entry; 17] = [
     Entry {
         names: &["add", "new"],
         menu: Some("cmd-add"),
@@ -126,6 +130,16 @@ const COMMANDS: [Entry; 15] = [
         names: &["cancel"],
         menu: Some("cmd-cancel"),
         read: |_| Command::Cancel,
+    },
+    Entry {
+        names: &["pause"],
+        menu: None,
+        read: Command::Pause,
+    },
+    Entry {
+        names: &["resume"],
+        menu: None,
+        read: Command::Resume,
     },
     Entry {
         names: &["failed"],

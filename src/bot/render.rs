@@ -339,10 +339,51 @@ pub fn page_count(total: i64) -> i64 {
     ((total + PAGE_SIZE - 1) / PAGE_SIZE).max(1)
 }
 
-/// A recurrence in words, naming its days and interval: "every Tuesday and Thursday", "по
-/// вторникам и четвергам", "every 2 days", "every 3 hours", "har oyning oxirgi kuni", "every
-/// year on 14 February".
+/// A recurrence in words, naming its days and interval, whether it counts from each Done, and its
+/// end: "every Tuesday and Thursday", "по вторникам и четвергам", "every 3 days, counted from
+/// each Done", "every day, 10 times in all", "har oyning oxirgi kuni, 2027-yil 1-martgacha".
 pub fn repeats_text(tr: Tr, rule: &Recurrence) -> String {
+    use crate::domain::recurrence::End;
+    use chrono::Datelike;
+
+    let mut text = schedule_text(tr, rule);
+    if rule.counts_from_done() {
+        text = tr.t_with("repeat-from-done", &[("rule", Arg::Text(&text))]);
+    }
+    match rule.end() {
+        None => text,
+        Some(End::Count(count)) => tr.t_with(
+            "repeat-count",
+            &[
+                ("rule", Arg::Text(&text)),
+                ("n", Arg::Number(i64::from(count))),
+            ],
+        ),
+        Some(End::Until(last)) => {
+            let month = tr.t_with(
+                "repeat-month-name",
+                &[("code", Arg::Text(MONTHS[last.month0() as usize]))],
+            );
+            tr.t_with(
+                "repeat-until",
+                &[
+                    ("rule", Arg::Text(&text)),
+                    ("day", Arg::Number(i64::from(last.day()))),
+                    ("month", Arg::Text(&month)),
+                    ("year", Arg::Text(&last.year().to_string())),
+                ],
+            )
+        }
+    }
+}
+
+/// The months' codes in the locales, January first.
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// The schedule alone in words: its days and interval.
+fn schedule_text(tr: Tr, rule: &Recurrence) -> String {
     use crate::domain::recurrence::{WORKING_DAYS, WeekOfMonth};
     use chrono::{Weekday, WeekdaySet};
 
@@ -354,9 +395,6 @@ pub fn repeats_text(tr: Tr, rule: &Recurrence) -> String {
         (Weekday::Fri, "fri"),
         (Weekday::Sat, "sat"),
         (Weekday::Sun, "sun"),
-    ];
-    const MONTHS: [&str; 12] = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
     ];
     let codes = |days: WeekdaySet| -> Vec<&str> {
         WEEKDAYS

@@ -12,6 +12,7 @@ pub mod outbox;
 pub mod quotes;
 pub mod reachability;
 pub mod retention;
+pub mod series;
 pub mod tasks;
 pub mod types;
 pub mod undo;

@@ -7,8 +7,8 @@
 use sqlx::PgConnection;
 
 use super::StoreError;
-use super::agenda;
-use super::tasks::{self, Task, TaskRow};
+use super::tasks::{Task, TaskRow};
+use super::{agenda, series};
 use pgqueue::{JobId, Queue};
 
 /// Marks `chat_id` unreachable for `reason`, pauses its open recurring tasks and its agenda and
@@ -87,20 +87,13 @@ pub async fn resume(
         let Some(recurrence) = &task.recurrence else {
             continue;
         };
-        // Strictly after the paused deadline (its reminder was cancelled) and firing after now.
-        let next = recurrence.next_after(task.due_at.max(now + task.lead.duration()), task.zone);
-        sqlx::query!(
-            "update tasks set due_at = $2, updated_at = now() where id = $1",
-            task.id,
-            next,
-        )
-        .execute(&mut *conn)
-        .await?;
-        let moved = Task {
-            due_at: next,
-            ..task.clone()
-        };
-        tasks::schedule_occurrence(conn, queue, &moved, next).await?;
+        // Strictly after the paused deadline (its reminder was cancelled) and firing after now;
+        // a series that ended meanwhile stays at its last occurrence.
+        let current = series::current(conn, task).await?;
+        let after = task.due_at.max(now + task.lead.duration());
+        if let Some(next) = recurrence.next_occurrence(current, after, task.zone) {
+            series::move_to(conn, queue, task, next).await?;
+        }
     }
     agenda::resume(conn, queue, chat_id).await?;
     Ok(paused.len())

@@ -7,9 +7,9 @@ use sqlx::PgConnection;
 
 use super::outbox::{OutboxJob, REMINDER_PRIORITY};
 use super::types::{Corrupt, TaskState, read, read_lead};
-use super::{ReminderJob, StoreError};
+use super::{ReminderJob, StoreError, series};
 use crate::domain::lead::Lead;
-use crate::domain::recurrence::Recurrence;
+use crate::domain::recurrence::{Occurrence, Recurrence};
 
 /// The longest task text, in characters: with the message around it a reminder stays far below
 /// Telegram's 4,096.
@@ -198,7 +198,8 @@ pub async fn find(
 }
 
 /// Adds the reminder of the occurrence due at `due_at` (firing `lead` earlier) and enqueues its job.
-/// Idempotent: an occurrence that exists already is left alone. Returns the new reminder's id.
+/// Idempotent: an occurrence that exists already is left alone, and a paused repeat gets none.
+/// Returns the new reminder's id.
 #[tracing::instrument(skip_all, fields(task = task.id))]
 pub async fn schedule_occurrence(
     conn: &mut PgConnection,
@@ -208,7 +209,8 @@ pub async fn schedule_occurrence(
 ) -> Result<Option<i64>, StoreError> {
     let fire_at = due_at - task.lead.duration();
     let reminder_id = sqlx::query_scalar!(
-        "insert into reminders (task_id, due_at, fire_at) values ($1, $2, $3)
+        "insert into reminders (task_id, due_at, fire_at)
+         select $1, $2, $3 where not exists (select 1 from tasks where id = $1 and on_hold)
          on conflict (task_id, due_at) where kind = 'occurrence' do nothing
          returning id",
         task.id,
@@ -240,7 +242,8 @@ pub async fn schedule_after_change(
     let ahead = due_at - task.lead.duration();
     let scheduled = sqlx::query!(
         "insert into reminders (task_id, due_at, fire_at)
-         values ($1, $2, case when $3 < now() and $2 >= now() then $2 else $3 end)
+         select $1, $2, case when $3 < now() and $2 >= now() then $2 else $3 end
+         where not exists (select 1 from tasks where id = $1 and on_hold)
          on conflict (task_id, due_at) where kind = 'occurrence' do nothing
          returning id, fire_at",
         task.id,
@@ -271,9 +274,11 @@ pub async fn next_reminder(
     .await?)
 }
 
-/// Moves an open recurring task from the deadline `task` holds to the next occurrence and
-/// schedules it. Returns the new reminder's id; `None` for a one-off task, or when the task is no
-/// longer open or was already moved (a re-run job holding a stale copy skips no occurrence).
+/// Moves an open recurring task from the deadline `task` holds to the next occurrence of its
+/// series and schedules it. Returns the new reminder's id; `None` for a one-off task, when the
+/// series has ended (the task stays at its last occurrence, as a one-off task whose reminder went
+/// out), or when the task is no longer open or was already moved (a re-run job holding a stale
+/// copy skips no occurrence).
 #[tracing::instrument(skip_all, fields(task = task.id))]
 pub async fn schedule_next_occurrence(
     conn: &mut PgConnection,
@@ -283,22 +288,9 @@ pub async fn schedule_next_occurrence(
     let Some(recurrence) = &task.recurrence else {
         return Ok(None);
     };
-    let next = recurrence.next_after(task.due_at, task.zone);
-    let moved = read_task(
-        sqlx::query_as!(
-            TaskRow,
-            "update tasks set due_at = $2, updated_at = now()
-             where id = $1 and due_at = $3 and state = 'open'
-             returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
-            task.id,
-            next,
-            task.due_at,
-        )
-        .fetch_optional(&mut *conn)
-        .await?,
-    )?;
-    match moved {
-        Some(moved) => schedule_occurrence(conn, queue, &moved, next).await,
+    let current = series::current(conn, task).await?;
+    match recurrence.next_occurrence(current, task.due_at, task.zone) {
+        Some(next) => series::move_to(conn, queue, task, next).await,
         None => Ok(None),
     }
 }
@@ -432,7 +424,7 @@ pub async fn count_open_by_owner(
 }
 
 /// Reads an open task of `chat_id` and locks it for the rest of the transaction.
-async fn lock_open(
+pub(crate) async fn lock_open(
     conn: &mut PgConnection,
     chat_id: i64,
     task_id: i64,
@@ -453,7 +445,7 @@ async fn lock_open(
 
 /// Cancels the jobs of the task's reminders not sent yet and removes those reminders (a reminder
 /// being sent right now loses its lease and records nothing).
-async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Result<(), StoreError> {
+pub(crate) async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Result<(), StoreError> {
     let job_ids: Vec<i64> = sqlx::query_scalar!(
         "delete from reminders where task_id = $1 and not sent returning job_id",
         task_id,
@@ -471,8 +463,10 @@ async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Result<(), Stor
 
 /// Marks the task done. A one-off task closes and its pending reminders are cancelled; a recurring
 /// task closes only the current occurrence: its pending reminders are cancelled and the next
-/// occurrence is scheduled. Returns the task as it is now; `None` when `chat_id` has no such open
-/// task.
+/// occurrence after now is scheduled ([`Recurrence::after_done`]: for a rule counted from
+/// completion, a whole interval after now). A series that has ended with it closes as a one-off
+/// task does (still holding its rule, which is how its caller tells). Returns the task as it is
+/// now; `None` when `chat_id` has no such open task.
 #[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
 pub async fn finish(
     conn: &mut PgConnection,
@@ -484,16 +478,25 @@ pub async fn finish(
         return Ok(None);
     };
     cancel_unsent(conn, open.id).await?;
-    if open.recurs() {
-        schedule_next_occurrence(conn, queue, &open).await?;
-        return find(conn, chat_id, task_id).await;
+    if let Some(recurrence) = &open.recurrence {
+        let current = series::current(conn, &open).await?;
+        let now = series::db_now(conn).await?;
+        if let Some(next) = recurrence.after_done(current, now, open.zone) {
+            series::move_to(conn, queue, &open, next).await?;
+            return find(conn, chat_id, task_id).await;
+        }
     }
+    close(conn, open.id).await
+}
+
+/// Closes a task as done.
+async fn close(conn: &mut PgConnection, task_id: i64) -> Result<Option<Task>, StoreError> {
     read_task(
         sqlx::query_as!(
             TaskRow,
             "update tasks set state = 'done', updated_at = now() where id = $1
              returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
-            open.id,
+            task_id,
         )
         .fetch_optional(conn)
         .await?,
@@ -502,8 +505,10 @@ pub async fn finish(
 
 /// Marks done the task whose reminder message `message_id` (in `chat_id`) was answered with Done.
 /// For a recurring task that occurrence is already past and the next one is scheduled (delivery
-/// moved the task on when it sent the reminder), so the schedule stays as it is; anything else is
-/// [`finish`]. Returns the task as it is now; `None` when `chat_id` has no such open task.
+/// moved the task on when it sent the reminder), so a schedule stays as it is; a rule counted
+/// from completion ("3 days after done") has its next occurrence planned again from now (or
+/// ends, see [`finish`]). Anything else is [`finish`]. Returns the task as it is now; `None`
+/// when `chat_id` has no such open task.
 #[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
 pub async fn finish_from_reminder(
     conn: &mut PgConnection,
@@ -525,11 +530,31 @@ pub async fn finish_from_reminder(
     )
     .fetch_one(&mut *conn)
     .await?;
-    if open.recurs() && announced_sent_occurrence {
-        super::nags::stop_round(conn, open.id).await?;
-        return Ok(Some(open));
+    match &open.recurrence {
+        Some(recurrence) if announced_sent_occurrence => {
+            super::nags::stop_round(conn, open.id).await?;
+            if !recurrence.counts_from_done() {
+                return Ok(Some(open));
+            }
+            // The occurrence the reminder announced is the one before the task's current one,
+            // which delivery planned on the schedule: plan it again from now.
+            let current = series::current(conn, &open).await?;
+            let announced = Occurrence {
+                index: current.index.saturating_sub(1).max(1),
+                ..current
+            };
+            let now = series::db_now(conn).await?;
+            cancel_unsent(conn, open.id).await?;
+            match recurrence.after_done(announced, now, open.zone) {
+                Some(next) => {
+                    series::move_to(conn, queue, &open, next).await?;
+                    find(conn, chat_id, task_id).await
+                }
+                None => close(conn, open.id).await,
+            }
+        }
+        _ => finish(conn, queue, chat_id, task_id).await,
     }
-    finish(conn, queue, chat_id, task_id).await
 }
 
 /// Deletes the task and cancels its pending reminders. Returns the deleted task; `None` when
@@ -595,8 +620,33 @@ pub async fn reschedule(
     .fetch_one(&mut *conn)
     .await?;
     let changed = Task::try_from(row)?;
+    if !same_series(open.recurrence.as_ref(), changed.recurrence.as_ref()) {
+        series::set_index(conn, changed.id, 1).await?;
+    }
     schedule_after_change(conn, queue, &changed, changed.due_at).await?;
     Ok(Some(changed))
+}
+
+/// Whether a change of schedule from `old` to `new` goes on with the same series (a new time of
+/// day, a new start of minutes or hours): the same days, interval and end, so that a counted
+/// series keeps its count. Anything else starts a new series.
+fn same_series(old: Option<&Recurrence>, new: Option<&Recurrence>) -> bool {
+    match (old, new) {
+        (Some(old), Some(new)) => {
+            (
+                old.frequency(),
+                old.interval(),
+                old.end(),
+                old.counts_from_done(),
+            ) == (
+                new.frequency(),
+                new.interval(),
+                new.end(),
+                new.counts_from_done(),
+            )
+        }
+        _ => false,
+    }
 }
 
 /// Gives an open task of `chat_id` a new text and nothing else: its deadline, rule, lead and
@@ -682,22 +732,31 @@ pub async fn restore(
     version: &TaskVersion,
     now: DateTime<Utc>,
 ) -> Result<Option<Task>, StoreError> {
-    let tz = sqlx::query_scalar!(
-        "select tz from tasks where id = $1 and chat_id = $2 for update",
+    let stored = sqlx::query!(
+        "select tz, occurrence from tasks where id = $1 and chat_id = $2 for update",
         task_id,
         chat_id,
     )
     .fetch_optional(&mut *conn)
     .await?;
-    let Some(tz) = tz else {
+    let Some(stored) = stored else {
         return Ok(None);
     };
-    let zone: Tz = read("tasks", task_id, "tz", &tz, |tz| tz.parse().ok())?;
+    let zone: Tz = read("tasks", task_id, "tz", &stored.tz, |tz| tz.parse().ok())?;
     cancel_unsent(conn, task_id).await?;
-    let due_at = match &version.recurrence {
-        Some(rule) if version.due_at <= now => rule.next_after(now, zone),
-        _ => version.due_at,
+    let kept = Occurrence {
+        at: version.due_at,
+        index: u32::try_from(stored.occurrence).unwrap_or(1).max(1),
     };
+    // A passed occurrence of a series moves on to the next one after now (none when it ended).
+    let occurrence = match &version.recurrence {
+        Some(rule) if version.due_at <= now => {
+            rule.next_occurrence(kept, now, zone).unwrap_or(kept)
+        }
+        _ => kept,
+    };
+    series::set_index(conn, task_id, occurrence.index).await?;
+    let due_at = occurrence.at;
     let row = sqlx::query_as!(
         TaskRow,
         "update tasks set text = $2, due_at = $3, lead_secs = $4, rule = $5, state = 'open',

@@ -36,6 +36,8 @@ pub struct DueReminder {
     pub quote: Option<Quote>,
     /// The task's nagging, if it nags.
     pub nag: Option<Nag>,
+    /// The number of the task's current occurrence in its series (1 for a one-off task).
+    pub occurrence: u32,
 }
 
 impl DueReminder {
@@ -74,6 +76,7 @@ struct DueRow {
     nag_pending_reminder_id: Option<i64>,
     nag_round_sent: Option<i32>,
     nag_only_for: Option<DateTime<Utc>>,
+    occurrence: i32,
 }
 
 impl TryFrom<DueRow> for DueReminder {
@@ -131,6 +134,17 @@ impl TryFrom<DueRow> for DueReminder {
                 message_id: row.quote_message_id,
             }),
             nag,
+            occurrence: read(
+                "tasks",
+                row.task_id,
+                "occurrence",
+                &row.occurrence.to_string(),
+                |_| {
+                    u32::try_from(row.occurrence)
+                        .ok()
+                        .filter(|index| *index >= 1)
+                },
+            )?,
         })
     }
 }
@@ -152,7 +166,8 @@ pub async fn load(pool: &PgPool, reminder_id: i64) -> Result<Option<DueReminder>
                   q.quote as "quote?", q.message_id as "quote_message_id?",
                   n.every_secs as "nag_every_secs?",
                   n.pending_reminder_id as "nag_pending_reminder_id?",
-                  n.round_sent as "nag_round_sent?", n.only_for as "nag_only_for?"
+                  n.round_sent as "nag_round_sent?", n.only_for as "nag_only_for?",
+                  t.occurrence
            from reminders r
            join tasks t on t.id = r.task_id
            join chats c on c.chat_id = t.chat_id

@@ -48,9 +48,9 @@ async fn a_recurring_reminder_is_sent_in_the_chats_language_with_buttons_and_its
         text.contains("Напоминание") && text.contains("зарядка <5 мин>"),
         "{text}"
     );
-    // Done, four snoozes and Keep reminding.
+    // Done, four snoozes, Keep reminding and, for a repeat, Pause.
     let buttons: Vec<_> = message.buttons.iter().flatten().collect();
-    assert_eq!(buttons.len(), 6);
+    assert_eq!(buttons.len(), 7);
 
     let (message_id, sent_at): (Option<i64>, Option<chrono::DateTime<Utc>>) =
         sqlx::query_as("select message_id, sent_at from reminders where task_id = $1 and sent")

@@ -242,10 +242,10 @@ fn new_schedule(
         // The same days and interval at the new time of day.
         Some(rule) => {
             let rule = rule.with_time(time);
-            let due = if due > now {
-                due
-            } else {
-                rule.next_after(now, zone)
+            // The first occurrence still to come; a series that has ended keeps the time asked.
+            let due = match rule.first_occurrence(now, zone) {
+                Some(first) if due <= now => first.at,
+                _ => due,
             };
             (due, Some(rule))
         }

@@ -107,8 +107,14 @@ pub(super) async fn finish(
         let when = Dates::new(turn.tr, zone, Utc::now()).moment_with_weekday(task.due_at);
         turn.tr.t_with("done-next", &[("when", Arg::Text(&when))])
     } else {
+        // A recurring task closes only when its series has ended.
+        let key = if task.recurs() {
+            "done-series-ended"
+        } else {
+            "done-ok"
+        };
         let text = render::shorten(&task.text, 200);
-        turn.tr.t_with("done-ok", &[("text", Arg::Text(&text))])
+        turn.tr.t_with(key, &[("text", Arg::Text(&text))])
     };
     send_with_undo(ctx, turn, line, undo_id).await?;
     Ok(Changed::Yes)

@@ -13,6 +13,7 @@ mod edit;
 mod export;
 mod finish;
 mod forward;
+mod hold;
 mod language;
 mod list;
 mod nag;
@@ -165,6 +166,8 @@ async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotE
         Command::Cancel => cancel::command(ctx, turn).await,
         Command::Agenda(args) => agenda::command(ctx, turn, &args).await,
         Command::Export => export::command(ctx, turn).await,
+        Command::Pause(args) => hold::command(ctx, turn, hold::Want::Pause, &args).await,
+        Command::Resume(args) => hold::command(ctx, turn, hold::Want::Resume, &args).await,
         // Admins' admin commands are served by the admin branch before this: to anyone else,
         // and in groups, they are unknown commands, word for word.
         Command::Unknown | Command::Failed(_) | Command::Retry(_) | Command::Stats => {

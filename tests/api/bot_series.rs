@@ -1,0 +1,223 @@
+//! Series that end and series counted from Done (issue 24), through the chat and the simulator:
+//! "10 times" stops after the last one and says so, "until <date>" never fires past it, and
+//! "every! 3 days" comes 3 days after the user pressed Done, not after the due time. Time is
+//! controlled by bringing the due jobs forward.
+
+use chrono::{Duration, Timelike, Utc};
+use chrono_tz::Tz;
+use remindbot::domain::lang::Lang;
+use remindbot::i18n::Tr;
+use tgsim::TranscriptEntry;
+
+use crate::app::{TestApp, buttons, text};
+use crate::bot_nag::bring_due;
+use crate::support::{WAIT, eventually};
+
+/// The task id behind the Change time button of a card.
+pub(crate) fn task_id(card: &TranscriptEntry) -> i64 {
+    buttons(card)
+        .iter()
+        .find_map(|data| data.strip_prefix("e:")?.parse().ok())
+        .unwrap_or_else(|| panic!("a Change time button under {card:?}"))
+}
+
+/// Waits until the task's next reminder is scheduled, then brings it forward to now; returns the
+/// reminder the user receives after message `after`.
+pub(crate) async fn next_reminder(app: &TestApp, user: i64, after: i64) -> TranscriptEntry {
+    eventually(WAIT, "the next reminder to be scheduled", || async {
+        !app.pending_jobs().await.is_empty()
+    })
+    .await;
+    bring_due(app).await;
+    app.reply_containing(user, after, &Tr::new(Lang::En).t("reminder-title"))
+        .await
+}
+
+/// Waits until the task has no reminder waiting (the one sent is recorded, nothing follows).
+async fn assert_nothing_follows(app: &TestApp) {
+    eventually(WAIT, "no reminder to wait", || async {
+        sqlx::query_scalar::<_, i64>("select count(*) from reminders where not sent")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap()
+            == 0
+    })
+    .await;
+    assert!(app.pending_jobs().await.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn series_a_counted_repeat_stops_after_its_last_and_says_so() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Asia/Tashkent").await;
+    let card = app.say(ann, "every day at 9 pills 2 times").await;
+    assert!(
+        text(&card).contains("Repeats: every day, 2 times in all"),
+        "{card:?}"
+    );
+    let id = task_id(&card);
+
+    let first = next_reminder(&app, ann, card.message_id).await;
+    assert!(text(&first).contains("pills"), "{first:?}");
+    assert!(!text(&first).contains("last one"), "{first:?}");
+    let second = next_reminder(&app, ann, first.message_id).await;
+    assert!(
+        text(&second).contains("🏁 The last one of this series: no more will follow."),
+        "{second:?}"
+    );
+    assert_nothing_follows(&app).await;
+
+    let (_, done) = app
+        .tap_reply(ann, second.message_id, ann, &format!("d:{id}"))
+        .await;
+    assert_eq!(
+        text(&done),
+        "Done: pills. That was the last one: the series has ended."
+    );
+    let list = app.say(ann, "/list").await;
+    assert!(!text(&list).contains("pills"), "{list:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn series_an_end_date_is_never_passed() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Asia/Tashkent").await;
+    // A time already past today: the first one is tomorrow, the last the day after.
+    let zone = Tz::Asia__Tashkent;
+    let local = Utc::now().with_timezone(&zone);
+    let hour = (local.hour() + 23) % 24;
+    let first_day = local.date_naive() + Duration::days(if hour < local.hour() { 1 } else { 0 });
+    let last_day = first_day + Duration::days(1);
+    let until = last_day.format("%-d %B").to_string();
+    let card = app
+        .say(
+            ann,
+            &format!("every day at {hour}:00 stretch until {until}"),
+        )
+        .await;
+    let shown = last_day.format("%-d %B %Y");
+    assert!(
+        text(&card).contains(&format!("Repeats: every day, until {shown}")),
+        "{card:?}"
+    );
+
+    let first = next_reminder(&app, ann, card.message_id).await;
+    assert!(!text(&first).contains("last one"), "{first:?}");
+    let second = next_reminder(&app, ann, first.message_id).await;
+    assert!(text(&second).contains("🏁 The last one"), "{second:?}");
+    assert_nothing_follows(&app).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn series_after_done_counts_from_the_press_of_done() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    let (zone, hour) = zone_and_past_hour();
+    app.say(ann, &format!("/tz {}", zone.name())).await;
+    let local = Utc::now().with_timezone(&zone);
+    let card = app
+        .say(ann, &format!("water plants every! 3 days at {hour}:00"))
+        .await;
+    assert!(
+        text(&card).contains("Repeats: every 3 days, counted from each Done"),
+        "{card:?}"
+    );
+    let id = task_id(&card);
+
+    let reminder = next_reminder(&app, ann, card.message_id).await;
+    let (_, done) = app
+        .tap_reply(ann, reminder.message_id, ann, &format!("d:{id}"))
+        .await;
+    // Three days from today (when Done was pressed), not from tomorrow's due time.
+    let next = (local.date_naive() + Duration::days(3)).format("%a %-d %b");
+    assert!(
+        text(&done).contains(&format!("Next time: {next}")),
+        "{done:?}"
+    );
+    let due: chrono::DateTime<Utc> = sqlx::query_scalar("select due_at from tasks where id = $1")
+        .bind(id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    let due = due.with_timezone(&zone);
+    assert_eq!(
+        (due.date_naive(), due.hour()),
+        (local.date_naive() + Duration::days(3), hour)
+    );
+}
+
+/// A zone among three where it is past 02:00 now, and the hour before now there: a daily task at
+/// that hour comes first tomorrow.
+fn zone_and_past_hour() -> (Tz, u32) {
+    let zone = [
+        Tz::Asia__Tashkent,
+        Tz::Europe__London,
+        Tz::America__Los_Angeles,
+    ]
+    .into_iter()
+    .find(|zone| Utc::now().with_timezone(zone).hour() >= 2)
+    .expect("one of three zones 5 and 8 hours apart is past 02:00");
+    (zone, Utc::now().with_timezone(&zone).hour() - 1)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn series_a_paused_repeat_fires_nothing_and_resumes_once_at_its_next_time() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    let (zone, hour) = zone_and_past_hour();
+    app.say(ann, &format!("/tz {}", zone.name())).await;
+    let card = app
+        .say(ann, &format!("every day at {hour}:00 stretch"))
+        .await;
+    let id = task_id(&card);
+    let reminder = next_reminder(&app, ann, card.message_id).await;
+    assert!(
+        buttons(&reminder).contains(&format!("hp:{id}")),
+        "{reminder:?}"
+    );
+
+    let (answer, paused) = app
+        .tap_reply(ann, reminder.message_id, ann, &format!("hp:{id}"))
+        .await;
+    assert_eq!(
+        answer.answer.and_then(|a| a.text).as_deref(),
+        Some("Paused ⏸")
+    );
+    assert!(text(&paused).contains("⏸ Paused: stretch."), "{paused:?}");
+    assert_nothing_follows(&app).await;
+
+    // Paused for days: its occurrences came and went, and none was sent.
+    sqlx::query("update tasks set due_at = due_at - interval '5 days' where id = $1")
+        .bind(id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    sqlx::query("update reminders set due_at = due_at - interval '5 days' where task_id = $1")
+        .bind(id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let (_, resumed) = app
+        .tap_reply(ann, paused.message_id, ann, &format!("hr:{id}"))
+        .await;
+    assert!(
+        text(&resumed).contains("▶️ Resumed: stretch. Next time: tomorrow"),
+        "{resumed:?}"
+    );
+    let jobs = app.pending_jobs().await;
+    assert_eq!(
+        jobs.len(),
+        1,
+        "one reminder, no burst of missed ones: {jobs:?}"
+    );
+    assert!(jobs[0].run_at > Utc::now(), "{jobs:?}");
+
+    let once = app.say(ann, "call mom in 2 hours").await;
+    let reply = app.say(ann, &format!("/pause {}", task_id(&once))).await;
+    assert!(
+        text(&reply).contains("Only a repeating task can be paused"),
+        "{reply:?}"
+    );
+}
