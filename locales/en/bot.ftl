@@ -255,3 +255,7 @@ forward-needs-zone = To remind you of a message I need your time zone first; the
 # Questions and permissions in groups (issue 25).
 cancel-not-yours = This question is for someone else: only they can cancel it.
 permission-unchecked = I could not check with Telegram whether you may do this in this group, so nothing was changed. Please try again in a minute.
+# The chat reads what people mean (issue 24).
+tz-task-kept = I'll keep “{ $text }” and save it as soon as I know your time zone.
+tz-task-waits-already = “{ $waiting }” is already waiting for your time zone, so I did not save “{ $text }”: send it again once the zone is set.
+task-saved-before-zone = ✅ Task saved: { $text }. Reminder in { $in }.

@@ -237,3 +237,7 @@ forward-needs-zone = Xabarni eslatishim uchun avval vaqt mintaqangizni bilishim 
 # Guruhdagi savollar va huquqlar (issue 25).
 cancel-not-yours = Bu savol sizga berilmagan: uni faqat so'ralgan kishi bekor qila oladi.
 permission-unchecked = Bu guruhda buni qilishingiz mumkinligini Telegramdan tekshira olmadim, shuning uchun hech narsa o'zgarmadi. Bir daqiqadan keyin qayta urinib ko'ring.
+# The chat reads what people mean (issue 24).
+tz-task-kept = Vaqt mintaqangizni bilishim bilan «{ $text }» vazifasini saqlayman.
+tz-task-waits-already = Vaqt mintaqasini «{ $waiting }» allaqachon kutmoqda, shuning uchun «{ $text }» saqlanmadi: mintaqa tanlangach, uni qayta yuboring.
+task-saved-before-zone = ✅ Vazifa saqlandi: { $text }. Eslatmagacha: { $in }.
