@@ -274,3 +274,7 @@ callback-paused = Paused ⏸
 callback-resumed = Resumed ▶️
 id-example-pause = /pause 12
 id-example-resume = /resume 12
+# The chat reads what people mean (issue 24).
+tz-task-kept = I'll keep “{ $text }” and save it as soon as I know your time zone.
+tz-task-waits-already = “{ $waiting }” is already waiting for your time zone, so I did not save “{ $text }”: send it again once the zone is set.
+task-saved-before-zone = ✅ Task saved: { $text }. Reminder in { $in }.

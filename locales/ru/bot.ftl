@@ -347,3 +347,7 @@ callback-paused = Приостановлено ⏸
 callback-resumed = Возобновлено ▶️
 id-example-pause = /pause 12
 id-example-resume = /resume 12
+# The chat reads what people mean (issue 24).
+tz-task-kept = Я сохраню «{ $text }», как только узнаю ваш часовой пояс.
+tz-task-waits-already = Часового пояса уже ждёт «{ $waiting }», поэтому «{ $text }» я не сохранил: отправьте это ещё раз, когда пояс будет выбран.
+task-saved-before-zone = ✅ Задача сохранена: { $text }. До напоминания: { $in }.

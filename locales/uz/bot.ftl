@@ -253,3 +253,7 @@ callback-paused = To'xtatildi ⏸
 callback-resumed = Davom ettirildi ▶️
 id-example-pause = /pause 12
 id-example-resume = /resume 12
+# The chat reads what people mean (issue 24).
+tz-task-kept = Vaqt mintaqangizni bilishim bilan «{ $text }» vazifasini saqlayman.
+tz-task-waits-already = Vaqt mintaqasini «{ $waiting }» allaqachon kutmoqda, shuning uchun «{ $text }» saqlanmadi: mintaqa tanlangach, uni qayta yuboring.
+task-saved-before-zone = ✅ Vazifa saqlandi: { $text }. Eslatmagacha: { $in }.

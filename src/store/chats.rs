@@ -124,7 +124,9 @@ pub async fn set_lang<'e>(
     Ok(())
 }
 
-/// Sets the chat's IANA time zone (new tasks use it; existing ones keep theirs).
+/// Sets the chat's IANA time zone (new tasks use it; existing ones keep theirs). The first zone
+/// a chat gets is also that of the tasks it saved before it had one (their times were the same
+/// in every zone: "in 2 minutes").
 #[tracing::instrument(skip_all, fields(chat_id = chat_id))]
 pub async fn set_tz<'e>(
     executor: impl PgExecutor<'e>,
@@ -132,7 +134,12 @@ pub async fn set_tz<'e>(
     tz: Tz,
 ) -> Result<(), StoreError> {
     sqlx::query!(
-        "update chats set tz = $2, updated_at = now() where chat_id = $1",
+        "with zoneless as (
+             update tasks set tz = $2
+             where chat_id = $1
+               and exists (select 1 from chats where chat_id = $1 and tz is null)
+         )
+         update chats set tz = $2, updated_at = now() where chat_id = $1",
         chat_id,
         tz.name(),
     )

@@ -17,6 +17,7 @@ mod bot_groups;
 mod bot_misreadings;
 mod bot_nag;
 mod bot_quote;
+mod bot_reads_first;
 mod bot_series;
 mod bot_snapshots;
 mod bot_store;

@@ -13,13 +13,14 @@
 //! question. A message with no usable time is asked "when?", and the question first says which
 //! repeat it could not make.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
+use super::before_zone;
 use super::context::{Ctx, Turn};
 use super::replies::{due_problem, text_problem};
 use super::task_extras::{self, TaskExtras};
-use super::zone::{self, ZoneChosen};
+use super::zone::ZoneChosen;
 use crate::bot::BotError;
 use crate::bot::assumed;
 use crate::bot::render::{self, Reply};
@@ -27,18 +28,14 @@ use crate::callback::Question;
 use crate::domain::due::{DueError, ParsedDue, UnplacedKind, loose_time_words, parse_due};
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
-use crate::store::tasks::{self, NewTask, TaskText};
+use crate::store::tasks::{self, NewTask, Task, TaskText};
 use crate::store::undo::{self, Change};
 
 /// A task message: creates the task, asks when if no time was given, asks the zone first if the
 /// chat has none, or explains what was wrong.
 pub(super) async fn from_text(ctx: &Ctx, turn: &Turn, text: &str) -> Result<(), BotError> {
     let Some(zone) = turn.zone() else {
-        if let Err(error) = TaskText::parse(text) {
-            return text_problem(ctx, turn, error).await;
-        }
-        let ask = render::notice(None, &[turn.tr.t("tz-ask")])?;
-        return zone::ask(ctx, turn, ask, Some(text.to_owned())).await;
+        return before_zone::task(ctx, turn, text).await;
     };
     let Some((phrase, extras)) = task_extras::nag_suffix(ctx, turn, text).await? else {
         return Ok(());
@@ -137,7 +134,7 @@ fn loose_repeats(turn: &Turn, message: &str) -> Vec<String> {
 }
 
 /// Creates the parsed task with its first reminder job and its extras, within the user's
-/// open-task limit.
+/// open-task limit, and confirms it with its card and what was assumed.
 pub(super) async fn create(
     ctx: &Ctx,
     turn: &Turn,
@@ -145,9 +142,50 @@ pub(super) async fn create(
     parsed: ParsedDue,
     extras: TaskExtras,
 ) -> Result<(), BotError> {
+    let Some(saved) = save(ctx, turn, zone, &parsed, &extras).await? else {
+        return Ok(());
+    };
+    let now = Utc::now();
+    let task = &saved.task;
+    let mut card = render::task_card(turn.tr, "task-saved", task, saved.next_reminder, zone, now)?;
+    for line in extras.card_lines(turn.tr) {
+        card = format!("{card}\n{}", render::notice(None, &[line])?);
+    }
+    let notes = assumed::notes(turn.tr, zone, now, &parsed.assumptions, &parsed.unplaced);
+    let card = assumed::under_card(card, &notes)?;
+    ctx.send(
+        turn.chat_id,
+        Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, saved.undo_id, task.id)),
+    )
+    .await
+}
+
+/// A task just saved: the task, the Undo of its creation and its first reminder.
+pub(super) struct Saved {
+    /// The task.
+    pub task: Task,
+    /// The recorded creation, which its Undo button takes back.
+    pub undo_id: i64,
+    /// When it reminds first.
+    pub next_reminder: Option<DateTime<Utc>>,
+}
+
+/// Saves the parsed task with its first reminder job and its extras, closing the user's open
+/// question; `None` (and the user told why) past the user's open-task limit or with an
+/// unusable text.
+pub(super) async fn save(
+    ctx: &Ctx,
+    turn: &Turn,
+    zone: Tz,
+    parsed: &ParsedDue,
+    extras: &TaskExtras,
+) -> Result<Option<Saved>, BotError> {
     let text = match TaskText::parse(&parsed.text) {
         Ok(text) => text,
-        Err(error) => return text_problem(ctx, turn, error).await,
+        Err(error) => {
+            text_problem(ctx, turn, error).await?;
+            return Ok(None);
+        }
     };
     let max = ctx.settings().max_open_tasks;
     let mut tx = ctx.db().await;
@@ -156,7 +194,8 @@ pub(super) async fn create(
         let problem = turn
             .tr
             .t_with("too-many-tasks", &[("max", Arg::Number(max))]);
-        return ctx.send_lines(turn, &[problem]).await;
+        ctx.send_lines(turn, &[problem]).await?;
+        return Ok(None);
     }
     let new = NewTask {
         chat_id: turn.chat_id,
@@ -172,17 +211,9 @@ pub(super) async fn create(
     extras.attach(&mut tx, task.id).await?;
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
     conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
-    drop(tx);
-    let now = Utc::now();
-    let mut card = render::task_card(turn.tr, "task-saved", &task, next_reminder, zone, now)?;
-    for line in extras.card_lines(turn.tr) {
-        card = format!("{card}\n{}", render::notice(None, &[line])?);
-    }
-    let notes = assumed::notes(turn.tr, zone, now, &parsed.assumptions, &parsed.unplaced);
-    let card = assumed::under_card(card, &notes)?;
-    ctx.send(
-        turn.chat_id,
-        Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, undo_id, task.id)),
-    )
-    .await
+    Ok(Some(Saved {
+        task,
+        undo_id,
+        next_reminder,
+    }))
 }

@@ -5,6 +5,7 @@
 
 pub(crate) mod admin;
 mod agenda;
+mod before_zone;
 mod callbacks;
 mod cancel;
 mod context;
@@ -96,6 +97,8 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     let turn = begin(&ctx, &msg.chat, user).await?;
     match input {
         Input::Command(Command::Cancel) => cancel::command(&ctx, &turn).await,
+        // `/tz` answers the zone question: a task waiting in it is kept.
+        Input::Command(command @ Command::Tz(_)) => on_command(&ctx, &turn, command).await,
         Input::Command(command) => {
             conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
             on_command(&ctx, &turn, command).await
@@ -185,10 +188,7 @@ async fn on_answer(ctx: &Ctx, turn: &Turn, pending: Pending, text: &str) -> Resu
         Pending::NewTaskTime { text: task } => create::answer_when(ctx, turn, &task, text).await,
         Pending::EditTask { task_id } => edit::answer(ctx, turn, task_id, text).await,
         Pending::SnoozeTime { task_id } => snooze::answer(ctx, turn, task_id, text).await,
-        Pending::TimeZone { text: waiting } => match zone::typed(ctx, turn, text, waiting).await? {
-            Some(chosen) => create::after_zone(ctx, turn, chosen).await,
-            None => Ok(()),
-        },
+        Pending::TimeZone { text: waiting } => before_zone::answer(ctx, turn, text, waiting).await,
         Pending::QuoteTime { quote, message_id } => {
             forward::answer(ctx, turn, quote, message_id, text).await
         }

@@ -72,7 +72,8 @@ pub(super) async fn may_set(ctx: &Ctx, turn: &Turn) -> Result<bool, BotError> {
     Ok(turn.zone().is_none() || ctx.may_change_settings(turn).await?)
 }
 
-/// `/tz [zone]`: asks for the zone, or sets the one typed.
+/// `/tz [zone]`: asks for the zone, or sets the one typed; a task waiting in an open zone
+/// question is kept (and saved once the zone is set).
 pub(super) async fn command(
     ctx: &Ctx,
     turn: &Turn,
@@ -89,10 +90,12 @@ pub(super) async fn command(
         }
         lines.push(turn.tr.t("tz-ask"));
         let text = render::notice(None, &lines)?;
-        ask(ctx, turn, text, None).await?;
+        let waiting = waiting_task(ctx, turn).await?;
+        ask(ctx, turn, text, waiting).await?;
         return Ok(None);
     }
-    typed(ctx, turn, args, None).await
+    let waiting = waiting_task(ctx, turn).await?;
+    typed(ctx, turn, args, waiting).await
 }
 
 /// A typed zone (the answer to the zone question, or `/tz`'s argument).

@@ -1,0 +1,123 @@
+//! The chat reads what people mean from the first message (issue 24): a task written while the
+//! zone question is open is never refused as an unknown zone nor lost — saved at once when its
+//! time is the same in every zone ("in 2 minutes"), else kept and saved once the zone is set.
+
+use remindbot::domain::lang::Lang;
+use remindbot::i18n::{Arg, Tr};
+
+use crate::app::{TestApp, text};
+
+/// The zone stored for the tasks of `chat`.
+async fn task_zones(app: &TestApp, chat: i64) -> Vec<String> {
+    sqlx::query_scalar("select tz from tasks where chat_id = $1 order by id")
+        .bind(chat)
+        .fetch_all(&app.pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn first_task_in_minutes_is_saved_while_the_zone_is_asked() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let ann = app.user("Ann", "en");
+    app.say_expecting(ann, ann, "/start", 2).await;
+    let replies = app
+        .say_expecting(ann, ann, "remind me to buy milk in 2 minutes", 3)
+        .await;
+    assert_eq!(
+        text(&replies[0]),
+        "✅ Task saved: buy milk. Reminder in 2 minutes."
+    );
+    assert!(text(&replies[1]).contains(&tr.t("tz-ask")), "{replies:?}");
+    for reply in &replies {
+        assert!(!text(reply).contains(&tr.t("tz-unknown")), "{replies:?}");
+    }
+    assert_eq!(app.pending_jobs().await.len(), 1);
+    // The zone chosen next is the task's zone too.
+    let set = app.say(ann, "Asia/Tashkent").await;
+    assert!(text(&set).contains("Asia/Tashkent (UTC+5)"), "{set:?}");
+    assert_eq!(task_zones(&app, ann).await, ["Asia/Tashkent"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn first_task_with_a_day_waits_for_the_zone_and_is_saved_in_it() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::Ru);
+    let ann = app.user("Ann", "ru");
+    app.say_expecting(ann, ann, "/start", 2).await;
+    let asked = app
+        .say_expecting(ann, ann, "завтра в 9 позвонить маме", 2)
+        .await;
+    assert_eq!(
+        text(&asked[0]),
+        format!(
+            "Я сохраню «завтра в 9 позвонить маме», как только узнаю ваш часовой пояс.\n{}",
+            tr.t("tz-ask")
+        )
+    );
+    assert_eq!(app.pending_jobs().await.len(), 0);
+    let replies = app.say_expecting(ann, ann, "/tz Europe/Moscow", 2).await;
+    assert!(text(&replies[0]).contains("Europe/Moscow"), "{replies:?}");
+    let card = text(&replies[1]);
+    assert!(card.contains(&tr.t("task-saved")), "{card}");
+    assert!(card.contains("позвонить маме"), "{card}");
+    assert!(card.contains("09:00"), "{card}");
+    assert_eq!(task_zones(&app, ann).await, ["Europe/Moscow"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_second_task_while_one_waits_is_not_lost_in_silence() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::Uz);
+    let ann = app.user("Ann", "uz");
+    let asked = app.say_expecting(ann, ann, "ertaga 18:00 sport", 2).await;
+    assert!(
+        text(&asked[0]).starts_with("Vaqt mintaqangizni bilishim bilan «ertaga 18:00 sport»"),
+        "{asked:?}"
+    );
+    let again = app.say_expecting(ann, ann, "ertaga 19:00 kitob", 2).await;
+    assert!(
+        text(&again[0]).starts_with(&tr.t_with(
+            "tz-task-waits-already",
+            &[
+                ("waiting", Arg::Text("ertaga 18:00 sport")),
+                ("text", Arg::Text("ertaga 19:00 kitob")),
+            ],
+        )),
+        "{again:?}"
+    );
+    // A wrong zone is still a wrong zone.
+    let wrong = app.say(ann, "Toshkenttt").await;
+    assert!(text(&wrong).contains(&tr.t("tz-unknown")), "{wrong:?}");
+    let (_, set) = app.tap_reply(ann, asked[0].message_id, ann, "z:0").await;
+    assert!(text(&set).contains("Asia/Tashkent"), "{set:?}");
+    let card = app.reply_containing(ann, set.message_id - 1, "sport").await;
+    assert!(text(&card).contains("18:00"), "{card:?}");
+    assert_eq!(app.pending_jobs().await.len(), 1);
+    app.stop().await;
+}
+
+#[test]
+fn first_task_messages_in_every_script() {
+    for lang in Lang::CHOICES {
+        let tr = Tr::new(lang);
+        let lines = [
+            tr.t_with("tz-task-kept", &[("text", Arg::Text("sport 18:00"))]),
+            tr.t_with(
+                "tz-task-waits-already",
+                &[
+                    ("waiting", Arg::Text("sport 18:00")),
+                    ("text", Arg::Text("kitob 19:00")),
+                ],
+            ),
+            tr.t_with(
+                "task-saved-before-zone",
+                &[("text", Arg::Text("choy")), ("in", Arg::Text("2 min"))],
+            ),
+        ];
+        insta::assert_snapshot!(format!("first_task_{lang}"), lines.join("\n"));
+    }
+}
