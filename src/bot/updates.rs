@@ -163,6 +163,14 @@ impl UpdateWorker {
             .schema
             .dispatch(dptree::deps![update, ctx.clone()])
             .await;
+        // An update no handler takes comes back with its dependencies, the context among them.
+        let failed = match dispatched {
+            ControlFlow::Break(Err(error)) => Some(error),
+            other => {
+                drop(other);
+                None
+            }
+        };
         let ctx = Arc::into_inner(ctx).ok_or(BotError::ContextShared)?;
         let (
             mut tx,
@@ -172,7 +180,7 @@ impl UpdateWorker {
                 defer,
             },
         ) = ctx.finish();
-        if let ControlFlow::Break(Err(error)) = dispatched {
+        if let Some(error) = failed {
             // Rolled back now, not when the connection is next used: a look-up comes next.
             tx.rollback().await?;
             return Err(error);
