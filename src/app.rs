@@ -153,6 +153,7 @@ pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
     let (listener, http_addr) = crate::http::bind(context.config.http_addr)
         .await
         .context("binding the HTTP side-car")?;
+    let limits = context.config.listeners;
     let webhook = webhook_router(&context);
     let mut webhook_addr = webhook.is_some().then_some(http_addr);
     // The webhook on an address of its own (WEBHOOK_LISTEN), else on the side-car's.
@@ -164,7 +165,7 @@ pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
             webhook_addr = Some(addr);
             let token = context.shutdown.child_token();
             subsystems.spawn("webhook", async move {
-                Ok(crate::http::serve_router(listener, router, token).await?)
+                Ok(crate::http::serve_router(listener, router, limits, token).await?)
             });
             None
         }
@@ -176,6 +177,7 @@ pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
         metrics: crate::http::metrics_handle()?,
         admin: context.config.admin.web(),
         extra,
+        limits,
     };
     let token = context.shutdown.child_token();
     subsystems.spawn("http", async move {
