@@ -153,29 +153,42 @@ pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
     let (listener, http_addr) = crate::http::bind(context.config.http_addr)
         .await
         .context("binding the HTTP side-car")?;
-    let mut webhook = webhook_router(&context);
+    let limits = context.config.listeners;
+    let webhook = webhook_router(&context);
     let mut webhook_addr = webhook.is_some().then_some(http_addr);
-    if let (Some(router), Some(addr)) = (webhook.take(), context.config.intake.webhook_listen) {
-        let (listener, addr) = crate::http::bind(addr)
-            .await
-            .context("binding the webhook's address (WEBHOOK_LISTEN)")?;
-        webhook_addr = Some(addr);
-        let token = context.shutdown.child_token();
-        subsystems.spawn("webhook", async move {
-            Ok(crate::http::serve_router(listener, router, token).await?)
-        });
-    }
+    // The webhook on an address of its own (WEBHOOK_LISTEN), else on the side-car's.
+    let extra = match (webhook, context.config.intake.webhook_listen) {
+        (Some(router), Some(addr)) => {
+            let (listener, addr) = crate::http::bind(addr)
+                .await
+                .context("binding the webhook's address (WEBHOOK_LISTEN)")?;
+            webhook_addr = Some(addr);
+            let token = context.shutdown.child_token();
+            subsystems.spawn("webhook", async move {
+                Ok(crate::http::serve_router(listener, router, limits, token).await?)
+            });
+            None
+        }
+        (router, _) => router,
+    };
     let parts = crate::http::SideCarParts {
         outbox: context.outbox.clone(),
         queues: vec![context.outbox.clone(), context.updates.clone()],
         metrics: crate::http::metrics_handle()?,
         admin: context.config.admin.web(),
-        extra: webhook,
+        extra,
+        limits,
     };
     let token = context.shutdown.child_token();
     subsystems.spawn("http", async move {
         Ok(crate::http::serve(listener, parts, token).await?)
     });
+    if let (Some(addr), Some(path)) = (webhook_addr, context.config.intake.webhook_path())
+        && let Err(error) = webhook::self_test(context.bot.client(), addr, &path).await
+    {
+        context.shutdown.cancel();
+        return Err(error).context("the webhook endpoint does not answer");
+    }
     spawn_egress(&context, &mut subsystems);
     spawn_bot(&context, &mut subsystems);
     spawn_maintenance(&context, &mut subsystems);

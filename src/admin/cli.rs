@@ -63,6 +63,9 @@ pub enum AdminCommand {
         /// The token (from ADMIN_TOKEN or a file) and the cookie.
         #[command(flatten)]
         admin: AdminArgs,
+        /// The listener's timeouts and connection cap.
+        #[command(flatten)]
+        limits: crate::http::ListenerLimits,
     },
 }
 
@@ -123,7 +126,11 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
             report(result)?;
         }
         AdminCommand::Cancel { id } => report(actions::cancel(&reminders, &actor, id).await?)?,
-        AdminCommand::Serve { addr, admin } => serve(reminders, addr, &admin).await?,
+        AdminCommand::Serve {
+            addr,
+            admin,
+            limits,
+        } => serve(reminders, addr, &admin, limits).await?,
         AdminCommand::Stats { json } => {
             let stats = stats::read(pool).await?;
             if json {
@@ -153,8 +160,13 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Serves the admin page alone on `addr` until Ctrl-C.
-async fn serve(reminders: Queue, addr: SocketAddr, admin: &AdminArgs) -> anyhow::Result<()> {
+/// Serves the admin page alone on `addr` within `limits` until Ctrl-C.
+async fn serve(
+    reminders: Queue,
+    addr: SocketAddr,
+    admin: &AdminArgs,
+    limits: crate::http::ListenerLimits,
+) -> anyhow::Result<()> {
     let settings = admin.web().context(
         "set ADMIN_TOKEN or ADMIN_TOKEN_FILE (--admin-token-file): the admin page is off without \
          a token; make one with `openssl rand -hex 32`",
@@ -162,14 +174,13 @@ async fn serve(reminders: Queue, addr: SocketAddr, admin: &AdminArgs) -> anyhow:
     let app = super::web::router(reminders, Some(settings));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     println!("admin page at http://{}/admin", listener.local_addr()?);
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let stop = shutdown.clone();
+    tokio::spawn(async move {
         tokio::signal::ctrl_c().await.ok();
-    })
-    .await?;
+        stop.cancel();
+    });
+    crate::http::listener::serve(listener, app, limits, shutdown).await?;
     Ok(())
 }
 

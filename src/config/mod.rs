@@ -43,6 +43,9 @@ pub struct RunConfig {
     /// Where the side-car serves /healthz, /metrics and /admin.
     #[arg(long, env = "HTTP_ADDR", default_value = "127.0.0.1:9090")]
     pub http_addr: SocketAddr,
+    /// The timeouts and connection cap of every listener (the side-car, the webhook).
+    #[command(flatten)]
+    pub listeners: crate::http::ListenerLimits,
     /// Connections in the database pool.
     #[arg(long, env = "DB_MAX_CONNECTIONS", default_value_t = 20)]
     pub db_max_connections: u32,

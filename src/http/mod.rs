@@ -1,7 +1,12 @@
 //! The HTTP side-car of `remindbot run`: `/healthz` (is the database reachable), `/metrics`
 //! (Prometheus text, with the queues' depth refreshed in the background), the admin page
 //! `/admin` ([`crate::admin::web`], when an admin token is set) and, in webhook mode, the webhook
-//! endpoint ([`crate::bot::intake::webhook`]) unless it has an address of its own.
+//! endpoint ([`crate::bot::intake::webhook`]) unless it has an address of its own. Every listener
+//! is served within [`ListenerLimits`] ([`listener`]).
+
+pub mod listener;
+
+pub use listener::ListenerLimits;
 
 use std::net::SocketAddr;
 use std::sync::Mutex;
@@ -84,17 +89,18 @@ pub struct SideCarParts {
     pub admin: Option<crate::admin::web::AdminWebSettings>,
     /// More routes (the webhook endpoint).
     pub extra: Option<Router>,
+    /// The listener's timeouts and connection cap.
+    pub limits: ListenerLimits,
 }
 
 /// Serves `router` alone on `listener` until `shutdown` (the webhook on an address of its own).
 pub async fn serve_router(
     listener: TcpListener,
     router: Router,
+    limits: ListenerLimits,
     shutdown: CancellationToken,
 ) -> Result<(), HttpError> {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown.cancelled_owned())
-        .await?;
+    listener::serve(listener, router, limits, shutdown).await?;
     Ok(())
 }
 
@@ -110,6 +116,7 @@ pub async fn serve(
         metrics,
         admin,
         extra,
+        limits,
     } = parts;
     let upkeep = metrics.clone();
     let upkeep_stop = shutdown.clone();
@@ -137,12 +144,7 @@ pub async fn serve(
     if let Some(extra) = extra {
         app = app.merge(extra);
     }
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown.cancelled_owned())
-    .await?;
+    listener::serve(listener, app, limits, shutdown).await?;
     Ok(())
 }
 

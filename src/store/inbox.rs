@@ -14,6 +14,9 @@ use super::StoreError;
 /// The queue whose jobs handle updates.
 pub const UPDATE_QUEUE: &str = "updates";
 
+/// The kind of an update that could not be read or stored as it arrived.
+pub const UNREADABLE: &str = "unreadable";
+
 /// What an update's job carries: the inbox row it handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UpdateJob {
@@ -80,9 +83,27 @@ impl Incoming {
         Self {
             update_id: None,
             chat_id: None,
-            kind: "unreadable".to_owned(),
+            kind: UNREADABLE.to_owned(),
             raw: None,
             body: Some(body),
+        }
+    }
+
+    /// What is kept of it when PostgreSQL refuses to store it as it is (jsonb holds no U+0000,
+    /// text no NUL byte): its id and chat, and what arrived as text with every NUL escaped as
+    /// `\u0000`, filed as unreadable for admins to see.
+    pub fn unstorable(&self) -> Self {
+        let sent = match (&self.raw, &self.body) {
+            // serde_json writes U+0000 as the escape `\u0000`.
+            (Some(raw), _) => raw.to_string(),
+            (None, body) => body.as_deref().unwrap_or_default().replace('\0', "\\u0000"),
+        };
+        Self {
+            update_id: self.update_id,
+            chat_id: self.chat_id,
+            kind: UNREADABLE.to_owned(),
+            raw: None,
+            body: Some(sent),
         }
     }
 
@@ -95,11 +116,38 @@ impl Incoming {
     }
 }
 
-/// Writes `updates` to the inbox with their jobs, in one transaction, and returns how many were
-/// new (an `update_id` stored before is skipped). When this returns, they are committed: only
-/// then may Telegram be told they arrived.
+/// Writes `updates` to the inbox with their jobs and returns how many were new (an `update_id`
+/// stored before is skipped). When this returns, they are committed: only then may Telegram be
+/// told they arrived. They go in one transaction; when PostgreSQL refuses a value of one (a data
+/// exception, such as U+0000 in jsonb), each is stored on its own and the refused ones as
+/// [`Incoming::unstorable`], so no update can keep the others (or itself) out.
 #[tracing::instrument(skip_all, fields(updates = updates.len()))]
 pub async fn receive(
+    pool: &PgPool,
+    queue: &Queue,
+    updates: &[Incoming],
+) -> Result<usize, StoreError> {
+    match receive_together(pool, queue, updates).await {
+        Err(error) if error.is_refused_value() => {
+            tracing::warn!(%error, "an update cannot be stored as it is; storing one at a time");
+        }
+        stored => return stored,
+    }
+    let mut new = 0;
+    for update in updates {
+        new += match receive_together(pool, queue, std::slice::from_ref(update)).await {
+            Err(error) if error.is_refused_value() => {
+                tracing::warn!(%error, update_id = update.update_id, "update stored as unreadable");
+                receive_together(pool, queue, &[update.unstorable()]).await?
+            }
+            stored => stored?,
+        };
+    }
+    Ok(new)
+}
+
+/// Writes `updates` with their jobs in one transaction; how many were new.
+async fn receive_together(
     pool: &PgPool,
     queue: &Queue,
     updates: &[Incoming],

@@ -32,3 +32,19 @@ pub enum StoreError {
     #[error(transparent)]
     Corrupt(#[from] types::Corrupt),
 }
+
+impl StoreError {
+    /// Whether PostgreSQL refused a value as data (SQLSTATE class 22, e.g. U+0000 in jsonb or
+    /// text) or over a limit (class 54, e.g. a jsonb too large): storing it again fails the
+    /// same way, unlike a database that is unreachable.
+    pub fn is_refused_value(&self) -> bool {
+        let sql = match self {
+            Self::Sql(error) => error,
+            Self::Queue(pgqueue::QueueError::Sql(error)) => error,
+            _ => return false,
+        };
+        sql.as_database_error()
+            .and_then(|error| error.code())
+            .is_some_and(|code| code.starts_with("22") || code.starts_with("54"))
+    }
+}

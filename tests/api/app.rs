@@ -156,6 +156,7 @@ impl TestApp {
             bot: remindbot::bot::BotSettings::default(),
             admin: AdminArgs::default(),
             http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            listeners: remindbot::http::ListenerLimits::default(),
             db_max_connections: 10,
             retention_days: 90,
             intake: remindbot::config::IntakeArgs::default(),
@@ -299,6 +300,18 @@ impl TestApp {
             ),
             ("BOT_MAX_OPEN_TASKS", bot.max_open_tasks.to_string()),
             ("HTTP_ADDR", self.config.http_addr.to_string()),
+            (
+                "HTTP_HEADER_TIMEOUT_SECS",
+                self.config.listeners.header_timeout_secs.to_string(),
+            ),
+            (
+                "HTTP_IDLE_TIMEOUT_SECS",
+                self.config.listeners.idle_timeout_secs.to_string(),
+            ),
+            (
+                "HTTP_MAX_CONNECTIONS",
+                self.config.listeners.max_connections.to_string(),
+            ),
             (
                 "DB_MAX_CONNECTIONS",
                 self.config.db_max_connections.to_string(),

@@ -7,7 +7,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use remindbot::bot::intake::IntakeMode;
-use remindbot::bot::intake::webhook::SECRET_HEADER;
+use remindbot::bot::intake::webhook::{self, SECRET_HEADER};
 use secrecy::SecretString;
 use tgsim::{NewUser, SimConfig, WebhookSettings};
 
@@ -361,4 +361,88 @@ async fn two_webhook_replicas_share_the_inbox_and_a_restart_loses_nothing() {
     assert_eq!(count(&app, "select count(*) from tasks").await, 20);
     other.stop().await.unwrap();
     app.stop().await;
+}
+
+/// Ann's message holding U+0000 (which PostgreSQL stores neither as jsonb nor as text) is kept
+/// as unreadable for admins, its job failed at once; Bob's /list and Ann's next message are
+/// answered as ever.
+async fn a_nul_stops_no_one(app: &TestApp) {
+    let ann = app.user("Ann", "en");
+    let bob = app.user("Bob", "en");
+    app.say(ann, "/tz Asia/Tashkent").await;
+    app.sim
+        .user_says(ann, "buy milk\u{0} tomorrow 9:00")
+        .unwrap();
+    let list = app.say(bob, "/list").await;
+    assert!(text(&list).contains("no open tasks"), "{list:?}");
+    let saved = app.say(ann, "pay rent tomorrow 9:00").await;
+    assert!(text(&saved).contains(SAVED), "{saved:?}");
+
+    let (body, job_id): (String, i64) = sqlx::query_as(
+        "select body, job_id from updates where kind = 'unreadable' and chat_id = $1",
+    )
+    .bind(ann)
+    .fetch_one(&app.pool)
+    .await
+    .expect("the update is kept as unreadable, filed under Ann's chat");
+    assert!(body.contains(r"buy milk\u0000 tomorrow"), "{body}");
+    eventually(WAIT, "its job failed for admins to see", || async {
+        crate::support::job_by_id(&app.pool, job_id).await.state == pgqueue::JobState::Failed
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_polled_message_with_u0000_is_kept_as_unreadable_and_stops_no_one() {
+    let mut app = TestApp::start().await;
+    a_nul_stops_no_one(&app).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_webhook_message_with_u0000_is_kept_as_unreadable_and_stops_no_one() {
+    let (mut app, _) = webhook_app().await;
+    a_nul_stops_no_one(&app).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn without_webhook_listen_the_webhook_is_served_on_http_addr() {
+    let addr = free_addr();
+    let hook = format!("http://{addr}/telegram/hook");
+    let mut app = TestApp::builder()
+        .config(move |c| {
+            c.intake.mode = IntakeMode::Webhook {
+                url: hook.parse().unwrap(),
+                secret: SecretString::from(SECRET),
+                max_connections: 40,
+            };
+            c.http_addr = addr;
+        })
+        .start()
+        .await;
+    assert_eq!(app.running().webhook_addr, Some(addr));
+    let ann = app.user("Ann", "en");
+    let zone = app.say(ann, "/tz Asia/Tashkent").await;
+    assert!(text(&zone).contains("Asia/Tashkent"), "{zone:?}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_webhook_self_test_fails_where_the_endpoint_is_not_served() {
+    // Something else answers on the address (a proxy without the route, say): 404.
+    let other = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = other.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(other, axum::Router::new()).await.unwrap() });
+    let client = reqwest::Client::new();
+    let error = webhook::self_test(&client, addr, "/telegram/hook")
+        .await
+        .expect_err("a 404 is no webhook");
+    assert!(error.to_string().contains("answered 404"), "{error}");
+
+    let nobody = free_addr();
+    let error = webhook::self_test(&client, nobody, "/telegram/hook")
+        .await
+        .expect_err("nothing listens");
+    assert!(error.to_string().contains("no answer"), "{error}");
 }

@@ -28,6 +28,7 @@ mod delivery_recovery;
 mod delivery_scale;
 mod delivery_series;
 mod intake;
+mod listeners;
 mod migrations;
 mod operations;
 mod outbox;

@@ -6,10 +6,12 @@
 //! - the database down: 503, and Telegram sends the update again later;
 //! - a body that is no update (not JSON, no `update_id`): stored as unreadable (its job fails at
 //!   once, for admins to see) and answered 200, so that Telegram does not send it forever;
+//! - a body PostgreSQL refuses to store as it is (U+0000): stored as unreadable, answered 200;
 //! - an update seen before: 200, stored once.
 //!
 //! Every replica serves the endpoint; whichever receives an update, any replica handles it.
 
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
 
 use axum::Router;
@@ -102,6 +104,64 @@ async fn receive(
             tracing::warn!("storing a webhook update timed out");
             refuse(StatusCode::SERVICE_UNAVAILABLE)
         }
+    }
+}
+
+/// Why the start-up self-test of the endpoint failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SelfTestError {
+    /// Nothing answered at the address.
+    #[error("POST {url} got no answer: {reason}")]
+    NoAnswer {
+        /// Where it was sent.
+        url: String,
+        /// What failed.
+        reason: String,
+    },
+    /// Something answered, but not the endpoint (which refuses a request without the secret).
+    #[error("POST {url} answered {status}, not 401: the webhook is not served there")]
+    NotServed {
+        /// Where it was sent.
+        url: String,
+        /// What it answered.
+        status: u16,
+    },
+}
+
+/// POSTs once, without the secret, to the endpoint at `path` on `addr` (its loopback when it
+/// listens on every address): only the endpoint answers 401, so anything else means Telegram's
+/// updates would go nowhere.
+pub async fn self_test(
+    client: &reqwest::Client,
+    addr: SocketAddr,
+    path: &str,
+) -> Result<(), SelfTestError> {
+    let reachable = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port())
+        }
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv6Addr::LOCALHOST.into(), addr.port())
+        }
+        _ => addr,
+    };
+    let url = format!("http://{reachable}{path}");
+    let answer = client
+        .post(&url)
+        .timeout(STORE_TIMEOUT)
+        .body("{}")
+        .send()
+        .await
+        .map_err(|error| SelfTestError::NoAnswer {
+            url: url.clone(),
+            reason: error.to_string(),
+        })?;
+    match answer.status() {
+        reqwest::StatusCode::UNAUTHORIZED => Ok(()),
+        status => Err(SelfTestError::NotServed {
+            url,
+            status: status.as_u16(),
+        }),
     }
 }
 
