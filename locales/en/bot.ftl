@@ -208,6 +208,8 @@ repeat-yearly = every year on { $day } { $month }
 repeat-every-years = every { $n } years on { $day } { $month }
 # Zones and first contact, /settings' buttons, /export (issue 14).
 cmd-export = Your tasks as calendar and table files
+cmd-pause = Pause a repeating task: /pause 12
+cmd-resume = Resume a paused repeat: /resume 12
 tz-share-location = Or share your location, and I will set the time zone of that place.
 button-share-location = 📍 Share location
 tz-current = Your time zone: { $tz }. Local time: { $now }.

@@ -279,6 +279,8 @@ repeat-every-years = { $n ->
 } { $day } { $month }
 # Zones and first contact, /settings' buttons, /export (issue 14).
 cmd-export = Задачи файлами для календаря и таблицы
+cmd-pause = Приостановить повтор задачи: /pause 12
+cmd-resume = Возобновить повтор: /resume 12
 tz-share-location = Или отправьте геопозицию, и я поставлю часовой пояс этого места.
 button-share-location = 📍 Отправить геопозицию
 tz-current = Ваш часовой пояс: { $tz }. Местное время: { $now }.

@@ -193,6 +193,8 @@ repeat-yearly = har yili { $day }-{ $month }
 repeat-every-years = har { $n } yilda, { $day }-{ $month }
 # Zones and first contact, /settings' buttons, /export (issue 14).
 cmd-export = Vazifalarni kalendar va jadval fayli qilib olish
+cmd-pause = Takrorlanadigan vazifani to'xtatib turish: /pause 12
+cmd-resume = To'xtatilgan takrorni davom ettirish: /resume 12
 tz-share-location = Yoki joylashuvingizni yuboring, vaqt mintaqasini shu joyga qarab o'rnataman.
 button-share-location = 📍 Joylashuvni yuborish
 tz-current = Vaqt mintaqangiz: { $tz }. Mahalliy vaqt: { $now }.

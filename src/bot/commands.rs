@@ -133,12 +133,12 @@ const COMMANDS: [Entry; 17] = [
     },
     Entry {
         names: &["pause"],
-        menu: None,
+        menu: Some("cmd-pause"),
         read: Command::Pause,
     },
     Entry {
         names: &["resume"],
-        menu: None,
+        menu: Some("cmd-resume"),
         read: Command::Resume,
     },
     Entry {
@@ -242,6 +242,8 @@ mod tests {
             Command::Retry(String::new()),
             Command::Stats,
             Command::Agenda(String::new()),
+            Command::Pause(String::new()),
+            Command::Resume(String::new()),
             Command::Unknown,
         ];
         for command in &all {
@@ -261,6 +263,8 @@ mod tests {
                 | Command::Retry(_)
                 | Command::Stats
                 | Command::Agenda(_)
+                | Command::Pause(_)
+                | Command::Resume(_)
                 | Command::Unknown => {}
             }
         }
