@@ -177,6 +177,15 @@ async fn series_a_paused_repeat_fires_nothing_and_resumes_once_at_its_next_time(
         buttons(&reminder).contains(&format!("hp:{id}")),
         "{reminder:?}"
     );
+    // It says it repeats, and when next: the day after tomorrow's (tomorrow's is the one sent).
+    let next = Utc::now().with_timezone(&zone).date_naive() + Duration::days(2);
+    assert!(
+        text(&reminder).contains(&format!(
+            "🔁 every day · next: {}, {hour:02}:00",
+            next.format("%a %-d %b")
+        )),
+        "{reminder:?}"
+    );
 
     let (answer, paused) = app
         .tap_reply(ann, reminder.message_id, ann, &format!("hp:{id}"))
