@@ -25,3 +25,5 @@ quote-media = { $kind ->
 }
 series-last = 🏁 The last one of this series: no more will follow.
 button-pause = ⏸ Pause repeat
+series-repeats = 🔁 { $rule }
+series-next = 🔁 { $rule } · next: { $when }

@@ -25,3 +25,5 @@ quote-media = { $kind ->
 }
 series-last = 🏁 Последнее в этом повторе: больше напоминаний не будет.
 button-pause = ⏸ Приостановить повтор
+series-repeats = 🔁 { $rule }
+series-next = 🔁 { $rule } · следующее: { $when }

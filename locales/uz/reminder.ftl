@@ -25,3 +25,5 @@ quote-media = { $kind ->
 }
 series-last = 🏁 Bu takrorning oxirgisi: boshqa eslatma bo'lmaydi.
 button-pause = ⏸ Takrorni to'xtatish
+series-repeats = 🔁 { $rule }
+series-next = 🔁 { $rule } · keyingisi: { $when }

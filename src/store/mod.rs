@@ -4,6 +4,7 @@
 
 pub mod agenda;
 pub mod budget;
+pub mod cards;
 pub mod chats;
 pub mod conversation;
 pub mod inbox;

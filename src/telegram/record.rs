@@ -11,7 +11,7 @@ use crate::store::nags::{Nag, NagRow};
 use crate::store::quotes::Quote;
 use crate::store::tasks::{Task, TaskRow};
 use crate::store::types::{Corrupt, ErrorClass, ReminderKind, read};
-use crate::store::{StoreError, nags, reachability, tasks};
+use crate::store::{StoreError, cards, nags, reachability, tasks};
 
 /// A reminder with its task and chat, as read just before sending.
 #[derive(Clone, Debug, PartialEq)]
@@ -226,6 +226,9 @@ pub async fn sent(
         Err(QueueError::LeaseLost { .. }) => false,
         Err(error) => return Err(error.into()),
     };
+    // The new card is the task's live one: older cards lose their buttons.
+    let newest = message_id.map_or(cards::Keep::None, cards::Keep::Live);
+    cards::close(&mut tx, queue, due.chat.chat_id, due.task.id, newest).await?;
     if !due.chat.reachable {
         reachability::resume(&mut tx, queue, due.chat.chat_id).await?;
     }

@@ -177,6 +177,15 @@ async fn series_a_paused_repeat_fires_nothing_and_resumes_once_at_its_next_time(
         buttons(&reminder).contains(&format!("hp:{id}")),
         "{reminder:?}"
     );
+    // It says it repeats, and when next: the day after tomorrow's (tomorrow's is the one sent).
+    let next = Utc::now().with_timezone(&zone).date_naive() + Duration::days(2);
+    assert!(
+        text(&reminder).contains(&format!(
+            "🔁 every day · next: {}, {hour:02}:00",
+            next.format("%a %-d %b")
+        )),
+        "{reminder:?}"
+    );
 
     let (answer, paused) = app
         .tap_reply(ann, reminder.message_id, ann, &format!("hp:{id}"))
@@ -220,4 +229,50 @@ async fn series_a_paused_repeat_fires_nothing_and_resumes_once_at_its_next_time(
         text(&reply).contains("Only a repeating task can be paused"),
         "{reply:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cards_one_card_of_a_task_is_live_and_done_closes_them_all() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Asia/Tashkent").await;
+    let card = app.say(ann, "call bob in 10 minutes").await;
+    let id = task_id(&card);
+    let first = next_reminder(&app, ann, card.message_id).await;
+    assert!(buttons(&first).contains(&format!("n:{id}")), "{first:?}");
+
+    // Keep reminding: the nag that comes is the live card, the first one loses its buttons.
+    app.tap(ann, first.message_id, ann, &format!("n:{id}"))
+        .await;
+    let nag = next_reminder(&app, ann, first.message_id).await;
+    assert!(text(&nag).contains("Reminder 1 of 12"), "{nag:?}");
+    assert!(buttons(&nag).contains(&format!("d:{id}")), "{nag:?}");
+    assert!(!buttons(&nag).contains(&format!("n:{id}")), "{nag:?}");
+    app.message_once(ann, first.message_id, |m| buttons(m).is_empty())
+        .await;
+
+    // A snooze takes the buttons off: the same reminder cannot be snoozed again from it.
+    let answer = app
+        .tap(ann, nag.message_id, ann, &format!("s:{id}:10m"))
+        .await;
+    assert_eq!(
+        answer.answer.and_then(|a| a.text).as_deref(),
+        Some(Tr::new(Lang::En).t("callback-snoozed").as_str())
+    );
+    app.message_once(ann, nag.message_id, |m| buttons(m).is_empty())
+        .await;
+
+    // The snoozed reminder is the one live card; Done on it leaves none.
+    let snoozed = next_reminder(&app, ann, nag.message_id).await;
+    assert!(
+        buttons(&snoozed).contains(&format!("d:{id}")),
+        "{snoozed:?}"
+    );
+    app.tap(ann, snoozed.message_id, ann, &format!("d:{id}"))
+        .await;
+    for message in [first.message_id, nag.message_id, snoozed.message_id] {
+        app.message_once(ann, message, |m| buttons(m).is_empty())
+            .await;
+    }
+    assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
 }

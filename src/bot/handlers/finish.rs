@@ -9,8 +9,8 @@ use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
 use crate::i18n::Arg;
 use crate::i18n::dates::Dates;
-use crate::store::tasks;
 use crate::store::undo::{self, Change};
+use crate::store::{cards, tasks};
 
 /// Reads a task id (`12` or `#12`).
 fn task_id(args: &str) -> Option<i64> {
@@ -95,6 +95,8 @@ pub(super) async fn finish(
         not_found(ctx, turn).await?;
         return Ok(Changed::NotFound);
     };
+    let tapped = reminder_message.map_or(cards::Keep::None, cards::Keep::EditedByCaller);
+    cards::close(&mut tx, queue, turn.chat_id, task.id, tapped).await?;
     let undo_id = if task == before {
         // Done under the reminder of a recurring task's past occurrence: nothing changed.
         None
@@ -132,6 +134,14 @@ pub(super) async fn delete(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Chang
         not_found(ctx, turn).await?;
         return Ok(Changed::NotFound);
     };
+    cards::close(
+        &mut tx,
+        ctx.queue(),
+        turn.chat_id,
+        task.id,
+        cards::Keep::None,
+    )
+    .await?;
     let undo_id = undo::record(&mut tx, task.id, Change::Delete, Some(&task.version())).await?;
     drop(tx);
     let text = render::shorten(&task.text, 200);

@@ -13,6 +13,7 @@ use crate::bot::render::{self, Reply};
 use crate::callback::Action;
 use crate::i18n::Arg;
 use crate::i18n::dates::Dates;
+use crate::store::cards;
 use crate::store::series::{self, Hold};
 use crate::store::tasks::Task;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
@@ -76,7 +77,15 @@ async fn change(ctx: &Ctx, turn: &Turn, want: Want, task_id: i64) -> Result<Chan
     let held = {
         let mut tx = ctx.db().await;
         match want {
-            Want::Pause => series::pause(&mut tx, turn.chat_id, task_id).await?,
+            Want::Pause => {
+                let paused = series::pause(&mut tx, turn.chat_id, task_id).await?;
+                if let Some(Hold::Changed(_)) = paused {
+                    // Nothing fires while paused: no card offers Done or Snooze meanwhile.
+                    let keep = cards::Keep::None;
+                    cards::close(&mut tx, ctx.queue(), turn.chat_id, task_id, keep).await?;
+                }
+                paused
+            }
             Want::Resume => series::resume(&mut tx, ctx.queue(), turn.chat_id, task_id).await?,
         }
     };

@@ -10,7 +10,7 @@ use super::replies::{Toast, not_found};
 use super::task_extras::nag_line;
 use crate::bot::BotError;
 use crate::bot::nag_phrase::DEFAULT_EVERY_MINUTES;
-use crate::store::{nags, tasks};
+use crate::store::{cards, nags, tasks};
 use crate::telegram::render::nag_keyboard;
 
 /// Keep reminding under message `message_id`: starts nagging and says how often.
@@ -34,6 +34,16 @@ pub(super) async fn tapped(
         &task,
         i64::from(message_id.0),
         TimeDelta::minutes(DEFAULT_EVERY_MINUTES),
+    )
+    .await?;
+    // The tapped card is the live one: older cards lose their buttons (Keep reminding too).
+    let tapped = cards::Keep::Live(i64::from(message_id.0));
+    cards::close(
+        &mut *ctx.db().await,
+        ctx.queue(),
+        turn.chat_id,
+        task_id,
+        tapped,
     )
     .await?;
     ctx.edit(

@@ -15,7 +15,7 @@ use crate::domain::timezone::{resolve_local, to_local};
 use crate::i18n::Arg;
 use crate::i18n::dates::Dates;
 use crate::store::conversation::{self, Pending};
-use crate::store::tasks;
+use crate::store::{cards, tasks};
 
 /// A Snooze button: snoozes for the chosen while, or asks until when.
 pub(super) async fn tapped(
@@ -101,6 +101,17 @@ async fn snooze(
 ) -> Result<(), BotError> {
     let mut tx = ctx.db().await;
     let snoozed = tasks::snooze(&mut tx, ctx.queue(), turn.chat_id, task_id, fire_at).await?;
+    if snoozed.is_some() {
+        // The snooze comes back as a card of its own: no older card snoozes it again.
+        cards::close(
+            &mut tx,
+            ctx.queue(),
+            turn.chat_id,
+            task_id,
+            cards::Keep::None,
+        )
+        .await?;
+    }
     conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
     drop(tx);
     if snoozed.is_none() {
