@@ -259,3 +259,4 @@ permission-unchecked = I could not check with Telegram whether you may do this i
 tz-task-kept = I'll keep “{ $text }” and save it as soon as I know your time zone.
 tz-task-waits-already = “{ $waiting }” is already waiting for your time zone, so I did not save “{ $text }”: send it again once the zone is set.
 task-saved-before-zone = ✅ Task saved: { $text }. Reminder in { $in }.
+assumed-hour-choice = I took { $typed } as { $chosen }. If you meant { $other }, tap { $other } below.

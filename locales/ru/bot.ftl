@@ -331,3 +331,4 @@ permission-unchecked = Не удалось проверить у Telegram, мо�
 tz-task-kept = Я сохраню «{ $text }», как только узнаю ваш часовой пояс.
 tz-task-waits-already = Часового пояса уже ждёт «{ $waiting }», поэтому «{ $text }» я не сохранил: отправьте это ещё раз, когда пояс будет выбран.
 task-saved-before-zone = ✅ Задача сохранена: { $text }. До напоминания: { $in }.
+assumed-hour-choice = «{ $typed }» я понял как { $chosen }. Если вы имели в виду { $other }, нажмите { $other } ниже.

@@ -241,3 +241,4 @@ permission-unchecked = Bu guruhda buni qilishingiz mumkinligini Telegramdan teks
 tz-task-kept = Vaqt mintaqangizni bilishim bilan «{ $text }» vazifasini saqlayman.
 tz-task-waits-already = Vaqt mintaqasini «{ $waiting }» allaqachon kutmoqda, shuning uchun «{ $text }» saqlanmadi: mintaqa tanlangach, uni qayta yuboring.
 task-saved-before-zone = ✅ Vazifa saqlandi: { $text }. Eslatmagacha: { $in }.
+assumed-hour-choice = Soat { $typed } deganingizni { $chosen } deb tushundim. Agar { $other } demoqchi bo'lsangiz, pastdagi { $other } tugmasini bosing.

@@ -3,11 +3,12 @@
 //! talks to Telegram or the database, so every message can be snapshot-tested.
 
 use askama::Template;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveTime, TimeDelta, Timelike, Utc};
 use chrono_tz::Tz;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 use crate::callback::{Action, Question, Snooze};
+use crate::domain::due::HalfOfDay;
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Frequency, Recurrence};
@@ -661,4 +662,26 @@ pub fn lead_keyboard(tr: Tr, current: Lead) -> InlineKeyboardMarkup {
         })
         .collect();
     InlineKeyboardMarkup::new(buttons.chunks(3).map(<[_]>::to_vec))
+}
+
+/// The two readings of an hour said without am/pm on a named day, as buttons under the new
+/// task's card: the morning and the evening one of `chosen`'s hour ("06:00", "18:00"), the
+/// chosen one ticked; a tap reads the hour in that half of the day.
+pub fn hour_choice_row(task_id: i64, chosen: NaiveTime) -> Vec<InlineKeyboardButton> {
+    let morning = chosen.with_hour(chosen.hour() % 12).unwrap_or(chosen);
+    [
+        (morning, HalfOfDay::Morning),
+        (morning + TimeDelta::hours(12), HalfOfDay::Evening),
+    ]
+    .into_iter()
+    .map(|(time, half)| {
+        let clock = time.format("%H:%M").to_string();
+        let label = if time == chosen {
+            format!("✓ {clock}")
+        } else {
+            clock
+        };
+        button(label, Action::PickHour { task_id, half })
+    })
+    .collect()
 }

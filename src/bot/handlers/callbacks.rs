@@ -9,7 +9,9 @@ use teloxide::types::{CallbackQuery, MessageId};
 use super::context::{Ctx, Turn, begin};
 use super::finish::Changed;
 use super::replies::Toast;
-use super::{cancel, create, edit, finish, language, list, nag, settings, snooze, undo, zone};
+use super::{
+    cancel, create, edit, finish, hour_choice, language, list, nag, settings, snooze, undo, zone,
+};
 use crate::bot::BotError;
 use crate::bot::render::COMMON_ZONES;
 use crate::callback::Action;
@@ -61,6 +63,9 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         Action::Language { index } => language_tapped(ctx, &turn, index).await?,
         Action::Nag { task_id } => nag::tapped(ctx, &turn, task_id, message.id()).await?,
         Action::Lead { minutes } => settings::tapped(ctx, &turn, minutes, message.id()).await?,
+        Action::PickHour { task_id, half } => {
+            hour_choice::tapped(ctx, &turn, task_id, half, message.id()).await?
+        }
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
 }

@@ -14,6 +14,7 @@ mod edit;
 mod export;
 mod finish;
 mod forward;
+mod hour_choice;
 mod language;
 mod list;
 mod nag;
