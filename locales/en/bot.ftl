@@ -260,3 +260,5 @@ tz-task-kept = I'll keep “{ $text }” and save it as soon as I know your time
 tz-task-waits-already = “{ $waiting }” is already waiting for your time zone, so I did not save “{ $text }”: send it again once the zone is set.
 task-saved-before-zone = ✅ Task saved: { $text }. Reminder in { $in }.
 assumed-hour-choice = I took { $typed } as { $chosen }. If you meant { $other }, tap { $other } below.
+lang-written-offer = You write in Uzbek in Cyrillic, so I answer in it. Another script or language? Tap it:
+help-forward = Forward me any message (or share it to me) and tell me when: I will remind you of it, quoting it.

@@ -147,6 +147,7 @@ struct HelpHtml<'a> {
     quote_example: &'a str,
     assumed: &'a str,
     more_commands: &'a str,
+    forward: &'a str,
 }
 
 fn finish(template: &impl Template) -> Result<String, RenderError> {
@@ -332,6 +333,7 @@ pub fn help(tr: Tr) -> Result<String, RenderError> {
         quote_example: &tr.t("quote-example"),
         assumed: &tr.t("help-assumed"),
         more_commands: &tr.t("help-more-commands"),
+        forward: &tr.t("help-forward"),
     })
 }
 
@@ -622,8 +624,9 @@ pub fn zone_asking_keyboard(
     )
 }
 
-/// The languages, each in its own name, Uzbek in both scripts; two per row.
-pub fn language_keyboard() -> InlineKeyboardMarkup {
+/// The languages, each in its own name, Uzbek in both scripts; two per row, the chat's
+/// `current` one ticked.
+pub fn language_keyboard(current: Lang) -> InlineKeyboardMarkup {
     let label = |lang: Lang| match lang {
         Lang::En => "English",
         Lang::Ru => "Русский",
@@ -633,7 +636,14 @@ pub fn language_keyboard() -> InlineKeyboardMarkup {
     let buttons: Vec<InlineKeyboardButton> = Lang::CHOICES
         .iter()
         .zip(0u8..)
-        .map(|(lang, index)| button(label(*lang).to_owned(), Action::Language { index }))
+        .map(|(lang, index)| {
+            let label = if *lang == current {
+                format!("✓ {}", label(*lang))
+            } else {
+                label(*lang).to_owned()
+            };
+            button(label, Action::Language { index })
+        })
         .collect();
     InlineKeyboardMarkup::new(buttons.chunks(2).map(<[_]>::to_vec))
 }
