@@ -22,8 +22,11 @@ async fn hour_choice_buttons_give_the_time_they_say() {
         ("en", "call mom tomorrow at 6", 6, 18, 6),
         ("ru", "завтра в 7 зарядка", 7, 7, 19),
         ("uz", "ertaga soat 6 da yugurish", 6, 18, 6),
+        // Uzbek in Cyrillic is answered in it.
+        ("uz-Cyrl", "эртага соат 6 да югуриш", 6, 18, 6),
     ] {
         let tr = Tr::new(Lang::from_code(lang));
+        let lang = if lang == "uz-Cyrl" { "uz" } else { lang };
         let (ann, zone) = at_noon(&app, lang).await;
         let card = app.say(ann, message).await;
         let clock = |hour: u32| format!("{hour:02}:00");
@@ -68,6 +71,32 @@ async fn hour_choice_buttons_give_the_time_they_say() {
         assert_eq!(stored(&app, id).await.1, at(zone, tomorrow, other, 0));
     }
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_hour_choice_in_a_repeat_keeps_repeating_at_the_time_tapped() {
+    let mut app = TestApp::start().await;
+    let (ann, zone) = at_noon(&app, "en").await;
+    let card = app.say(ann, "every day at 7 stretch").await;
+    assert_eq!(first_row(&card), ["✓ 07:00", "19:00"], "{card:?}");
+    let id = task_id(&card);
+    let tomorrow = today(zone).succ_opt().unwrap();
+    assert_eq!(stored(&app, id).await.1, at(zone, tomorrow, 7, 0));
+    app.tap(ann, card.message_id, ann, &format!("h:{id}:e"))
+        .await;
+    app.message_once(ann, card.message_id, |e| {
+        first_row(e).contains(&"✓ 19:00".to_owned())
+    })
+    .await;
+    let (_, due, rule, ..) = stored(&app, id).await;
+    // Tonight's 19:00 is the first, and every day after it.
+    assert_eq!(due, at(zone, today(zone), 19, 0));
+    let rule = rule.unwrap();
+    assert!(
+        rule.contains("FREQ=DAILY") && rule.contains("BYHOUR=19"),
+        "{rule}"
+    );
     app.stop().await;
 }
 

@@ -1,8 +1,8 @@
 //! The [06:00] [18:00] buttons under a new task whose hour was said without am/pm on a named day
 //! ("tomorrow at 6", "в пятницу в 7", "ertaga soat 6 da"): the task is saved at once with the
 //! daytime reading, nothing waits for an answer, and a tap reads the hour in the other half of
-//! the day exactly as Change time with that time would ("06:00": the same day, a repeat's same
-//! days). The card then shows the task as it is, the tapped button ticked, and its Undo takes
+//! the day as Change time with that time would ("06:00": the same day, a repeat's same days,
+//! from its next such time). The card then shows the task as it is, the tapped button ticked, and its Undo takes
 //! the switch back.
 
 use chrono::{NaiveTime, TimeDelta, Timelike, Utc};
@@ -43,9 +43,17 @@ pub(super) async fn tapped(
     let Some(schedule) = schedule else {
         return Ok(Toast::Key("stale-button"));
     };
+    // A repeat's first time is its next one from now, as the parser would have read it: "every
+    // day at 7" switched to 19:00 at noon rings tonight, not only tomorrow.
+    let due_at = match schedule.recurrence {
+        Some(rule) if !rule.frequency().counts_elapsed_time() => {
+            schedule.due_at.min(rule.next_after(now, task.zone))
+        }
+        _ => schedule.due_at,
+    };
     let change = TaskChange {
         text: None,
-        due_at: schedule.due_at,
+        due_at,
         lead: task.lead,
         recurrence: schedule.recurrence,
     };
