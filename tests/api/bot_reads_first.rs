@@ -38,6 +38,31 @@ async fn first_task_in_minutes_is_saved_while_the_zone_is_asked() {
     let set = app.say(ann, "Asia/Tashkent").await;
     assert!(text(&set).contains("Asia/Tashkent (UTC+5)"), "{set:?}");
     assert_eq!(task_zones(&app, ann).await, ["Asia/Tashkent"]);
+
+    // In Russian, and a task that nags until done waits for the zone rather than being refused.
+    let ru = Tr::new(Lang::Ru);
+    let vera = app.user("Vera", "ru");
+    app.say_expecting(vera, vera, "/start", 2).await;
+    let replies = app
+        .say_expecting(vera, vera, "через 2 часа позвонить в банк", 3)
+        .await;
+    assert_eq!(
+        text(&replies[0]),
+        "✅ Задача сохранена: позвонить в банк. До напоминания: 2 часа."
+    );
+    assert!(text(&replies[1]).contains(&ru.t("tz-ask")), "{replies:?}");
+    let nagging = app
+        .say_expecting(
+            vera,
+            vera,
+            "завтра в 9 выпить таблетку каждые 10 минут пока не сделаю",
+            2,
+        )
+        .await;
+    assert!(
+        text(&nagging[0]).starts_with("Я сохраню «завтра в 9 выпить таблетку"),
+        "{nagging:?}"
+    );
     app.stop().await;
 }
 
