@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::domain::due::HalfOfDay;
+
 /// Snooze choices offered under a reminder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Snooze {
@@ -128,6 +130,14 @@ pub enum Action {
         /// The task.
         task_id: i64,
     },
+    /// Read the hour of a new task, said without am/pm on a named day ("tomorrow at 6"), in
+    /// this half of the day (the [06:00] [18:00] buttons under its card).
+    PickHour {
+        /// The task.
+        task_id: i64,
+        /// The half of the day tapped.
+        half: HalfOfDay,
+    },
 }
 
 impl Snooze {
@@ -227,6 +237,14 @@ impl Action {
             "hr" => Self::Resume {
                 task_id: id(parts.next())?,
             },
+            "h" => Self::PickHour {
+                task_id: id(parts.next())?,
+                half: match parts.next()? {
+                    "m" => HalfOfDay::Morning,
+                    "e" => HalfOfDay::Evening,
+                    _ => return None,
+                },
+            },
             _ => return None,
         };
         parts.next().is_none().then_some(action)
@@ -264,6 +282,13 @@ impl fmt::Display for Action {
             Self::Lead { minutes } => write!(f, "ld:{minutes}"),
             Self::Pause { task_id } => write!(f, "hp:{task_id}"),
             Self::Resume { task_id } => write!(f, "hr:{task_id}"),
+            Self::PickHour { task_id, half } => {
+                let half = match half {
+                    HalfOfDay::Morning => "m",
+                    HalfOfDay::Evening => "e",
+                };
+                write!(f, "h:{task_id}:{half}")
+            }
         }
     }
 }
@@ -326,6 +351,14 @@ mod tests {
             Action::Lead { minutes: u32::MAX },
             Action::Pause { task_id: max },
             Action::Resume { task_id: max },
+            Action::PickHour {
+                task_id: max,
+                half: HalfOfDay::Morning,
+            },
+            Action::PickHour {
+                task_id: 1,
+                half: HalfOfDay::Evening,
+            },
         ];
         for action in actions {
             let data = action.encode();
@@ -339,7 +372,8 @@ mod tests {
         for data in [
             "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1", "z:256",
             "l:", "v:0", "v:", "q", "q:x", "q:e", "q:s:-2", "q:w:0", "q:w:1:2", "q:z:x",
-            "q:e:1:-3", "n:", "n:0", "n:1:2", "ld:", "ld:-5", "ld:5:1", "q:f:1:1",
+            "q:e:1:-3", "n:", "n:0", "n:1:2", "ld:", "ld:-5", "ld:5:1", "q:f:1:1", "h:1", "h:1:x",
+            "h:0:m", "h:1:m:2",
         ] {
             assert_eq!(Action::decode(data), None, "{data}");
         }

@@ -21,7 +21,7 @@ use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, Timelike, Utc};
 use chrono_tz::Tz;
 
 use crate::bot::render::{RenderError, notice, shorten};
-use crate::domain::due::{Assumption, Unplaced, UnplacedKind, daytime_reading};
+use crate::domain::due::{Assumption, ParsedDue, Unplaced, UnplacedKind, daytime_reading};
 use crate::domain::script::is_cyrillic;
 use crate::domain::timezone::resolve_local;
 use crate::i18n::cyrillic::to_cyrillic;
@@ -122,6 +122,42 @@ pub fn loose_repeat(tr: Tr, words: &str) -> String {
             &[("words", Arg::Text(&shorten(words, WORDS_CHARS)))]
         )
     )
+}
+
+/// The line about an hour typed without am/pm that is either side of noon on a named day ("tomorrow
+/// at 6"), read as `chosen` and asked with two buttons ([`crate::bot::render::hour_choice_row`]):
+/// it names the button that gives the other reading, which gives just that.
+pub fn hour_choice(tr: Tr, chosen: NaiveTime) -> String {
+    let other = chosen + TimeDelta::hours(12);
+    format!(
+        "{ASSUMED} {}",
+        tr.t_with(
+            "assumed-hour-choice",
+            &[
+                ("typed", Arg::Text(&as_typed(chosen))),
+                ("chosen", Arg::Text(&clock(chosen))),
+                ("other", Arg::Text(&clock(other))),
+            ],
+        )
+    )
+}
+
+/// The notes of a new task's card: [`notes`], with the line of an hour asked with two buttons
+/// ([`hour_choice`]) in place of the usual line about it.
+pub fn notes_of(tr: Tr, zone: Tz, now: DateTime<Utc>, parsed: &ParsedDue) -> Vec<String> {
+    let Some(choice) = parsed.choice else {
+        return notes(tr, zone, now, &parsed.assumptions, &parsed.unplaced);
+    };
+    let others: Vec<Assumption> = parsed
+        .assumptions
+        .iter()
+        .filter(|assumption| !matches!(assumption, Assumption::HourWithoutAmPm { .. }))
+        .cloned()
+        .collect();
+    let mut lines = vec![hour_choice(tr, choice.reading(choice.taken).time)];
+    lines.extend(notes(tr, zone, now, &others, &parsed.unplaced));
+    lines.truncate(MAX_NOTES);
+    lines
 }
 
 /// Whether the user would want to hear of `assumption`: not of an hour from 7 to 12 taken as

@@ -3,11 +3,12 @@
 //! talks to Telegram or the database, so every message can be snapshot-tested.
 
 use askama::Template;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveTime, TimeDelta, Timelike, Utc};
 use chrono_tz::Tz;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 use crate::callback::{Action, Question, Snooze};
+use crate::domain::due::HalfOfDay;
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Frequency, Recurrence};
@@ -146,6 +147,7 @@ struct HelpHtml<'a> {
     quote_example: &'a str,
     assumed: &'a str,
     more_commands: &'a str,
+    forward: &'a str,
 }
 
 fn finish(template: &impl Template) -> Result<String, RenderError> {
@@ -331,6 +333,7 @@ pub fn help(tr: Tr) -> Result<String, RenderError> {
         quote_example: &tr.t("quote-example"),
         assumed: &tr.t("help-assumed"),
         more_commands: &tr.t("help-more-commands"),
+        forward: &tr.t("help-forward"),
     })
 }
 
@@ -659,8 +662,9 @@ pub fn zone_asking_keyboard(
     )
 }
 
-/// The languages, each in its own name, Uzbek in both scripts; two per row.
-pub fn language_keyboard() -> InlineKeyboardMarkup {
+/// The languages, each in its own name, Uzbek in both scripts; two per row, the chat's
+/// `current` one ticked.
+pub fn language_keyboard(current: Lang) -> InlineKeyboardMarkup {
     let label = |lang: Lang| match lang {
         Lang::En => "English",
         Lang::Ru => "Русский",
@@ -670,7 +674,14 @@ pub fn language_keyboard() -> InlineKeyboardMarkup {
     let buttons: Vec<InlineKeyboardButton> = Lang::CHOICES
         .iter()
         .zip(0u8..)
-        .map(|(lang, index)| button(label(*lang).to_owned(), Action::Language { index }))
+        .map(|(lang, index)| {
+            let label = if *lang == current {
+                format!("✓ {}", label(*lang))
+            } else {
+                label(*lang).to_owned()
+            };
+            button(label, Action::Language { index })
+        })
         .collect();
     InlineKeyboardMarkup::new(buttons.chunks(2).map(<[_]>::to_vec))
 }
@@ -699,4 +710,26 @@ pub fn lead_keyboard(tr: Tr, current: Lead) -> InlineKeyboardMarkup {
         })
         .collect();
     InlineKeyboardMarkup::new(buttons.chunks(3).map(<[_]>::to_vec))
+}
+
+/// The two readings of an hour said without am/pm on a named day, as buttons under the new
+/// task's card: the morning and the evening one of `chosen`'s hour ("06:00", "18:00"), the
+/// chosen one ticked; a tap reads the hour in that half of the day.
+pub fn hour_choice_row(task_id: i64, chosen: NaiveTime) -> Vec<InlineKeyboardButton> {
+    let morning = chosen.with_hour(chosen.hour() % 12).unwrap_or(chosen);
+    [
+        (morning, HalfOfDay::Morning),
+        (morning + TimeDelta::hours(12), HalfOfDay::Evening),
+    ]
+    .into_iter()
+    .map(|(time, half)| {
+        let clock = time.format("%H:%M").to_string();
+        let label = if time == chosen {
+            format!("✓ {clock}")
+        } else {
+            clock
+        };
+        button(label, Action::PickHour { task_id, half })
+    })
+    .collect()
 }

@@ -1,4 +1,5 @@
-//! The tasks as a table (RFC 4180): a header row, then one row per task; fields with a comma, a
+//! The tasks as a table (RFC 4180): a header row in the chat's language, then one row per task
+//! (its repeat in words beside the rule, for people, and the rule, for programs); fields with a comma, a
 //! semicolon, a tab, a quote or a line break quoted (quotes doubled), lines ended by CRLF, UTF-8
 //! with a byte-order mark (so spreadsheets read Cyrillic).
 //!
@@ -12,32 +13,41 @@
 
 use chrono::SecondsFormat;
 
+use crate::bot::render::repeats_text;
 use crate::domain::timezone::to_local;
+use crate::i18n::Tr;
 use crate::store::tasks::Task;
 
-/// The columns, in order.
-pub const HEADER: [&str; 7] = [
-    "id",
-    "text",
-    "due_local",
-    "zone",
-    "due_utc",
-    "repeat_rule",
-    "lead_minutes",
+/// The columns' string keys, in order: the task's id, text, local deadline, zone, deadline in
+/// UTC, repeat in words, repeat rule (RFC 5545's RRULE syntax) and lead in minutes.
+const COLUMN_KEYS: [&str; 8] = [
+    "csv-id",
+    "csv-text",
+    "csv-due-local",
+    "csv-zone",
+    "csv-due-utc",
+    "csv-repeat",
+    "csv-repeat-rule",
+    "csv-lead-minutes",
 ];
 
-/// The table of `tasks`.
-pub fn table(tasks: &[Task]) -> String {
+/// The header row in `tr`'s language.
+pub fn header(tr: Tr) -> [String; 8] {
+    COLUMN_KEYS.map(|key| tr.t(key))
+}
+
+/// The table of `tasks`, its header and repeats in words in `tr`'s language.
+pub fn table(tasks: &[Task], tr: Tr) -> String {
     let mut out = String::from("\u{feff}");
-    push_row(&mut out, HEADER.iter().map(|h| (*h).to_owned()));
+    push_row(&mut out, header(tr).into_iter());
     for task in tasks {
-        push_row(&mut out, row(task).into_iter());
+        push_row(&mut out, row(task, tr).into_iter());
     }
     out
 }
 
 /// A task's cells.
-fn row(task: &Task) -> [String; 7] {
+fn row(task: &Task, tr: Tr) -> [String; 8] {
     [
         task.id.to_string(),
         task.text.clone(),
@@ -46,6 +56,10 @@ fn row(task: &Task) -> [String; 7] {
             .to_string(),
         task.zone.name().to_owned(),
         task.due_at.to_rfc3339_opts(SecondsFormat::Secs, true),
+        task.recurrence
+            .as_ref()
+            .map(|rule| repeats_text(tr, rule))
+            .unwrap_or_default(),
         task.recurrence
             .as_ref()
             .map(|rule| rule.to_rule_string())

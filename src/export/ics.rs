@@ -1,7 +1,8 @@
 //! The tasks as an iCalendar file (RFC 5545) a calendar app imports: one VEVENT per task at its
 //! due time, written in the task's zone (`DTSTART;TZID=Asia/Tashkent:20261231T100000`, with a
 //! VTIMEZONE for each zone, so a repeat stays at its wall-clock time across DST changes; UTC
-//! tasks in UTC), its repeat as an RRULE, its reminder as a VALARM `lead` before.
+//! tasks in UTC), lasting [`EVENT_LENGTH`] (a `DURATION`: calendars show an event without an end
+//! oddly or not at all), its repeat as an RRULE, its reminder as a VALARM `lead` before.
 //! Text is escaped and lines are folded at 75 octets, as the RFC says.
 //!
 //! The RRULE is the task's rule as RFC 5545 writes it
@@ -20,6 +21,9 @@ use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use crate::domain::lead::Lead;
 use crate::domain::timezone::{is_fixed_offset, to_local};
 use crate::store::tasks::Task;
+
+/// How long each event lasts in the calendar: a reminder is a moment, shown as a short event.
+pub const EVENT_LENGTH: &str = "PT15M";
 
 /// The product identifier written into the file.
 const PRODID: &str = "-//remindbot//task export//EN";
@@ -84,6 +88,7 @@ fn vevent(task: &Task, now: DateTime<Utc>) -> Vec<String> {
         format!("UID:task-{}@remindbot", task.id),
         format!("DTSTAMP:{}", utc_stamp(now)),
         dtstart(task),
+        format!("DURATION:{EVENT_LENGTH}"),
         format!("SUMMARY:{}", escape_text(&task.text)),
     ];
     if let Some(rrule) = task

@@ -107,7 +107,7 @@ pub async fn find<'e>(
     Ok(row.map(Chat::try_from).transpose()?)
 }
 
-/// Sets the chat's language.
+/// Sets the chat's language, as chosen by a user (it no longer follows what they write in).
 #[tracing::instrument(skip_all, fields(chat_id = chat_id))]
 pub async fn set_lang<'e>(
     executor: impl PgExecutor<'e>,
@@ -115,13 +115,32 @@ pub async fn set_lang<'e>(
     lang: Lang,
 ) -> Result<(), StoreError> {
     sqlx::query!(
-        "update chats set lang = $2, updated_at = now() where chat_id = $1",
+        "update chats set lang = $2, lang_chosen = true, updated_at = now() where chat_id = $1",
         chat_id,
         lang.as_str(),
     )
     .execute(executor)
     .await?;
     Ok(())
+}
+
+/// Sets the chat's language to the one its user writes in, unless someone chose its language;
+/// returns whether it changed.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
+pub async fn follow_written_lang<'e>(
+    executor: impl PgExecutor<'e>,
+    chat_id: i64,
+    lang: Lang,
+) -> Result<bool, StoreError> {
+    let changed = sqlx::query!(
+        "update chats set lang = $2, updated_at = now()
+         where chat_id = $1 and not lang_chosen and lang <> $2",
+        chat_id,
+        lang.as_str(),
+    )
+    .execute(executor)
+    .await?;
+    Ok(changed.rows_affected() == 1)
 }
 
 /// Sets the chat's IANA time zone (new tasks use it; existing ones keep theirs). The first zone

@@ -6,11 +6,12 @@
 use chrono::{DateTime, NaiveDateTime, Utc};
 use chrono_tz::Tz;
 use proptest::prelude::*;
+use remindbot::bot::render::repeats_text;
 use remindbot::domain::lang::Lang;
 use remindbot::domain::lead::Lead;
 use remindbot::domain::recurrence::Recurrence;
 use remindbot::domain::timezone::resolve_local;
-use remindbot::export::{csv::HEADER, ics::trigger};
+use remindbot::export::{csv::header, ics::trigger};
 use remindbot::i18n::{Arg, Tr};
 use remindbot::store::tasks::{self, Task};
 use remindbot::store::types::TaskState;
@@ -137,6 +138,8 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
             task.due_at,
             "{uid}"
         );
+        // Every event has an end: calendars show it as a short event.
+        assert_eq!(prop("DURATION").as_deref(), Some("PT15M"), "{uid}");
         // The standard rule: its start is the event's DTSTART, never a part of the RRULE.
         assert_eq!(
             prop("RRULE"),
@@ -179,7 +182,8 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
         .iter()
         .map(str::to_owned)
         .collect();
-    assert_eq!(header, HEADER);
+    assert_eq!(header, remindbot::export::csv::header(tr));
+    assert_eq!(header[5], "repeats");
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), tasks.len());
     for (row, task) in rows.iter().zip(&tasks) {
@@ -196,10 +200,17 @@ async fn bot_export_sends_a_calendar_and_a_table_that_read_back_as_the_tasks() {
             row[5],
             task.recurrence
                 .as_ref()
+                .map(|r| repeats_text(tr, r))
+                .unwrap_or_default()
+        );
+        assert_eq!(
+            row[6],
+            task.recurrence
+                .as_ref()
                 .map(|r| r.to_rule_string())
                 .unwrap_or_default()
         );
-        assert_eq!(row[6], (task.lead.secs() / 60).to_string());
+        assert_eq!(row[7], (task.lead.secs() / 60).to_string());
     }
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
     app.stop().await;
@@ -317,7 +328,7 @@ fn task_saying(text: &str) -> Task {
 /// Panics unless the table of a task saying `text` starts no formula when read with `;`, `,` or
 /// a tab, and reads back as RFC 4180 says as `text` with only `'` put in.
 fn assert_table_defuses(text: &str) {
-    let table = remindbot::export::csv::table(&[task_saying(text)]);
+    let table = remindbot::export::csv::table(&[task_saying(text)], Tr::new(Lang::En));
     let table = table.trim_start_matches('\u{feff}');
     assert_no_formula(table);
     let rows: Vec<csv::StringRecord> = csv::Reader::from_reader(table.as_bytes())
@@ -325,7 +336,7 @@ fn assert_table_defuses(text: &str) {
         .map(Result::unwrap)
         .collect();
     assert_eq!(rows.len(), 1, "{table:?}");
-    assert_eq!(rows[0].len(), HEADER.len(), "{table:?}");
+    assert_eq!(rows[0].len(), header(Tr::new(Lang::En)).len(), "{table:?}");
     assert!(
         only_apostrophes_added(text, &rows[0][1]),
         "{:?}",
@@ -368,4 +379,43 @@ proptest! {
     ) {
         assert_table_defuses(&text);
     }
+}
+
+#[tokio::test]
+async fn bot_export_table_speaks_the_users_language_with_the_repeat_in_words() {
+    let mut app = TestApp::start().await;
+    for (code, lang, first, repeat) in [
+        ("ru", Lang::Ru, "номер", "повтор"),
+        ("uz", Lang::Uz, "raqam", "takrorlanish"),
+    ] {
+        let tr = Tr::new(lang);
+        let ann = app.user("Ann", code);
+        app.say(ann, "/tz Europe/Berlin").await;
+        let tasks = save_tasks(&app, ann, tr, &["every monday 10:00 standup"]).await;
+        let files = app.say_expecting(ann, ann, "/export", 2).await;
+        let csv_text = file_of(&app, &files[1]);
+        let mut reader =
+            csv::Reader::from_reader(csv_text.trim_start_matches('\u{feff}').as_bytes());
+        let header: Vec<String> = reader
+            .headers()
+            .unwrap()
+            .iter()
+            .map(str::to_owned)
+            .collect();
+        assert_eq!((header[0].as_str(), header[5].as_str()), (first, repeat));
+        let row = reader.records().next().unwrap().unwrap();
+        let words = repeats_text(tr, tasks[0].recurrence.as_ref().unwrap());
+        assert_eq!(&row[5], words.as_str());
+        assert!(row[6].starts_with("FREQ=WEEKLY"), "{row:?}");
+    }
+    app.stop().await;
+}
+
+#[test]
+fn bot_export_header_in_every_script() {
+    let lines: Vec<String> = Lang::CHOICES
+        .into_iter()
+        .map(|lang| header(Tr::new(lang)).join(" | "))
+        .collect();
+    insta::assert_snapshot!("export_header", lines.join("\n"));
 }

@@ -167,7 +167,7 @@ async fn bot_uzbek_in_cyrillic_is_chosen_in_lang_and_used_for_answers_and_remind
     let choice = app.say(ann, "/lang").await;
     let languages = labels(&choice);
     assert!(
-        languages.contains(&"O'zbekcha".to_owned()) && languages.contains(&"Ўзбекча".to_owned()),
+        languages.contains(&"✓ O'zbekcha".to_owned()) && languages.contains(&"Ўзбекча".to_owned()),
         "{languages:?}"
     );
     let (_, set) = app.tap_reply(ann, choice.message_id, ann, "l:3").await;

@@ -17,7 +17,7 @@ use crate::app::{TestApp, buttons, text};
 use crate::bot_trust::{button, edit, stored};
 
 /// A zone in which it is now past noon and before 13:00: a whole-hour offset from UTC.
-fn noon_zone() -> Tz {
+pub(crate) fn noon_zone() -> Tz {
     let hour = i32::try_from(Utc::now().hour()).unwrap();
     let offset = (12 - hour + 36) % 24 - 12; // -12..=11, so that local = 12:xx
     let offset = if offset == -12 { 12 } else { offset };
@@ -30,7 +30,7 @@ fn noon_zone() -> Tz {
 }
 
 /// A user of `lang` in [`noon_zone`].
-async fn at_noon(app: &TestApp, lang: &str) -> (i64, Tz) {
+pub(crate) async fn at_noon(app: &TestApp, lang: &str) -> (i64, Tz) {
     let zone = noon_zone();
     let user = app.user("Ann", lang);
     app.say(user, &format!("/tz {}", zone.name())).await;
@@ -38,11 +38,11 @@ async fn at_noon(app: &TestApp, lang: &str) -> (i64, Tz) {
 }
 
 /// The local date of today in `zone`.
-fn today(zone: Tz) -> NaiveDate {
+pub(crate) fn today(zone: Tz) -> NaiveDate {
     to_local(zone, Utc::now()).date()
 }
 
-fn at(zone: Tz, date: NaiveDate, hour: u32, minute: u32) -> DateTime<Utc> {
+pub(crate) fn at(zone: Tz, date: NaiveDate, hour: u32, minute: u32) -> DateTime<Utc> {
     resolve_local(
         zone,
         date.and_time(NaiveTime::from_hms_opt(hour, minute, 0).unwrap()),
@@ -50,7 +50,7 @@ fn at(zone: Tz, date: NaiveDate, hour: u32, minute: u32) -> DateTime<Utc> {
 }
 
 /// The id of the task a confirmation is about (its Change time button).
-fn task_id(card: &tgsim::TranscriptEntry) -> i64 {
+pub(crate) fn task_id(card: &tgsim::TranscriptEntry) -> i64 {
     button(card, "e:")[2..].parse().unwrap()
 }
 

@@ -74,7 +74,7 @@ fn bot_every_template_in_every_language() {
         snap(
             "notice_languages",
             Reply::text(render::notice(None, &[tr.t("lang-ask")]).unwrap())
-                .with_keyboard(render::language_keyboard()),
+                .with_keyboard(render::language_keyboard(lang)),
         );
         snap(
             "problem_invalid_time",
@@ -417,7 +417,7 @@ fn bot_key_messages_in_uzbek_cyrillic() {
     snap(
         "notice_languages",
         Reply::text(render::notice(None, &[tr.t("lang-set")]).unwrap())
-            .with_keyboard(render::language_keyboard()),
+            .with_keyboard(render::language_keyboard(Lang::UzCyrl)),
     );
     let monthly = task(
         8,

@@ -14,6 +14,7 @@ mod bot_export;
 mod bot_first_contact;
 mod bot_forward;
 mod bot_groups;
+mod bot_hour_choice;
 mod bot_misreadings;
 mod bot_nag;
 mod bot_quote;

@@ -1,7 +1,8 @@
 //! Tasks written before the chat's time zone is known (the first contact, when the greeting says
 //! "just write what and when" and the zone question is open): a task is never refused as an
 //! unknown zone and never lost. One whose time is the same in every zone ("in 2 minutes",
-//! "через 2 часа") is saved at once and the user told when it reminds; any other waits in the
+//! "через 2 часа") is saved at once and the user told when it reminds; any other (or one that
+//! nags until done, whose extras are read with the zone) waits in the
 //! zone question (said so) and is saved once the zone is chosen, its time read in that zone.
 //! Only one task waits: another one while it waits is answered with what to do, never glued
 //! onto it or put in its place.
@@ -15,6 +16,7 @@ use super::replies::text_problem;
 use super::task_extras::TaskExtras;
 use super::zone;
 use crate::bot::BotError;
+use crate::bot::nag_phrase;
 use crate::bot::render::{self, Reply};
 use crate::domain::due::{ParsedDue, parse_due};
 use crate::domain::timezone::parse_zone;
@@ -51,16 +53,21 @@ pub(super) async fn answer(
     }
 }
 
-/// The message read as a task in any zone, if it reads as one.
-fn read(turn: &Turn, text: &str) -> Option<ParsedDue> {
-    parse_due(text, turn.tr.lang(), Utc::now(), ANY_ZONE).ok()
+/// The message read as a task in any zone, if it reads as one, and whether it also asks to be
+/// reminded until done ("every 10 min until done", read once the zone is known).
+fn read(turn: &Turn, text: &str) -> Option<(ParsedDue, bool)> {
+    let nag = nag_phrase::find(text).ok().flatten();
+    let phrase = nag.as_ref().map_or(text, |nag| nag.rest.as_str());
+    parse_due(phrase, turn.tr.lang(), Utc::now(), ANY_ZONE)
+        .ok()
+        .map(|parsed| (parsed, nag.is_some()))
 }
 
 /// Saves `text` at once when its time needs no zone, else keeps it waiting (unless another task
 /// already waits), and asks for the zone again.
 async fn hold(ctx: &Ctx, turn: &Turn, text: &str, waiting: Option<String>) -> Result<(), BotError> {
     let tr = turn.tr;
-    if let Some(parsed) = read(turn, text).filter(|parsed| parsed.zone_free) {
+    if let Some((parsed, false)) = read(turn, text).filter(|(parsed, _)| parsed.zone_free) {
         save_now(ctx, turn, &parsed).await?;
         let text = render::notice(None, &[tr.t("tz-ask")])?;
         return zone::ask(ctx, turn, text, waiting).await;

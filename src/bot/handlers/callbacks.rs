@@ -10,7 +10,8 @@ use super::context::{Ctx, Turn, begin};
 use super::finish::Changed;
 use super::replies::Toast;
 use super::{
-    cancel, create, edit, finish, hold, language, list, nag, settings, snooze, undo, zone,
+    cancel, create, edit, finish, hold, hour_choice, language, list, nag, settings, snooze, undo,
+    zone,
 };
 use crate::bot::BotError;
 use crate::bot::render::COMMON_ZONES;
@@ -65,6 +66,9 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         Action::Lead { minutes } => settings::tapped(ctx, &turn, minutes, message.id()).await?,
         Action::Pause { task_id } => hold::tapped(ctx, &turn, hold::Want::Pause, task_id).await?,
         Action::Resume { task_id } => hold::tapped(ctx, &turn, hold::Want::Resume, task_id).await?,
+        Action::PickHour { task_id, half } => {
+            hour_choice::tapped(ctx, &turn, task_id, half, message.id()).await?
+        }
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
 }

@@ -151,13 +151,17 @@ pub(super) async fn create(
     for line in extras.card_lines(turn.tr) {
         card = format!("{card}\n{}", render::notice(None, &[line])?);
     }
-    let notes = assumed::notes(turn.tr, zone, now, &parsed.assumptions, &parsed.unplaced);
+    let notes = assumed::notes_of(turn.tr, zone, now, &parsed);
     let card = assumed::under_card(card, &notes)?;
-    ctx.send(
-        turn.chat_id,
-        Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, saved.undo_id, task.id)),
-    )
-    .await
+    let mut keyboard = render::confirm_keyboard(turn.tr, saved.undo_id, task.id);
+    if let Some(choice) = parsed.choice {
+        let chosen = choice.reading(choice.taken).time;
+        keyboard
+            .inline_keyboard
+            .insert(0, render::hour_choice_row(task.id, chosen));
+    }
+    ctx.send(turn.chat_id, Reply::text(card).with_keyboard(keyboard))
+        .await
 }
 
 /// A task just saved: the task, the Undo of its creation and its first reminder.

@@ -166,15 +166,17 @@ async fn confirm(
 
 /// A task's schedule after an edit, and what was assumed to get it.
 #[derive(Debug)]
-struct Schedule {
-    due_at: DateTime<Utc>,
-    recurrence: Option<Recurrence>,
+pub(super) struct Schedule {
+    /// The new (first) deadline.
+    pub due_at: DateTime<Utc>,
+    /// The new rule.
+    pub recurrence: Option<Recurrence>,
     /// The parser's assumptions that shaped this schedule (not those about a part it kept).
-    assumptions: Vec<Assumption>,
+    pub assumptions: Vec<Assumption>,
 }
 
 /// The task's new deadline and rule from what the answer says, keeping what it does not.
-fn new_schedule(
+pub(super) fn new_schedule(
     task: &Task,
     parsed: &ParsedEdit,
     now: DateTime<Utc>,

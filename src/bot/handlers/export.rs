@@ -42,7 +42,7 @@ pub(super) async fn command(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
         calendar,
         Some(render::notice(None, &lines)?),
     );
-    let table = export::csv::table(&tasks);
+    let table = export::csv::table(&tasks, tr);
     let caption = render::notice(None, &[tr.t("export-table")])?;
     ctx.send_document(turn.chat_id, CSV_FILE_NAME.to_owned(), table, Some(caption));
     Ok(())

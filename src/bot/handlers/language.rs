@@ -16,7 +16,7 @@ pub(super) async fn command(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), Bo
         return ctx
             .send(
                 turn.chat_id,
-                Reply::text(text).with_keyboard(render::language_keyboard()),
+                Reply::text(text).with_keyboard(render::language_keyboard(turn.tr.lang())),
             )
             .await;
     }

@@ -15,6 +15,7 @@ mod export;
 mod finish;
 mod forward;
 mod hold;
+mod hour_choice;
 mod language;
 mod list;
 mod nag;
@@ -25,6 +26,7 @@ mod settings;
 mod snooze;
 mod task_extras;
 mod undo;
+mod written;
 mod zone;
 
 use std::sync::Arc;
@@ -94,8 +96,13 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         }
         Verdict::Drop => return Ok(()),
     }
-    let turn = begin(&ctx, &msg.chat, user).await?;
-    match input {
+    let mut turn = begin(&ctx, &msg.chat, user).await?;
+    let followed = match input {
+        Input::Text => written::follow(&ctx, &mut turn, text).await?,
+        Input::Command(_) | Input::OtherBot => false,
+    };
+    let turn = turn;
+    let handled = match input {
         Input::Command(Command::Cancel) => cancel::command(&ctx, &turn).await,
         // `/tz` answers the zone question: a task waiting in it is kept.
         Input::Command(command @ Command::Tz(_)) => on_command(&ctx, &turn, command).await,
@@ -116,7 +123,12 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
             None => create::from_text(&ctx, &turn, text).await,
         },
         Input::OtherBot => Ok(()),
+    };
+    handled?;
+    if followed {
+        written::offer(&ctx, &turn).await?;
     }
+    Ok(())
 }
 
 /// Handles a shared location: in a private chat it sets the zone (see [`zone::located`]).

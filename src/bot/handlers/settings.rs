@@ -17,7 +17,7 @@ use crate::i18n::dates;
 use crate::store::chats;
 
 /// Shows the settings with the lead buttons, or sets the lead from `args` ("30 min", "2 hrs",
-/// "2 часа", "1 kun", "0").
+/// "2 часа", "1 kun", "0", or minutes alone: "15").
 pub(super) async fn command(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     let tr = turn.tr;
     if args.is_empty() {
@@ -29,7 +29,12 @@ pub(super) async fn command(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), Bo
     if !ctx.may_change_settings(turn).await? {
         return not_allowed_settings(ctx, turn).await;
     }
-    let lead = match parse_lead(args, tr.lang()) {
+    // A number alone is minutes ("/settings 15"), as the buttons and the example are.
+    let args = match args.trim().parse::<u32>() {
+        Ok(minutes) if minutes > 0 => format!("{minutes} min"),
+        _ => args.to_owned(),
+    };
+    let lead = match parse_lead(&args, tr.lang()) {
         Ok(lead) => lead,
         Err(DueError::LeadTooLong { max_days }) => {
             let problem = tr.t_with(
