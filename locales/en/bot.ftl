@@ -255,3 +255,6 @@ forward-needs-zone = To remind you of a message I need your time zone first; the
 # Questions and permissions in groups (issue 25).
 cancel-not-yours = This question is for someone else: only they can cancel it.
 permission-unchecked = I could not check with Telegram whether you may do this in this group, so nothing was changed. Please try again in a minute.
+# /export's limits (issue 25).
+export-wait = You asked for your files a moment ago; they are on their way. You can ask again in { $seconds } s.
+export-too-large = { $file } would be { $size } KB, more than the { $max } KB the bot may send. Finish or delete some tasks, then /export again.

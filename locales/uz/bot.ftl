@@ -237,3 +237,6 @@ forward-needs-zone = Xabarni eslatishim uchun avval vaqt mintaqangizni bilishim 
 # Guruhdagi savollar va huquqlar (issue 25).
 cancel-not-yours = Bu savol sizga berilmagan: uni faqat so'ralgan kishi bekor qila oladi.
 permission-unchecked = Bu guruhda buni qilishingiz mumkinligini Telegramdan tekshira olmadim, shuning uchun hech narsa o'zgarmadi. Bir daqiqadan keyin qayta urinib ko'ring.
+# /export cheklovlari (issue 25).
+export-wait = Fayllarni hozirgina so'radingiz, ular yo'lda. Yana { $seconds } soniyadan keyin so'rashingiz mumkin.
+export-too-large = { $file } fayli { $size } KB bo'lardi, bu bot yubora oladigan { $max } KB dan ko'p. Ba'zi vazifalarni bajaring yoki o'chiring, keyin yana /export yuboring.

@@ -6,6 +6,7 @@ pub mod agenda;
 pub mod budget;
 pub mod chats;
 pub mod conversation;
+pub mod exports;
 pub mod inbox;
 pub mod nags;
 pub mod outbox;
