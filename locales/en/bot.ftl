@@ -291,3 +291,6 @@ csv-due-utc = deadline (UTC)
 csv-repeat = repeats
 csv-repeat-rule = repeat rule (RRULE)
 csv-lead-minutes = remind before (minutes)
+# /export's limits (issue 25).
+export-wait = You asked for your files a moment ago; they are on their way. You can ask again in { $seconds } s.
+export-too-large = { $file } would be { $size } KB, more than the { $max } KB the bot may send. Finish or delete some tasks, then /export again.

@@ -364,3 +364,6 @@ csv-due-utc = срок (UTC)
 csv-repeat = повтор
 csv-repeat-rule = правило повтора (RRULE)
 csv-lead-minutes = напомнить заранее (минут)
+# Ограничения /export (issue 25).
+export-wait = Вы только что запросили файлы, они уже в пути. Запросить снова можно через { $seconds } с.
+export-too-large = Файл { $file } занял бы { $size } КБ, больше допустимых { $max } КБ. Завершите или удалите часть задач и повторите /export.

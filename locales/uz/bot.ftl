@@ -270,3 +270,6 @@ csv-due-utc = muddat (UTC)
 csv-repeat = takrorlanish
 csv-repeat-rule = takrorlanish qoidasi (RRULE)
 csv-lead-minutes = oldindan eslatish (daqiqa)
+# /export cheklovlari (issue 25).
+export-wait = Fayllarni hozirgina so'radingiz, ular yo'lda. Yana { $seconds } soniyadan keyin so'rashingiz mumkin.
+export-too-large = { $file } fayli { $size } KB bo'lardi, bu bot yubora oladigan { $max } KB dan ko'p. Ba'zi vazifalarni bajaring yoki o'chiring, keyin yana /export yuboring.

@@ -107,6 +107,10 @@ pub struct DeliveryArgs {
     /// one chat pauses only that chat).
     #[arg(long, env = "FLOOD_PAUSE_CAP_SECS", default_value_t = 60)]
     pub flood_pause_cap_secs: u64,
+    /// The largest file the bot sends (an `/export`); a larger one is replaced by a message
+    /// saying so.
+    #[arg(long, env = "MAX_DOCUMENT_BYTES", default_value_t = crate::store::outbox::MAX_DOCUMENT_BYTES)]
+    pub max_document_bytes: usize,
 }
 
 impl TelegramArgs {
@@ -138,6 +142,7 @@ impl DeliveryArgs {
         EgressConfig {
             late_threshold: Duration::from_secs(self.late_threshold_secs),
             record_patience: EgressConfig::RECORD_PATIENCE,
+            max_document_bytes: self.max_document_bytes,
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod budget;
 pub mod cards;
 pub mod chats;
 pub mod conversation;
+pub mod exports;
 pub mod inbox;
 pub mod nags;
 pub mod outbox;

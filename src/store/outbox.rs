@@ -13,6 +13,7 @@ use sqlx::{PgConnection, PgPool};
 use teloxide::types::InlineKeyboardMarkup;
 
 use super::{StoreError, agenda, budget, tasks};
+use crate::export::file::ExportJob;
 use pgqueue::{
     GiveUpHook, GivenUpJob, JobKind, NewJob, Queue, QueueConfig, Untagged, hook::HookFuture,
 };
@@ -61,7 +62,7 @@ pub enum MessageOp {
     SendDocument {
         /// The file name the user sees; its extension tells the type (`.ics`, `.csv`).
         file_name: String,
-        /// The file's content (text, UTF-8), at most [`MAX_DOCUMENT_BYTES`].
+        /// The file's content (text, UTF-8), at most MAX_DOCUMENT_BYTES.
         content: String,
         /// The caption, at most 1024 characters.
         caption: Option<String>,
@@ -77,8 +78,8 @@ pub enum MessageOp {
     },
 }
 
-/// The largest file the outbox carries: it travels in the job's payload, so an export is
-/// capped well below this (see [`crate::export`]).
+/// The largest file sent unless MAX_DOCUMENT_BYTES says otherwise: an export's file over it is
+/// not sent, the chat is told why ([`crate::export::file`]).
 pub const MAX_DOCUMENT_BYTES: usize = 4 * 1024 * 1024;
 
 /// A keyboard that replaces the user's own while it is shown (Telegram's `ReplyKeyboardMarkup`),
@@ -121,6 +122,20 @@ pub async fn enqueue(
     Ok(())
 }
 
+/// Puts the file `export` in the outbox through `conn` (the caller's transaction): built from the
+/// chat's tasks when it is sent, after the chat's earlier messages, before reminders.
+pub async fn enqueue_export(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    export: ExportJob,
+) -> Result<(), StoreError> {
+    let job = NewJob::of(&OutboxJob::Export(export))
+        .serial_key(OutgoingMessage::serial_key(export.chat_id))
+        .priority(REPLY_PRIORITY);
+    queue.enqueue(&mut *conn, job).await?;
+    Ok(())
+}
+
 /// What a reminder job carries: the reminder occurrence it delivers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReminderJob {
@@ -141,6 +156,8 @@ pub enum OutboxJob {
     Reminder(ReminderJob),
     /// A morning agenda.
     Agenda(agenda::AgendaJob),
+    /// A file of `/export`, built when it is sent.
+    Export(ExportJob),
 }
 
 impl JobKind for OutboxJob {
@@ -194,7 +211,7 @@ impl GiveUpHook for KeepSeries {
                 Ok(OutboxJob::Agenda(agenda)) => {
                     agenda::continue_series(conn, queue, job.id, agenda).await?;
                 }
-                Ok(OutboxJob::Message(_)) => {}
+                Ok(OutboxJob::Message(_) | OutboxJob::Export(_)) => {}
                 // Failed as `bad_payload`: there is no series to keep, and refusing the failure
                 // would only leave the job running until its lease expires.
                 Err(error) => {
@@ -209,6 +226,7 @@ impl GiveUpHook for KeepSeries {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::file::ExportFormat;
     use crate::store::agenda::AgendaJob;
     use pgqueue::{ClaimedJob, PayloadError};
     use serde_json::{Value, json};
@@ -265,6 +283,10 @@ mod tests {
                 agenda_id: 3,
                 agenda_at: chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
             }),
+            OutboxJob::Export(ExportJob {
+                chat_id: -42,
+                format: ExportFormat::Table,
+            }),
         ]
     }
 
@@ -281,6 +303,7 @@ mod tests {
                 }
                 OutboxJob::Reminder(_) => "reminder",
                 OutboxJob::Agenda(_) => "agenda",
+                OutboxJob::Export(_) => "export",
             };
             assert_eq!(payload["kind"], tag, "{payload}");
             assert_eq!(
@@ -297,6 +320,8 @@ mod tests {
                 OutboxJob::Message(message) => serde_json::to_value(message),
                 OutboxJob::Reminder(reminder) => serde_json::to_value(reminder),
                 OutboxJob::Agenda(agenda) => serde_json::to_value(agenda),
+                // Exports came after the tag: none was ever stored without it.
+                OutboxJob::Export(_) => continue,
             }
             .unwrap();
             assert!(untagged.get("kind").is_none(), "{untagged}");
@@ -326,7 +351,13 @@ mod tests {
         // release enqueued.
         for job in every_sort() {
             let payload = NewJob::of(&job).payload;
-            assert_eq!(as_the_previous_release_read(&payload), Some(job));
+            let read = as_the_previous_release_read(&payload);
+            match job {
+                // Newer than those releases: one of them fails it as `bad_payload` (an admin
+                // retries it), as the release before exports fails it too.
+                OutboxJob::Export(_) => assert_eq!(read, None),
+                job => assert_eq!(read, Some(job)),
+            }
         }
     }
 

@@ -25,6 +25,8 @@ pub struct EgressConfig {
     /// How long to keep trying to record a sent reminder while the database is unreachable
     /// (giving up means the job is re-run and the reminder may go out twice).
     pub record_patience: Duration,
+    /// The largest file sent; an export's file over it is replaced by a message saying so.
+    pub max_document_bytes: usize,
 }
 
 impl EgressConfig {
@@ -73,6 +75,10 @@ impl Egress {
             }
             Ok(OutboxJob::Reminder(reminder)) => self.reminder(&job, reminder).await,
             Ok(OutboxJob::Agenda(agenda)) => self.agenda(&job, agenda).await,
+            Ok(OutboxJob::Export(export)) => {
+                tracing::Span::current().record("chat_id", export.chat_id);
+                self.export(&job, export).await
+            }
             Err(error) => {
                 metrics::failed(ErrorClass::BadPayload);
                 tracing::error!(%error, "an outbox job that does not read");

@@ -7,6 +7,7 @@ pub mod agenda;
 pub mod classify;
 mod delivery;
 pub mod egress;
+mod export;
 pub mod extras;
 pub mod metrics;
 mod outgoing;

@@ -152,6 +152,7 @@ impl TestApp {
                 reaper_interval_secs: 1,
                 keep_finished_hours: 24,
                 flood_pause_cap_secs: 60,
+                max_document_bytes: remindbot::store::outbox::MAX_DOCUMENT_BYTES,
             },
             bot: remindbot::bot::BotSettings::default(),
             admin: AdminArgs::default(),

@@ -11,6 +11,7 @@ mod bot_bad_input;
 mod bot_chat;
 mod bot_e2e;
 mod bot_export;
+mod bot_export_limits;
 mod bot_first_contact;
 mod bot_forward;
 mod bot_groups;

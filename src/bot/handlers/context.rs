@@ -291,25 +291,6 @@ impl Ctx {
         });
     }
 
-    /// Sends a file (its name tells its type) with an optional caption (Telegram HTML), through
-    /// the outbox once the update commits, in order with the chat's other messages.
-    pub fn send_document(
-        &self,
-        chat_id: i64,
-        file_name: String,
-        content: String,
-        caption: Option<String>,
-    ) {
-        self.effects().outgoing.push(OutgoingMessage {
-            chat_id,
-            op: MessageOp::SendDocument {
-                file_name,
-                content,
-                caption,
-            },
-        });
-    }
-
     /// Sends a problem: what is wrong, an optional hint, and an example (by its string key).
     pub async fn send_problem(
         &self,

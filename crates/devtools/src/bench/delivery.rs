@@ -332,6 +332,7 @@ pub(super) fn run_config(
             reaper_interval_secs: 5,
             keep_finished_hours: 24,
             flood_pause_cap_secs: 60,
+            max_document_bytes: remindbot::store::outbox::MAX_DOCUMENT_BYTES,
         },
         bot: remindbot::bot::BotSettings::default(),
         admin: remindbot::config::AdminArgs::default(),

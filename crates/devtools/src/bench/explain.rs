@@ -256,7 +256,7 @@ impl SeedFate {
 fn reminder_of(payload: &Value) -> Option<i64> {
     match serde_json::from_value::<OutboxJob>(payload.clone()).ok()? {
         OutboxJob::Reminder(job) => Some(job.reminder_id),
-        OutboxJob::Message(_) | OutboxJob::Agenda(_) => None,
+        OutboxJob::Message(_) | OutboxJob::Agenda(_) | OutboxJob::Export(_) => None,
     }
 }
 
