@@ -38,11 +38,14 @@ impl DbProxy {
                     continue;
                 }
                 let upstream = upstream.clone();
-                let handle = accept_tasks.lock().expect("not poisoned").spawn(async move {
-                    if let Ok(mut server) = TcpStream::connect(&upstream).await {
-                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
-                    }
-                });
+                let handle = accept_tasks
+                    .lock()
+                    .expect("not poisoned")
+                    .spawn(async move {
+                        if let Ok(mut server) = TcpStream::connect(&upstream).await {
+                            let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                        }
+                    });
                 accept_connections
                     .lock()
                     .expect("not poisoned")

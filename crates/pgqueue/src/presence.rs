@@ -13,6 +13,8 @@
 //! A process that stops gracefully unregisters first: its jobs are then reaped by their leases
 //! only, never taken from a worker that is still finishing them.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use sqlx::{Connection, PgConnection, PgPool};
@@ -32,6 +34,24 @@ pub struct Presence {
     pool: PgPool,
     worker_id: String,
     conn: PgConnection,
+    present: PresenceStatus,
+}
+
+/// Whether a process's presence holds its lock, as its last check found: cleared the moment a
+/// check finds the connection broken, set again once the lock is taken again. A runner given it
+/// ([`crate::RunnerConfig::presence`]) claims nothing meanwhile. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct PresenceStatus(Arc<AtomicBool>);
+
+impl PresenceStatus {
+    /// Whether the presence holds its lock.
+    pub fn is_present(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    fn set(&self, present: bool) {
+        self.0.store(present, Ordering::SeqCst);
+    }
 }
 
 impl std::fmt::Debug for Presence {
@@ -61,12 +81,18 @@ impl Presence {
             pool: pool.clone(),
             worker_id,
             conn,
+            present: PresenceStatus(Arc::new(AtomicBool::new(true))),
         })
     }
 
     /// The id the runners of this process write to the jobs they claim.
     pub fn worker_id(&self) -> &str {
         &self.worker_id
+    }
+
+    /// Whether the presence holds its lock, for the runners of this process.
+    pub fn status(&self) -> PresenceStatus {
+        self.present.clone()
     }
 
     /// Holds the lock until `shutdown`, then unregisters; registers again when the connection
@@ -90,11 +116,13 @@ impl Presence {
                 _ => {}
             }
             broken = true;
+            self.present.set(false);
             if let Ok(Ok(conn)) =
                 tokio::time::timeout(CHECK_TIMEOUT, lock(&self.pool, &self.worker_id)).await
             {
                 tracing::info!(worker = %self.worker_id, "the presence is registered again");
                 self.conn = conn;
+                self.present.set(true);
                 broken = false;
             }
         }

@@ -6,7 +6,10 @@
 use std::time::Duration;
 
 use pgqueue::presence::Presence;
-use pgqueue::{JobError, JobState, NewJob, Queue, QueueConfig, QueueError, inspect, reaper};
+use pgqueue::{
+    ClaimedJob, JobError, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, QueueError,
+    Runner, RunnerConfig, Wakeups, inspect, reaper,
+};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -222,4 +225,88 @@ async fn a_worker_that_stops_gracefully_keeps_its_jobs_until_their_lease() {
         "a job still being finished is not taken"
     );
     queue.complete(&db.pool, &job).await.unwrap();
+}
+
+/// Marks every job done.
+struct Done;
+
+impl JobHandler for Done {
+    async fn handle(&self, _: ClaimedJob) -> Outcome {
+        Outcome::Done
+    }
+}
+
+#[tokio::test]
+async fn a_runner_claims_nothing_while_its_presence_is_lost_and_goes_on_once_it_is_back() {
+    let db = TestDb::new().await;
+    let queue = long_lease_queue(&db);
+    let presence = Presence::register(&db.pool, "runner").await.unwrap();
+    let worker = presence.worker_id().to_owned();
+    let status = presence.status();
+    let key: i64 = sqlx::query_scalar("select lock_key from queue_workers where worker_id = $1")
+        .bind(&worker)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    let shutdown = CancellationToken::new();
+    let holding = tokio::spawn(presence.hold(shutdown.clone()));
+
+    // The connection breaks, and another session holds the lock, so the presence cannot take it
+    // again until that session lets go.
+    cut_presence(&db, &worker).await;
+    let mut blocker = db.pool.acquire().await.unwrap();
+    sqlx::query("select pg_advisory_lock($1)")
+        .bind(key)
+        .execute(&mut *blocker)
+        .await
+        .unwrap();
+    eventually(
+        Duration::from_secs(5),
+        "the presence to find itself lost",
+        || async { !status.is_present() },
+    )
+    .await;
+
+    let runner = Runner::new(
+        queue.clone(),
+        Done,
+        RunnerConfig {
+            worker_id: worker.clone(),
+            presence: Some(status.clone()),
+            ..RunnerConfig::default()
+        },
+        Wakeups::listen(db.pool.clone(), shutdown.clone()),
+    );
+    let running = {
+        let shutdown = shutdown.clone();
+        tokio::spawn(async move { runner.run(shutdown).await })
+    };
+    enqueue_one(&queue, &db).await;
+    // Longer than the runner's poll: a runner with its presence would have claimed it by now.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let pending = pgqueue::count(&db.pool, "work", JobState::Pending)
+        .await
+        .unwrap();
+    assert_eq!(pending, 1, "a runner whose presence is lost claimed a job");
+
+    sqlx::query("select pg_advisory_unlock($1)")
+        .bind(key)
+        .execute(&mut *blocker)
+        .await
+        .unwrap();
+    eventually(
+        Duration::from_secs(15),
+        "the job to be done once the presence is back",
+        || async {
+            pgqueue::count(&db.pool, "work", JobState::Done)
+                .await
+                .unwrap()
+                == 1
+        },
+    )
+    .await;
+    assert!(status.is_present());
+    shutdown.cancel();
+    running.await.unwrap();
+    holding.await.unwrap();
 }
