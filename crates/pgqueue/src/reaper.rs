@@ -27,6 +27,9 @@ use super::{JobError, JobId, Queue, QueueError, secs};
 /// before the reaper takes its jobs (see the module docs).
 pub const GRACE: Duration = Duration::from_secs(10);
 
+/// The advisory lock a reaper pass holds ("PQREAPER"; the presence locks are "PQ" and a sequence).
+const PASS_LOCK: i64 = 0x5051_5245_4150_4552;
+
 /// What one reaper pass did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Reaped {
@@ -47,8 +50,9 @@ pub async fn reap_expired(
 
 /// Returns up to `limit` jobs of any queue whose worker is gone, by the rules of the module docs
 /// with `grace` for [`GRACE`], and wakes the workers of their queues. Safe when several
-/// processes run it at once: rows are taken with SKIP LOCKED and re-checked by the UPDATE, so a
-/// job that its worker completed or re-checked in the meantime is left alone. A job moved to
+/// processes run it at once: one pass runs at a time (another returns at once, having done
+/// nothing), and rows are taken with SKIP LOCKED and re-checked by the UPDATE, so a job that its
+/// worker completed or re-checked in the meantime is left alone. A job moved to
 /// `failed` runs the give-up hook of its queue, when `queues` holds a handle on that queue, in
 /// the same transaction.
 #[tracing::instrument(skip_all)]
@@ -59,6 +63,17 @@ pub async fn reap(
     grace: Duration,
 ) -> Result<Reaped, QueueError> {
     let mut tx = pool.begin().await?;
+    // One pass at a time: a pass holds the locks of the missing workers it examines, and another
+    // pass would take such a worker for present.
+    let alone = sqlx::query_scalar!(
+        r#"select pg_try_advisory_xact_lock($1) as "alone!""#,
+        PASS_LOCK
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if !alone {
+        return Ok(Reaped::default());
+    }
     // A registered worker whose lock this transaction can take is missing: noted the first time.
     // The locks are held until commit, so none of them is taken again during this pass.
     let missing = sqlx::query_scalar!(
