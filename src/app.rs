@@ -28,7 +28,7 @@ use crate::store::outbox::LEGACY_REMINDER_QUEUE;
 use crate::store::retention::Keep;
 use crate::store::{OUTBOX_QUEUE, outbox_queue};
 use crate::telegram::{Egress, Pacer};
-use pgqueue::presence::Presence;
+use pgqueue::presence::{Presence, PresenceStatus};
 use pgqueue::{Queue, QueueConfig, Runner, RunnerConfig, Wakeups, maintenance, reaper};
 
 /// What every subsystem shares. Its `Debug` leaves out the bot, whose own `Debug` shows the token.
@@ -50,9 +50,11 @@ pub struct AppContext {
     pub wakeups: Wakeups,
     /// Cancelled to shut everything down.
     pub shutdown: CancellationToken,
-    /// The id this process's runners write to the jobs they claim: the reaper returns them at
-    /// once if the process dies ([`pgqueue::presence`]).
+    /// The id this process's runners write to the jobs they claim: the reaper returns them
+    /// once the process has been missing for its grace ([`pgqueue::presence`]).
     pub worker_id: String,
+    /// Whether this process's presence holds its lock: its runners claim nothing while not.
+    pub presence: PresenceStatus,
 }
 
 impl std::fmt::Debug for AppContext {
@@ -278,6 +280,7 @@ async fn context(config: RunConfig) -> anyhow::Result<(AppContext, Presence)> {
         updates,
         shutdown,
         worker_id: presence.worker_id().to_owned(),
+        presence: presence.status(),
     };
     Ok((context, presence))
 }
@@ -293,6 +296,7 @@ fn spawn_bot(context: &AppContext, subsystems: &mut Subsystems) {
         update_workers: context.config.intake.update_workers,
         wakeups: context.wakeups.clone(),
         worker_id: context.worker_id.clone(),
+        presence: Some(context.presence.clone()),
     };
     let (bot, token) = (context.bot.clone(), context.shutdown.child_token());
     subsystems.spawn("bot", async move {
@@ -319,6 +323,7 @@ fn spawn_egress(context: &AppContext, subsystems: &mut Subsystems) {
             batch: 4,
             shutdown_deadline: Duration::from_secs(context.config.delivery.shutdown_deadline_secs),
             worker_id: context.worker_id.clone(),
+            presence: Some(context.presence.clone()),
             ..RunnerConfig::default()
         },
         context.wakeups.clone(),

@@ -89,6 +89,8 @@ pub struct BotDeps {
     pub wakeups: Wakeups,
     /// The id written to the update jobs this process claims ([`pgqueue::presence`]).
     pub worker_id: String,
+    /// Whether this process's presence holds its lock: no update is claimed while not.
+    pub presence: Option<pgqueue::presence::PresenceStatus>,
 }
 
 /// What can go wrong while handling an update; the user is told "try again", the details logged.
@@ -149,6 +151,7 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
             concurrency: deps.update_workers,
             batch: 32,
             worker_id: deps.worker_id.clone(),
+            presence: deps.presence.clone(),
             ..RunnerConfig::default()
         },
         deps.wakeups.clone(),

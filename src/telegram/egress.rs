@@ -15,7 +15,11 @@ use super::metrics;
 use super::pacing::{Admission, Pacer, Recipient};
 use crate::store::outbox::OutboxJob;
 use crate::store::types::ErrorClass;
-use pgqueue::{ClaimedJob, JobHandler, Outcome, Queue};
+use pgqueue::{ClaimedJob, JobHandler, Outcome, Queue, QueueError};
+
+/// How long a message not sent because its claim was not confirmed waits: its worker's presence
+/// is back within a second or two, or another replica takes the job.
+const NOT_CONFIRMED_WAIT: Duration = Duration::from_secs(1);
 
 /// Settings of the egress workers.
 #[derive(Clone, Copy, Debug)]
@@ -89,8 +93,9 @@ impl Egress {
         }
     }
 
-    /// Waits for the message's turn; `None` when it may leave now, else what to do with the job
-    /// (come back later, without using up an attempt).
+    /// Waits for the message's turn, then confirms that the job is still this worker's
+    /// ([`Queue::recheck`]: no other replica can take it while the request is under way); `None`
+    /// when it may leave now, else what to do with the job (come back later).
     pub(super) async fn turn(
         &self,
         job: &ClaimedJob,
@@ -98,7 +103,14 @@ impl Egress {
         in_line: bool,
     ) -> Option<Outcome> {
         match self.pacer.admit(to, job.priority, in_line).await {
-            Ok(Admission::Send) => None,
+            Ok(Admission::Send) => match self.queue.recheck(job).await {
+                Ok(_) => None,
+                Err(QueueError::NotConfirmed { .. }) => {
+                    tracing::warn!("the job is no longer confirmed as this worker's; not sent");
+                    Some(Outcome::Snooze(NOT_CONFIRMED_WAIT))
+                }
+                Err(error) => Some(database_retry(format!("confirming the claim: {error}"))),
+            },
             Ok(Admission::Defer(deferral)) => {
                 metrics::deferred(deferral);
                 Some(Outcome::Snooze(deferral.wait()))

@@ -24,6 +24,8 @@ mod bot_series;
 mod bot_snapshots;
 mod bot_store;
 mod bot_trust;
+mod db_proxy;
+mod delivery_blip;
 mod delivery_errors;
 mod delivery_flow;
 mod delivery_recovery;

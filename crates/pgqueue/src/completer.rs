@@ -62,6 +62,9 @@ impl Completer {
     }
 }
 
+/// The longest wait between two tries of a batch of completions.
+const MAX_RETRY_DELAY: std::time::Duration = std::time::Duration::from_secs(1);
+
 async fn flush_loop(
     queue: Queue,
     mut receiver: mpsc::UnboundedReceiver<(JobId, i32)>,
@@ -87,17 +90,13 @@ async fn flush_loop(
                     }
                     break;
                 }
-                // Until the database is back the jobs keep their leases; give up only when they
-                // would have expired anyway (the reaper then returns them to the queue).
-                Err(error) if delay < queue.config().lease => {
+                // Until the database is back: a present worker keeps its jobs past their leases
+                // for the reaper's grace after it is back (`crate::reaper`), and a job done is
+                // not run again only if its completion is recorded.
+                Err(error) => {
                     tracing::warn!(%error, jobs = batch.len(), "completing jobs failed; retrying");
                     tokio::time::sleep(delay).await;
-                    delay *= 2;
-                }
-                Err(error) => {
-                    tracing::error!(%error, jobs = batch.len(), "completing jobs failed; the reaper will return them");
-                    remember(error);
-                    break;
+                    delay = (delay * 2).min(MAX_RETRY_DELAY);
                 }
             }
         }

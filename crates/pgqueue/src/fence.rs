@@ -298,6 +298,40 @@ impl Queue {
     }
 }
 
+impl Queue {
+    /// Confirms, right before an act that must not happen twice (a message sent), that the job is
+    /// still this claim's and that its worker is not marked missing (see [`crate::reaper`]), and
+    /// extends its lease by the queue's lease from now: the reaper takes no job before its lease
+    /// expires, so no other worker can run the job again while this one acts, if the act takes
+    /// less than the lease. [`QueueError::NotConfirmed`] says not to act.
+    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    pub async fn recheck(&self, job: &ClaimedJob) -> Result<ClaimedJob, QueueError> {
+        let until = sqlx::query_scalar!(
+            "update jobs j set locked_until = now() + make_interval(secs => $3), updated_at = now()
+             where id = $1 and state = 'running' and claims = $2
+               and not exists (select 1 from queue_workers w
+                               where w.worker_id = j.locked_by and w.missing_since is not null)
+             returning locked_until",
+            job.id,
+            job.claim,
+            secs(self.config.lease),
+        )
+        .fetch_optional(&self.pool)
+        .await?
+        .flatten();
+        match until {
+            Some(locked_until) => Ok(ClaimedJob {
+                locked_until,
+                ..job.clone()
+            }),
+            None => Err(QueueError::NotConfirmed {
+                id: job.id,
+                claim: job.claim,
+            }),
+        }
+    }
+}
+
 fn fenced(rows: u64, job: &ClaimedJob) -> Result<(), QueueError> {
     if rows == 1 {
         Ok(())

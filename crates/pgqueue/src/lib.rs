@@ -8,8 +8,11 @@
 //! - Every transition out of `running` ([`Queue::complete`], [`Queue::retry`], [`Queue::fail`], …)
 //!   is fenced on the claim counter and checks the row count, so a worker whose lease was taken
 //!   over cannot overwrite the new owner's result ([`QueueError::LeaseLost`]).
-//! - [`reaper::reap_expired`] returns jobs whose lease expired, and at once those of a worker whose
-//!   process died when it announced its [`presence`]; [`Runner`] runs handlers
+//! - [`reaper::reap_expired`] returns jobs whose lease expired and whose worker is gone: one
+//!   without a [`presence`] at once, a registered one once it has been missing (or past the
+//!   lease) for [`reaper::GRACE`]; a handler calls [`Queue::recheck`] right before an act that
+//!   must not happen twice (a message sent), which confirms the claim and extends its lease, so
+//!   no other worker can run the job while it acts. [`Runner`] runs handlers
 //!   concurrently, woken by NOTIFY, by the earliest due time and by a slow poll.
 //! - A queue may carry a [`GiveUpHook`]: it runs in the transaction of every move of one of its
 //!   jobs from `running` to `failed` or `cancelled`, so a producer can keep a series of jobs going
@@ -99,6 +102,16 @@ pub enum QueueError {
     /// The job is no longer ours: its lease expired and it was reaped, re-claimed or cancelled.
     #[error("job {id} (claim {claim}) lost its lease; its result was not recorded")]
     LeaseLost {
+        /// The job.
+        id: JobId,
+        /// The claim this worker held.
+        claim: i32,
+    },
+    /// Right before an act that must not happen twice, the claim could not be confirmed
+    /// ([`Queue::recheck`]): the job was taken back, or its worker is marked missing (its
+    /// presence connection broke). Do not act on it.
+    #[error("job {id} (claim {claim}) is no longer confirmed as this worker's; not acted on")]
+    NotConfirmed {
         /// The job.
         id: JobId,
         /// The claim this worker held.

@@ -1,14 +1,20 @@
 //! A worker's presence: while a process lives, a connection of its own holds a session advisory
-//! lock registered under the process's worker id in `queue_workers`. A process that dies (a
-//! crash, SIGKILL, a lost machine) drops that connection and the lock with it, and the next
-//! reaper pass ([`crate::reaper::reap_expired`]) returns the jobs it held at once, instead of
-//! after their leases, so a chat whose message the dead process was sending is not held up.
+//! lock registered under the process's worker id in `queue_workers`. The reaper
+//! ([`crate::reaper::reap_expired`]) tells a present worker (its lock is held) from a missing one
+//! (its lock is free: the process died, or its connection broke in a database blip).
+//!
+//! A missing worker is not taken for dead at once: the reaper notes when it first found it
+//! missing and takes its jobs only when it is still missing [`crate::reaper::GRACE`] later, and
+//! their leases have expired. The presence checks its connection every second; when the
+//! connection broke it takes its lock again on a new one, under the same registration if the
+//! reaper has not removed it yet (then nothing was taken from the process, and it records what it
+//! did while the database was away), else under a new one.
 //!
 //! A process that stops gracefully unregisters first: its jobs are then reaped by their leases
-//! only, never taken from a worker that is still finishing them. A presence whose connection
-//! breaks while the process lives (a network cut) registers again; meanwhile its jobs may be
-//! reaped and run elsewhere, which the fenced results of [`crate::Queue`] make safe to record.
+//! only, never taken from a worker that is still finishing them.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use sqlx::{Connection, PgConnection, PgPool};
@@ -16,14 +22,36 @@ use tokio_util::sync::CancellationToken;
 
 use super::QueueError;
 
-/// How often the presence checks that its connection still holds the lock.
-const CHECK_EVERY: Duration = Duration::from_secs(10);
+/// How often the presence checks that its connection still holds the lock, and how often it
+/// tries to take it again once the connection broke.
+const CHECK_EVERY: Duration = Duration::from_secs(1);
+
+/// How long a check or a registration may take before the connection counts as broken.
+const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A registered worker holding its lock; see the module documentation.
 pub struct Presence {
     pool: PgPool,
     worker_id: String,
     conn: PgConnection,
+    present: PresenceStatus,
+}
+
+/// Whether a process's presence holds its lock, as its last check found: cleared the moment a
+/// check finds the connection broken, set again once the lock is taken again. A runner given it
+/// ([`crate::RunnerConfig::presence`]) claims nothing meanwhile. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct PresenceStatus(Arc<AtomicBool>);
+
+impl PresenceStatus {
+    /// Whether the presence holds its lock.
+    pub fn is_present(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    fn set(&self, present: bool) {
+        self.0.store(present, Ordering::SeqCst);
+    }
 }
 
 impl std::fmt::Debug for Presence {
@@ -53,6 +81,7 @@ impl Presence {
             pool: pool.clone(),
             worker_id,
             conn,
+            present: PresenceStatus(Arc::new(AtomicBool::new(true))),
         })
     }
 
@@ -61,23 +90,40 @@ impl Presence {
         &self.worker_id
     }
 
+    /// Whether the presence holds its lock, for the runners of this process.
+    pub fn status(&self) -> PresenceStatus {
+        self.present.clone()
+    }
+
     /// Holds the lock until `shutdown`, then unregisters; registers again when the connection
     /// breaks. Dropping the future (the process dying) leaves the lock to go with the connection.
     pub async fn hold(mut self, shutdown: CancellationToken) {
+        let mut broken = false;
         loop {
             tokio::select! {
                 () = shutdown.cancelled() => break,
                 () = tokio::time::sleep(CHECK_EVERY) => {}
             }
-            if let Err(error) = sqlx::query!("select 1 as one")
-                .fetch_one(&mut self.conn)
-                .await
-            {
-                tracing::warn!(%error, worker = %self.worker_id, "the presence connection broke; registering again");
-                match lock(&self.pool, &self.worker_id).await {
-                    Ok(conn) => self.conn = conn,
-                    Err(error) => tracing::warn!(%error, "registering the presence failed"),
+            let check = sqlx::query!("select 1 as one").fetch_one(&mut self.conn);
+            match tokio::time::timeout(CHECK_TIMEOUT, check).await {
+                Ok(Ok(_)) => continue,
+                Ok(Err(error)) if !broken => {
+                    tracing::warn!(%error, worker = %self.worker_id, "the presence connection broke; registering again");
                 }
+                Err(_) if !broken => {
+                    tracing::warn!(worker = %self.worker_id, "the presence connection stopped answering; registering again");
+                }
+                _ => {}
+            }
+            broken = true;
+            self.present.set(false);
+            if let Ok(Ok(conn)) =
+                tokio::time::timeout(CHECK_TIMEOUT, lock(&self.pool, &self.worker_id)).await
+            {
+                tracing::info!(worker = %self.worker_id, "the presence is registered again");
+                self.conn = conn;
+                self.present.set(true);
+                broken = false;
             }
         }
         let worker_id = self.worker_id.clone();
@@ -98,15 +144,44 @@ impl Presence {
     }
 }
 
-/// A new connection holding the lock of `worker_id`'s (new) registration. The lock is taken
-/// before the registration commits, so a registration anyone can see is locked until its
-/// connection closes.
+/// A new connection holding the lock of `worker_id`'s registration: the registration it had, if
+/// the reaper has not removed it (which clears its `missing_since`), else a new one. The lock is
+/// taken before the registration commits, so a registration anyone can see is locked until its
+/// connection closes; and it is taken before the registration's row is touched, in the order the
+/// reaper takes them, so the two never deadlock.
 async fn lock(pool: &PgPool, worker_id: &str) -> Result<PgConnection, QueueError> {
     let mut conn = PgConnection::connect_with(&pool.connect_options()).await?;
     let mut tx = conn.begin().await?;
+    let held = sqlx::query_scalar!(
+        "select lock_key from queue_workers where worker_id = $1",
+        worker_id
+    )
+    .fetch_optional(&mut *tx)
+    .await?;
+    if let Some(key) = held {
+        sqlx::query!("select pg_advisory_lock($1)", key)
+            .execute(&mut *tx)
+            .await?;
+        let kept = sqlx::query!(
+            "update queue_workers set missing_since = null, started_at = now()
+             where worker_id = $1 and lock_key = $2",
+            worker_id,
+            key
+        )
+        .execute(&mut *tx)
+        .await?;
+        if kept.rows_affected() == 1 {
+            tx.commit().await?;
+            return Ok(conn);
+        }
+        sqlx::query_scalar!("select pg_advisory_unlock($1)", key)
+            .fetch_one(&mut *tx)
+            .await?;
+    }
     let key = sqlx::query_scalar!(
         "insert into queue_workers (worker_id) values ($1)
-         on conflict (worker_id) do update set lock_key = default, started_at = now()
+         on conflict (worker_id) do update
+             set lock_key = default, started_at = now(), missing_since = null
          returning lock_key",
         worker_id
     )

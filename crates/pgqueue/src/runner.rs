@@ -25,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 
 use super::completer::Completer;
+use super::presence::PresenceStatus;
 use super::{ClaimedJob, JobError, JobId, Queue, QueueError, RetryOutcome, Wakeups};
 
 /// What a handler decided about its job.
@@ -89,6 +90,9 @@ pub struct RunnerConfig {
     pub shutdown_deadline: Duration,
     /// Written to `locked_by` of claimed jobs.
     pub worker_id: String,
+    /// The presence of the process that `worker_id` names, if it has one: nothing is claimed
+    /// while it has lost its lock (see [`crate::presence`]).
+    pub presence: Option<PresenceStatus>,
 }
 
 impl Default for RunnerConfig {
@@ -100,6 +104,7 @@ impl Default for RunnerConfig {
             poll_interval: Duration::from_secs(1),
             shutdown_deadline: Duration::from_secs(10),
             worker_id: format!("pid-{}", std::process::id()),
+            presence: None,
         }
     }
 }
@@ -148,6 +153,7 @@ struct JobContext<H> {
 struct Chain {
     worker: String,
     shutdown: CancellationToken,
+    presence: Option<PresenceStatus>,
 }
 
 impl<H> Clone for JobContext<H> {
@@ -187,6 +193,7 @@ impl<H: JobHandler> Runner<H> {
         let chain = completer.is_none().then(|| Chain {
             worker: self.config.worker_id.clone(),
             shutdown: shutdown.clone(),
+            presence: self.config.presence.clone(),
         });
         let context = self.context(completer.as_ref(), chain, finished_tx);
         let mut tasks = JoinSet::new();
@@ -204,6 +211,10 @@ impl<H: JobHandler> Runner<H> {
 
             let busy = concurrency - slots.available_permits();
             let room = (concurrency + prefetch).saturating_sub(busy + buffer.len());
+            if !drained && !self.present() {
+                drained = true;
+                wake_at = Some(Instant::now() + self.config.poll_interval);
+            }
             if !drained && room > 0 && buffer.len() <= prefetch / 2 {
                 let want = room.min(batch);
                 match self.queue.claim(&self.config.worker_id, want as i64).await {
@@ -251,6 +262,14 @@ impl<H: JobHandler> Runner<H> {
         }
 
         self.shut_down(buffer, tasks, context, completer).await;
+    }
+
+    /// Whether this process's presence holds its lock (always, without a presence).
+    fn present(&self) -> bool {
+        self.config
+            .presence
+            .as_ref()
+            .is_none_or(PresenceStatus::is_present)
     }
 
     /// Runs the jobs that are due, and those that fall due meanwhile, until a claim finds none or
@@ -455,7 +474,13 @@ async fn run_job<H: JobHandler>(
         let chain = context
             .chain
             .as_ref()
-            .filter(|chain| !chain.shutdown.is_cancelled());
+            .filter(|chain| !chain.shutdown.is_cancelled())
+            .filter(|chain| {
+                chain
+                    .presence
+                    .as_ref()
+                    .is_none_or(PresenceStatus::is_present)
+            });
         let (recorded, next) = match (outcome, chain) {
             (Some(Outcome::Done), Some(chain)) => {
                 complete_and_claim(&context.queue, &job, chain).await
