@@ -91,7 +91,7 @@ pub async fn build(
         }
         ExportFormat::Table => (
             CSV_FILE_NAME,
-            super::csv::table(&tasks),
+            super::csv::table(&tasks, tr),
             vec![tr.t("export-table")],
         ),
     };
