@@ -22,6 +22,7 @@ pub mod i18n;
 pub mod store;
 pub mod telegram;
 pub mod telemetry;
+pub mod text;
 
 /// The bot's own migrations (`migrations/`), embedded at build time and recorded in
 /// `remindbot_migrations`; [`db::migrate`] applies them after the queue's, at start-up and in

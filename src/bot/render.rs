@@ -15,6 +15,7 @@ use crate::domain::timezone::{is_fixed_offset, utc_offset};
 use crate::i18n::dates::{self, Dates};
 use crate::i18n::{Arg, Tr};
 use crate::store::tasks::{ListedTask, Task};
+pub use crate::text::shorten;
 
 /// Zones offered as buttons when the bot asks for a time zone: `(IANA name, key of the city's
 /// name)`; a button reads "Tashkent (UTC+5)" in the chat's language, with the offset of the day.
@@ -452,16 +453,6 @@ pub fn repeats_text(tr: Tr, rule: &Recurrence) -> String {
             }
         }
     }
-}
-
-/// `text` cut to `max` characters, with an ellipsis when cut.
-pub fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut short: String = text.chars().take(max.saturating_sub(1)).collect();
-    short.push('…');
-    short
 }
 
 fn button(label: String, action: Action) -> InlineKeyboardButton {

@@ -8,7 +8,8 @@ use sqlx::PgConnection;
 
 use super::StoreError;
 use super::agenda;
-use super::tasks::{self, Task, TaskRow};
+use super::occurrences;
+use super::task_model::{Task, TaskRow};
 use pgqueue::{JobId, Queue};
 
 /// Marks `chat_id` unreachable for `reason`, pauses its open recurring tasks and its agenda and
@@ -100,7 +101,7 @@ pub async fn resume(
             due_at: next,
             ..task.clone()
         };
-        tasks::schedule_occurrence(conn, queue, &moved, next).await?;
+        occurrences::schedule_occurrence(conn, queue, &moved, next).await?;
     }
     agenda::resume(conn, queue, chat_id).await?;
     Ok(paused.len())

@@ -47,7 +47,7 @@ pub fn agenda_html(tr: Tr, zone: Tz, day: DateTime<Utc>, tasks: &[Task], total: 
         .iter()
         .map(|task| Item {
             time: to_local(zone, task.due_at).format("%H:%M").to_string(),
-            text: crate::bot::render::shorten(&task.text, LINE_TEXT_CHARS),
+            text: crate::text::shorten(&task.text, LINE_TEXT_CHARS),
             repeats: task.recurs(),
         })
         .collect();

@@ -94,7 +94,7 @@ impl Egress {
         match self.pacer.admit(to, job.priority, in_line).await {
             Ok(Admission::Send) => None,
             Ok(Admission::Defer(deferral)) => {
-                metrics::deferred(deferral);
+                metrics::deferred(deferral.label());
                 Some(Outcome::Snooze(deferral.wait()))
             }
             Err(error) => Some(database_retry(format!("pacing failed: {error}"))),

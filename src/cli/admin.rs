@@ -8,9 +8,9 @@ use anyhow::Context as _;
 use clap::Subcommand;
 use sqlx::PgPool;
 
-use super::actions::{self, ActionResult};
-use super::failed::{self, FailedFilter};
-use super::stats;
+use crate::admin::actions::{self, ActionResult};
+use crate::admin::failed::{self, FailedFilter};
+use crate::admin::stats;
 use crate::config::AdminArgs;
 use crate::store::types::ErrorClass;
 use crate::store::{OUTBOX_QUEUE, outbox_queue};
@@ -159,7 +159,7 @@ async fn serve(reminders: Queue, addr: SocketAddr, admin: &AdminArgs) -> anyhow:
         "set ADMIN_TOKEN or ADMIN_TOKEN_FILE (--admin-token-file): the admin page is off without \
          a token; make one with `openssl rand -hex 32`",
     )?;
-    let app = super::web::router(reminders, Some(settings));
+    let app = crate::admin::web::router(reminders, Some(settings));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     println!("admin page at http://{}/admin", listener.local_addr()?);
     axum::serve(

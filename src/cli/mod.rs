@@ -1,5 +1,7 @@
 //! The command line: one binary, one subcommand per job.
 
+pub mod admin;
+
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 
@@ -75,7 +77,7 @@ pub enum Command {
         db: DatabaseArgs,
         /// What to do.
         #[command(subcommand)]
-        command: crate::admin::cli::AdminCommand,
+        command: admin::AdminCommand,
     },
     /// Run the bot: delivery workers, reaper, retention and the HTTP side-car, until SIGTERM or
     /// Ctrl-C.
@@ -98,7 +100,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Admin { db, command } => {
             let pool = db::connect(db.url()?, 2).await?;
             db::migrate(&pool).await?;
-            crate::admin::cli::run(command, &pool).await
+            admin::run(command, &pool).await
         }
         Command::Run(config) => crate::app::run(*config).await,
         Command::Check(config) => {
