@@ -15,12 +15,12 @@ pub mod cli;
 pub mod config;
 pub mod db;
 pub mod domain;
+pub mod egress;
 pub mod export;
 pub mod flags;
 pub mod http;
 pub mod i18n;
 pub mod store;
-pub mod telegram;
 pub mod telemetry;
 pub mod text;
 

@@ -10,12 +10,12 @@ use teloxide::types::ParseMode;
 
 use super::after_failure::KindSteps;
 use super::classify::classify;
-use super::egress::{Egress, database_retry};
 use super::extras::Extras;
 use super::metrics;
 use super::pacing::Recipient;
 use super::record::{self, DueReminder, Recorded};
 use super::render::ReminderView;
+use super::worker::{Egress, database_retry};
 use crate::i18n::Tr;
 use crate::store::ReminderJob;
 use pgqueue::{ClaimedJob, Outcome};

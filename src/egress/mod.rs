@@ -6,13 +6,13 @@ mod after_failure;
 pub mod agenda;
 pub mod classify;
 mod delivery;
-pub mod egress;
 pub mod extras;
 pub mod metrics;
 mod outgoing;
 pub mod pacing;
 pub mod record;
 pub mod render;
+pub mod worker;
 
-pub use egress::{Egress, EgressConfig};
 pub use pacing::{Pacer, RateConfig};
+pub use worker::{Egress, EgressConfig};

@@ -11,9 +11,9 @@ use teloxide::types::ParseMode;
 
 use super::after_failure::KindSteps;
 use super::classify::classify;
-use super::egress::{Egress, database_retry};
 use super::metrics;
 use super::pacing::Recipient;
+use super::worker::{Egress, database_retry};
 use crate::domain::timezone::to_local;
 use crate::i18n::dates::Dates;
 use crate::i18n::{Arg, Tr};
