@@ -18,7 +18,7 @@ use pgqueue::{Queue, QueueConfig};
 
 /// The admin subcommands.
 #[derive(Debug, Subcommand)]
-pub enum AdminCommand {
+pub enum AdminSubcommand {
     /// List the failed reminders, newest first.
     Failed {
         /// Print JSON instead of a table.
@@ -75,11 +75,11 @@ fn error_class(word: &str) -> Result<ErrorClass, String> {
 }
 
 /// Runs an admin subcommand against `pool`, printing to standard output.
-pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
+pub async fn run(command: AdminSubcommand, pool: &PgPool) -> anyhow::Result<()> {
     let reminders = outbox_queue(pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let actor = actor(os_user_name().as_deref(), os_user_id());
     match command {
-        AdminCommand::Failed {
+        AdminSubcommand::Failed {
             json,
             reason,
             class,
@@ -115,16 +115,16 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
                 }
             }
         }
-        AdminCommand::Retry { id, all } => {
+        AdminSubcommand::Retry { id, all } => {
             let result = match id {
                 Some(id) if !all => actions::retry(&reminders, &actor, id).await?,
                 _ => actions::retry_all(&reminders, &actor).await?,
             };
             report(result)?;
         }
-        AdminCommand::Cancel { id } => report(actions::cancel(&reminders, &actor, id).await?)?,
-        AdminCommand::Serve { addr, admin } => serve(reminders, addr, &admin).await?,
-        AdminCommand::Stats { json } => {
+        AdminSubcommand::Cancel { id } => report(actions::cancel(&reminders, &actor, id).await?)?,
+        AdminSubcommand::Serve { addr, admin } => serve(reminders, addr, &admin).await?,
+        AdminSubcommand::Stats { json } => {
             let stats = stats::read(pool).await?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&stats)?);

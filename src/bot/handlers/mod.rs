@@ -36,7 +36,7 @@ pub(crate) use quote::{is_media, on_media};
 
 use super::BotError;
 use super::commands::{self, Command, Input};
-use super::limits::Verdict;
+use super::limits::RateVerdict;
 use super::render::{self, Reply};
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
@@ -85,12 +85,12 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     };
     let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
     match ctx.check_rate(user_id(user)) {
-        Verdict::Allow => {}
-        Verdict::Warn => {
+        RateVerdict::Allow => {}
+        RateVerdict::Warn => {
             let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
             return ctx.send(msg.chat.id.0, Reply::text(text)).await;
         }
-        Verdict::Drop => return Ok(()),
+        RateVerdict::Drop => return Ok(()),
     }
     let turn = begin(&ctx, &msg.chat, user).await?;
     match input {
@@ -136,14 +136,14 @@ async fn on_location(
 /// one is told to wait (in the user's Telegram language) and the rest are dropped.
 async fn admitted(ctx: &Ctx, chat_id: i64, user: &teloxide::types::User) -> Result<bool, BotError> {
     match ctx.check_rate(user_id(user)) {
-        Verdict::Allow => Ok(true),
-        Verdict::Warn => {
+        RateVerdict::Allow => Ok(true),
+        RateVerdict::Warn => {
             let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
             let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
             ctx.send(chat_id, Reply::text(text)).await?;
             Ok(false)
         }
-        Verdict::Drop => Ok(false),
+        RateVerdict::Drop => Ok(false),
     }
 }
 
@@ -228,7 +228,7 @@ pub(crate) async fn on_membership(
 #[tracing::instrument(skip_all)]
 pub(crate) async fn on_callback(ctx: Arc<Ctx>, query: CallbackQuery) -> Result<(), BotError> {
     let fallback = Lang::from_code(query.from.language_code.as_deref().unwrap_or(""));
-    let toast = if ctx.check_rate(user_id(&query.from)) == Verdict::Allow {
+    let toast = if ctx.check_rate(user_id(&query.from)) == RateVerdict::Allow {
         callbacks::handle(&ctx, &query).await?
     } else {
         Toast::Key("rate-limited")
