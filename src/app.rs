@@ -23,11 +23,11 @@ use tokio_util::sync::CancellationToken;
 use crate::bot::intake::webhook::{self, WebhookEndpoint};
 use crate::bot::updates::Apologize;
 use crate::config::RunConfig;
+use crate::egress::{Egress, Pacer};
 use crate::store::inbox::{UPDATE_QUEUE, update_queue};
 use crate::store::outbox::LEGACY_REMINDER_QUEUE;
 use crate::store::retention::Keep;
 use crate::store::{OUTBOX_QUEUE, outbox_queue};
-use crate::telegram::{Egress, Pacer};
 use pgqueue::presence::{Presence, PresenceStatus};
 use pgqueue::{Queue, QueueConfig, Runner, RunnerConfig, Wakeups, maintenance, reaper};
 

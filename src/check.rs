@@ -25,7 +25,7 @@ const ASK_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How one finding came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Severity {
     /// As it should be.
     Ok,
     /// Works, but worth a look.
@@ -40,7 +40,7 @@ pub struct Finding {
     /// What was looked at.
     pub topic: &'static str,
     /// How it came out.
-    pub verdict: Verdict,
+    pub verdict: Severity,
     /// What was found, in plain words.
     pub detail: String,
 }
@@ -48,9 +48,9 @@ pub struct Finding {
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let verdict = match self.verdict {
-            Verdict::Ok => "ok",
-            Verdict::Warn => "warn",
-            Verdict::Fail => "FAIL",
+            Severity::Ok => "ok",
+            Severity::Warn => "warn",
+            Severity::Fail => "FAIL",
         };
         write!(f, "{verdict:<5} {:<10} {}", self.topic, self.detail)
     }
@@ -64,7 +64,7 @@ pub struct Report {
 }
 
 impl Report {
-    fn add(&mut self, topic: &'static str, verdict: Verdict, detail: impl Into<String>) {
+    fn add(&mut self, topic: &'static str, verdict: Severity, detail: impl Into<String>) {
         self.findings.push(Finding {
             topic,
             verdict,
@@ -74,7 +74,7 @@ impl Report {
 
     /// Whether nothing failed (warnings allowed).
     pub fn passed(&self) -> bool {
-        self.findings.iter().all(|f| f.verdict != Verdict::Fail)
+        self.findings.iter().all(|f| f.verdict != Severity::Fail)
     }
 }
 
@@ -84,7 +84,7 @@ pub async fn run(config: &RunConfig) -> Report {
     let mut report = Report::default();
     match crate::app::bot_client(config) {
         Ok(bot) => check_telegram(&bot, config, &mut report).await,
-        Err(error) => report.add("token", Verdict::Fail, format!("{error:#}")),
+        Err(error) => report.add("token", Severity::Fail, format!("{error:#}")),
     }
     check_database(config, &mut report).await;
     check_admin(config, &mut report);
@@ -99,7 +99,7 @@ async fn check_telegram(bot: &Bot, config: &RunConfig, report: &mut Report) {
         Ok(Err(RequestError::Api(ApiError::InvalidToken))) => {
             report.add(
                 "token",
-                Verdict::Fail,
+                Severity::Fail,
                 "Telegram does not know this token (401 Unauthorized): copy it again from \
                  @BotFather into TELOXIDE_TOKEN",
             );
@@ -107,13 +107,13 @@ async fn check_telegram(bot: &Bot, config: &RunConfig, report: &mut Report) {
         }
         Ok(Err(error)) => {
             let error = BotError::from(error);
-            report.add("token", Verdict::Fail, format!("getMe failed: {error}"));
+            report.add("token", Severity::Fail, format!("getMe failed: {error}"));
             return;
         }
         Err(_) => {
             report.add(
                 "token",
-                Verdict::Fail,
+                Severity::Fail,
                 "Telegram did not answer getMe within 10 s (is the Bot API reachable?)",
             );
             return;
@@ -121,7 +121,7 @@ async fn check_telegram(bot: &Bot, config: &RunConfig, report: &mut Report) {
     };
     report.add(
         "token",
-        Verdict::Ok,
+        Severity::Ok,
         format!("the bot is @{} (id {})", me.username(), me.id),
     );
     let info = match tokio::time::timeout(ASK_TIMEOUT, bot.get_webhook_info()).await {
@@ -130,7 +130,7 @@ async fn check_telegram(bot: &Bot, config: &RunConfig, report: &mut Report) {
             let error = BotError::from(error);
             report.add(
                 "webhook",
-                Verdict::Warn,
+                Severity::Warn,
                 format!("getWebhookInfo failed: {error}"),
             );
             return;
@@ -138,7 +138,7 @@ async fn check_telegram(bot: &Bot, config: &RunConfig, report: &mut Report) {
         Err(_) => {
             report.add(
                 "webhook",
-                Verdict::Warn,
+                Severity::Warn,
                 "getWebhookInfo did not answer within 10 s",
             );
             return;
@@ -153,12 +153,12 @@ async fn check_telegram(bot: &Bot, config: &RunConfig, report: &mut Report) {
     match (&config.intake.mode, &info.url) {
         (IntakeMode::Polling, None) => report.add(
             "webhook",
-            Verdict::Ok,
+            Severity::Ok,
             format!("none set: the bot long-polls ({pending} updates waiting)"),
         ),
         (IntakeMode::Polling, Some(url)) => report.add(
             "webhook",
-            Verdict::Warn,
+            Severity::Warn,
             format!(
                 "{} is set but WEBHOOK_URL is not: the bot will remove it and long-poll \
                  ({pending} updates waiting{last_error})",
@@ -168,15 +168,15 @@ async fn check_telegram(bot: &Bot, config: &RunConfig, report: &mut Report) {
         (IntakeMode::Webhook { url: wanted, .. }, Some(url)) if url == wanted => report.add(
             "webhook",
             if last_error.is_empty() {
-                Verdict::Ok
+                Severity::Ok
             } else {
-                Verdict::Warn
+                Severity::Warn
             },
             format!("set to WEBHOOK_URL ({pending} updates waiting{last_error})"),
         ),
         (IntakeMode::Webhook { .. }, other) => report.add(
             "webhook",
-            Verdict::Warn,
+            Severity::Warn,
             format!(
                 "Telegram has {} instead of WEBHOOK_URL: the bot will set it when it starts \
                  ({pending} updates waiting)",
@@ -193,7 +193,7 @@ async fn check_database(config: &RunConfig, report: &mut Report) {
     let url = match config.db.url() {
         Ok(url) => url,
         Err(error) => {
-            report.add("database", Verdict::Fail, format!("{error:#}"));
+            report.add("database", Severity::Fail, format!("{error:#}"));
             return;
         }
     };
@@ -203,7 +203,7 @@ async fn check_database(config: &RunConfig, report: &mut Report) {
         Ok(Err(error)) => {
             report.add(
                 "database",
-                Verdict::Fail,
+                Severity::Fail,
                 format!("cannot connect to DATABASE_URL: {error}"),
             );
             return;
@@ -211,7 +211,7 @@ async fn check_database(config: &RunConfig, report: &mut Report) {
         Err(_) => {
             report.add(
                 "database",
-                Verdict::Fail,
+                Severity::Fail,
                 "DATABASE_URL did not answer within 10 s",
             );
             return;
@@ -223,7 +223,7 @@ async fn check_database(config: &RunConfig, report: &mut Report) {
         .unwrap_or_default();
     report.add(
         "database",
-        Verdict::Ok,
+        Severity::Ok,
         format!("reachable (PostgreSQL {version})"),
     );
     check_sessions(url, report).await;
@@ -237,22 +237,22 @@ async fn check_sessions(url: &str, report: &mut Report) {
     match tokio::time::timeout(ASK_TIMEOUT, crate::db::pooling::probe(url)).await {
         Ok(Ok(crate::db::pooling::Sessions::Kept)) => report.add(
             "sessions",
-            Verdict::Ok,
+            Severity::Ok,
             "each connection keeps its session (PostgreSQL itself, or a pool in session mode)",
         ),
         Ok(Ok(crate::db::pooling::Sessions::SharedBetweenTransactions)) => report.add(
             "sessions",
-            Verdict::Fail,
+            Severity::Fail,
             crate::db::DbError::TransactionPooling.to_string(),
         ),
         Ok(Err(error)) => report.add(
             "sessions",
-            Verdict::Warn,
+            Severity::Warn,
             format!("could not tell whether connections keep their sessions: {error}"),
         ),
         Err(_) => report.add(
             "sessions",
-            Verdict::Warn,
+            Severity::Warn,
             "could not tell within 10 s whether connections keep their sessions",
         ),
     }
@@ -267,16 +267,16 @@ async fn check_vacuum(conn: &mut PgConnection, report: &mut Report) {
         .fetch_one(conn)
         .await;
     match on {
-        Ok(true) => report.add("vacuum", Verdict::Ok, "autovacuum is on"),
+        Ok(true) => report.add("vacuum", Severity::Ok, "autovacuum is on"),
         Ok(false) => report.add(
             "vacuum",
-            Verdict::Warn,
+            Severity::Warn,
             "autovacuum is off: the queue's table will fill with dead rows and slow down; set \
              autovacuum = on in postgresql.conf (the defaults suffice)",
         ),
         Err(_) => report.add(
             "vacuum",
-            Verdict::Warn,
+            Severity::Warn,
             "could not read the autovacuum setting",
         ),
     }
@@ -316,7 +316,7 @@ async fn check_migrations(conn: &mut PgConnection, report: &mut Report) {
     if !changed.is_empty() {
         report.add(
             "migrations",
-            Verdict::Fail,
+            Severity::Fail,
             format!(
                 "applied migrations differ from this binary's ({}): the database was migrated \
                  by a different build",
@@ -326,7 +326,7 @@ async fn check_migrations(conn: &mut PgConnection, report: &mut Report) {
     } else if !newer.is_empty() {
         report.add(
             "migrations",
-            Verdict::Warn,
+            Severity::Warn,
             format!(
                 "the database has migrations newer than this binary ({}): fine while replicas \
                  roll to the newer release, otherwise upgrade this one",
@@ -336,7 +336,7 @@ async fn check_migrations(conn: &mut PgConnection, report: &mut Report) {
     } else if !pending.is_empty() {
         report.add(
             "migrations",
-            Verdict::Warn,
+            Severity::Warn,
             format!(
                 "{} pending ({}): `remindbot run` applies them when it starts, or run \
                  `remindbot migrate`",
@@ -345,7 +345,7 @@ async fn check_migrations(conn: &mut PgConnection, report: &mut Report) {
             ),
         );
     } else {
-        report.add("migrations", Verdict::Ok, "all applied");
+        report.add("migrations", Severity::Ok, "all applied");
     }
 }
 
@@ -357,7 +357,7 @@ async fn check_clock(conn: &mut PgConnection, report: &mut Report) {
         .fetch_one(conn)
         .await
     else {
-        report.add("clock", Verdict::Warn, "could not read the database clock");
+        report.add("clock", Severity::Warn, "could not read the database clock");
         return;
     };
     let round_trip = asked.elapsed();
@@ -368,7 +368,7 @@ async fn check_clock(conn: &mut PgConnection, report: &mut Report) {
     if skew > allowed {
         report.add(
             "clock",
-            Verdict::Warn,
+            Severity::Warn,
             format!(
                 "the database clock and this host's differ by {skew_ms} ms: reminders fall due \
                  by the database's; run NTP on both"
@@ -377,7 +377,7 @@ async fn check_clock(conn: &mut PgConnection, report: &mut Report) {
     } else {
         report.add(
             "clock",
-            Verdict::Ok,
+            Severity::Ok,
             format!("the database and this host agree within {skew_ms} ms"),
         );
     }
@@ -388,7 +388,7 @@ fn check_admin(config: &RunConfig, report: &mut Report) {
     match &config.admin.token {
         None => report.add(
             "admin",
-            Verdict::Ok,
+            Severity::Ok,
             "the admin page is off (set ADMIN_TOKEN or ADMIN_TOKEN_FILE to turn it on)",
         ),
         Some(token) => {
@@ -401,7 +401,7 @@ fn check_admin(config: &RunConfig, report: &mut Report) {
             if distinct < 10 {
                 report.add(
                     "admin",
-                    Verdict::Warn,
+                    Severity::Warn,
                     format!(
                         "the admin token uses only {distinct} different characters: make one \
                          with `openssl rand -hex 32`"
@@ -410,7 +410,7 @@ fn check_admin(config: &RunConfig, report: &mut Report) {
             } else {
                 report.add(
                     "admin",
-                    Verdict::Ok,
+                    Severity::Ok,
                     format!(
                         "the admin page is on at /admin, with a {}-character token, {cookie}",
                         token.len()
@@ -440,9 +440,9 @@ fn check_limits(config: &RunConfig, report: &mut Report) {
     report.add(
         "limits",
         if delivery.rate_per_sec > 30 {
-            Verdict::Warn
+            Severity::Warn
         } else {
-            Verdict::Ok
+            Severity::Ok
         },
         format!(
             "sends: {}/s overall (all replicas), {}/s per chat, {}/min per group; {} send \

@@ -15,13 +15,14 @@ pub mod cli;
 pub mod config;
 pub mod db;
 pub mod domain;
+pub mod egress;
 pub mod export;
 pub mod flags;
 pub mod http;
 pub mod i18n;
 pub mod store;
-pub mod telegram;
 pub mod telemetry;
+pub mod text;
 
 /// The bot's own migrations (`migrations/`), embedded at build time and recorded in
 /// `remindbot_migrations`; [`db::migrate`] applies them after the queue's, at start-up and in

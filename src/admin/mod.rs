@@ -3,7 +3,6 @@
 //! functions, and every action is recorded in `admin_actions` (who, what, when).
 
 pub mod actions;
-pub mod cli;
 pub mod client;
 pub mod failed;
 pub mod lang;

@@ -130,16 +130,16 @@ pub struct Guard {
     token: AdminToken,
     throttle: Arc<Throttle>,
     holds: Holds,
-    open: Arc<Mutex<HashMap<String, Session>>>,
+    open: Arc<Mutex<HashMap<String, OpenSession>>>,
 }
 
-struct Session {
+struct OpenSession {
     csrf: String,
     opened: Instant,
     last_used: Instant,
 }
 
-impl Session {
+impl OpenSession {
     fn alive(&self, now: Instant) -> bool {
         now.duration_since(self.last_used) < SESSION_IDLE
             && now.duration_since(self.opened) < SESSION_LIFETIME
@@ -232,7 +232,7 @@ impl Guard {
     /// Opens a session at `now`; returns its id.
     fn open(&self, now: Instant) -> String {
         let id = random_hex();
-        let session = Session {
+        let session = OpenSession {
             csrf: random_hex(),
             opened: now,
             last_used: now,

@@ -22,9 +22,9 @@ use chrono_tz::Tz;
 
 use crate::bot::render::{RenderError, notice, shorten};
 use crate::domain::due::{Assumption, ParsedDue, Unplaced, UnplacedKind, daytime_reading};
+use crate::domain::script::cyrillic::to_cyrillic;
 use crate::domain::script::is_cyrillic;
 use crate::domain::timezone::resolve_local;
-use crate::i18n::cyrillic::to_cyrillic;
 use crate::i18n::dates::Dates;
 use crate::i18n::{Arg, Tr};
 

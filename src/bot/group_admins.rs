@@ -41,7 +41,7 @@ pub struct GroupMember {
 #[derive(Debug, thiserror::Error)]
 pub enum LookUpError {
     /// Telegram refused or could not be reached (shown without the token).
-    #[error("getChatMember failed: {}", crate::telegram::classify::redact(&.0.to_string()))]
+    #[error("getChatMember failed: {}", crate::egress::classify::redact(&.0.to_string()))]
     Telegram(#[from] teloxide::RequestError),
     /// Telegram did not answer within [`LOOK_UP_TIMEOUT`].
     #[error("getChatMember did not answer within {LOOK_UP_TIMEOUT:?}")]

@@ -8,7 +8,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 /// Whether a user's update may be handled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum RateVerdict {
     /// Within the rate: handle it.
     Allow,
     /// Over the rate: say so (once a minute at most).
@@ -34,13 +34,13 @@ impl UserLimits {
     }
 
     /// Counts one update of `user_id` and says what to do with it.
-    pub fn check(&self, user_id: i64) -> Verdict {
+    pub fn check(&self, user_id: i64) -> RateVerdict {
         if self.updates.check_key(&user_id).is_ok() {
-            Verdict::Allow
+            RateVerdict::Allow
         } else if self.warnings.check_key(&user_id).is_ok() {
-            Verdict::Warn
+            RateVerdict::Warn
         } else {
-            Verdict::Drop
+            RateVerdict::Drop
         }
     }
 
@@ -60,21 +60,21 @@ mod tests {
     #[test]
     fn a_burst_over_the_rate_is_warned_once_then_dropped() {
         let limits = UserLimits::new(NonZeroU32::new(3).unwrap());
-        let verdicts: Vec<Verdict> = (0..6).map(|_| limits.check(7)).collect();
+        let verdicts: Vec<RateVerdict> = (0..6).map(|_| limits.check(7)).collect();
         assert_eq!(
             verdicts,
             [
-                Verdict::Allow,
-                Verdict::Allow,
-                Verdict::Allow,
-                Verdict::Warn,
-                Verdict::Drop,
-                Verdict::Drop
+                RateVerdict::Allow,
+                RateVerdict::Allow,
+                RateVerdict::Allow,
+                RateVerdict::Warn,
+                RateVerdict::Drop,
+                RateVerdict::Drop
             ]
         );
         assert_eq!(
             limits.check(8),
-            Verdict::Allow,
+            RateVerdict::Allow,
             "other users are not affected"
         );
     }

@@ -98,7 +98,7 @@ pub struct BotDeps {
 pub enum BotError {
     /// Telegram refused or could not be reached (shown without the token, which is in every
     /// request URL).
-    #[error("telegram request failed: {}", crate::telegram::classify::redact(&.0.to_string()))]
+    #[error("telegram request failed: {}", crate::egress::classify::redact(&.0.to_string()))]
     Telegram(#[from] teloxide::RequestError),
     /// The store failed.
     #[error(transparent)]

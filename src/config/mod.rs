@@ -13,7 +13,7 @@ use crate::admin::client::{ProxyNet, TrustedProxies};
 use crate::admin::session::{AdminToken, WeakToken};
 use crate::admin::web::AdminWebSettings;
 use crate::db::DatabaseArgs;
-use crate::telegram::{EgressConfig, RateConfig};
+use crate::egress::{EgressConfig, RateConfig};
 
 mod intake;
 

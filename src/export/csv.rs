@@ -13,9 +13,9 @@
 
 use chrono::SecondsFormat;
 
-use crate::bot::render::repeats_text;
 use crate::domain::timezone::to_local;
 use crate::i18n::Tr;
+use crate::i18n::repeats::repeats_text;
 use crate::store::tasks::Task;
 
 /// The columns' string keys, in order: the task's id, text, local deadline, zone, deadline in

@@ -3,34 +3,15 @@
 //! ([`ExportJob`]), so an export costs the outbox a few bytes, not the file.
 
 use chrono::Utc;
-use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
 
 use super::{CSV_FILE_NAME, ICS_FILE_NAME, MAX_EXPORT_TASKS};
-use crate::bot::render::{self, RenderError};
 use crate::domain::lang::Lang;
 use crate::i18n::{Arg, Tr};
+pub use crate::store::jobs::{ExportFormat, ExportJob};
 use crate::store::outbox::MessageOp;
 use crate::store::{StoreError, chats, tasks};
-
-/// Which file of an export.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ExportFormat {
-    /// The calendar (`.ics`), captioned with how many tasks it holds.
-    Calendar,
-    /// The table (`.csv`).
-    Table,
-}
-
-/// What an export's outbox job carries: the chat and which of its files.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExportJob {
-    /// The chat whose open tasks are exported (and where the file goes).
-    pub chat_id: i64,
-    /// Which file.
-    pub format: ExportFormat,
-}
+use crate::text::{RenderError, notice};
 
 /// Why an export's file could not be built.
 #[derive(Debug, thiserror::Error)]
@@ -109,14 +90,14 @@ pub async fn build(
     Ok(Some(MessageOp::SendDocument {
         file_name: file_name.to_owned(),
         content,
-        caption: Some(render::notice(None, &lines)?),
+        caption: Some(notice(None, &lines)?),
     }))
 }
 
 /// A plain message of `lines`.
 fn text(lines: &[String]) -> Result<MessageOp, RenderError> {
     Ok(MessageOp::Send {
-        text: render::notice(None, lines)?,
+        text: notice(None, lines)?,
         keyboard: None,
         force_reply: false,
     })

@@ -22,7 +22,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::bot::metrics::{UPDATE_HANDLING, UPDATE_HANDLING_BUCKETS};
-use crate::telegram::metrics::{
+use crate::egress::metrics::{
     LATENESS, LATENESS_BUCKETS, QUEUE_DUE, QUEUE_DUE_BY_PRIORITY, QUEUE_JOBS, QUEUE_OLDEST_DUE,
     QUEUE_OLDEST_DUE_BY_PRIORITY,
 };

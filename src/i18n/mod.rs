@@ -1,5 +1,5 @@
 //! Translations: Fluent strings from `locales/{en,ru,uz}/*.ftl`, embedded at compile time.
-//! Uzbek in Cyrillic is the Uzbek strings transliterated ([`cyrillic`]), the values put into
+//! Uzbek in Cyrillic is the Uzbek strings transliterated ([`crate::domain::script::cyrillic`]), the values put into
 //! them left as they are.
 //!
 //! The strings are plain text; markup lives in the askama templates, which escape everything a
@@ -7,10 +7,10 @@
 //! off: they would end up in Telegram messages. Dates, times and durations are put into words in
 //! [`dates`], the one place for them.
 
-pub mod cyrillic;
 pub mod dates;
 #[cfg(test)]
 mod locale_files;
+pub mod repeats;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -77,7 +77,7 @@ impl Tr {
     /// `text` in the script of the language: Uzbek in Cyrillic is transliterated, keeping `kept`.
     fn in_script(&self, text: String, kept: &[&str]) -> String {
         match self.lang {
-            Lang::UzCyrl => cyrillic::to_cyrillic_keeping(&text, kept),
+            Lang::UzCyrl => crate::domain::script::cyrillic::to_cyrillic_keeping(&text, kept),
             Lang::En | Lang::Ru | Lang::Uz => text,
         }
     }

@@ -7,28 +7,18 @@
 use chrono::{DateTime, Days, NaiveTime, Utc};
 use chrono_tz::Tz;
 use pgqueue::{ClaimedJob, JobId, NewJob, Queue, QueueError};
-use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
 
 use super::StoreError;
 use super::chats::{Chat, ChatRow};
-use super::outbox::{OutboxJob, REMINDER_PRIORITY};
-use super::tasks::{Task, TaskRow};
+pub use super::jobs::AgendaJob;
+use super::jobs::{OutboxJob, REMINDER_PRIORITY};
+use super::task_model::{Task, TaskRow};
 use super::types::{Corrupt, read};
 use crate::domain::timezone::{resolve_local, to_local};
 
 /// The most tasks an agenda lists; it says how many more there are.
 pub const MAX_LISTED: i64 = 20;
-
-/// What an agenda job carries: the agenda, and the instant it is meant for (its local day is the
-/// day it lists).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AgendaJob {
-    /// The `agendas` row.
-    pub agenda_id: i64,
-    /// When it is due.
-    pub agenda_at: DateTime<Utc>,
-}
 
 /// A chat's agenda setting.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! The send budget in PostgreSQL, shared by every replica: the overall schedule of sends, each
 //! chat's spacing and pauses, the recent 429s that make a flood, and which edit of a message is
-//! the newest. The pacing that uses these rows is [`crate::telegram::pacing`].
+//! the newest. The pacing that uses these rows is [`crate::egress::pacing`].
 //!
 //! Times are the database's (`now()`), so replicas whose clocks differ still keep one schedule;
 //! a caller gets each answer both as a timestamp (to hand back) and as an offset from the

@@ -9,17 +9,21 @@ pub mod chats;
 pub mod conversation;
 pub mod exports;
 pub mod inbox;
+pub mod jobs;
 pub mod nags;
+pub mod occurrences;
 pub mod outbox;
 pub mod quotes;
 pub mod reachability;
 pub mod retention;
 pub mod series;
+pub mod task_model;
 pub mod tasks;
 pub mod types;
 pub mod undo;
 
-pub use outbox::{OUTBOX_QUEUE, ReminderJob, outbox_queue};
+pub use jobs::{OUTBOX_QUEUE, ReminderJob};
+pub use outbox::outbox_queue;
 
 /// What can go wrong in the store.
 #[derive(Debug, thiserror::Error)]

@@ -11,7 +11,8 @@ use pgqueue::Queue;
 use sqlx::PgConnection;
 
 use super::StoreError;
-use super::tasks::{self, Task};
+use super::occurrences;
+use super::task_model::Task;
 use super::types::read;
 
 /// The most nags after one reminder.
@@ -303,7 +304,7 @@ async fn schedule(
     )
     .fetch_one(&mut *conn)
     .await?;
-    tasks::attach_job(conn, queue, reminder_id, fire_at).await?;
+    occurrences::attach_job(conn, queue, reminder_id, fire_at).await?;
     sqlx::query!(
         "update task_nags set pending_reminder_id = $2, round_sent = $3, updated_at = now()
          where task_id = $1",

@@ -7,8 +7,8 @@
 use sqlx::PgConnection;
 
 use super::StoreError;
-use super::tasks::{Task, TaskRow};
-use super::{agenda, series};
+use super::task_model::{Task, TaskRow};
+use super::{agenda, occurrences};
 use pgqueue::{JobId, Queue};
 
 /// Marks `chat_id` unreachable for `reason`, pauses its open recurring tasks and its agenda and
@@ -89,10 +89,10 @@ pub async fn resume(
         };
         // Strictly after the paused deadline (its reminder was cancelled) and firing after now;
         // a series that ended meanwhile stays at its last occurrence.
-        let current = series::current(conn, task).await?;
+        let current = occurrences::current(conn, task).await?;
         let after = task.due_at.max(now + task.lead.duration());
         if let Some(next) = recurrence.next_occurrence(current, after, task.zone) {
-            series::move_to(conn, queue, task, next).await?;
+            occurrences::move_to(conn, queue, task, next).await?;
         }
     }
     agenda::resume(conn, queue, chat_id).await?;

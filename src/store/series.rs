@@ -1,89 +1,12 @@
-//! Where a recurring task's series stands: its current occurrence (the task's deadline and the
-//! occurrence's number, kept in `tasks.occurrence`), and moving it on to another one. Which
-//! occurrence comes next (and whether the series has ended) is the domain's word
-//! ([`Recurrence::next_occurrence`], [`Recurrence::after_done`]); this module only keeps it.
+//! Pausing and resuming a recurring task's repeat: nothing fires while it is paused, and it
+//! comes back at its next occurrence after now.
 
-use chrono::{DateTime, Utc};
 use pgqueue::Queue;
 use sqlx::PgConnection;
 
 use super::StoreError;
+use super::occurrences::{current, db_now, move_to};
 use super::tasks::{self, Task};
-use super::types::read;
-use crate::domain::recurrence::Occurrence;
-
-/// The current occurrence of `task`: its deadline and its number in the series (1 for a task
-/// that does not recur).
-pub(crate) async fn current(
-    conn: &mut PgConnection,
-    task: &Task,
-) -> Result<Occurrence, StoreError> {
-    let index = sqlx::query_scalar!("select occurrence from tasks where id = $1", task.id)
-        .fetch_one(conn)
-        .await?;
-    let index = read("tasks", task.id, "occurrence", &index.to_string(), |_| {
-        u32::try_from(index).ok().filter(|index| *index >= 1)
-    })?;
-    Ok(Occurrence {
-        at: task.due_at,
-        index,
-    })
-}
-
-/// Moves the open task from the deadline `task` holds to occurrence `next` and schedules its
-/// reminder. Returns the new reminder's id; `None` when the task is no longer open or has moved
-/// already (a stale copy skips no occurrence).
-pub(crate) async fn move_to(
-    conn: &mut PgConnection,
-    queue: &Queue,
-    task: &Task,
-    next: Occurrence,
-) -> Result<Option<i64>, StoreError> {
-    let index = i32::try_from(next.index).unwrap_or(i32::MAX);
-    let moved = sqlx::query!(
-        "update tasks set due_at = $2, occurrence = $3, updated_at = now()
-         where id = $1 and due_at = $4 and state = 'open'",
-        task.id,
-        next.at,
-        index,
-        task.due_at,
-    )
-    .execute(&mut *conn)
-    .await?
-    .rows_affected();
-    if moved == 0 {
-        return Ok(None);
-    }
-    let moved = Task {
-        due_at: next.at,
-        ..task.clone()
-    };
-    tasks::schedule_occurrence(conn, queue, &moved, next.at).await
-}
-
-/// Sets the number of the task's current occurrence (a change of schedule starts a new series;
-/// an Undo puts back where the old one stood).
-pub(crate) async fn set_index(
-    conn: &mut PgConnection,
-    task_id: i64,
-    index: u32,
-) -> Result<(), StoreError> {
-    sqlx::query!(
-        "update tasks set occurrence = $2 where id = $1",
-        task_id,
-        i32::try_from(index).unwrap_or(i32::MAX),
-    )
-    .execute(conn)
-    .await?;
-    Ok(())
-}
-
-/// The database's clock, as the transaction sees it.
-pub(crate) async fn db_now(conn: &mut PgConnection) -> Result<DateTime<Utc>, StoreError> {
-    Ok(sqlx::query_scalar!(r#"select now() as "now!""#)
-        .fetch_one(conn)
-        .await?)
-}
 
 /// What pausing or resuming a repeat found.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,153 +1,23 @@
-//! Tasks and their reminder occurrences, each occurrence with one queue job.
+//! Tasks: creating, finding, listing, finishing, deleting, changing and restoring them; each
+//! change that moves a reminder schedules it ([`super::occurrences`]) in the same transaction.
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use pgqueue::{NewJob, Queue};
+use pgqueue::Queue;
 use sqlx::PgConnection;
 
-use super::outbox::{OutboxJob, REMINDER_PRIORITY};
-use super::types::{Corrupt, TaskState, read, read_lead};
-use super::{ReminderJob, StoreError, series};
+use super::StoreError;
+use super::occurrences;
+pub use super::occurrences::{
+    continue_series, next_reminder, schedule_after_change, schedule_next_occurrence,
+    schedule_occurrence,
+};
+pub(crate) use super::task_model::TaskRow;
+use super::task_model::read_task;
+pub use super::task_model::{MAX_TEXT_CHARS, NewTask, Task, TaskText, TaskTextError, TaskVersion};
+use super::types::read;
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Occurrence, Recurrence};
-
-/// The longest task text, in characters: with the message around it a reminder stays far below
-/// Telegram's 4,096.
-pub const MAX_TEXT_CHARS: usize = 1000;
-
-/// A task's text: trimmed, not empty, at most [`MAX_TEXT_CHARS`] characters.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TaskText(String);
-
-/// Why a text cannot be a task's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TaskTextError {
-    /// Nothing but white space.
-    #[error("the text is empty")]
-    Empty,
-    /// Longer than [`MAX_TEXT_CHARS`].
-    #[error("the text has {0} characters; at most {MAX_TEXT_CHARS} fit")]
-    TooLong(usize),
-}
-
-impl TaskText {
-    /// Checks and trims `text`; a text of only spaces and invisible characters is empty.
-    pub fn parse(text: &str) -> Result<Self, TaskTextError> {
-        let trimmed = text.trim_matches(crate::domain::fold::is_space);
-        let chars = trimmed.chars().count();
-        if chars == 0 {
-            Err(TaskTextError::Empty)
-        } else if chars > MAX_TEXT_CHARS {
-            Err(TaskTextError::TooLong(chars))
-        } else {
-            Ok(Self(trimmed.to_owned()))
-        }
-    }
-
-    /// The text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-/// A task to create.
-#[derive(Clone, Debug)]
-pub struct NewTask {
-    /// Where its reminders go.
-    pub chat_id: i64,
-    /// Who created it.
-    pub owner_id: i64,
-    /// What to do.
-    pub text: TaskText,
-    /// The (first) deadline.
-    pub due_at: DateTime<Utc>,
-    /// How long before the deadline to remind.
-    pub lead: Lead,
-    /// The schedule of a recurring task.
-    pub recurrence: Option<Recurrence>,
-    /// The zone its wall-clock schedule is in.
-    pub tz: Tz,
-}
-
-/// A stored task, its columns read into their types.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Task {
-    /// Its id.
-    pub id: i64,
-    /// Where its reminders go.
-    pub chat_id: i64,
-    /// Who created it.
-    pub owner_id: i64,
-    /// What to do.
-    pub text: String,
-    /// The current deadline.
-    pub due_at: DateTime<Utc>,
-    /// How long before each deadline to remind.
-    pub lead: Lead,
-    /// The schedule of a recurring task.
-    pub recurrence: Option<Recurrence>,
-    /// The zone of its schedule.
-    pub zone: Tz,
-    /// Where it stands.
-    pub state: TaskState,
-}
-
-impl Task {
-    /// Whether the task recurs.
-    pub fn recurs(&self) -> bool {
-        self.recurrence.is_some()
-    }
-
-    /// Whether it is open (waiting for its deadline).
-    pub fn is_open(&self) -> bool {
-        self.state == TaskState::Open
-    }
-}
-
-/// A `tasks` row as stored.
-pub(crate) struct TaskRow {
-    pub(crate) id: i64,
-    pub(crate) chat_id: i64,
-    pub(crate) owner_id: i64,
-    pub(crate) text: String,
-    pub(crate) due_at: DateTime<Utc>,
-    pub(crate) lead_secs: i32,
-    pub(crate) rule: Option<String>,
-    pub(crate) tz: String,
-    pub(crate) state: String,
-}
-
-impl TryFrom<TaskRow> for Task {
-    type Error = Corrupt;
-
-    fn try_from(row: TaskRow) -> Result<Self, Corrupt> {
-        let id = row.id;
-        Ok(Self {
-            lead: read_lead("tasks", id, row.lead_secs)?,
-            recurrence: row
-                .rule
-                .as_deref()
-                .map(|rule| {
-                    read("tasks", id, "rule", rule, |rule| {
-                        Recurrence::parse_rule_string(rule).ok()
-                    })
-                })
-                .transpose()?,
-            zone: read("tasks", id, "tz", &row.tz, |tz| tz.parse().ok())?,
-            state: read("tasks", id, "state", &row.state, TaskState::parse)?,
-            id,
-            chat_id: row.chat_id,
-            owner_id: row.owner_id,
-            text: row.text,
-            due_at: row.due_at,
-        })
-    }
-}
-
-/// Reads a fetched row, if any.
-fn read_task(row: Option<TaskRow>) -> Result<Option<Task>, StoreError> {
-    Ok(row.map(Task::try_from).transpose()?)
-}
 
 /// Creates a task and its first reminder with its job, through `conn` (pass `&mut *tx`: the task
 /// and its job commit or roll back together).
@@ -195,156 +65,6 @@ pub async fn find(
         .fetch_optional(conn)
         .await?,
     )
-}
-
-/// Adds the reminder of the occurrence due at `due_at` (firing `lead` earlier) and enqueues its job.
-/// Idempotent: an occurrence that exists already is left alone, and a paused repeat gets none.
-/// Returns the new reminder's id.
-#[tracing::instrument(skip_all, fields(task = task.id))]
-pub async fn schedule_occurrence(
-    conn: &mut PgConnection,
-    queue: &Queue,
-    task: &Task,
-    due_at: DateTime<Utc>,
-) -> Result<Option<i64>, StoreError> {
-    let fire_at = due_at - task.lead.duration();
-    let reminder_id = sqlx::query_scalar!(
-        "insert into reminders (task_id, due_at, fire_at)
-         select $1, $2, $3 where not exists (select 1 from tasks where id = $1 and on_hold)
-         on conflict (task_id, due_at) where kind = 'occurrence' do nothing
-         returning id",
-        task.id,
-        due_at,
-        fire_at,
-    )
-    .fetch_optional(&mut *conn)
-    .await?;
-    let Some(reminder_id) = reminder_id else {
-        return Ok(None);
-    };
-    attach_job(conn, queue, reminder_id, fire_at).await?;
-    Ok(Some(reminder_id))
-}
-
-/// Like [`schedule_occurrence`], for the occurrence a user's own change (a new task, an edit, an
-/// Undo) puts on the calendar: when `lead` before a deadline still ahead has already passed (a
-/// 30-minute lead on "in 10 minutes"), the reminder fires at the deadline, so that the user's own
-/// lead never makes a reminder late (lateness counts from the time it was meant to fire). A
-/// deadline already past keeps its lead (its reminder is late, and says so); later occurrences of
-/// a series keep their whole lead.
-#[tracing::instrument(skip_all, fields(task = task.id))]
-pub async fn schedule_after_change(
-    conn: &mut PgConnection,
-    queue: &Queue,
-    task: &Task,
-    due_at: DateTime<Utc>,
-) -> Result<Option<i64>, StoreError> {
-    let ahead = due_at - task.lead.duration();
-    let scheduled = sqlx::query!(
-        "insert into reminders (task_id, due_at, fire_at)
-         select $1, $2, case when $3 < now() and $2 >= now() then $2 else $3 end
-         where not exists (select 1 from tasks where id = $1 and on_hold)
-         on conflict (task_id, due_at) where kind = 'occurrence' do nothing
-         returning id, fire_at",
-        task.id,
-        due_at,
-        ahead,
-    )
-    .fetch_optional(&mut *conn)
-    .await?;
-    let Some(scheduled) = scheduled else {
-        return Ok(None);
-    };
-    attach_job(conn, queue, scheduled.id, scheduled.fire_at).await?;
-    Ok(Some(scheduled.id))
-}
-
-/// When the task's next reminder not sent yet fires (a snooze when it comes first); `None` when
-/// none is waiting (a one-off task whose reminder went out, or whose time has passed).
-#[tracing::instrument(skip_all, fields(task_id))]
-pub async fn next_reminder(
-    conn: &mut PgConnection,
-    task_id: i64,
-) -> Result<Option<DateTime<Utc>>, StoreError> {
-    Ok(sqlx::query_scalar!(
-        "select min(fire_at) from reminders where task_id = $1 and not sent",
-        task_id,
-    )
-    .fetch_one(conn)
-    .await?)
-}
-
-/// Moves an open recurring task from the deadline `task` holds to the next occurrence of its
-/// series and schedules it. Returns the new reminder's id; `None` for a one-off task, when the
-/// series has ended (the task stays at its last occurrence, as a one-off task whose reminder went
-/// out), or when the task is no longer open or was already moved (a re-run job holding a stale
-/// copy skips no occurrence).
-#[tracing::instrument(skip_all, fields(task = task.id))]
-pub async fn schedule_next_occurrence(
-    conn: &mut PgConnection,
-    queue: &Queue,
-    task: &Task,
-) -> Result<Option<i64>, StoreError> {
-    let Some(recurrence) = &task.recurrence else {
-        return Ok(None);
-    };
-    let current = series::current(conn, task).await?;
-    match recurrence.next_occurrence(current, task.due_at, task.zone) {
-        Some(next) => series::move_to(conn, queue, task, next).await,
-        None => Ok(None),
-    }
-}
-
-/// The occurrence of reminder `reminder_id` is over, whatever became of it (sent, failed,
-/// cancelled): a recurring task whose current occurrence it was moves on to its next one, in the
-/// caller's transaction. Returns the new reminder's id; `None` when there is nothing to continue
-/// (a one-off task, a snooze, a task no longer open, or an occurrence the task has moved past).
-#[tracing::instrument(skip_all, fields(reminder_id))]
-pub async fn continue_series(
-    conn: &mut PgConnection,
-    queue: &Queue,
-    reminder_id: i64,
-) -> Result<Option<i64>, StoreError> {
-    let current = read_task(
-        sqlx::query_as!(
-            TaskRow,
-            "select t.id, t.chat_id, t.owner_id, t.text, t.due_at, t.lead_secs, t.rule, t.tz,
-                    t.state
-             from reminders r join tasks t on t.id = r.task_id
-             where r.id = $1 and r.kind = 'occurrence' and r.due_at >= t.due_at
-               and t.state = 'open' and t.rule is not null
-             for update of t",
-            reminder_id,
-        )
-        .fetch_optional(&mut *conn)
-        .await?,
-    )?;
-    match current {
-        Some(current) => schedule_next_occurrence(conn, queue, &current).await,
-        None => Ok(None),
-    }
-}
-
-/// Enqueues the job that delivers reminder `reminder_id` at `fire_at` and links it.
-pub(crate) async fn attach_job(
-    conn: &mut PgConnection,
-    queue: &Queue,
-    reminder_id: i64,
-    fire_at: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let job = NewJob::of(&OutboxJob::Reminder(ReminderJob { reminder_id }))
-        .run_at(fire_at)
-        .priority(REMINDER_PRIORITY)
-        .dedupe_key(format!("reminder:{reminder_id}"));
-    let job_id = queue.enqueue(&mut *conn, job).await?;
-    sqlx::query!(
-        "update reminders set job_id = $2 where id = $1",
-        reminder_id,
-        job_id,
-    )
-    .execute(conn)
-    .await?;
-    Ok(())
 }
 
 /// An open task as a list shows it: the task and when its next reminder fires.
@@ -479,10 +199,10 @@ pub async fn finish(
     };
     cancel_unsent(conn, open.id).await?;
     if let Some(recurrence) = &open.recurrence {
-        let current = series::current(conn, &open).await?;
-        let now = series::db_now(conn).await?;
+        let current = occurrences::current(conn, &open).await?;
+        let now = occurrences::db_now(conn).await?;
         if let Some(next) = recurrence.after_done(current, now, open.zone) {
-            series::move_to(conn, queue, &open, next).await?;
+            occurrences::move_to(conn, queue, &open, next).await?;
             return find(conn, chat_id, task_id).await;
         }
     }
@@ -538,16 +258,16 @@ pub async fn finish_from_reminder(
             }
             // The occurrence the reminder announced is the one before the task's current one,
             // which delivery planned on the schedule: plan it again from now.
-            let current = series::current(conn, &open).await?;
+            let current = occurrences::current(conn, &open).await?;
             let announced = Occurrence {
                 index: current.index.saturating_sub(1).max(1),
                 ..current
             };
-            let now = series::db_now(conn).await?;
+            let now = occurrences::db_now(conn).await?;
             cancel_unsent(conn, open.id).await?;
             match recurrence.after_done(announced, now, open.zone) {
                 Some(next) => {
-                    series::move_to(conn, queue, &open, next).await?;
+                    occurrences::move_to(conn, queue, &open, next).await?;
                     find(conn, chat_id, task_id).await
                 }
                 None => close(conn, open.id).await,
@@ -621,7 +341,7 @@ pub async fn reschedule(
     .await?;
     let changed = Task::try_from(row)?;
     if !same_series(open.recurrence.as_ref(), changed.recurrence.as_ref()) {
-        series::set_index(conn, changed.id, 1).await?;
+        occurrences::set_index(conn, changed.id, 1).await?;
     }
     schedule_after_change(conn, queue, &changed, changed.due_at).await?;
     Ok(Some(changed))
@@ -693,31 +413,6 @@ pub async fn unchanged_since_created(
     .await?)
 }
 
-/// A task's text and schedule at one moment: what an Undo puts back.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TaskVersion {
-    /// What to do.
-    pub text: String,
-    /// The deadline.
-    pub due_at: DateTime<Utc>,
-    /// How long before the deadline to remind.
-    pub lead: Lead,
-    /// The schedule of a recurring task.
-    pub recurrence: Option<Recurrence>,
-}
-
-impl Task {
-    /// Its text and schedule as they are now.
-    pub fn version(&self) -> TaskVersion {
-        TaskVersion {
-            text: self.text.clone(),
-            due_at: self.due_at,
-            lead: self.lead,
-            recurrence: self.recurrence,
-        }
-    }
-}
-
 /// Puts a task of `chat_id` (open, done or deleted) back to `version`, open: its reminders not
 /// sent yet are cancelled and the version's occurrence is scheduled as after any change of the
 /// user's ([`schedule_after_change`]). A recurring task whose occurrence has passed by `now` moves
@@ -755,7 +450,7 @@ pub async fn restore(
         }
         _ => kept,
     };
-    series::set_index(conn, task_id, occurrence.index).await?;
+    occurrences::set_index(conn, task_id, occurrence.index).await?;
     let due_at = occurrence.at;
     let row = sqlx::query_as!(
         TaskRow,
@@ -810,36 +505,6 @@ pub async fn snooze(
     )
     .fetch_one(&mut *conn)
     .await?;
-    attach_job(conn, queue, reminder_id, fire_at).await?;
+    super::occurrences::attach_job(conn, queue, reminder_id, fire_at).await?;
     Ok(Some(open))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn task_text_is_trimmed_and_bounded() {
-        assert_eq!(
-            TaskText::parse("  pay rent \n").unwrap().as_str(),
-            "pay rent"
-        );
-        assert_eq!(TaskText::parse(" \u{3000}\t"), Err(TaskTextError::Empty));
-        assert_eq!(
-            TaskText::parse("\u{200B}\u{200F} "),
-            Err(TaskTextError::Empty)
-        );
-        assert_eq!(
-            TaskText::parse(&"я".repeat(MAX_TEXT_CHARS))
-                .unwrap()
-                .as_str()
-                .chars()
-                .count(),
-            MAX_TEXT_CHARS
-        );
-        assert_eq!(
-            TaskText::parse(&"x".repeat(MAX_TEXT_CHARS + 1)),
-            Err(TaskTextError::TooLong(MAX_TEXT_CHARS + 1))
-        );
-    }
 }

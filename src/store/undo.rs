@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
 use super::StoreError;
-use super::tasks::TaskVersion;
+use super::task_model::TaskVersion;
 use super::types::{Corrupt, read, read_lead};
 use crate::domain::recurrence::Recurrence;
 

@@ -6,12 +6,12 @@
 use chrono::{DateTime, NaiveDateTime, Utc};
 use chrono_tz::Tz;
 use proptest::prelude::*;
-use remindbot::bot::render::repeats_text;
 use remindbot::domain::lang::Lang;
 use remindbot::domain::lead::Lead;
 use remindbot::domain::recurrence::Recurrence;
 use remindbot::domain::timezone::resolve_local;
 use remindbot::export::{csv::header, ics::trigger};
+use remindbot::i18n::repeats::repeats_text;
 use remindbot::i18n::{Arg, Tr};
 use remindbot::store::tasks::{self, Task};
 use remindbot::store::types::TaskState;

@@ -479,7 +479,7 @@ fn bot_key_messages_in_uzbek_cyrillic() {
     for (name, reply) in first_contact_and_export(tr) {
         snap(name, reply);
     }
-    use remindbot::telegram::render::{ReminderView, reminder_html, reminder_keyboard};
+    use remindbot::egress::render::{ReminderView, reminder_html, reminder_keyboard};
     let due_at = Utc.with_ymd_and_hms(2026, 10, 1, 5, 0, 0).unwrap();
     let view = ReminderView {
         task_id: 12,
@@ -497,7 +497,7 @@ fn bot_key_messages_in_uzbek_cyrillic() {
 
 #[test]
 fn reminder_template_in_every_language() {
-    use remindbot::telegram::render::{ReminderView, reminder_html, reminder_keyboard};
+    use remindbot::egress::render::{ReminderView, reminder_html, reminder_keyboard};
     let zone = parse_zone("Europe/Berlin").unwrap();
     for lang in Lang::ALL {
         let tr = Tr::new(lang);
@@ -582,12 +582,12 @@ fn bot_dates_in_every_language() {
 
 #[test]
 fn nag_quote_and_agenda_messages_in_every_language() {
-    use remindbot::store::nags::{NagProgress, round_len};
-    use remindbot::telegram::agenda::agenda_html;
-    use remindbot::telegram::extras::nag_note;
-    use remindbot::telegram::render::{
+    use remindbot::egress::agenda::agenda_html;
+    use remindbot::egress::extras::nag_note;
+    use remindbot::egress::render::{
         ReminderExtras, ReminderView, nag_keyboard, reminder_html_with, reminder_keyboard,
     };
+    use remindbot::store::nags::{NagProgress, round_len};
     let zone = parse_zone("Asia/Tashkent").unwrap();
     let tricky = "pay <b>rent</b> & \"fees\" 'now'";
     let every = chrono::Duration::minutes(10);

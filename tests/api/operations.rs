@@ -162,7 +162,7 @@ async fn logs_carry_no_colour_codes_when_piped_and_are_json_for_shippers() {
 /// Every metric the bot exports, by the constants that name them.
 fn exported_metrics() -> BTreeSet<&'static str> {
     use remindbot::bot::metrics as bot;
-    use remindbot::telegram::metrics as egress;
+    use remindbot::egress::metrics as egress;
     [
         bot::UPDATES_RECEIVED,
         bot::UPDATES_HANDLED,

@@ -14,11 +14,11 @@
 
 use chrono::{NaiveDateTime, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
-use remindbot::bot::render::repeats_text;
 use remindbot::domain::due::{DueError, ParsedDue, parse_due};
 use remindbot::domain::lang::Lang::{self, En, Ru, Uz, UzCyrl};
 use remindbot::domain::timezone::{ZoneError, parse_zone};
 use remindbot::i18n::Tr;
+use remindbot::i18n::repeats::repeats_text;
 
 /// A zone and the local "now" of a group of rows.
 #[derive(Clone, Copy)]

@@ -12,9 +12,9 @@ use pgqueue::{
 };
 use remindbot::admin::actions::{self, ActionResult};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
+use remindbot::egress::record;
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
-use remindbot::telegram::record;
 
 use crate::support::{TestDb, reminders_with_jobs};
 

@@ -21,7 +21,7 @@ use teloxide::types::{
 use tokio::sync::MappedMutexGuard;
 
 use crate::bot::group_admins::{GroupAdmins, GroupMember};
-use crate::bot::limits::{UserLimits, Verdict};
+use crate::bot::limits::{RateVerdict, UserLimits};
 use crate::bot::render::{self, Reply};
 use crate::bot::{BotDeps, BotError, BotSettings};
 use crate::callback::Question;
@@ -133,9 +133,9 @@ impl Ctx {
 
     /// The message rate's verdict on an update of `user_id`. An update handled again after a
     /// look-up was counted by its first attempt: it passes.
-    pub fn check_rate(&self, user_id: i64) -> Verdict {
+    pub fn check_rate(&self, user_id: i64) -> RateVerdict {
         if self.looked_up.is_some() {
-            return Verdict::Allow;
+            return RateVerdict::Allow;
         }
         self.shared.limits.check(user_id)
     }

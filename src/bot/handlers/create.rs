@@ -16,7 +16,6 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use super::before_zone;
 use super::context::{Ctx, Turn};
 use super::replies::{due_problem, text_problem};
 use super::task_extras::{self, TaskExtras};
@@ -31,12 +30,9 @@ use crate::store::conversation::{self, Pending};
 use crate::store::tasks::{self, NewTask, Task, TaskText};
 use crate::store::undo::{self, Change};
 
-/// A task message: creates the task, asks when if no time was given, asks the zone first if the
-/// chat has none, or explains what was wrong.
-pub(super) async fn from_text(ctx: &Ctx, turn: &Turn, text: &str) -> Result<(), BotError> {
-    let Some(zone) = turn.zone() else {
-        return before_zone::task(ctx, turn, text).await;
-    };
+/// A task message in a chat whose zone is `zone`: creates the task, asks when if no time was
+/// given, or explains what was wrong.
+pub(super) async fn in_zone(ctx: &Ctx, turn: &Turn, zone: Tz, text: &str) -> Result<(), BotError> {
     let Some((phrase, extras)) = task_extras::nag_suffix(ctx, turn, text).await? else {
         return Ok(());
     };
@@ -63,20 +59,19 @@ pub(super) async fn after_zone(ctx: &Ctx, turn: &Turn, chosen: ZoneChosen) -> Re
         ..*turn
     };
     turn_with_zone.chat.zone = Some(chosen.zone);
-    from_text(ctx, &turn_with_zone, &waiting).await
+    in_zone(ctx, &turn_with_zone, chosen.zone, &waiting).await
 }
 
-/// The answer to "when?" for a task text given without a time. An answer that is a whole task
-/// of its own (a text and a time) is created as one, and the question is asked again.
+/// The answer to "when?" for a task text given without a time, in a chat whose zone is `zone`.
+/// An answer that is a whole task of its own (a text and a time) is created as one, and the
+/// question is asked again.
 pub(super) async fn answer_when(
     ctx: &Ctx,
     turn: &Turn,
+    zone: Tz,
     task: &str,
     answer: &str,
 ) -> Result<(), BotError> {
-    let Some(zone) = turn.zone() else {
-        return from_text(ctx, turn, task).await;
-    };
     // A whole task of its own ("buy bread tomorrow 9:00"), its "until done" aside: it is not
     // glued onto the waiting one. "in 1 hour every 10 min until done" has no text of its own.
     let Some((own_phrase, own_extras)) = task_extras::nag_suffix(ctx, turn, answer).await? else {

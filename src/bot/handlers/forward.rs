@@ -22,7 +22,7 @@ use teloxide::types::{Message, Update, UpdateKind};
 use super::context::{Ctx, Turn, begin};
 use super::quote::{self, time_of};
 use super::replies::due_problem;
-use super::{admitted, create, task_extras, zone};
+use super::{admitted, create, task_extras, task_message, zone};
 use crate::bot::BotError;
 use crate::bot::render;
 use crate::callback::Question;
@@ -113,7 +113,7 @@ pub(super) async fn answer(
     answer: &str,
 ) -> Result<(), BotError> {
     let Some(zone) = turn.zone() else {
-        return create::from_text(ctx, turn, answer).await;
+        return task_message::from_text(ctx, turn, answer).await;
     };
     let now = Utc::now();
     let lang = turn.tr.lang();

@@ -25,6 +25,7 @@ mod replies;
 mod settings;
 mod snooze;
 mod task_extras;
+mod task_message;
 mod undo;
 mod written;
 mod zone;
@@ -40,7 +41,7 @@ pub(crate) use quote::{is_media, on_media};
 
 use super::BotError;
 use super::commands::{self, Command, Input};
-use super::limits::Verdict;
+use super::limits::RateVerdict;
 use super::render::{self, Reply};
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
@@ -89,12 +90,12 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     };
     let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
     match ctx.check_rate(user_id(user)) {
-        Verdict::Allow => {}
-        Verdict::Warn => {
+        RateVerdict::Allow => {}
+        RateVerdict::Warn => {
             let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
             return ctx.send(msg.chat.id.0, Reply::text(text)).await;
         }
-        Verdict::Drop => return Ok(()),
+        RateVerdict::Drop => return Ok(()),
     }
     let mut turn = begin(&ctx, &msg.chat, user).await?;
     let followed = match input {
@@ -120,7 +121,7 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         }
         Input::Text => match pending {
             Some(pending) => on_answer(&ctx, &turn, pending, text).await,
-            None => create::from_text(&ctx, &turn, text).await,
+            None => task_message::from_text(&ctx, &turn, text).await,
         },
         Input::OtherBot => Ok(()),
     };
@@ -152,14 +153,14 @@ async fn on_location(
 /// one is told to wait (in the user's Telegram language) and the rest are dropped.
 async fn admitted(ctx: &Ctx, chat_id: i64, user: &teloxide::types::User) -> Result<bool, BotError> {
     match ctx.check_rate(user_id(user)) {
-        Verdict::Allow => Ok(true),
-        Verdict::Warn => {
+        RateVerdict::Allow => Ok(true),
+        RateVerdict::Warn => {
             let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
             let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
             ctx.send(chat_id, Reply::text(text)).await?;
             Ok(false)
         }
-        Verdict::Drop => Ok(false),
+        RateVerdict::Drop => Ok(false),
     }
 }
 
@@ -174,7 +175,7 @@ async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotE
             None => Ok(()),
         },
         Command::Settings(args) => settings::command(ctx, turn, &args).await,
-        Command::Add(args) => create::from_text(ctx, turn, &args).await,
+        Command::Add(args) => task_message::from_text(ctx, turn, &args).await,
         Command::List => list::show(ctx, turn, 0, None).await,
         Command::Done(args) => finish::done_by_id(ctx, turn, &args).await,
         Command::Delete(args) => finish::delete_by_id(ctx, turn, &args).await,
@@ -197,7 +198,10 @@ async fn on_answer(ctx: &Ctx, turn: &Turn, pending: Pending, text: &str) -> Resu
         return cancel::command(ctx, turn).await;
     }
     match pending {
-        Pending::NewTaskTime { text: task } => create::answer_when(ctx, turn, &task, text).await,
+        Pending::NewTaskTime { text: task } => match turn.zone() {
+            Some(zone) => create::answer_when(ctx, turn, zone, &task, text).await,
+            None => task_message::from_text(ctx, turn, &task).await,
+        },
         Pending::EditTask { task_id } => edit::answer(ctx, turn, task_id, text).await,
         Pending::SnoozeTime { task_id } => snooze::answer(ctx, turn, task_id, text).await,
         Pending::TimeZone { text: waiting } => before_zone::answer(ctx, turn, text, waiting).await,
@@ -205,7 +209,7 @@ async fn on_answer(ctx: &Ctx, turn: &Turn, pending: Pending, text: &str) -> Resu
             forward::answer(ctx, turn, quote, message_id, text).await
         }
         // Nobody was asked: the message is a message of its own.
-        Pending::TimeForForward { .. } => create::from_text(ctx, turn, text).await,
+        Pending::TimeForForward { .. } => task_message::from_text(ctx, turn, text).await,
     }
 }
 
@@ -243,7 +247,7 @@ pub(crate) async fn on_membership(
 #[tracing::instrument(skip_all)]
 pub(crate) async fn on_callback(ctx: Arc<Ctx>, query: CallbackQuery) -> Result<(), BotError> {
     let fallback = Lang::from_code(query.from.language_code.as_deref().unwrap_or(""));
-    let toast = if ctx.check_rate(user_id(&query.from)) == Verdict::Allow {
+    let toast = if ctx.check_rate(user_id(&query.from)) == RateVerdict::Allow {
         callbacks::handle(&ctx, &query).await?
     } else {
         Toast::Key("rate-limited")

@@ -10,8 +10,8 @@ use super::replies::{Toast, not_found};
 use super::task_extras::nag_line;
 use crate::bot::BotError;
 use crate::bot::nag_phrase::DEFAULT_EVERY_MINUTES;
+use crate::egress::render::nag_keyboard;
 use crate::store::{cards, nags, tasks};
-use crate::telegram::render::nag_keyboard;
 
 /// Keep reminding under message `message_id`: starts nagging and says how often.
 pub(super) async fn tapped(

@@ -15,7 +15,7 @@ use super::context::{Ctx, Turn, begin, user_id};
 use super::create;
 use super::task_extras::TaskExtras;
 use crate::bot::BotError;
-use crate::bot::limits::Verdict;
+use crate::bot::limits::RateVerdict;
 use crate::bot::render::{self, Reply};
 use crate::domain::due::{DueError, ParsedDue, parse_due};
 use crate::domain::lang::Lang;
@@ -137,7 +137,7 @@ pub(crate) async fn on_media(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotError
     let Some(user) = msg.from.as_ref() else {
         return Ok(());
     };
-    if ctx.check_rate(user_id(user)) != Verdict::Allow {
+    if ctx.check_rate(user_id(user)) != RateVerdict::Allow {
         return Ok(());
     }
     let turn = begin(&ctx, &msg.chat, user).await?;

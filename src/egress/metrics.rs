@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use super::pacing::Deferral;
 use crate::store::budget::PauseScope;
 use crate::store::types::ErrorClass;
 
@@ -73,9 +72,10 @@ pub fn already_sent() {
     metrics::counter!(ALREADY_SENT).increment(1);
 }
 
-/// A job was put back until its chat (or all sending) is ready, labelled by why.
-pub fn deferred(deferral: Deferral) {
-    metrics::counter!(DEFERRED, "reason" => deferral.label()).increment(1);
+/// A job was put back until its chat (or all sending) is ready, labelled by why
+/// ([`super::pacing::Deferral::label`]).
+pub fn deferred(reason: &'static str) {
+    metrics::counter!(DEFERRED, "reason" => reason).increment(1);
 }
 
 /// What kind of message left.

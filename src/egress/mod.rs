@@ -6,7 +6,6 @@ mod after_failure;
 pub mod agenda;
 pub mod classify;
 mod delivery;
-pub mod egress;
 mod export;
 pub mod extras;
 pub mod metrics;
@@ -14,6 +13,7 @@ mod outgoing;
 pub mod pacing;
 pub mod record;
 pub mod render;
+pub mod worker;
 
-pub use egress::{Egress, EgressConfig};
 pub use pacing::{Pacer, RateConfig};
+pub use worker::{Egress, EgressConfig};

@@ -1,7 +1,9 @@
 //! The command line: one binary, one subcommand per job.
 
+pub mod admin;
+
 use anyhow::Context as _;
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
 use crate::db::{self, DatabaseArgs};
 use crate::telemetry::LogFormat;
@@ -15,7 +17,7 @@ pub struct Cli {
     pub global: GlobalArgs,
     /// What to do.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Subcommand,
 }
 
 /// The options of every subcommand (of `remindbot` and of the dev tools' `remindbot-dev`).
@@ -60,8 +62,8 @@ fn env_file_arg(args: &[std::ffi::OsString]) -> Option<std::path::PathBuf> {
 }
 
 /// The subcommands.
-#[derive(Debug, Subcommand)]
-pub enum Command {
+#[derive(Debug, clap::Subcommand)]
+pub enum Subcommand {
     /// Apply the database migrations and exit.
     Migrate {
         /// Where the database is.
@@ -75,7 +77,7 @@ pub enum Command {
         db: DatabaseArgs,
         /// What to do.
         #[command(subcommand)]
-        command: crate::admin::cli::AdminCommand,
+        command: admin::AdminSubcommand,
     },
     /// Run the bot: delivery workers, reaper, retention and the HTTP side-car, until SIGTERM or
     /// Ctrl-C.
@@ -89,19 +91,19 @@ pub enum Command {
 /// Runs the chosen subcommand to completion.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Migrate { db } => {
+        Subcommand::Migrate { db } => {
             let pool = db::connect(db.url()?, 2).await?;
             db::migrate(&pool).await?;
             tracing::info!("migrations applied");
             Ok(())
         }
-        Command::Admin { db, command } => {
+        Subcommand::Admin { db, command } => {
             let pool = db::connect(db.url()?, 2).await?;
             db::migrate(&pool).await?;
-            crate::admin::cli::run(command, &pool).await
+            admin::run(command, &pool).await
         }
-        Command::Run(config) => crate::app::run(*config).await,
-        Command::Check(config) => {
+        Subcommand::Run(config) => crate::app::run(*config).await,
+        Subcommand::Check(config) => {
             let report = crate::check::run(&config).await;
             for finding in &report.findings {
                 println!("{finding}");

@@ -1,7 +1,7 @@
 //! Sending a file of `/export`: built now from the chat's tasks ([`crate::export::file`]), then
 //! sent as any message is.
 
-use super::egress::{Egress, database_retry};
+use super::worker::{Egress, database_retry};
 use crate::export::file::{self, ExportJob};
 use crate::store::outbox::OutgoingMessage;
 use pgqueue::{ClaimedJob, Outcome};

@@ -8,9 +8,9 @@ use anyhow::Context as _;
 use clap::Subcommand;
 use sqlx::PgPool;
 
-use super::actions::{self, ActionResult};
-use super::failed::{self, FailedFilter};
-use super::stats;
+use crate::admin::actions::{self, ActionResult};
+use crate::admin::failed::{self, FailedFilter};
+use crate::admin::stats;
 use crate::config::AdminArgs;
 use crate::store::types::ErrorClass;
 use crate::store::{OUTBOX_QUEUE, outbox_queue};
@@ -18,7 +18,7 @@ use pgqueue::{Queue, QueueConfig};
 
 /// The admin subcommands.
 #[derive(Debug, Subcommand)]
-pub enum AdminCommand {
+pub enum AdminSubcommand {
     /// List the failed reminders, newest first.
     Failed {
         /// Print JSON instead of a table.
@@ -78,11 +78,11 @@ fn error_class(word: &str) -> Result<ErrorClass, String> {
 }
 
 /// Runs an admin subcommand against `pool`, printing to standard output.
-pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
+pub async fn run(command: AdminSubcommand, pool: &PgPool) -> anyhow::Result<()> {
     let reminders = outbox_queue(pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let actor = actor(os_user_name().as_deref(), os_user_id());
     match command {
-        AdminCommand::Failed {
+        AdminSubcommand::Failed {
             json,
             reason,
             class,
@@ -118,20 +118,20 @@ pub async fn run(command: AdminCommand, pool: &PgPool) -> anyhow::Result<()> {
                 }
             }
         }
-        AdminCommand::Retry { id, all } => {
+        AdminSubcommand::Retry { id, all } => {
             let result = match id {
                 Some(id) if !all => actions::retry(&reminders, &actor, id).await?,
                 _ => actions::retry_all(&reminders, &actor).await?,
             };
             report(result)?;
         }
-        AdminCommand::Cancel { id } => report(actions::cancel(&reminders, &actor, id).await?)?,
-        AdminCommand::Serve {
+        AdminSubcommand::Cancel { id } => report(actions::cancel(&reminders, &actor, id).await?)?,
+        AdminSubcommand::Serve {
             addr,
             admin,
             limits,
         } => serve(reminders, addr, &admin, limits).await?,
-        AdminCommand::Stats { json } => {
+        AdminSubcommand::Stats { json } => {
             let stats = stats::read(pool).await?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&stats)?);
@@ -171,7 +171,7 @@ async fn serve(
         "set ADMIN_TOKEN or ADMIN_TOKEN_FILE (--admin-token-file): the admin page is off without \
          a token; make one with `openssl rand -hex 32`",
     )?;
-    let app = super::web::router(reminders, Some(settings));
+    let app = crate::admin::web::router(reminders, Some(settings));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     println!("admin page at http://{}/admin", listener.local_addr()?);
     let shutdown = tokio_util::sync::CancellationToken::new();

@@ -9,10 +9,10 @@ use super::record::DueReminder;
 use super::render::{
     ReminderExtras, ReminderView, nag_keyboard, reminder_html_with, reminder_keyboard,
 };
-use crate::bot::render::repeats_text;
 use crate::callback::Action;
 use crate::domain::recurrence::{End, Occurrence, Recurrence};
 use crate::i18n::dates::Dates;
+use crate::i18n::repeats::repeats_text;
 use crate::i18n::{Arg, Tr, dates};
 use crate::store::nags::{self, NagProgress};
 use crate::store::quotes::Quote;

@@ -10,18 +10,18 @@ use teloxide::types::ParseMode;
 
 use super::after_failure::KindSteps;
 use super::classify::classify;
-use super::egress::{Egress, database_retry};
 use super::extras::Extras;
 use super::metrics;
 use super::pacing::Recipient;
 use super::record::{self, DueReminder, Recorded};
 use super::render::ReminderView;
+use super::worker::{Egress, database_retry};
 use crate::i18n::Tr;
 use crate::store::ReminderJob;
 use pgqueue::{ClaimedJob, Outcome};
 
 /// What the worker decided before sending.
-enum Verdict {
+enum BeforeSend {
     Send(Box<DueReminder>),
     Skip(Outcome),
 }
@@ -30,8 +30,8 @@ impl Egress {
     /// Delivers the reminder of `job` and says what became of the job.
     pub(super) async fn reminder(&self, job: &ClaimedJob, reminder: ReminderJob) -> Outcome {
         let due = match self.check(reminder).await {
-            Verdict::Send(due) => due,
-            Verdict::Skip(outcome) => return outcome,
+            BeforeSend::Send(due) => due,
+            BeforeSend::Skip(outcome) => return outcome,
         };
         let extras = Extras::of(&due);
         let to = Recipient::new(due.chat.chat_id, due.is_group());
@@ -62,24 +62,24 @@ impl Egress {
 
     /// Reads the reminder and decides whether it is still to be sent. A chat marked unreachable
     /// is still tried: Telegram's answer decides, not a flag that may be stale.
-    async fn check(&self, reminder: ReminderJob) -> Verdict {
+    async fn check(&self, reminder: ReminderJob) -> BeforeSend {
         let due = match record::load(self.queue.pool(), reminder.reminder_id).await {
             Ok(Some(due)) => due,
-            Ok(None) => return Verdict::Skip(Outcome::Cancel),
+            Ok(None) => return BeforeSend::Skip(Outcome::Cancel),
             Err(error) => {
-                return Verdict::Skip(database_retry(format!(
+                return BeforeSend::Skip(database_retry(format!(
                     "reading the reminder failed: {error}"
                 )));
             }
         };
         if due.sent {
             metrics::already_sent();
-            return Verdict::Skip(Outcome::Done);
+            return BeforeSend::Skip(Outcome::Done);
         }
         if !due.task.is_open() {
-            return Verdict::Skip(Outcome::Cancel);
+            return BeforeSend::Skip(Outcome::Cancel);
         }
-        Verdict::Send(Box::new(due))
+        BeforeSend::Send(Box::new(due))
     }
 
     fn view<'a>(&self, due: &'a DueReminder) -> ReminderView<'a> {

@@ -1,15 +1,18 @@
-//! Uzbek in its two scripts: transliteration from Cyrillic to Latin Uzbek (the 1995 alphabet,
-//! the one the bot writes).
+//! Uzbek in its two scripts, both ways, in one place: from Cyrillic to Latin Uzbek (the 1995
+//! alphabet, the one the bot writes), here, and the bot's own Latin text into Cyrillic
+//! ([`cyrillic`]).
 //!
 //! The parser reads each Cyrillic word both as Russian and, through
 //! [`uz_cyrillic_to_latin`], as Uzbek, so "эртага соат 9 да" parses like "ertaga soat 9 da"
 //! while Russian keeps parsing as Russian; which language and script a message is written in is
 //! the parser's to say (`crate::domain::due::written_in`), from the words it knows. The other
-//! way, the bot's own Uzbek text into Cyrillic, is `crate::i18n::cyrillic`'s.
+//! way, the bot's own Uzbek text into Cyrillic, is [`cyrillic`]'s.
 //!
 //! Apostrophes: Latin output uses the ASCII `'` (`o'`, `g'`, and the tutuq belgisi for `ъ`),
 //! as the parser's word lists do; Latin input may use any of the apostrophes people type
 //! (see [`crate::domain::fold::is_apostrophe`]).
+
+pub mod cyrillic;
 
 /// Uzbek Cyrillic text in the Latin alphabet: `Эртага соат 9 да` → `Ertaga soat 9 da`,
 /// `ўн беш` → `o'n besh`, `қўнғироқ` → `qo'ng'iroq`. Characters that are not Cyrillic
@@ -168,7 +171,7 @@ mod tests {
             "g'alaba",
         ] {
             assert_eq!(
-                uz_cyrillic_to_latin(&crate::i18n::cyrillic::to_cyrillic(word)),
+                uz_cyrillic_to_latin(&cyrillic::to_cyrillic(word)),
                 word,
                 "{word}"
             );

@@ -17,10 +17,10 @@ use std::future::Future;
 use std::time::Duration;
 
 use super::classify::SendFailure;
-use super::egress::{Egress, database_retry};
 use super::metrics;
 use super::pacing::Recipient;
 use super::record;
+use super::worker::{Egress, database_retry};
 use crate::store::types::ErrorClass;
 use pgqueue::{ClaimedJob, Outcome};
 

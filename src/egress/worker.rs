@@ -112,7 +112,7 @@ impl Egress {
                 Err(error) => Some(database_retry(format!("confirming the claim: {error}"))),
             },
             Ok(Admission::Defer(deferral)) => {
-                metrics::deferred(deferral);
+                metrics::deferred(deferral.label());
                 Some(Outcome::Snooze(deferral.wait()))
             }
             Err(error) => Some(database_retry(format!("pacing failed: {error}"))),

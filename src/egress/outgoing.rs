@@ -15,9 +15,9 @@ use teloxide::{ApiError, RequestError};
 
 use super::after_failure::KindSteps;
 use super::classify::classify;
-use super::egress::{Egress, database_retry};
 use super::metrics;
 use super::pacing::Recipient;
+use super::worker::{Egress, database_retry};
 use crate::store::budget;
 use crate::store::outbox::{MessageOp, OutgoingMessage, ReplyKeyboard};
 use pgqueue::{ClaimedJob, Outcome};

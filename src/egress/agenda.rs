@@ -11,9 +11,9 @@ use teloxide::types::ParseMode;
 
 use super::after_failure::KindSteps;
 use super::classify::classify;
-use super::egress::{Egress, database_retry};
 use super::metrics;
 use super::pacing::Recipient;
+use super::worker::{Egress, database_retry};
 use crate::domain::timezone::to_local;
 use crate::i18n::dates::Dates;
 use crate::i18n::{Arg, Tr};
@@ -47,7 +47,7 @@ pub fn agenda_html(tr: Tr, zone: Tz, day: DateTime<Utc>, tasks: &[Task], total: 
         .iter()
         .map(|task| Item {
             time: to_local(zone, task.due_at).format("%H:%M").to_string(),
-            text: crate::bot::render::shorten(&task.text, LINE_TEXT_CHARS),
+            text: crate::text::shorten(&task.text, LINE_TEXT_CHARS),
             repeats: task.recurs(),
         })
         .collect();

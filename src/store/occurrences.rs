@@ -1,0 +1,241 @@
+//! A task's reminder occurrences (`reminders` rows), each with the outbox job that delivers it:
+//! scheduling one, where a recurring task's series stands (its current occurrence: the task's
+//! deadline and the occurrence's number, kept in `tasks.occurrence`), moving it on to its next,
+//! and continuing a series whatever became of one occurrence's job. Which occurrence comes next
+//! (and whether the series has ended) is the domain's word ([`Recurrence::next_occurrence`],
+//! [`Recurrence::after_done`]); this module only keeps it.
+
+use chrono::{DateTime, Utc};
+use pgqueue::{NewJob, Queue};
+use sqlx::PgConnection;
+
+use super::StoreError;
+use super::jobs::{OutboxJob, REMINDER_PRIORITY, ReminderJob};
+use super::task_model::{Task, TaskRow, read_task};
+use super::types::read;
+use crate::domain::recurrence::Occurrence;
+#[cfg(doc)]
+use crate::domain::recurrence::Recurrence;
+
+/// Adds the reminder of the occurrence due at `due_at` (firing `lead` earlier) and enqueues its job.
+/// Idempotent: an occurrence that exists already is left alone, and a paused repeat gets none.
+/// Returns the new reminder's id.
+#[tracing::instrument(skip_all, fields(task = task.id))]
+pub async fn schedule_occurrence(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    task: &Task,
+    due_at: DateTime<Utc>,
+) -> Result<Option<i64>, StoreError> {
+    let fire_at = due_at - task.lead.duration();
+    let reminder_id = sqlx::query_scalar!(
+        "insert into reminders (task_id, due_at, fire_at)
+         select $1, $2, $3 where not exists (select 1 from tasks where id = $1 and on_hold)
+         on conflict (task_id, due_at) where kind = 'occurrence' do nothing
+         returning id",
+        task.id,
+        due_at,
+        fire_at,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(reminder_id) = reminder_id else {
+        return Ok(None);
+    };
+    attach_job(conn, queue, reminder_id, fire_at).await?;
+    Ok(Some(reminder_id))
+}
+
+/// Like [`schedule_occurrence`], for the occurrence a user's own change (a new task, an edit, an
+/// Undo) puts on the calendar: when `lead` before a deadline still ahead has already passed (a
+/// 30-minute lead on "in 10 minutes"), the reminder fires at the deadline, so that the user's own
+/// lead never makes a reminder late (lateness counts from the time it was meant to fire). A
+/// deadline already past keeps its lead (its reminder is late, and says so); later occurrences of
+/// a series keep their whole lead.
+#[tracing::instrument(skip_all, fields(task = task.id))]
+pub async fn schedule_after_change(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    task: &Task,
+    due_at: DateTime<Utc>,
+) -> Result<Option<i64>, StoreError> {
+    let ahead = due_at - task.lead.duration();
+    let scheduled = sqlx::query!(
+        "insert into reminders (task_id, due_at, fire_at)
+         select $1, $2, case when $3 < now() and $2 >= now() then $2 else $3 end
+         where not exists (select 1 from tasks where id = $1 and on_hold)
+         on conflict (task_id, due_at) where kind = 'occurrence' do nothing
+         returning id, fire_at",
+        task.id,
+        due_at,
+        ahead,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(scheduled) = scheduled else {
+        return Ok(None);
+    };
+    attach_job(conn, queue, scheduled.id, scheduled.fire_at).await?;
+    Ok(Some(scheduled.id))
+}
+
+/// When the task's next reminder not sent yet fires (a snooze when it comes first); `None` when
+/// none is waiting (a one-off task whose reminder went out, or whose time has passed).
+#[tracing::instrument(skip_all, fields(task_id))]
+pub async fn next_reminder(
+    conn: &mut PgConnection,
+    task_id: i64,
+) -> Result<Option<DateTime<Utc>>, StoreError> {
+    Ok(sqlx::query_scalar!(
+        "select min(fire_at) from reminders where task_id = $1 and not sent",
+        task_id,
+    )
+    .fetch_one(conn)
+    .await?)
+}
+
+/// Moves an open recurring task from the deadline `task` holds to the next occurrence of its
+/// series and schedules it. Returns the new reminder's id; `None` for a one-off task, when the
+/// series has ended (the task stays at its last occurrence, as a one-off task whose reminder went
+/// out), or when the task is no longer open or was already moved (a re-run job holding a stale
+/// copy skips no occurrence).
+#[tracing::instrument(skip_all, fields(task = task.id))]
+pub async fn schedule_next_occurrence(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    task: &Task,
+) -> Result<Option<i64>, StoreError> {
+    let Some(recurrence) = &task.recurrence else {
+        return Ok(None);
+    };
+    let current = current(conn, task).await?;
+    match recurrence.next_occurrence(current, task.due_at, task.zone) {
+        Some(next) => move_to(conn, queue, task, next).await,
+        None => Ok(None),
+    }
+}
+
+/// The occurrence of reminder `reminder_id` is over, whatever became of it (sent, failed,
+/// cancelled): a recurring task whose current occurrence it was moves on to its next one, in the
+/// caller's transaction. Returns the new reminder's id; `None` when there is nothing to continue
+/// (a one-off task, a snooze, a task no longer open, or an occurrence the task has moved past).
+#[tracing::instrument(skip_all, fields(reminder_id))]
+pub async fn continue_series(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    reminder_id: i64,
+) -> Result<Option<i64>, StoreError> {
+    let current = read_task(
+        sqlx::query_as!(
+            TaskRow,
+            "select t.id, t.chat_id, t.owner_id, t.text, t.due_at, t.lead_secs, t.rule, t.tz,
+                    t.state
+             from reminders r join tasks t on t.id = r.task_id
+             where r.id = $1 and r.kind = 'occurrence' and r.due_at >= t.due_at
+               and t.state = 'open' and t.rule is not null
+             for update of t",
+            reminder_id,
+        )
+        .fetch_optional(&mut *conn)
+        .await?,
+    )?;
+    match current {
+        Some(current) => schedule_next_occurrence(conn, queue, &current).await,
+        None => Ok(None),
+    }
+}
+
+/// Enqueues the job that delivers reminder `reminder_id` at `fire_at` and links it.
+pub(crate) async fn attach_job(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    reminder_id: i64,
+    fire_at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let job = NewJob::of(&OutboxJob::Reminder(ReminderJob { reminder_id }))
+        .run_at(fire_at)
+        .priority(REMINDER_PRIORITY)
+        .dedupe_key(format!("reminder:{reminder_id}"));
+    let job_id = queue.enqueue(&mut *conn, job).await?;
+    sqlx::query!(
+        "update reminders set job_id = $2 where id = $1",
+        reminder_id,
+        job_id,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The current occurrence of `task`: its deadline and its number in the series (1 for a task
+/// that does not recur).
+pub(crate) async fn current(
+    conn: &mut PgConnection,
+    task: &Task,
+) -> Result<Occurrence, StoreError> {
+    let index = sqlx::query_scalar!("select occurrence from tasks where id = $1", task.id)
+        .fetch_one(conn)
+        .await?;
+    let index = read("tasks", task.id, "occurrence", &index.to_string(), |_| {
+        u32::try_from(index).ok().filter(|index| *index >= 1)
+    })?;
+    Ok(Occurrence {
+        at: task.due_at,
+        index,
+    })
+}
+
+/// Moves the open task from the deadline `task` holds to occurrence `next` and schedules its
+/// reminder. Returns the new reminder's id; `None` when the task is no longer open or has moved
+/// already (a stale copy skips no occurrence).
+pub(crate) async fn move_to(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    task: &Task,
+    next: Occurrence,
+) -> Result<Option<i64>, StoreError> {
+    let index = i32::try_from(next.index).unwrap_or(i32::MAX);
+    let moved = sqlx::query!(
+        "update tasks set due_at = $2, occurrence = $3, updated_at = now()
+         where id = $1 and due_at = $4 and state = 'open'",
+        task.id,
+        next.at,
+        index,
+        task.due_at,
+    )
+    .execute(&mut *conn)
+    .await?
+    .rows_affected();
+    if moved == 0 {
+        return Ok(None);
+    }
+    let moved = Task {
+        due_at: next.at,
+        ..task.clone()
+    };
+    schedule_occurrence(conn, queue, &moved, next.at).await
+}
+
+/// Sets the number of the task's current occurrence (a change of schedule starts a new series;
+/// an Undo puts back where the old one stood).
+pub(crate) async fn set_index(
+    conn: &mut PgConnection,
+    task_id: i64,
+    index: u32,
+) -> Result<(), StoreError> {
+    sqlx::query!(
+        "update tasks set occurrence = $2 where id = $1",
+        task_id,
+        i32::try_from(index).unwrap_or(i32::MAX),
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The database's clock, as the transaction sees it.
+pub(crate) async fn db_now(conn: &mut PgConnection) -> Result<DateTime<Utc>, StoreError> {
+    Ok(sqlx::query_scalar!(r#"select now() as "now!""#)
+        .fetch_one(conn)
+        .await?)
+}
