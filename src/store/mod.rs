@@ -16,6 +16,7 @@ pub mod retention;
 pub mod tasks;
 pub mod types;
 pub mod undo;
+pub mod user_rates;
 
 pub use outbox::{OUTBOX_QUEUE, ReminderJob, outbox_queue};
 
