@@ -226,6 +226,19 @@ async fn check_database(config: &RunConfig, report: &mut Report) {
         Verdict::Ok,
         format!("reachable (PostgreSQL {version})"),
     );
+    match crate::db::sessions_shared(url).await {
+        Ok(false) => report.add("pooling", Verdict::Ok, "a server session per connection"),
+        Ok(true) => report.add(
+            "pooling",
+            Verdict::Fail,
+            crate::db::DbError::TransactionPooling.to_string(),
+        ),
+        Err(error) => report.add(
+            "pooling",
+            Verdict::Warn,
+            format!("could not tell how connections are pooled: {error}"),
+        ),
+    }
     check_migrations(&mut conn, report).await;
     check_clock(&mut conn, report).await;
     check_vacuum(&mut conn, report).await;

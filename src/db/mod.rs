@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
+use sqlx::{Connection, PgConnection, PgPool, Row};
 
 /// Where the database is.
 #[derive(Clone, Debug, clap::Args)]
@@ -46,16 +46,48 @@ pub enum DbError {
     /// Moving the jobs of a renamed queue failed.
     #[error(transparent)]
     Queue(#[from] pgqueue::QueueError),
+    /// The URL leads to a pooler that hands one server session to several clients.
+    #[error(
+        "DATABASE_URL leads to a pooler in transaction or statement pooling mode (such as \
+         PgBouncer's pool_mode = transaction): two connections got the same server session. \
+         remindbot needs a session per connection (its prepared statements, the polling lease, \
+         presence, LISTEN). Point DATABASE_URL at PostgreSQL itself or at a pool in session mode \
+         (pool_mode = session); see the PgBouncer section of docs/operations.md"
+    )]
+    TransactionPooling,
 }
 
 /// Opens a pool of at most `max_connections` to `url`.
 #[tracing::instrument(skip_all, fields(max_connections))]
 pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, DbError> {
+    if sessions_shared(url).await? {
+        return Err(DbError::TransactionPooling);
+    }
     Ok(PgPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(Duration::from_secs(10))
         .connect(url)
         .await?)
+}
+
+/// Whether two connections to `url`, open at once, are served by one server session: never so
+/// with PostgreSQL itself or a pool in session mode, so it is a pooler in transaction (or
+/// statement) mode, which hands the session back between transactions (PgBouncer hands the one
+/// just released to the next client). Asked without prepared statements, which such a pooler
+/// breaks.
+pub async fn sessions_shared(url: &str) -> Result<bool, sqlx::Error> {
+    let mut first = PgConnection::connect(url).await?;
+    let mut second = PgConnection::connect(url).await?;
+    let mut pids = Vec::with_capacity(2);
+    for conn in [&mut first, &mut second] {
+        let row = sqlx::raw_sql("select pg_backend_pid()")
+            .fetch_one(&mut *conn)
+            .await?;
+        pids.push(row.try_get::<i32, _>(0)?);
+    }
+    first.close().await?;
+    second.close().await?;
+    Ok(pids[0] == pids[1])
 }
 
 /// Applies the migrations in their defined order: the queue's own ([`pgqueue::MIGRATOR`], in

@@ -335,6 +335,11 @@ impl TestApp {
         command
     }
 
+    /// The URL of the test's database.
+    pub fn database_url(&self) -> &str {
+        self.db.url()
+    }
+
     /// The running app's Bot API client, for tests that forge what the bot could send.
     pub fn bot(&self) -> Bot {
         self.running().context.bot.clone()

@@ -34,6 +34,7 @@ mod operations;
 mod outbox;
 mod parser_properties;
 mod parser_tables;
+mod pgbouncer;
 mod reachability;
 mod series;
 mod store;
