@@ -41,6 +41,7 @@ impl Bouncer {
         )
         .unwrap();
         // pgbouncer refuses to run as root, as initdb does: the cluster's user runs it then.
+        // SAFETY: geteuid has no preconditions and cannot fail.
         let root = unsafe { libc::geteuid() } == 0;
         let mut command = if root {
             let mut runuser = Command::new("runuser");
