@@ -1,10 +1,15 @@
-//! Abuse limits: how many updates a user may send per minute (a governor keyed rate limiter, in
-//! this process) and how many open tasks a user may have (counted in the database by the caller).
+//! Abuse limits: how many updates a user may send per minute, counted in the database so that
+//! every replica shares one count ([`crate::store::user_rates`], a GCRA: bursts of up to the
+//! minute's allowance, refilled evenly), and how many open tasks a user may have (counted in the
+//! database by the caller).
 
 use std::num::NonZeroU32;
-use std::sync::Arc;
 
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use chrono::{DateTime, TimeDelta, Utc};
+use sqlx::PgConnection;
+
+use crate::store::StoreError;
+use crate::store::user_rates::{self, RateState};
 
 /// Whether a user's update may be handled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,38 +22,66 @@ pub enum RateVerdict {
     Drop,
 }
 
-/// Per-user rate limits, shared by all handlers.
-#[derive(Clone)]
+/// Per-user rate limits, shared by all handlers (and, through the database, all replicas).
+#[derive(Clone, Copy, Debug)]
 pub struct UserLimits {
-    updates: Arc<DefaultKeyedRateLimiter<i64>>,
-    warnings: Arc<DefaultKeyedRateLimiter<i64>>,
+    per_minute: NonZeroU32,
+}
+
+/// What one more update does to a user's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Judged {
+    verdict: RateVerdict,
+    tat: DateTime<Utc>,
+    warned_at: Option<DateTime<Utc>>,
 }
 
 impl UserLimits {
     /// Allows `per_minute` updates per user per minute, in bursts of up to that many.
     pub fn new(per_minute: NonZeroU32) -> Self {
-        Self {
-            updates: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
-            warnings: Arc::new(RateLimiter::keyed(Quota::per_minute(NonZeroU32::MIN))),
-        }
+        Self { per_minute }
     }
 
-    /// Counts one update of `user_id` and says what to do with it.
-    pub fn check(&self, user_id: i64) -> RateVerdict {
-        if self.updates.check_key(&user_id).is_ok() {
-            RateVerdict::Allow
-        } else if self.warnings.check_key(&user_id).is_ok() {
-            RateVerdict::Warn
-        } else {
-            RateVerdict::Drop
+    /// Counts one update of `user_id` in the update's transaction `conn` (holding the user's
+    /// row until it ends) and says what to do with it.
+    pub async fn check(
+        &self,
+        conn: &mut PgConnection,
+        user_id: i64,
+    ) -> Result<RateVerdict, StoreError> {
+        let state = user_rates::hold(conn, user_id).await?;
+        let judged = self.judge(state);
+        if (judged.tat, judged.warned_at) != (state.tat, state.warned_at) {
+            user_rates::set(conn, user_id, judged.tat, judged.warned_at).await?;
         }
+        Ok(judged.verdict)
     }
 
-    /// Forgets users whose limits have fully recovered, so the maps do not grow forever.
-    pub fn forget_idle(&self) {
-        for limiter in [&self.updates, &self.warnings] {
-            limiter.retain_recent();
-            limiter.shrink_to_fit();
+    /// The verdict on one more update of a user in `state`, and their state after it.
+    fn judge(&self, state: RateState) -> Judged {
+        let minute = TimeDelta::minutes(1);
+        let interval = minute / self.per_minute.get() as i32;
+        let next = state.tat.max(state.now) + interval;
+        if next - state.now <= minute {
+            return Judged {
+                verdict: RateVerdict::Allow,
+                tat: next,
+                warned_at: state.warned_at,
+            };
+        }
+        let may_warn = state.warned_at.is_none_or(|at| state.now - at >= minute);
+        Judged {
+            verdict: if may_warn {
+                RateVerdict::Warn
+            } else {
+                RateVerdict::Drop
+            },
+            tat: state.tat,
+            warned_at: if may_warn {
+                Some(state.now)
+            } else {
+                state.warned_at
+            },
         }
     }
 }
@@ -58,24 +91,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_burst_over_the_rate_is_warned_once_then_dropped() {
+    fn a_burst_over_the_rate_is_warned_once_then_dropped_and_the_rate_refills() {
         let limits = UserLimits::new(NonZeroU32::new(3).unwrap());
-        let verdicts: Vec<RateVerdict> = (0..6).map(|_| limits.check(7)).collect();
-        assert_eq!(
-            verdicts,
-            [
-                RateVerdict::Allow,
-                RateVerdict::Allow,
-                RateVerdict::Allow,
-                RateVerdict::Warn,
-                RateVerdict::Drop,
-                RateVerdict::Drop
-            ]
-        );
-        assert_eq!(
-            limits.check(8),
-            RateVerdict::Allow,
-            "other users are not affected"
-        );
+        let start = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+        let mut state = RateState {
+            tat: start,
+            warned_at: None,
+            now: start,
+        };
+        let mut verdicts = Vec::new();
+        for _ in 0..6 {
+            let judged = limits.judge(state);
+            verdicts.push(judged.verdict);
+            state.tat = judged.tat;
+            state.warned_at = judged.warned_at;
+        }
+        use RateVerdict::{Allow, Drop, Warn};
+        assert_eq!(verdicts, [Allow, Allow, Allow, Warn, Drop, Drop]);
+        // A third of a minute later one more fits; a minute after the warning it is warned again.
+        state.now = start + TimeDelta::seconds(20);
+        let judged = limits.judge(state);
+        assert_eq!(judged.verdict, Allow);
+        state.tat = judged.tat;
+        assert_eq!(limits.judge(state).verdict, Drop);
+        state.now = start + TimeDelta::seconds(60);
+        state.tat = start + TimeDelta::seconds(120);
+        assert_eq!(limits.judge(state).verdict, Warn);
     }
 }

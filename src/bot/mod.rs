@@ -34,7 +34,7 @@ use teloxide::prelude::*;
 use teloxide::types::Me;
 use tokio_util::sync::CancellationToken;
 
-use crate::store::StoreError;
+use crate::store::{StoreError, user_rates};
 use intake::IntakeMode;
 use pgqueue::{Queue, Runner, RunnerConfig, Wakeups};
 
@@ -140,7 +140,7 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
         username: me.username.clone().unwrap_or_default(),
         bot_id: me.id,
         deps: deps.clone(),
-        limits: limits.clone(),
+        limits,
         admins: group_admins::GroupAdmins::default(),
     });
     let worker = updates::UpdateWorker::new(shared, deps.updates.clone(), schema());
@@ -161,7 +161,11 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
         loop {
             tokio::select! {
                 () = shutdown.cancelled() => return,
-                _ = idle.tick() => limits.forget_idle(),
+                _ = idle.tick() => {
+                    if let Err(error) = user_rates::forget_recovered(&deps.pool).await {
+                        tracing::warn!(%error, "forgetting recovered message rates failed");
+                    }
+                }
             }
         }
     };

@@ -21,6 +21,7 @@ pub mod task_model;
 pub mod tasks;
 pub mod types;
 pub mod undo;
+pub mod user_rates;
 
 pub use jobs::{OUTBOX_QUEUE, ReminderJob};
 pub use outbox::outbox_queue;

@@ -231,11 +231,6 @@ impl TestApp {
         self.running().http_addr
     }
 
-    /// The URL of the test's database, on the tests' server.
-    pub fn database_url(&self) -> String {
-        self.db.url().to_owned()
-    }
-
     /// The built `remindbot run` with these settings in its environment (all but the admin
     /// token, which cannot be read back), logging warnings; killed when dropped. Add or
     /// override variables before spawning it.
@@ -338,6 +333,11 @@ impl TestApp {
             .envs(env)
             .kill_on_drop(true);
         command
+    }
+
+    /// The URL of the test's database.
+    pub fn database_url(&self) -> &str {
+        self.db.url()
     }
 
     /// The running app's Bot API client, for tests that forge what the bot could send.

@@ -19,6 +19,7 @@ mod bot_hour_choice;
 mod bot_misreadings;
 mod bot_nag;
 mod bot_quote;
+mod bot_rate_shared;
 mod bot_reads_first;
 mod bot_series;
 mod bot_snapshots;

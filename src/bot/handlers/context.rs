@@ -133,11 +133,15 @@ impl Ctx {
 
     /// The message rate's verdict on an update of `user_id`. An update handled again after a
     /// look-up was counted by its first attempt: it passes.
-    pub fn check_rate(&self, user_id: i64) -> RateVerdict {
+    pub async fn check_rate(&self, user_id: i64) -> Result<RateVerdict, BotError> {
         if self.looked_up.is_some() {
-            return RateVerdict::Allow;
+            return Ok(RateVerdict::Allow);
         }
-        self.shared.limits.check(user_id)
+        Ok(self
+            .shared
+            .limits
+            .check(&mut *self.db().await, user_id)
+            .await?)
     }
 
     /// The same context, for the update at `place` in the inbox.

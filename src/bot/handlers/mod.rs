@@ -89,7 +89,7 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         Input::Command(_) => None,
     };
     let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-    match ctx.check_rate(user_id(user)) {
+    match ctx.check_rate(user_id(user)).await? {
         RateVerdict::Allow => {}
         RateVerdict::Warn => {
             let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
@@ -152,7 +152,7 @@ async fn on_location(
 /// Whether a message of `user` in `chat_id` is within their message rate: past it, the first
 /// one is told to wait (in the user's Telegram language) and the rest are dropped.
 async fn admitted(ctx: &Ctx, chat_id: i64, user: &teloxide::types::User) -> Result<bool, BotError> {
-    match ctx.check_rate(user_id(user)) {
+    match ctx.check_rate(user_id(user)).await? {
         RateVerdict::Allow => Ok(true),
         RateVerdict::Warn => {
             let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
@@ -247,7 +247,7 @@ pub(crate) async fn on_membership(
 #[tracing::instrument(skip_all)]
 pub(crate) async fn on_callback(ctx: Arc<Ctx>, query: CallbackQuery) -> Result<(), BotError> {
     let fallback = Lang::from_code(query.from.language_code.as_deref().unwrap_or(""));
-    let toast = if ctx.check_rate(user_id(&query.from)) == RateVerdict::Allow {
+    let toast = if ctx.check_rate(user_id(&query.from)).await? == RateVerdict::Allow {
         callbacks::handle(&ctx, &query).await?
     } else {
         Toast::Key("rate-limited")

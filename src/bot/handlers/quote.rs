@@ -137,7 +137,7 @@ pub(crate) async fn on_media(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotError
     let Some(user) = msg.from.as_ref() else {
         return Ok(());
     };
-    if ctx.check_rate(user_id(user)) != RateVerdict::Allow {
+    if ctx.check_rate(user_id(user)).await? != RateVerdict::Allow {
         return Ok(());
     }
     let turn = begin(&ctx, &msg.chat, user).await?;

@@ -1,0 +1,66 @@
+//! The per-user message rate's state, one row per user who wrote lately, shared by every replica
+//! (see [`crate::bot::limits`]).
+
+use chrono::{DateTime, Utc};
+use sqlx::{PgConnection, PgPool};
+
+use super::StoreError;
+
+/// A user's rate state as the update's transaction holds it (the row locked until it ends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateState {
+    /// When the user's next message would arrive at exactly the rate (now for a new user).
+    pub tat: DateTime<Utc>,
+    /// When they were last told to wait.
+    pub warned_at: Option<DateTime<Utc>>,
+    /// The database's clock.
+    pub now: DateTime<Utc>,
+}
+
+/// Reads `user_id`'s state, locking its row for the rest of the transaction (a new user's is
+/// created), so that replicas count one user's messages one at a time.
+pub async fn hold(conn: &mut PgConnection, user_id: i64) -> Result<RateState, StoreError> {
+    let row = sqlx::query!(
+        r#"insert into user_rates (user_id, tat) values ($1, now())
+           on conflict (user_id) do update set user_id = excluded.user_id
+           returning tat, warned_at, now() as "now!""#,
+        user_id,
+    )
+    .fetch_one(conn)
+    .await?;
+    Ok(RateState {
+        tat: row.tat,
+        warned_at: row.warned_at,
+        now: row.now,
+    })
+}
+
+/// Stores `user_id`'s new state.
+pub async fn set(
+    conn: &mut PgConnection,
+    user_id: i64,
+    tat: DateTime<Utc>,
+    warned_at: Option<DateTime<Utc>>,
+) -> Result<(), StoreError> {
+    sqlx::query!(
+        "update user_rates set tat = $2, warned_at = $3 where user_id = $1",
+        user_id,
+        tat,
+        warned_at,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Removes the rows of users whose rate has fully recovered (and who could be warned again);
+/// returns how many.
+pub async fn forget_recovered(pool: &PgPool) -> Result<u64, StoreError> {
+    Ok(sqlx::query!(
+        "delete from user_rates where tat <= now()
+           and (warned_at is null or warned_at <= now() - interval '1 minute')"
+    )
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
