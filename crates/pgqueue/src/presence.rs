@@ -33,7 +33,9 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
 pub struct Presence {
     pool: PgPool,
     worker_id: String,
-    conn: PgConnection,
+    /// The connection holding the lock; `None` once it broke (it is closed at once, so that a
+    /// session the server still keeps ends as soon as the server hears of it).
+    conn: Option<PgConnection>,
     present: PresenceStatus,
 }
 
@@ -80,7 +82,7 @@ impl Presence {
         Ok(Self {
             pool: pool.clone(),
             worker_id,
-            conn,
+            conn: Some(conn),
             present: PresenceStatus(Arc::new(AtomicBool::new(true))),
         })
     }
@@ -104,24 +106,27 @@ impl Presence {
                 () = shutdown.cancelled() => break,
                 () = tokio::time::sleep(CHECK_EVERY) => {}
             }
-            let check = sqlx::query!("select 1 as one").fetch_one(&mut self.conn);
-            match tokio::time::timeout(CHECK_TIMEOUT, check).await {
-                Ok(Ok(_)) => continue,
-                Ok(Err(error)) if !broken => {
-                    tracing::warn!(%error, worker = %self.worker_id, "the presence connection broke; registering again");
+            if let Some(conn) = self.conn.as_mut() {
+                let check = sqlx::query!("select 1 as one").fetch_one(conn);
+                match tokio::time::timeout(CHECK_TIMEOUT, check).await {
+                    Ok(Ok(_)) => continue,
+                    Ok(Err(error)) if !broken => {
+                        tracing::warn!(%error, worker = %self.worker_id, "the presence connection broke; registering again");
+                    }
+                    Err(_) if !broken => {
+                        tracing::warn!(worker = %self.worker_id, "the presence connection stopped answering; registering again");
+                    }
+                    _ => {}
                 }
-                Err(_) if !broken => {
-                    tracing::warn!(worker = %self.worker_id, "the presence connection stopped answering; registering again");
-                }
-                _ => {}
             }
             broken = true;
             self.present.set(false);
+            self.conn = None;
             if let Ok(Ok(conn)) =
                 tokio::time::timeout(CHECK_TIMEOUT, lock(&self.pool, &self.worker_id)).await
             {
                 tracing::info!(worker = %self.worker_id, "the presence is registered again");
-                self.conn = conn;
+                self.conn = Some(conn);
                 self.present.set(true);
                 broken = false;
             }
@@ -133,13 +138,19 @@ impl Presence {
     }
 
     async fn unregister(mut self) -> Result<(), QueueError> {
-        sqlx::query!(
+        let delete = sqlx::query!(
             "delete from queue_workers where worker_id = $1",
             self.worker_id
-        )
-        .execute(&mut self.conn)
-        .await?;
-        self.conn.close().await?;
+        );
+        match self.conn.take() {
+            Some(mut conn) => {
+                delete.execute(&mut conn).await?;
+                conn.close().await?;
+            }
+            None => {
+                delete.execute(&self.pool).await?;
+            }
+        }
         Ok(())
     }
 }
