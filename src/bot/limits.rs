@@ -1,9 +1,14 @@
 //! Abuse limits: how many updates a user may send per minute, counted in the database so that
 //! every replica shares one count ([`crate::store::user_rates`], a GCRA: bursts of up to the
 //! minute's allowance, refilled evenly), and how many open tasks a user may have (counted in the
-//! database by the caller).
+//! database by the caller). In front of the shared count, each process keeps a flood shield (a
+//! governor keyed limiter at [`FLOOD_FACTOR`] times the rate): a user flooding one replica is
+//! dropped there without a database round trip each, after the shared count has already warned.
 
 use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use chrono::{DateTime, TimeDelta, Utc};
 use sqlx::PgConnection;
@@ -22,10 +27,19 @@ pub enum RateVerdict {
     Drop,
 }
 
+/// How many times the shared rate one process lets a user reach before its flood shield drops
+/// their updates unasked: twice, so that the shared count, which warns at once past the rate,
+/// always speaks first.
+pub const FLOOD_FACTOR: NonZeroU32 = NonZeroU32::new(2).unwrap();
+
+/// Users the flood shield tracks before it forgets those whose allowance has refilled.
+const SHIELD_TRACKED: usize = 10_000;
+
 /// Per-user rate limits, shared by all handlers (and, through the database, all replicas).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct UserLimits {
     per_minute: NonZeroU32,
+    flood: Arc<DefaultKeyedRateLimiter<i64>>,
 }
 
 /// What one more update does to a user's state.
@@ -39,7 +53,11 @@ struct Judged {
 impl UserLimits {
     /// Allows `per_minute` updates per user per minute, in bursts of up to that many.
     pub fn new(per_minute: NonZeroU32) -> Self {
-        Self { per_minute }
+        let flood = per_minute.saturating_mul(FLOOD_FACTOR);
+        Self {
+            per_minute,
+            flood: Arc::new(RateLimiter::keyed(Quota::per_minute(flood))),
+        }
     }
 
     /// Counts one update of `user_id` in the update's transaction `conn` (holding the user's
@@ -49,12 +67,23 @@ impl UserLimits {
         conn: &mut PgConnection,
         user_id: i64,
     ) -> Result<RateVerdict, StoreError> {
+        if self.flooding(user_id) {
+            return Ok(RateVerdict::Drop);
+        }
         let state = user_rates::hold(conn, user_id).await?;
         let judged = self.judge(state);
         if (judged.tat, judged.warned_at) != (state.tat, state.warned_at) {
             user_rates::set(conn, user_id, judged.tat, judged.warned_at).await?;
         }
         Ok(judged.verdict)
+    }
+
+    /// Counts one update of `user_id` in this process's flood shield: whether it is past it.
+    fn flooding(&self, user_id: i64) -> bool {
+        if self.flood.len() > SHIELD_TRACKED {
+            self.flood.retain_recent();
+        }
+        self.flood.check_key(&user_id).is_err()
     }
 
     /// The verdict on one more update of a user in `state`, and their state after it.
@@ -89,6 +118,16 @@ impl UserLimits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_flood_shield_lets_twice_the_rate_through_then_drops_that_user_alone() {
+        let limits = UserLimits::new(NonZeroU32::new(30).unwrap());
+        for _ in 0..60 {
+            assert!(!limits.flooding(1));
+        }
+        assert!(limits.flooding(1));
+        assert!(!limits.flooding(2));
+    }
 
     #[test]
     fn a_burst_over_the_rate_is_warned_once_then_dropped_and_the_rate_refills() {
