@@ -704,16 +704,20 @@ pub struct TaskVersion {
     pub lead: Lead,
     /// The schedule of a recurring task.
     pub recurrence: Option<Recurrence>,
+    /// The number of its occurrence in the series, when known; `None` keeps the task's own.
+    pub occurrence: Option<u32>,
 }
 
 impl Task {
-    /// Its text and schedule as they are now.
+    /// Its text and schedule as they are now (without its occurrence's number, which
+    /// [`crate::store::series`] keeps).
     pub fn version(&self) -> TaskVersion {
         TaskVersion {
             text: self.text.clone(),
             due_at: self.due_at,
             lead: self.lead,
             recurrence: self.recurrence,
+            occurrence: None,
         }
     }
 }
@@ -746,7 +750,10 @@ pub async fn restore(
     cancel_unsent(conn, task_id).await?;
     let kept = Occurrence {
         at: version.due_at,
-        index: u32::try_from(stored.occurrence).unwrap_or(1).max(1),
+        index: version
+            .occurrence
+            .unwrap_or_else(|| u32::try_from(stored.occurrence).unwrap_or(1))
+            .max(1),
     };
     // A passed occurrence of a series moves on to the next one after now (none when it ended).
     let occurrence = match &version.recurrence {

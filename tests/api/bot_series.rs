@@ -136,6 +136,10 @@ async fn series_after_done_counts_from_the_press_of_done() {
         text(&done).contains(&format!("Next time: {next}")),
         "{done:?}"
     );
+    assert!(
+        buttons(&done).iter().any(|data| data.starts_with("v:")),
+        "a recurring Done has its Undo: {done:?}"
+    );
     let due: chrono::DateTime<Utc> = sqlx::query_scalar("select due_at from tasks where id = $1")
         .bind(id)
         .fetch_one(&app.pool)
@@ -275,4 +279,44 @@ async fn cards_one_card_of_a_task_is_live_and_done_closes_them_all() {
             .await;
     }
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn series_undoing_a_recurring_done_puts_the_occurrence_back() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    let (zone, hour) = zone_and_past_hour();
+    app.say(ann, &format!("/tz {}", zone.name())).await;
+    let card = app
+        .say(ann, &format!("every day at {hour}:00 stretch 3 times"))
+        .await;
+    let id = task_id(&card);
+    let stored = || async {
+        sqlx::query_as::<_, (chrono::DateTime<Utc>, i32)>(
+            "select due_at, occurrence from tasks where id = $1",
+        )
+        .bind(id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap()
+    };
+    let first = stored().await;
+    assert_eq!(first.1, 1);
+
+    let done = app.say(ann, &format!("/done {id}")).await;
+    assert!(text(&done).contains("Done. Next time:"), "{done:?}");
+    let undo = buttons(&done)
+        .into_iter()
+        .find(|data| data.starts_with("v:"))
+        .unwrap_or_else(|| panic!("an Undo under {done:?}"));
+    assert_eq!(stored().await.1, 2);
+
+    app.tap(ann, done.message_id, ann, &undo).await;
+    eventually(WAIT, "the occurrence to be back", || async {
+        stored().await == first
+    })
+    .await;
+    let jobs = app.pending_jobs().await;
+    assert_eq!(jobs.len(), 1, "{jobs:?}");
+    assert_eq!(jobs[0].run_at, first.0, "{jobs:?}");
 }
