@@ -320,3 +320,44 @@ async fn series_undoing_a_recurring_done_puts_the_occurrence_back() {
     assert_eq!(jobs.len(), 1, "{jobs:?}");
     assert_eq!(jobs[0].run_at, first.0, "{jobs:?}");
 }
+
+#[test]
+fn series_the_repeat_line_names_the_end_and_done_in_every_language() {
+    use chrono::NaiveDate;
+    use remindbot::bot::render::repeats_text;
+    use remindbot::domain::recurrence::{End, Frequency, Recurrence};
+
+    let nine = chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap();
+    let daily = Recurrence::new(Frequency::Daily, nine).unwrap();
+    let counted = daily.ending(End::Count(10)).unwrap();
+    let until = daily
+        .ending(End::Until(NaiveDate::from_ymd_opt(2027, 3, 1).unwrap()))
+        .unwrap();
+    let start = NaiveDate::from_ymd_opt(2026, 12, 3).unwrap();
+    let after_done = Recurrence::every(Frequency::Daily, nine, 3, start)
+        .and_then(Recurrence::from_done)
+        .unwrap();
+    let lines = |lang| {
+        let tr = Tr::new(lang);
+        [&counted, &until, &after_done].map(|rule| repeats_text(tr, rule))
+    };
+    assert_eq!(
+        lines(Lang::En),
+        [
+            "every day, 10 times in all",
+            "every day, until 1 March 2027",
+            "every 3 days, counted from each Done"
+        ]
+    );
+    let ru = lines(Lang::Ru);
+    assert!(ru[0].ends_with(", всего 10 раз"), "{ru:?}");
+    assert!(ru[1].ends_with(", до 1 марта 2027"), "{ru:?}");
+    assert!(ru[2].ends_with(", считая от отметки «Готово»"), "{ru:?}");
+    let uz = lines(Lang::Uz);
+    assert!(uz[0].ends_with(", jami 10 marta"), "{uz:?}");
+    assert!(uz[1].ends_with(", 2027-yil 1-martgacha"), "{uz:?}");
+    assert!(uz[2].contains("«Bajarildi»"), "{uz:?}");
+    let cyrillic = lines(Lang::UzCyrl);
+    assert!(cyrillic[0].ends_with(", жами 10 марта"), "{cyrillic:?}");
+    assert!(cyrillic[1].contains("2027-йил 1-мартгача"), "{cyrillic:?}");
+}
