@@ -361,3 +361,26 @@ fn series_the_repeat_line_names_the_end_and_done_in_every_language() {
     assert!(cyrillic[0].ends_with(", жами 10 марта"), "{cyrillic:?}");
     assert!(cyrillic[1].contains("2027-йил 1-мартгача"), "{cyrillic:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cards_a_question_answered_with_its_buttons_loses_them() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Asia/Tashkent").await;
+    let card = app.say(ann, "call bob in 10 minutes").await;
+    let id = task_id(&card);
+    let reminder = next_reminder(&app, ann, card.message_id).await;
+    let (_, question) = app
+        .tap_reply(ann, reminder.message_id, ann, &format!("s:{id}:c"))
+        .await;
+    assert!(
+        buttons(&question).contains(&format!("s:{id}:1h")),
+        "{question:?}"
+    );
+    app.tap(ann, question.message_id, ann, &format!("s:{id}:1h"))
+        .await;
+    for message in [question.message_id, reminder.message_id] {
+        app.message_once(ann, message, |m| buttons(m).is_empty())
+            .await;
+    }
+}
