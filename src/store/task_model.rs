@@ -158,16 +158,20 @@ pub struct TaskVersion {
     pub lead: Lead,
     /// The schedule of a recurring task.
     pub recurrence: Option<Recurrence>,
+    /// The number of its occurrence in the series, when known; `None` keeps the task's own.
+    pub occurrence: Option<u32>,
 }
 
 impl Task {
-    /// Its text and schedule as they are now.
+    /// Its text and schedule as they are now (without its occurrence's number, which
+    /// [`crate::store::occurrences`] keeps).
     pub fn version(&self) -> TaskVersion {
         TaskVersion {
             text: self.text.clone(),
             due_at: self.due_at,
             lead: self.lead,
             recurrence: self.recurrence,
+            occurrence: None,
         }
     }
 }

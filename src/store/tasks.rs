@@ -441,7 +441,10 @@ pub async fn restore(
     cancel_unsent(conn, task_id).await?;
     let kept = Occurrence {
         at: version.due_at,
-        index: u32::try_from(stored.occurrence).unwrap_or(1).max(1),
+        index: version
+            .occurrence
+            .unwrap_or_else(|| u32::try_from(stored.occurrence).unwrap_or(1))
+            .max(1),
     };
     // A passed occurrence of a series moves on to the next one after now (none when it ended).
     let occurrence = match &version.recurrence {

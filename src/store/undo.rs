@@ -80,8 +80,8 @@ pub async fn record(
         .await?;
     Ok(sqlx::query_scalar!(
         "insert into task_undo (task_id, change, before_text, before_due_at, before_lead_secs,
-                                before_rule, after_updated_at)
-         select id, $2, $3, $4, $5, $6, updated_at from tasks where id = $1
+                                before_rule, before_occurrence, after_updated_at)
+         select id, $2, $3, $4, $5, $6, $7, updated_at from tasks where id = $1
          returning id",
         task_id,
         change.as_str(),
@@ -89,6 +89,9 @@ pub async fn record(
         before.map(|version| version.due_at),
         before.map(|version| version.lead.secs()),
         before.and_then(|version| version.recurrence.as_ref().map(Recurrence::to_rule_string)),
+        before
+            .and_then(|version| version.occurrence)
+            .map(|index| i32::try_from(index).unwrap_or(i32::MAX)),
     )
     .fetch_one(conn)
     .await?)
@@ -104,6 +107,7 @@ struct UndoRow {
     before_due_at: Option<DateTime<Utc>>,
     before_lead_secs: Option<i32>,
     before_rule: Option<String>,
+    before_occurrence: Option<i32>,
     used: bool,
     outdated: bool,
 }
@@ -126,6 +130,18 @@ impl TryFrom<UndoRow> for Undo {
                         read("task_undo", id, "before_rule", rule, |rule| {
                             Recurrence::parse_rule_string(rule).ok()
                         })
+                    })
+                    .transpose()?,
+                occurrence: row
+                    .before_occurrence
+                    .map(|index| {
+                        read(
+                            "task_undo",
+                            id,
+                            "before_occurrence",
+                            &index.to_string(),
+                            |_| u32::try_from(index).ok().filter(|index| *index >= 1),
+                        )
                     })
                     .transpose()?,
             }),
@@ -162,7 +178,7 @@ pub async fn find_for_update(
     let row = sqlx::query_as!(
         UndoRow,
         r#"select u.id, u.task_id, t.owner_id, u.change, u.before_text, u.before_due_at,
-                  u.before_lead_secs, u.before_rule, u.used_at is not null as "used!",
+                  u.before_lead_secs, u.before_rule, u.before_occurrence, u.used_at is not null as "used!",
                   t.updated_at <> u.after_updated_at as "outdated!"
            from task_undo u join tasks t on t.id = u.task_id
            where u.id = $1 and t.chat_id = $2

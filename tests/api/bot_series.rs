@@ -136,6 +136,10 @@ async fn series_after_done_counts_from_the_press_of_done() {
         text(&done).contains(&format!("Next time: {next}")),
         "{done:?}"
     );
+    assert!(
+        buttons(&done).iter().any(|data| data.starts_with("v:")),
+        "a recurring Done has its Undo: {done:?}"
+    );
     let due: chrono::DateTime<Utc> = sqlx::query_scalar("select due_at from tasks where id = $1")
         .bind(id)
         .fetch_one(&app.pool)
@@ -275,4 +279,108 @@ async fn cards_one_card_of_a_task_is_live_and_done_closes_them_all() {
             .await;
     }
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn series_undoing_a_recurring_done_puts_the_occurrence_back() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    let (zone, hour) = zone_and_past_hour();
+    app.say(ann, &format!("/tz {}", zone.name())).await;
+    let card = app
+        .say(ann, &format!("every day at {hour}:00 stretch 3 times"))
+        .await;
+    let id = task_id(&card);
+    let stored = || async {
+        sqlx::query_as::<_, (chrono::DateTime<Utc>, i32)>(
+            "select due_at, occurrence from tasks where id = $1",
+        )
+        .bind(id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap()
+    };
+    let first = stored().await;
+    assert_eq!(first.1, 1);
+
+    let done = app.say(ann, &format!("/done {id}")).await;
+    assert!(text(&done).contains("Done. Next time:"), "{done:?}");
+    let undo = buttons(&done)
+        .into_iter()
+        .find(|data| data.starts_with("v:"))
+        .unwrap_or_else(|| panic!("an Undo under {done:?}"));
+    assert_eq!(stored().await.1, 2);
+
+    app.tap(ann, done.message_id, ann, &undo).await;
+    eventually(WAIT, "the occurrence to be back", || async {
+        stored().await == first
+    })
+    .await;
+    let jobs = app.pending_jobs().await;
+    assert_eq!(jobs.len(), 1, "{jobs:?}");
+    assert_eq!(jobs[0].run_at, first.0, "{jobs:?}");
+}
+
+#[test]
+fn series_the_repeat_line_names_the_end_and_done_in_every_language() {
+    use chrono::NaiveDate;
+    use remindbot::domain::recurrence::{End, Frequency, Recurrence};
+    use remindbot::i18n::repeats::repeats_text;
+
+    let nine = chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap();
+    let daily = Recurrence::new(Frequency::Daily, nine).unwrap();
+    let counted = daily.ending(End::Count(10)).unwrap();
+    let until = daily
+        .ending(End::Until(NaiveDate::from_ymd_opt(2027, 3, 1).unwrap()))
+        .unwrap();
+    let start = NaiveDate::from_ymd_opt(2026, 12, 3).unwrap();
+    let after_done = Recurrence::every(Frequency::Daily, nine, 3, start)
+        .and_then(Recurrence::from_done)
+        .unwrap();
+    let lines = |lang| {
+        let tr = Tr::new(lang);
+        [&counted, &until, &after_done].map(|rule| repeats_text(tr, rule))
+    };
+    assert_eq!(
+        lines(Lang::En),
+        [
+            "every day, 10 times in all",
+            "every day, until 1 March 2027",
+            "every 3 days, counted from each Done"
+        ]
+    );
+    let ru = lines(Lang::Ru);
+    assert!(ru[0].ends_with(", всего 10 раз"), "{ru:?}");
+    assert!(ru[1].ends_with(", до 1 марта 2027"), "{ru:?}");
+    assert!(ru[2].ends_with(", считая от отметки «Готово»"), "{ru:?}");
+    let uz = lines(Lang::Uz);
+    assert!(uz[0].ends_with(", jami 10 marta"), "{uz:?}");
+    assert!(uz[1].ends_with(", 2027-yil 1-martgacha"), "{uz:?}");
+    assert!(uz[2].contains("«Bajarildi»"), "{uz:?}");
+    let cyrillic = lines(Lang::UzCyrl);
+    assert!(cyrillic[0].ends_with(", жами 10 марта"), "{cyrillic:?}");
+    assert!(cyrillic[1].contains("2027-йил 1-мартгача"), "{cyrillic:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cards_a_question_answered_with_its_buttons_loses_them() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Asia/Tashkent").await;
+    let card = app.say(ann, "call bob in 10 minutes").await;
+    let id = task_id(&card);
+    let reminder = next_reminder(&app, ann, card.message_id).await;
+    let (_, question) = app
+        .tap_reply(ann, reminder.message_id, ann, &format!("s:{id}:c"))
+        .await;
+    assert!(
+        buttons(&question).contains(&format!("s:{id}:1h")),
+        "{question:?}"
+    );
+    app.tap(ann, question.message_id, ann, &format!("s:{id}:1h"))
+        .await;
+    for message in [question.message_id, reminder.message_id] {
+        app.message_once(ann, message, |m| buttons(m).is_empty())
+            .await;
+    }
 }

@@ -54,7 +54,14 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         Action::Cancel { question, asker } => {
             cancel::tapped(ctx, &turn, question, asker, message.id()).await?
         }
-        Action::Snooze { task_id, choice } => snooze::tapped(ctx, &turn, task_id, choice).await?,
+        Action::Snooze { task_id, choice } => {
+            let toast = snooze::tapped(ctx, &turn, task_id, choice).await?;
+            if toast == Toast::Key("callback-snoozed") {
+                // Answered: the question (or card) it was tapped under has served.
+                remove_buttons(ctx, &turn, message.id());
+            }
+            toast
+        }
         Action::Edit { task_id } => edit::tapped(ctx, &turn, task_id).await?,
         Action::ListPage { page } => {
             list::show(ctx, &turn, page, Some(message.id())).await?;

@@ -9,8 +9,9 @@ use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
 use crate::i18n::Arg;
 use crate::i18n::dates::Dates;
+use crate::store::tasks::TaskVersion;
 use crate::store::undo::{self, Change};
-use crate::store::{cards, tasks};
+use crate::store::{cards, occurrences, tasks};
 
 /// Reads a task id (`12` or `#12`).
 fn task_id(args: &str) -> Option<i64> {
@@ -83,7 +84,14 @@ pub(super) async fn finish(
     }
     let mut tx = ctx.db().await;
     let queue = ctx.queue();
-    let before = tasks::find(&mut tx, turn.chat_id, task_id).await?;
+    let before = match tasks::find(&mut tx, turn.chat_id, task_id).await? {
+        // Where its series stood, for an Undo to put back.
+        Some(before) => Some(TaskVersion {
+            occurrence: Some(occurrences::current(&mut tx, &before).await?.index),
+            ..before.version()
+        }),
+        None => None,
+    };
     let finished = match reminder_message {
         Some(message_id) => {
             tasks::finish_from_reminder(&mut tx, queue, turn.chat_id, task_id, message_id).await?
@@ -97,12 +105,9 @@ pub(super) async fn finish(
     };
     let tapped = reminder_message.map_or(cards::Keep::None, cards::Keep::EditedByCaller);
     cards::close(&mut tx, queue, turn.chat_id, task.id, tapped).await?;
-    let undo_id = if task == before {
-        // Done under the reminder of a recurring task's past occurrence: nothing changed.
-        None
-    } else {
-        Some(undo::record(&mut tx, task.id, Change::Done, Some(&before.version())).await?)
-    };
+    // Done under the reminder of a recurring task's past occurrence changes nothing but its
+    // nagging: its Undo puts the task back as it is, and says when the next one comes.
+    let undo_id = undo::record(&mut tx, task.id, Change::Done, Some(&before)).await?;
     drop(tx);
     let line = if task.is_open() {
         let zone = turn.zone().unwrap_or(task.zone);
@@ -146,7 +151,7 @@ pub(super) async fn delete(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Chang
     drop(tx);
     let text = render::shorten(&task.text, 200);
     let line = turn.tr.t_with("deleted", &[("text", Arg::Text(&text))]);
-    send_with_undo(ctx, turn, line, Some(undo_id)).await?;
+    send_with_undo(ctx, turn, line, undo_id).await?;
     Ok(Changed::Yes)
 }
 
@@ -155,12 +160,10 @@ async fn send_with_undo(
     ctx: &Ctx,
     turn: &Turn,
     line: String,
-    undo_id: Option<i64>,
+    undo_id: i64,
 ) -> Result<(), BotError> {
-    let mut reply = Reply::text(render::notice(None, &[line])?);
-    if let Some(undo_id) = undo_id {
-        reply = reply.with_keyboard(render::undo_keyboard(turn.tr, undo_id));
-    }
+    let reply = Reply::text(render::notice(None, &[line])?)
+        .with_keyboard(render::undo_keyboard(turn.tr, undo_id));
     ctx.send(turn.chat_id, reply).await
 }
 
