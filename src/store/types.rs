@@ -78,7 +78,8 @@ pub enum ErrorClass {
     WorkerLost,
 }
 
-/// A text column's values, both ways.
+/// A text column's values, both ways: the one idiom of every enum stored as text (`ALL`,
+/// `as_str`, `parse`, `Display`).
 macro_rules! text_column {
     ($type:ty { $($variant:ident => $text:literal),+ $(,)? }) => {
         impl $type {
@@ -101,13 +102,15 @@ macro_rules! text_column {
             }
         }
 
-        impl fmt::Display for $type {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        impl std::fmt::Display for $type {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())
             }
         }
     };
 }
+
+pub(crate) use text_column;
 
 text_column!(TaskState { Open => "open", Paused => "paused", Done => "done", Deleted => "deleted" });
 text_column!(ChatKind {

@@ -8,7 +8,7 @@ use sqlx::PgConnection;
 
 use super::StoreError;
 use super::task_model::TaskVersion;
-use super::types::{Corrupt, read, read_lead};
+use super::types::{Corrupt, read, read_lead, text_column};
 use crate::domain::recurrence::Recurrence;
 
 /// The change an Undo takes back.
@@ -24,27 +24,7 @@ pub enum Change {
     Delete,
 }
 
-impl Change {
-    /// The value as stored.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Create => "create",
-            Self::Edit => "edit",
-            Self::Done => "done",
-            Self::Delete => "delete",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Self> {
-        Some(match text {
-            "create" => Self::Create,
-            "edit" => Self::Edit,
-            "done" => Self::Done,
-            "delete" => Self::Delete,
-            _ => return None,
-        })
-    }
-}
+text_column!(Change { Create => "create", Edit => "edit", Done => "done", Delete => "delete" });
 
 /// An Undo as found for a tap.
 #[derive(Clone, Debug, PartialEq)]

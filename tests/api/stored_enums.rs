@@ -91,12 +91,7 @@ async fn every_task_state_and_reminder_kind_is_stored_and_read_back() {
 async fn every_undo_change_is_stored_and_read_back() {
     let db = TestDb::new().await;
     let task = a_task(&db).await;
-    let changes = [Change::Create, Change::Edit, Change::Done, Change::Delete];
-    for change in changes {
-        // A new change fails to compile here until it is listed above.
-        match change {
-            Change::Create | Change::Edit | Change::Done | Change::Delete => {}
-        }
+    for change in Change::ALL.iter().copied() {
         let mut tx = db.pool.begin().await.unwrap();
         let before = (change != Change::Create).then(|| task.version());
         let id = undo::record(&mut tx, task.id, change, before.as_ref())
