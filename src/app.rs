@@ -186,7 +186,7 @@ pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
         Ok(crate::http::serve(listener, parts, token).await?)
     });
     if let (Some(addr), Some(path)) = (webhook_addr, context.config.intake.webhook_path())
-        && let Err(error) = webhook::self_test(context.bot.client(), addr, &path).await
+        && let Err(error) = webhook::self_test(addr, &path).await
     {
         context.shutdown.cancel();
         return Err(error).context("the webhook endpoint does not answer");

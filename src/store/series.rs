@@ -17,7 +17,8 @@ pub enum Hold {
     NotRepeating(Task),
     /// The repeat was already as asked (paused, or not paused).
     Already(Task),
-    /// Resumed, but its series ended while it was paused: nothing more is scheduled.
+    /// Resumed, but its series ended while it was paused: nothing more is scheduled, and the
+    /// task is done.
     Ended(Task),
 }
 
@@ -86,7 +87,10 @@ pub async fn resume(
         recurrence.next_occurrence(current, after, open.zone)
     };
     let Some(next) = next else {
-        return Ok(Some(Hold::Ended(open)));
+        // Nothing more will come: the task is done, as when Done ends a series, so that it
+        // leaves the list and the open-task limit.
+        let closed = tasks::close(conn, open.id).await?;
+        return Ok(Some(Hold::Ended(closed.unwrap_or(open))));
     };
     if next == current {
         tasks::schedule_occurrence(conn, queue, &open, next.at).await?;

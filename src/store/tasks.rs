@@ -210,7 +210,10 @@ pub async fn finish(
 }
 
 /// Closes a task as done.
-async fn close(conn: &mut PgConnection, task_id: i64) -> Result<Option<Task>, StoreError> {
+pub(crate) async fn close(
+    conn: &mut PgConnection,
+    task_id: i64,
+) -> Result<Option<Task>, StoreError> {
     read_task(
         sqlx::query_as!(
             TaskRow,

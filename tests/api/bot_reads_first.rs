@@ -83,6 +83,10 @@ async fn first_task_with_a_day_waits_for_the_zone_and_is_saved_in_it() {
         )
     );
     assert_eq!(app.pending_jobs().await.len(), 0);
+    // Other commands on the way (help, the language, the greeting again) lose nothing.
+    app.say(ann, "/help").await;
+    app.say(ann, "/lang").await;
+    app.say_expecting(ann, ann, "/start", 2).await;
     let replies = app.say_expecting(ann, ann, "/tz Europe/Moscow", 2).await;
     assert!(text(&replies[0]).contains("Europe/Moscow"), "{replies:?}");
     let card = text(&replies[1]);

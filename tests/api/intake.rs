@@ -454,14 +454,13 @@ async fn the_webhook_self_test_fails_where_the_endpoint_is_not_served() {
     let other = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = other.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(other, axum::Router::new()).await.unwrap() });
-    let client = reqwest::Client::new();
-    let error = webhook::self_test(&client, addr, "/telegram/hook")
+    let error = webhook::self_test(addr, "/telegram/hook")
         .await
         .expect_err("a 404 is no webhook");
     assert!(error.to_string().contains("answered 404"), "{error}");
 
     let nobody = free_addr();
-    let error = webhook::self_test(&client, nobody, "/telegram/hook")
+    let error = webhook::self_test(nobody, "/telegram/hook")
         .await
         .expect_err("nothing listens");
     assert!(error.to_string().contains("no answer"), "{error}");

@@ -155,6 +155,39 @@ impl Presence {
     }
 }
 
+/// Takes the lock `key` of this process's own registration back, in `tx`. The session that held
+/// it is this process's old presence connection: gone for us, but a server that never heard it
+/// close (a network cut) keeps it, and its lock, until TCP tells it, hours later. So an idle
+/// session holding it is ended (same role, so no privilege is needed; a reaper pass testing the
+/// lock holds it inside a transaction, never idle, and is waited for), and the wait for the lock
+/// is bounded on the server too (a client that gives up leaves no backend waiting forever).
+async fn take_back(tx: &mut PgConnection, key: i64) -> Result<(), QueueError> {
+    let taken = sqlx::query_scalar!(r#"select pg_try_advisory_lock($1) as "taken!""#, key)
+        .fetch_one(&mut *tx)
+        .await?;
+    if taken {
+        return Ok(());
+    }
+    sqlx::query!(
+        "select pg_terminate_backend(pid) from pg_locks
+         where locktype = 'advisory' and granted and pid <> pg_backend_pid()
+           and classid = ($1::bigint >> 32)::oid and objid = ($1::bigint & 4294967295)::oid
+           and objsubid = 1
+           and database = (select oid from pg_database where datname = current_database())
+           and pid in (select pid from pg_stat_activity where state = 'idle')",
+        key
+    )
+    .fetch_all(&mut *tx)
+    .await?;
+    sqlx::query!("set local lock_timeout = '3s'")
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query!("select pg_advisory_lock($1)", key)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
 /// A new connection holding the lock of `worker_id`'s registration: the registration it had, if
 /// the reaper has not removed it (which clears its `missing_since`), else a new one. The lock is
 /// taken before the registration commits, so a registration anyone can see is locked until its
@@ -170,9 +203,7 @@ async fn lock(pool: &PgPool, worker_id: &str) -> Result<PgConnection, QueueError
     .fetch_optional(&mut *tx)
     .await?;
     if let Some(key) = held {
-        sqlx::query!("select pg_advisory_lock($1)", key)
-            .execute(&mut *tx)
-            .await?;
+        take_back(&mut tx, key).await?;
         let kept = sqlx::query!(
             "update queue_workers set missing_since = null, started_at = now()
              where worker_id = $1 and lock_key = $2",

@@ -108,7 +108,7 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         // `/tz` answers the zone question: a task waiting in it is kept.
         Input::Command(command @ Command::Tz(_)) => on_command(&ctx, &turn, command).await,
         Input::Command(command) => {
-            conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+            close_unless_a_task_waits(&ctx, &turn).await?;
             on_command(&ctx, &turn, command).await
         }
         Input::Text if quote::from_reply(&ctx, &turn, &msg, text, pending.is_some()).await? => {
@@ -128,6 +128,18 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     handled?;
     if followed {
         written::offer(&ctx, &turn).await?;
+    }
+    Ok(())
+}
+
+/// Another command closes the open question, except a zone question that keeps a task written
+/// before the zone was known: `/help` or `/lang` there must not lose it (a new zone question, as
+/// `/start` asks, keeps it too, see [`zone::ask`]).
+async fn close_unless_a_task_waits(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
+    let mut db = ctx.db().await;
+    let pending = conversation::pending(&mut *db, turn.chat_id, turn.user_id).await?;
+    if !matches!(pending, Some(Pending::TimeZone { text: Some(_) })) {
+        conversation::close(&mut *db, turn.chat_id, turn.user_id).await?;
     }
     Ok(())
 }

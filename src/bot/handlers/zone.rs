@@ -30,20 +30,30 @@ pub(super) struct ZoneChosen {
     pub waiting: Option<String>,
 }
 
-/// Asks for the zone with buttons, remembering a task message that waits for it.
+/// Asks for the zone with buttons, remembering a task message that waits for it (`waiting`, else
+/// the one an open zone question already keeps).
 pub(super) async fn ask(
     ctx: &Ctx,
     turn: &Turn,
     text: String,
     waiting: Option<String>,
 ) -> Result<(), BotError> {
+    let mut db = ctx.db().await;
+    let waiting = match waiting {
+        Some(task) => Some(task),
+        None => match conversation::pending(&mut *db, turn.chat_id, turn.user_id).await? {
+            Some(Pending::TimeZone { text }) => text,
+            _ => None,
+        },
+    };
     conversation::ask(
-        &mut *ctx.db().await,
+        &mut *db,
         turn.chat_id,
         turn.user_id,
         &Pending::TimeZone { text: waiting },
     )
     .await?;
+    drop(db);
     ctx.send(
         turn.chat_id,
         Reply::text(text).with_keyboard(render::zone_asking_keyboard(

@@ -131,11 +131,7 @@ pub enum SelfTestError {
 /// POSTs once, without the secret, to the endpoint at `path` on `addr` (its loopback when it
 /// listens on every address): only the endpoint answers 401, so anything else means Telegram's
 /// updates would go nowhere.
-pub async fn self_test(
-    client: &reqwest::Client,
-    addr: SocketAddr,
-    path: &str,
-) -> Result<(), SelfTestError> {
+pub async fn self_test(addr: SocketAddr, path: &str) -> Result<(), SelfTestError> {
     let reachable = match addr.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => {
             SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port())
@@ -146,6 +142,15 @@ pub async fn self_test(
         _ => addr,
     };
     let url = format!("http://{reachable}{path}");
+    // A client of its own without a proxy: an ALL_PROXY set to reach Telegram must not carry a
+    // request to this host's own listener.
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .map_err(|error| SelfTestError::NoAnswer {
+            url: url.clone(),
+            reason: error.to_string(),
+        })?;
     let answer = client
         .post(&url)
         .timeout(STORE_TIMEOUT)

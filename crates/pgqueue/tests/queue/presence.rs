@@ -251,10 +251,12 @@ async fn a_runner_claims_nothing_while_its_presence_is_lost_and_goes_on_once_it_
     let shutdown = CancellationToken::new();
     let holding = tokio::spawn(presence.hold(shutdown.clone()));
 
-    // The connection breaks, and another session holds the lock, so the presence cannot take it
-    // again until that session lets go.
+    // The connection breaks, and another session holds the lock inside a transaction of its
+    // own (a session merely idle would be taken for the presence's old one, and ended), so the
+    // presence cannot take it again until that session lets go.
     cut_presence(&db, &worker).await;
     let mut blocker = db.pool.acquire().await.unwrap();
+    sqlx::query("begin").execute(&mut *blocker).await.unwrap();
     sqlx::query("select pg_advisory_lock($1)")
         .bind(key)
         .execute(&mut *blocker)
@@ -294,6 +296,7 @@ async fn a_runner_claims_nothing_while_its_presence_is_lost_and_goes_on_once_it_
         .execute(&mut *blocker)
         .await
         .unwrap();
+    sqlx::query("commit").execute(&mut *blocker).await.unwrap();
     eventually(
         Duration::from_secs(15),
         "the job to be done once the presence is back",
@@ -308,5 +311,66 @@ async fn a_runner_claims_nothing_while_its_presence_is_lost_and_goes_on_once_it_
     assert!(status.is_present());
     shutdown.cancel();
     running.await.unwrap();
+    holding.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_presence_whose_old_session_lingers_on_the_server_takes_its_lock_back() {
+    let db = TestDb::new().await;
+    let presence = Presence::register(&db.pool, "linger").await.unwrap();
+    let worker = presence.worker_id().to_owned();
+    let key: i64 = sqlx::query_scalar("select lock_key from queue_workers where worker_id = $1")
+        .bind(&worker)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+
+    // A network cut the server never heard close: the old session keeps the lock, idle, until
+    // TCP gives up hours later. Here a session of the test's own holds it as that one would.
+    cut_presence(&db, &worker).await;
+    let mut lingering = db.pool.acquire().await.unwrap().detach();
+    let lingering_pid: i32 = sqlx::query_scalar("select pg_backend_pid()")
+        .fetch_one(&mut lingering)
+        .await
+        .unwrap();
+    sqlx::query("select pg_advisory_lock($1)")
+        .bind(key)
+        .execute(&mut lingering)
+        .await
+        .unwrap();
+
+    let shutdown = CancellationToken::new();
+    let holding = tokio::spawn(presence.hold(shutdown.clone()));
+    eventually(
+        Duration::from_secs(10),
+        "the presence to hold its lock again",
+        || async {
+            let holders: Vec<i32> = sqlx::query_scalar(
+                "select pid from pg_locks
+                 where locktype = 'advisory' and granted
+                   and ((classid::bigint << 32) | objid::bigint) = $1
+                   and database = (select oid from pg_database where datname = current_database())",
+            )
+            .bind(key)
+            .fetch_all(&db.pool)
+            .await
+            .unwrap();
+            holders.len() == 1 && holders[0] != lingering_pid
+        },
+    )
+    .await;
+    assert_eq!(
+        missing_since(&db, &worker).await,
+        Some(None),
+        "registered again"
+    );
+    assert!(
+        sqlx::query("select 1")
+            .execute(&mut lingering)
+            .await
+            .is_err(),
+        "the lingering session was ended"
+    );
+    shutdown.cancel();
     holding.await.unwrap();
 }
