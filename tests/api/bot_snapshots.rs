@@ -1049,3 +1049,77 @@ fn group_guard_messages_in_every_language() {
         );
     }
 }
+
+#[test]
+fn series_pause_and_card_messages_in_every_language() {
+    use remindbot::domain::recurrence::Recurrence;
+    use remindbot::i18n::repeats::repeats_text;
+    let text = || Arg::Text("stand-up <b>&</b>");
+    for lang in Lang::CHOICES {
+        let tr = Tr::new(lang);
+        let snap = |name: &str, lines: &[String]| {
+            insta::assert_snapshot!(
+                format!("series_{lang}_{name}"),
+                render::notice(None, lines).unwrap()
+            );
+        };
+        let weekly =
+            Recurrence::parse_rule_string("FREQ=WEEKLY;BYDAY=FR;BYHOUR=16;BYMINUTE=0").unwrap();
+        let counted =
+            Recurrence::parse_rule_string("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;COUNT=10").unwrap();
+        let until =
+            Recurrence::parse_rule_string("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20270301").unwrap();
+        let from_done = Recurrence::parse_rule_string(
+            "FREQ=DAILY;INTERVAL=3;BYHOUR=9;BYMINUTE=0;DTSTART=20261201;X-FROM=DONE",
+        )
+        .unwrap();
+        snap(
+            "repeats_with_ends",
+            &[
+                repeats_text(tr, &counted),
+                repeats_text(tr, &until),
+                repeats_text(tr, &from_done),
+            ],
+        );
+        let weekly = repeats_text(tr, &weekly);
+        let rule = Arg::Text(&weekly);
+        snap(
+            "reminder_lines",
+            &[
+                tr.t_with("series-repeats", &[("rule", rule.clone())]),
+                tr.t_with(
+                    "series-next",
+                    &[
+                        ("rule", rule.clone()),
+                        ("when", Arg::Text("Fri 11 Dec, 16:00")),
+                    ],
+                ),
+                tr.t("series-last"),
+            ],
+        );
+        snap(
+            "pause_and_resume",
+            &[
+                tr.t_with("repeat-paused", &[("text", text())]),
+                tr.t("repeat-already-paused"),
+                tr.t_with(
+                    "repeat-resumed",
+                    &[("text", text()), ("when", Arg::Text("Fri 11 Dec, 16:00"))],
+                ),
+                tr.t("repeat-not-paused"),
+                tr.t_with("repeat-ended-paused", &[("text", text())]),
+                tr.t("repeat-not-repeating"),
+                tr.t_with("done-series-ended", &[("text", text())]),
+            ],
+        );
+        snap(
+            "buttons_and_toasts",
+            &[
+                tr.t("button-pause"),
+                tr.t("button-resume"),
+                tr.t("callback-paused"),
+                tr.t("callback-resumed"),
+            ],
+        );
+    }
+}
