@@ -108,7 +108,13 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         // `/tz` answers the zone question: a task waiting in it is kept.
         Input::Command(command @ Command::Tz(_)) => on_command(&ctx, &turn, command).await,
         Input::Command(command) => {
-            conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+            conversation::close(
+                &mut *ctx.db().await,
+                ctx.queue(),
+                turn.chat_id,
+                turn.user_id,
+            )
+            .await?;
             on_command(&ctx, &turn, command).await
         }
         Input::Text if quote::from_reply(&ctx, &turn, &msg, text, pending.is_some()).await? => {
