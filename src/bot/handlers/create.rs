@@ -142,7 +142,16 @@ pub(super) async fn create(
     };
     let now = Utc::now();
     let task = &saved.task;
-    let mut card = render::task_card(turn.tr, "task-saved", task, saved.next_reminder, zone, now)?;
+    // A new task's repeat is never paused.
+    let mut card = render::task_card(
+        turn.tr,
+        "task-saved",
+        task,
+        saved.next_reminder,
+        false,
+        zone,
+        now,
+    )?;
     for line in extras.card_lines(turn.tr) {
         card = format!("{card}\n{}", render::notice(None, &[line])?);
     }

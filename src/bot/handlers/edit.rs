@@ -29,6 +29,7 @@ use crate::domain::recurrence::{Recurrence, next_time_of_day};
 use crate::domain::timezone::{resolve_local, to_local};
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
+use crate::store::series;
 use crate::store::tasks::{self, Task, TaskChange, TaskText};
 use crate::store::undo::{self, Change};
 
@@ -146,6 +147,7 @@ async fn confirm(
     };
     let undo_id = undo::record(&mut tx, task.id, Change::Edit, Some(&before.version())).await?;
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
+    let paused = series::on_hold(&mut tx, task.id).await?;
     drop(tx);
     let zone = turn.zone().unwrap_or(task.zone);
     let card = render::task_card(
@@ -153,6 +155,7 @@ async fn confirm(
         "task-changed",
         &task,
         next_reminder,
+        paused,
         zone,
         Utc::now(),
     )?;
