@@ -218,7 +218,7 @@ pub(super) async fn save(
     let undo_id = undo::record(&mut tx, task.id, Change::Create, None).await?;
     extras.attach(&mut tx, task.id).await?;
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
-    conversation::close(&mut *tx, ctx.queue(), turn.chat_id, turn.user_id).await?;
+    conversation::close(&mut tx, ctx.queue(), turn.chat_id, turn.user_id).await?;
     Ok(Some(Saved {
         task,
         undo_id,

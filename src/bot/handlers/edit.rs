@@ -67,7 +67,7 @@ pub(super) async fn answer(
     let mut conn = ctx.db().await;
     let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
     let Some(task) = task.filter(Task::is_open) else {
-        conversation::close(&mut *conn, ctx.queue(), turn.chat_id, turn.user_id).await?;
+        conversation::close(&mut conn, ctx.queue(), turn.chat_id, turn.user_id).await?;
         drop(conn);
         return not_found(ctx, turn).await;
     };
@@ -140,7 +140,7 @@ async fn confirm(
     notes: &[String],
 ) -> Result<(), BotError> {
     let mut tx = ctx.db().await;
-    conversation::close(&mut *tx, ctx.queue(), turn.chat_id, turn.user_id).await?;
+    conversation::close(&mut tx, ctx.queue(), turn.chat_id, turn.user_id).await?;
     let Some(task) = changed else {
         drop(tx);
         return not_found(ctx, turn).await;
