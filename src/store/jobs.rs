@@ -264,6 +264,38 @@ mod tests {
     }
 
     #[test]
+    fn a_question_rides_on_its_message_and_older_messages_ask_none() {
+        let asks = AskedQuestion {
+            user_id: 5,
+            question_id: 12,
+        };
+        let job = OutboxJob::Message(OutgoingMessage {
+            chat_id: 5,
+            op: MessageOp::Send {
+                text: "When?".into(),
+                keyboard: None,
+                force_reply: false,
+                asks: Some(asks),
+            },
+        });
+        let payload = NewJob::of(&job).payload;
+        assert_eq!(payload["asks"], json!({"user_id": 5, "question_id": 12}));
+        assert_eq!(
+            claimed(OUTBOX_QUEUE, payload).args::<OutboxJob>().unwrap(),
+            job
+        );
+        let older = json!({"kind": "message", "chat_id": 5, "op": "send", "text": "When?",
+                           "keyboard": null, "force_reply": false});
+        match claimed(OUTBOX_QUEUE, older).args::<OutboxJob>().unwrap() {
+            OutboxJob::Message(OutgoingMessage {
+                op: MessageOp::Send { asks, .. },
+                ..
+            }) => assert_eq!(asks, None),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn a_previous_releases_untagged_payloads_read_as_their_sort() {
         for job in every_sort() {
             let untagged = match &job {
