@@ -95,6 +95,7 @@ struct TaskHtml<'a> {
     due: &'a str,
     remind: Option<&'a str>,
     repeats: Option<&'a str>,
+    paused: Option<&'a str>,
     warning: Option<&'a str>,
 }
 
@@ -103,6 +104,7 @@ struct ListItem {
     when: String,
     overdue: bool,
     repeats: bool,
+    paused: Option<String>,
     text: String,
     remind: Option<String>,
 }
@@ -178,12 +180,14 @@ pub fn question(
 /// A task card (after creating, changing or restoring a task): text, deadline, the reminder
 /// (`next_reminder`, the one waiting to be sent) and the schedule of a recurring task, all in
 /// `tz` as seen at `now`, days with their weekday. It says when a lead was cut short because it
-/// would have fallen in the past, and when the deadline has passed with no reminder to come.
+/// would have fallen in the past, and when the deadline has passed with no reminder to come; a
+/// repeat that is `paused` says so instead of either.
 pub fn task_card(
     tr: Tr,
     title_key: &str,
     task: &Task,
     next_reminder: Option<DateTime<Utc>>,
+    paused: bool,
     tz: Tz,
     now: DateTime<Utc>,
 ) -> Result<String, RenderError> {
@@ -194,7 +198,7 @@ pub fn task_card(
     );
     let lead = dates::lead(tr, task.lead);
     let remind = match next_reminder {
-        _ if task.lead.is_zero() => None,
+        _ if task.lead.is_zero() || paused => None,
         Some(at) if at == task.due_at - task.lead.duration() => Some(tr.t_with(
             "task-remind",
             &[(
@@ -218,7 +222,9 @@ pub fn task_card(
         None if task.due_at > now => Some(tr.t("task-remind-sent")),
         None => None,
     };
-    let warning = (next_reminder.is_none() && task.due_at <= now).then(|| tr.t("task-overdue"));
+    let warning =
+        (next_reminder.is_none() && task.due_at <= now && !paused).then(|| tr.t("task-overdue"));
+    let paused = paused.then(|| tr.t_with("task-paused", &[("id", Arg::Number(task.id))]));
     let repeats = task.recurrence.as_ref().map(|rule| {
         tr.t_with(
             "task-repeats",
@@ -232,13 +238,15 @@ pub fn task_card(
         due: &due,
         remind: remind.as_deref(),
         repeats: repeats.as_deref(),
+        paused: paused.as_deref(),
         warning: warning.as_deref(),
     })
 }
 
 /// One page of the task list (`page` counts from 0) with `total` open tasks in all, due times in
-/// `tz` as seen at `now`: each task's deadline (marked when it has passed), whether it repeats,
-/// and its next reminder when that is not at the deadline (a lead time, a snooze).
+/// `tz` as seen at `now`: each task's deadline (marked when it has passed), whether it repeats
+/// (and whether that repeat is paused), and its next reminder when that is not at the deadline
+/// (a lead time, a snooze).
 pub fn task_list(
     tr: Tr,
     tasks: &[ListedTask],
@@ -258,8 +266,10 @@ pub fn task_list(
             |ListedTask {
                  task,
                  next_reminder,
+                 on_hold,
              }| {
-                let overdue = task.due_at <= now;
+                // A paused repeat waits for its user, not for its time.
+                let overdue = task.due_at <= now && !on_hold;
                 let when = dates.moment(task.due_at);
                 ListItem {
                     id: task.id,
@@ -270,6 +280,7 @@ pub fn task_list(
                     },
                     overdue,
                     repeats: task.recurs(),
+                    paused: on_hold.then(|| tr.t("list-paused")),
                     text: shorten(&task.text, LIST_TEXT_CHARS),
                     remind: next_reminder.filter(|at| *at != task.due_at).map(|at| {
                         tr.t_with("list-remind", &[("when", Arg::Text(&dates.moment(at)))])

@@ -230,6 +230,7 @@ impl UpdateWorker {
                             text,
                             keyboard: None,
                             force_reply: false,
+                            asks: None,
                         },
                     };
                     outbox::enqueue(&mut tx, &self.shared.deps.queue, &message).await?;
@@ -362,6 +363,7 @@ impl GiveUpHook for Apologize {
                     text: reply.text,
                     keyboard: None,
                     force_reply: false,
+                    asks: None,
                 },
             };
             outbox::enqueue(conn, &self.outbox, &message).await?;

@@ -18,9 +18,9 @@ use super::classify::classify;
 use super::metrics;
 use super::pacing::Recipient;
 use super::worker::{Egress, database_retry};
-use crate::store::budget;
-use crate::store::outbox::{MessageOp, OutgoingMessage, ReplyKeyboard};
-use pgqueue::{ClaimedJob, Outcome};
+use crate::store::outbox::{AskedQuestion, MessageOp, OutgoingMessage, ReplyKeyboard};
+use crate::store::{StoreError, budget, conversation};
+use pgqueue::{ClaimedJob, Outcome, QueueError};
 
 impl Egress {
     /// Sends or applies `message` and says what became of the job.
@@ -43,31 +43,34 @@ impl Egress {
             return outcome;
         }
         match self.request(message).await {
-            Ok(()) => self.done(job, message).await,
+            Ok(Some(sent)) => self.sent(job, message, sent).await,
+            Ok(None) => self.done(job, message).await,
             Err(error) if ignorable_edit(&message.op, &error) => self.done(job, message).await,
             Err(error) => self.after_failure(job, message, to, classify(&error)).await,
         }
     }
 
-    /// The one Bot API request of `message`.
-    async fn request(&self, message: &OutgoingMessage) -> Result<(), RequestError> {
+    /// The one Bot API request of `message`; a new text message's id.
+    async fn request(&self, message: &OutgoingMessage) -> Result<Option<MessageId>, RequestError> {
         let chat = ChatId(message.chat_id);
         match &message.op {
             MessageOp::Send {
                 text,
                 keyboard,
                 force_reply,
+                asks: _,
             } => {
                 let request = self
                     .bot
                     .send_message(chat, text.clone())
                     .parse_mode(ParseMode::Html);
-                match keyboard {
+                let sent = match keyboard {
                     Some(keyboard) => request.reply_markup(keyboard.clone()).await?,
                     None if *force_reply => request.reply_markup(ForceReply::new()).await?,
                     None => request.await?,
                 };
                 metrics::message_sent(metrics::Kind::Reply);
+                return Ok(Some(sent.id));
             }
             MessageOp::SendWithReplyKeyboard {
                 text,
@@ -139,6 +142,47 @@ impl Egress {
                 metrics::message_sent(metrics::Kind::Edit);
             }
         }
+        Ok(None)
+    }
+
+    /// A new text message went out as `sent`: one asking a question has its id written to the
+    /// question's row, with the job's completion, in one transaction (see
+    /// [`conversation::shown`]); should that fail, the job is done all the same (the question
+    /// then keeps its buttons, whose taps answer for themselves).
+    async fn sent(&self, job: &ClaimedJob, message: &OutgoingMessage, sent: MessageId) -> Outcome {
+        let MessageOp::Send {
+            asks: Some(asked), ..
+        } = &message.op
+        else {
+            return self.done(job, message).await;
+        };
+        match self
+            .question_shown(job, message.chat_id, *asked, sent)
+            .await
+        {
+            Ok(()) => Outcome::Recorded,
+            Err(error) => {
+                tracing::warn!(%error, "recording a question's message failed");
+                Outcome::Done
+            }
+        }
+    }
+
+    /// Records the question `asked` shown as `sent` and completes `job`, in one transaction.
+    async fn question_shown(
+        &self,
+        job: &ClaimedJob,
+        chat_id: i64,
+        asked: AskedQuestion,
+        sent: MessageId,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.queue.pool().begin().await?;
+        conversation::shown(&mut tx, &self.queue, chat_id, asked, i64::from(sent.0)).await?;
+        match self.queue.complete(&mut *tx, job).await {
+            Ok(()) | Err(QueueError::LeaseLost { .. }) => {}
+            Err(error) => return Err(error.into()),
+        }
+        tx.commit().await?;
         Ok(())
     }
 

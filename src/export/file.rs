@@ -100,5 +100,6 @@ fn text(lines: &[String]) -> Result<MessageOp, RenderError> {
         text: notice(None, lines)?,
         keyboard: None,
         force_reply: false,
+        asks: None,
     })
 }

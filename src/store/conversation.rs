@@ -1,12 +1,16 @@
 //! The question the bot is waiting for a user to answer in a chat, kept in PostgreSQL
 //! (`conversations`) so that a restart loses nothing. Each user has at most one open question per
 //! chat; a new question replaces the old one, and a question left unanswered for
-//! [`ANSWER_WITHIN`] lapses (a message that late is a new task, not an answer).
+//! [`ANSWER_WITHIN`] lapses (a message that late is a new task, not an answer). A question asked
+//! with buttons keeps them only while it is open: the egress writes down its message once sent
+//! ([`shown`]), and closing or replacing the question takes them off.
 
 use chrono::{DateTime, Utc};
-use sqlx::PgExecutor;
+use pgqueue::Queue;
+use sqlx::{PgConnection, PgExecutor};
 
 use super::StoreError;
+use super::outbox::{self, AskedQuestion, MessageOp, OutgoingMessage};
 use super::types::Corrupt;
 
 /// How long an open question waits for its answer.
@@ -155,23 +159,38 @@ impl Pending {
     }
 }
 
-/// Records the question `pending` for `user_id` in `chat_id`, replacing any earlier one.
+/// Records the question `pending` for `user_id` in `chat_id`, replacing any earlier one (whose
+/// message loses its buttons, through the outbox in the caller's transaction). Returns this
+/// asking of it, for the message that asks it to carry ([`AskedQuestion`]).
 #[tracing::instrument(skip_all, fields(chat_id = chat_id, user_id = user_id))]
-pub async fn ask<'e>(
-    executor: impl PgExecutor<'e>,
+pub async fn ask(
+    conn: &mut PgConnection,
+    queue: &Queue,
     chat_id: i64,
     user_id: i64,
     pending: &Pending,
-) -> Result<(), StoreError> {
+) -> Result<AskedQuestion, StoreError> {
+    let replaced = sqlx::query_scalar!(
+        "select question_message_id from conversations
+         where chat_id = $1 and user_id = $2
+         for update",
+        chat_id,
+        user_id,
+    )
+    .fetch_optional(&mut *conn)
+    .await?
+    .flatten();
     let row = pending.to_row();
-    sqlx::query!(
+    let question_id = sqlx::query_scalar!(
         "insert into conversations
              (chat_id, user_id, kind, task_id, text, quote, message_id, said_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8)
          on conflict (chat_id, user_id) do update
              set kind = excluded.kind, task_id = excluded.task_id, text = excluded.text,
                  quote = excluded.quote, message_id = excluded.message_id,
-                 said_at = excluded.said_at, created_at = now()",
+                 said_at = excluded.said_at, created_at = now(),
+                 question_id = excluded.question_id, question_message_id = null
+         returning question_id",
         chat_id,
         user_id,
         row.kind,
@@ -181,9 +200,15 @@ pub async fn ask<'e>(
         row.message_id,
         row.said_at,
     )
-    .execute(executor)
+    .fetch_one(&mut *conn)
     .await?;
-    Ok(())
+    if let Some(message_id) = replaced {
+        take_buttons_off(conn, queue, chat_id, message_id).await?;
+    }
+    Ok(AskedQuestion {
+        user_id,
+        question_id,
+    })
 }
 
 /// The open question of `user_id` in `chat_id`, if any and not lapsed.
@@ -208,19 +233,76 @@ pub async fn pending<'e>(
     Ok(row.map(Pending::try_from).transpose()?)
 }
 
-/// Closes the open question of `user_id` in `chat_id` (answered or abandoned).
+/// Closes the open question of `user_id` in `chat_id` (answered or abandoned): its message loses
+/// its buttons, through the outbox in the caller's transaction.
 #[tracing::instrument(skip_all, fields(chat_id = chat_id, user_id = user_id))]
-pub async fn close<'e>(
-    executor: impl PgExecutor<'e>,
+pub async fn close(
+    conn: &mut PgConnection,
+    queue: &Queue,
     chat_id: i64,
     user_id: i64,
 ) -> Result<(), StoreError> {
-    sqlx::query!(
-        "delete from conversations where chat_id = $1 and user_id = $2",
+    let asked_in = sqlx::query_scalar!(
+        "delete from conversations where chat_id = $1 and user_id = $2
+         returning question_message_id",
         chat_id,
         user_id,
     )
-    .execute(executor)
-    .await?;
+    .fetch_optional(&mut *conn)
+    .await?
+    .flatten();
+    if let Some(message_id) = asked_in {
+        take_buttons_off(conn, queue, chat_id, message_id).await?;
+    }
     Ok(())
+}
+
+/// Records that `asked` went out in `chat_id` as message `message_id` (the egress, once it is
+/// sent): answering or replacing the question takes its buttons off from now on. A question
+/// closed or replaced before its message went out has served already: the message loses its
+/// buttons at once. Through `conn`, the egress's transaction.
+#[tracing::instrument(skip_all, fields(chat_id = chat_id, message_id = message_id))]
+pub async fn shown(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    chat_id: i64,
+    asked: AskedQuestion,
+    message_id: i64,
+) -> Result<(), StoreError> {
+    let open = sqlx::query!(
+        "update conversations set question_message_id = $4
+         where chat_id = $1 and user_id = $2 and question_id = $3",
+        chat_id,
+        asked.user_id,
+        asked.question_id,
+        message_id,
+    )
+    .execute(&mut *conn)
+    .await?
+    .rows_affected();
+    if open == 0 {
+        take_buttons_off(conn, queue, chat_id, message_id).await?;
+    }
+    Ok(())
+}
+
+/// Puts the edit that takes the buttons off message `message_id` in the outbox.
+async fn take_buttons_off(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    chat_id: i64,
+    message_id: i64,
+) -> Result<(), StoreError> {
+    let Ok(message_id) = i32::try_from(message_id) else {
+        return Ok(());
+    };
+    let edit = OutgoingMessage {
+        chat_id,
+        op: MessageOp::Edit {
+            message_id,
+            text: None,
+            keyboard: None,
+        },
+    };
+    outbox::enqueue(conn, queue, &edit).await
 }

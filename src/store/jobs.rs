@@ -38,6 +38,10 @@ pub enum MessageOp {
         keyboard: Option<InlineKeyboardMarkup>,
         /// Ask for a reply (a question in a group, where a bot in privacy mode sees only replies).
         force_reply: bool,
+        /// The open question it asks, whose row learns its message id once it is sent (so that
+        /// answering the question takes its buttons off). Absent in older releases' jobs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        asks: Option<AskedQuestion>,
     },
     /// Send a new message (Telegram HTML) with a reply keyboard in place of the user's own, or
     /// taking such a keyboard away.
@@ -65,6 +69,16 @@ pub enum MessageOp {
         /// The new buttons; `None` removes them.
         keyboard: Option<InlineKeyboardMarkup>,
     },
+}
+
+/// A question asked of one user in a chat (a `conversations` row), as one asking of it: a
+/// question asked again, or another one, is another asking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AskedQuestion {
+    /// Whom it asks.
+    pub user_id: i64,
+    /// Which asking (`conversations.question_id`).
+    pub question_id: i64,
 }
 
 /// The largest file sent unless MAX_DOCUMENT_BYTES says otherwise: an export's file over it is
@@ -192,6 +206,7 @@ mod tests {
                 text: "<b>hi</b>".into(),
                 keyboard: Some(keyboard.clone()),
                 force_reply: true,
+                asks: None,
             }),
             message(MessageOp::SendWithReplyKeyboard {
                 text: "where?".into(),
@@ -245,6 +260,38 @@ mod tests {
                 claimed(OUTBOX_QUEUE, payload).args::<OutboxJob>().unwrap(),
                 job
             );
+        }
+    }
+
+    #[test]
+    fn a_question_rides_on_its_message_and_older_messages_ask_none() {
+        let asks = AskedQuestion {
+            user_id: 5,
+            question_id: 12,
+        };
+        let job = OutboxJob::Message(OutgoingMessage {
+            chat_id: 5,
+            op: MessageOp::Send {
+                text: "When?".into(),
+                keyboard: None,
+                force_reply: false,
+                asks: Some(asks),
+            },
+        });
+        let payload = NewJob::of(&job).payload;
+        assert_eq!(payload["asks"], json!({"user_id": 5, "question_id": 12}));
+        assert_eq!(
+            claimed(OUTBOX_QUEUE, payload).args::<OutboxJob>().unwrap(),
+            job
+        );
+        let older = json!({"kind": "message", "chat_id": 5, "op": "send", "text": "When?",
+                           "keyboard": null, "force_reply": false});
+        match claimed(OUTBOX_QUEUE, older).args::<OutboxJob>().unwrap() {
+            OutboxJob::Message(OutgoingMessage {
+                op: MessageOp::Send { asks, .. },
+                ..
+            }) => assert_eq!(asks, None),
+            other => panic!("{other:?}"),
         }
     }
 

@@ -11,8 +11,9 @@ use std::sync::Arc;
 use sqlx::{PgConnection, PgPool};
 
 pub use super::jobs::{
-    ExportFormat, ExportJob, LEGACY_REMINDER_QUEUE, MAX_DOCUMENT_BYTES, MessageOp, OUTBOX_QUEUE,
-    OutboxJob, OutgoingMessage, REMINDER_PRIORITY, REPLY_PRIORITY, ReminderJob, ReplyKeyboard,
+    AskedQuestion, ExportFormat, ExportJob, LEGACY_REMINDER_QUEUE, MAX_DOCUMENT_BYTES, MessageOp,
+    OUTBOX_QUEUE, OutboxJob, OutgoingMessage, REMINDER_PRIORITY, REPLY_PRIORITY, ReminderJob,
+    ReplyKeyboard,
 };
 use super::{StoreError, agenda, budget, occurrences};
 use pgqueue::{GiveUpHook, GivenUpJob, NewJob, Queue, QueueConfig, hook::HookFuture};

@@ -22,6 +22,15 @@ pub enum Hold {
     Ended(Task),
 }
 
+/// Whether the repeat of task `task_id` is paused (false for a task that is gone).
+#[tracing::instrument(skip_all, fields(task_id))]
+pub async fn on_hold(conn: &mut PgConnection, task_id: i64) -> Result<bool, StoreError> {
+    let held = sqlx::query_scalar!("select on_hold from tasks where id = $1", task_id)
+        .fetch_optional(conn)
+        .await?;
+    Ok(held.unwrap_or(false))
+}
+
 /// Pauses the repeat of an open recurring task of `chat_id`: its reminders not sent yet (snoozes
 /// and nags too) are cancelled, and nothing is scheduled until [`resume`]. `None` when the chat
 /// has no such open task.

@@ -74,6 +74,8 @@ pub struct ListedTask {
     pub task: Task,
     /// Its next reminder not sent yet (a snooze when it comes first), if any.
     pub next_reminder: Option<DateTime<Utc>>,
+    /// Whether its repeat is paused (nothing fires until it is resumed).
+    pub on_hold: bool,
 }
 
 /// A chat's open tasks, soonest first, each with its next reminder: `limit` of them after
@@ -88,7 +90,8 @@ pub async fn list_open(
     let rows = sqlx::query!(
         "select t.id, t.chat_id, t.owner_id, t.text, t.due_at, t.lead_secs, t.rule, t.tz, t.state,
                 (select min(r.fire_at) from reminders r where r.task_id = t.id and not r.sent)
-                    as next_reminder
+                    as next_reminder,
+                t.on_hold
          from tasks t where t.chat_id = $1 and t.state = 'open'
          order by t.due_at, t.id limit $2 offset $3",
         chat_id,
@@ -113,6 +116,7 @@ pub async fn list_open(
             Ok(ListedTask {
                 task,
                 next_reminder: row.next_reminder,
+                on_hold: row.on_hold,
             })
         })
         .collect()

@@ -384,3 +384,45 @@ async fn cards_a_question_answered_with_its_buttons_loses_them() {
             .await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn series_a_paused_repeat_shows_as_paused_in_the_list_and_on_its_card() {
+    let app = TestApp::start().await;
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Asia/Tashkent").await;
+    let card = app.say(ann, "every day at 9:00 stretch").await;
+    let id = task_id(&card);
+    let line = |list: &TranscriptEntry| {
+        text(list)
+            .lines()
+            .find(|line| line.starts_with(&format!("#{id} ")))
+            .unwrap_or_else(|| panic!("task {id} in {list:?}"))
+            .to_owned()
+    };
+    let list = app.say(ann, "/list").await;
+    assert!(!line(&list).contains("⏸"), "{list:?}");
+
+    app.say(ann, &format!("/pause {id}")).await;
+    let list = app.say(ann, "/list").await;
+    assert!(line(&list).contains("🔁 ⏸ paused — stretch"), "{list:?}");
+
+    // Its card, after Change time, says it is paused (and nothing is scheduled).
+    let (_, question) = app
+        .tap_reply(ann, card.message_id, ann, &format!("e:{id}"))
+        .await;
+    let changed = app.say(ann, "every day at 10:00").await;
+    assert!(
+        text(&changed).contains(&format!(
+            "⏸ Paused: no reminders until you resume it (/resume {id})."
+        )),
+        "{changed:?}"
+    );
+    assert!(!text(&changed).contains("⏰"), "{changed:?}");
+    assert!(app.pending_jobs().await.is_empty());
+    app.message_once(ann, question.message_id, |m| buttons(m).is_empty())
+        .await;
+
+    app.say(ann, &format!("/resume {id}")).await;
+    let list = app.say(ann, "/list").await;
+    assert!(!line(&list).contains("⏸"), "{list:?}");
+}

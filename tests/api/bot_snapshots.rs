@@ -129,7 +129,7 @@ fn bot_every_template_in_every_language() {
             ),
         );
         let card = |key: &str, task: &Task, next_reminder, now| {
-            render::task_card(tr, key, task, next_reminder, zone, now).unwrap()
+            render::task_card(tr, key, task, next_reminder, false, zone, now).unwrap()
         };
         let saved = task(7, tricky, 0, None);
         snap(
@@ -243,6 +243,7 @@ fn bot_every_template_in_every_language() {
         let listed = |task: Task, next_reminder| ListedTask {
             task,
             next_reminder,
+            on_hold: false,
         };
         let tasks = [
             // Overdue, its reminder sent.
@@ -272,6 +273,32 @@ fn bot_every_template_in_every_language() {
             "list_page",
             Reply::text(render::task_list(tr, &tasks, 1, 12, zone, now()).unwrap())
                 .with_keyboard(render::list_keyboard(tr, &tasks, 1, 12)),
+        );
+        // A paused repeat (issue 24): the card and the list say so, and its past occurrence is
+        // not overdue.
+        let paused = Task {
+            due_at: now() - chrono::Duration::hours(3),
+            ..task(
+                9,
+                "stretch",
+                0,
+                Some("FREQ=DAILY;BYHOUR=8;BYMINUTE=0;BYSECOND=0"),
+            )
+        };
+        snap(
+            "task_paused",
+            Reply::text(
+                render::task_card(tr, "task-changed", &paused, None, true, zone, now()).unwrap(),
+            ),
+        );
+        let listed_paused = [ListedTask {
+            task: paused,
+            next_reminder: None,
+            on_hold: true,
+        }];
+        snap(
+            "list_paused",
+            Reply::text(render::task_list(tr, &listed_paused, 0, 1, zone, now()).unwrap()),
         );
         snap(
             "list_empty",
@@ -433,6 +460,7 @@ fn bot_key_messages_in_uzbek_cyrillic() {
                 "task-changed",
                 &monthly,
                 Some(monthly.due_at - chrono::Duration::minutes(30)),
+                false,
                 zone,
                 now(),
             )
@@ -448,6 +476,7 @@ fn bot_key_messages_in_uzbek_cyrillic() {
                 &[ListedTask {
                     task: task(7, tricky, 0, None),
                     next_reminder: None,
+                    on_hold: false,
                 }],
                 0,
                 1,
@@ -456,6 +485,28 @@ fn bot_key_messages_in_uzbek_cyrillic() {
             )
             .unwrap(),
         ),
+    );
+    // A paused repeat: its card and its line in the list say so, transliterated.
+    let paused = task(
+        9,
+        "stretch",
+        0,
+        Some("FREQ=DAILY;BYHOUR=8;BYMINUTE=0;BYSECOND=0"),
+    );
+    snap(
+        "task_paused",
+        Reply::text(
+            render::task_card(tr, "task-changed", &paused, None, true, zone, now()).unwrap(),
+        ),
+    );
+    let listed_paused = [ListedTask {
+        task: paused,
+        next_reminder: None,
+        on_hold: true,
+    }];
+    snap(
+        "list_paused",
+        Reply::text(render::task_list(tr, &listed_paused, 0, 1, zone, now()).unwrap()),
     );
     snap(
         "problem_past",
@@ -609,6 +660,7 @@ fn nag_quote_and_agenda_messages_in_every_language() {
             "task-saved",
             &task(7, tricky, 0, None),
             None,
+            false,
             zone,
             now(),
         )
@@ -851,8 +903,16 @@ fn bot_assumptions_and_richer_repeats_in_every_language() {
             assumed::notes(tr, zone, now(), assumptions, unplaced)
         };
         let confirmation = |task: &Task, notes: &[String]| {
-            let card =
-                render::task_card(tr, "task-saved", task, Some(task.due_at), zone, now()).unwrap();
+            let card = render::task_card(
+                tr,
+                "task-saved",
+                task,
+                Some(task.due_at),
+                false,
+                zone,
+                now(),
+            )
+            .unwrap();
             Reply::text(assumed::under_card(card, notes).unwrap())
                 .with_keyboard(render::confirm_keyboard(tr, 31, task.id))
         };

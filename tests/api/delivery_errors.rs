@@ -556,6 +556,7 @@ async fn every_failure_of_a_message() {
                 text: format!("an answer meeting {:?}", cell.failure),
                 keyboard: None,
                 force_reply: false,
+                asks: None,
             },
         };
         let mut tx = app.pool.begin().await.unwrap();

@@ -18,6 +18,7 @@ mod bot_groups;
 mod bot_hour_choice;
 mod bot_misreadings;
 mod bot_nag;
+mod bot_questions;
 mod bot_quote;
 mod bot_rate_shared;
 mod bot_reads_first;

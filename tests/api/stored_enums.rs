@@ -110,6 +110,7 @@ async fn every_undo_change_is_stored_and_read_back() {
 async fn every_kind_of_open_question_is_stored_and_read_back() {
     let db = TestDb::new().await;
     let task_id = a_task(&db).await.id;
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let questions = [
         Pending::NewTaskTime {
             text: "pay rent".into(),
@@ -139,7 +140,10 @@ async fn every_kind_of_open_question_is_stored_and_read_back() {
             | Pending::QuoteTime { .. }
             | Pending::TimeForForward { .. } => {}
         }
-        conversation::ask(&db.pool, 1, 1, question).await.unwrap();
+        let mut conn = db.pool.acquire().await.unwrap();
+        conversation::ask(&mut conn, &queue, 1, 1, question)
+            .await
+            .unwrap();
         let read = conversation::pending(&db.pool, 1, 1).await.unwrap();
         assert_eq!(read.as_ref(), Some(question));
     }

@@ -168,6 +168,7 @@ async fn untagged_jobs_of_the_previous_release_are_tagged_at_start_and_delivered
             text: text.to_owned(),
             keyboard: None,
             force_reply: false,
+            asks: None,
         },
     };
     let task = |chat_id, text: &str, due_at| NewTask {

@@ -44,7 +44,13 @@ pub(super) fn is_cancel_word(answer: &str) -> bool {
 /// `/cancel`.
 pub(super) async fn command(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
     let open = conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
-    conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+    conversation::close(
+        &mut *ctx.db().await,
+        ctx.queue(),
+        turn.chat_id,
+        turn.user_id,
+    )
+    .await?;
     say(ctx, turn, open.as_ref()).await
 }
 
@@ -72,7 +78,13 @@ pub(super) async fn tapped(
     }
     match asked {
         Some(pending) => {
-            conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+            conversation::close(
+                &mut *ctx.db().await,
+                ctx.queue(),
+                turn.chat_id,
+                turn.user_id,
+            )
+            .await?;
             say(ctx, turn, Some(&pending)).await?;
             Ok(Toast::Key("callback-cancelled"))
         }

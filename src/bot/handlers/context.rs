@@ -29,7 +29,7 @@ use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::chats::{self, Chat};
 use crate::store::conversation::{self, Pending};
-use crate::store::outbox::{MessageOp, OutgoingMessage, ReplyKeyboard};
+use crate::store::outbox::{AskedQuestion, MessageOp, OutgoingMessage, ReplyKeyboard};
 use crate::store::types::ChatKind;
 use crate::store::{reachability, tasks};
 use pgqueue::Queue;
@@ -76,6 +76,8 @@ pub(crate) struct Ctx {
     shared: Arc<Shared>,
     db: tokio::sync::Mutex<Transaction<'static, Postgres>>,
     effects: Mutex<Effects>,
+    /// The question opened last in this update, until the message asking it is sent.
+    asked: Mutex<Option<AskedQuestion>>,
     place: Option<InboxPlace>,
     looked_up: Option<(GroupMember, bool)>,
 }
@@ -117,6 +119,7 @@ impl Ctx {
             shared,
             db: tokio::sync::Mutex::new(tx),
             effects: Mutex::default(),
+            asked: Mutex::default(),
             place: None,
             looked_up: None,
         }
@@ -270,6 +273,20 @@ impl Ctx {
     /// earlier messages). A question in a group asks for a reply: a bot in privacy mode sees only
     /// those.
     pub async fn send(&self, chat_id: i64, reply: Reply) -> Result<(), BotError> {
+        self.push_send(chat_id, reply, None);
+        Ok(())
+    }
+
+    /// Sends `reply`, the message asking the question opened last ([`Ctx::open_question`]), as
+    /// [`Ctx::send`] does: with buttons, it carries the question, so that answering it takes
+    /// them off.
+    pub fn send_asking(&self, chat_id: i64, reply: Reply) {
+        let asked = self.asked.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let asks = asked.filter(|_| reply.keyboard.is_some());
+        self.push_send(chat_id, reply, asks);
+    }
+
+    fn push_send(&self, chat_id: i64, reply: Reply, asks: Option<AskedQuestion>) {
         let force_reply =
             reply.keyboard.is_none() && reply.expects_answer && !ChatId(chat_id).is_user();
         self.effects().outgoing.push(OutgoingMessage {
@@ -278,8 +295,24 @@ impl Ctx {
                 text: reply.text,
                 keyboard: reply.keyboard,
                 force_reply,
+                asks,
             },
         });
+    }
+
+    /// Opens the question `pending` for the user of `turn` (kept in PostgreSQL, so a restart
+    /// loses nothing), replacing (and taking the buttons off) any earlier one; the message that
+    /// asks it goes out by [`Ctx::send_asking`].
+    pub async fn open_question(&self, turn: &Turn, pending: &Pending) -> Result<(), BotError> {
+        let asked = conversation::ask(
+            &mut *self.db().await,
+            self.queue(),
+            turn.chat_id,
+            turn.user_id,
+            pending,
+        )
+        .await?;
+        *self.asked.lock().unwrap_or_else(|p| p.into_inner()) = Some(asked);
         Ok(())
     }
 
@@ -318,7 +351,7 @@ impl Ctx {
         subject: &str,
         example_key: &str,
     ) -> Result<String, BotError> {
-        conversation::ask(&mut *self.db().await, turn.chat_id, turn.user_id, pending).await?;
+        self.open_question(turn, pending).await?;
         Ok(render::question(
             turn.tr,
             &turn.tr.t(question_key),
@@ -344,7 +377,8 @@ impl Ctx {
             let keyboard = render::asking_keyboard(turn.tr, question, turn.asker(), rows);
             Reply::question(text).with_keyboard(keyboard)
         };
-        self.send(turn.chat_id, reply).await
+        self.send_asking(turn.chat_id, reply);
+        Ok(())
     }
 
     /// Sends lines of plain text.

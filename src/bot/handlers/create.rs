@@ -142,7 +142,16 @@ pub(super) async fn create(
     };
     let now = Utc::now();
     let task = &saved.task;
-    let mut card = render::task_card(turn.tr, "task-saved", task, saved.next_reminder, zone, now)?;
+    // A new task's repeat is never paused.
+    let mut card = render::task_card(
+        turn.tr,
+        "task-saved",
+        task,
+        saved.next_reminder,
+        false,
+        zone,
+        now,
+    )?;
     for line in extras.card_lines(turn.tr) {
         card = format!("{card}\n{}", render::notice(None, &[line])?);
     }
@@ -209,7 +218,7 @@ pub(super) async fn save(
     let undo_id = undo::record(&mut tx, task.id, Change::Create, None).await?;
     extras.attach(&mut tx, task.id).await?;
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
-    conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
+    conversation::close(&mut tx, ctx.queue(), turn.chat_id, turn.user_id).await?;
     Ok(Some(Saved {
         task,
         undo_id,

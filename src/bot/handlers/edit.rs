@@ -29,6 +29,7 @@ use crate::domain::recurrence::{Recurrence, next_time_of_day};
 use crate::domain::timezone::{resolve_local, to_local};
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
+use crate::store::series;
 use crate::store::tasks::{self, Task, TaskChange, TaskText};
 use crate::store::undo::{self, Change};
 
@@ -66,7 +67,7 @@ pub(super) async fn answer(
     let mut conn = ctx.db().await;
     let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
     let Some(task) = task.filter(Task::is_open) else {
-        conversation::close(&mut *conn, turn.chat_id, turn.user_id).await?;
+        conversation::close(&mut conn, ctx.queue(), turn.chat_id, turn.user_id).await?;
         drop(conn);
         return not_found(ctx, turn).await;
     };
@@ -139,13 +140,14 @@ async fn confirm(
     notes: &[String],
 ) -> Result<(), BotError> {
     let mut tx = ctx.db().await;
-    conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
+    conversation::close(&mut tx, ctx.queue(), turn.chat_id, turn.user_id).await?;
     let Some(task) = changed else {
         drop(tx);
         return not_found(ctx, turn).await;
     };
     let undo_id = undo::record(&mut tx, task.id, Change::Edit, Some(&before.version())).await?;
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
+    let paused = series::on_hold(&mut tx, task.id).await?;
     drop(tx);
     let zone = turn.zone().unwrap_or(task.zone);
     let card = render::task_card(
@@ -153,6 +155,7 @@ async fn confirm(
         "task-changed",
         &task,
         next_reminder,
+        paused,
         zone,
         Utc::now(),
     )?;

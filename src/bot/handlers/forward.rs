@@ -78,7 +78,14 @@ pub(crate) async fn on_forward(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         quote::create_quoted(&ctx, &turn, zone, time, quote).await?;
         // Creating the task closed it: the next forwards of the same batch take the time too.
         let again = Pending::TimeForForward { phrase, said_at };
-        conversation::ask(&mut *ctx.db().await, turn.chat_id, turn.user_id, &again).await?;
+        conversation::ask(
+            &mut *ctx.db().await,
+            ctx.queue(),
+            turn.chat_id,
+            turn.user_id,
+            &again,
+        )
+        .await?;
         return Ok(());
     }
     ask_when(&ctx, &turn, "ask-quote-when", text, message_id).await
@@ -166,7 +173,14 @@ pub(super) async fn time_alone(
                 phrase: text.to_owned(),
                 said_at: msg.date,
             };
-            conversation::ask(&mut *ctx.db().await, turn.chat_id, turn.user_id, &waiting).await?;
+            conversation::ask(
+                &mut *ctx.db().await,
+                ctx.queue(),
+                turn.chat_id,
+                turn.user_id,
+                &waiting,
+            )
+            .await?;
             Ok(true)
         }
         Some(_) => Ok(false),

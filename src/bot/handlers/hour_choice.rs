@@ -16,6 +16,7 @@ use crate::bot::assumed;
 use crate::bot::render;
 use crate::domain::due::{HalfOfDay, parse_edit};
 use crate::domain::timezone::to_local;
+use crate::store::series;
 use crate::store::tasks::{self, TaskChange};
 use crate::store::undo::{self, Change};
 
@@ -65,9 +66,18 @@ pub(super) async fn tapped(
     };
     let undo_id = undo::record(&mut tx, task_id, Change::Edit, Some(&task.version())).await?;
     let next_reminder = tasks::next_reminder(&mut tx, task_id).await?;
+    let paused = series::on_hold(&mut tx, task_id).await?;
     drop(tx);
     let zone = turn.zone().unwrap_or(changed.zone);
-    let card = render::task_card(turn.tr, "task-saved", &changed, next_reminder, zone, now)?;
+    let card = render::task_card(
+        turn.tr,
+        "task-saved",
+        &changed,
+        next_reminder,
+        paused,
+        zone,
+        now,
+    )?;
     let card = assumed::under_card(card, &[assumed::hour_choice(turn.tr, time)])?;
     let mut keyboard = render::confirm_keyboard(turn.tr, undo_id, task_id);
     keyboard

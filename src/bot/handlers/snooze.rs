@@ -72,7 +72,7 @@ pub(super) async fn answer(
 ) -> Result<(), BotError> {
     let mut conn = ctx.db().await;
     let Some(task) = tasks::find(&mut conn, turn.chat_id, task_id).await? else {
-        conversation::close(&mut *conn, turn.chat_id, turn.user_id).await?;
+        conversation::close(&mut conn, ctx.queue(), turn.chat_id, turn.user_id).await?;
         return not_found(ctx, turn).await;
     };
     drop(conn);
@@ -112,7 +112,7 @@ async fn snooze(
         )
         .await?;
     }
-    conversation::close(&mut *tx, turn.chat_id, turn.user_id).await?;
+    conversation::close(&mut tx, ctx.queue(), turn.chat_id, turn.user_id).await?;
     drop(tx);
     if snoozed.is_none() {
         return not_found(ctx, turn).await;

@@ -15,6 +15,7 @@ use super::replies::Toast;
 use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
 use crate::i18n::Arg;
+use crate::store::series;
 use crate::store::tasks;
 use crate::store::undo::{self, Change};
 
@@ -74,10 +75,11 @@ pub(super) async fn tapped(
         return Ok(Toast::Key("undo-outdated"));
     };
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
+    let paused = series::on_hold(&mut tx, task.id).await?;
     drop(tx);
     ctx.edit(turn.chat_id, message_id, None, None);
     let zone = turn.zone().unwrap_or(task.zone);
-    let card = render::task_card(turn.tr, title, &task, next_reminder, zone, now)?;
+    let card = render::task_card(turn.tr, title, &task, next_reminder, paused, zone, now)?;
     ctx.send(
         turn.chat_id,
         Reply::text(card).with_keyboard(render::change_time_keyboard(turn.tr, task.id)),

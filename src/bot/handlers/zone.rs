@@ -38,31 +38,25 @@ pub(super) async fn ask(
     text: String,
     waiting: Option<String>,
 ) -> Result<(), BotError> {
-    let mut db = ctx.db().await;
     let waiting = match waiting {
         Some(task) => Some(task),
-        None => match conversation::pending(&mut *db, turn.chat_id, turn.user_id).await? {
-            Some(Pending::TimeZone { text }) => text,
-            _ => None,
-        },
+        None => {
+            match conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await? {
+                Some(Pending::TimeZone { text }) => text,
+                _ => None,
+            }
+        }
     };
-    conversation::ask(
-        &mut *db,
-        turn.chat_id,
-        turn.user_id,
-        &Pending::TimeZone { text: waiting },
-    )
-    .await?;
-    drop(db);
-    ctx.send(
+    ctx.open_question(turn, &Pending::TimeZone { text: waiting })
+        .await?;
+    ctx.send_asking(
         turn.chat_id,
         Reply::text(text).with_keyboard(render::zone_asking_keyboard(
             turn.tr,
             Utc::now(),
             turn.asker(),
         )),
-    )
-    .await?;
+    );
     if turn.is_private() {
         // A location button works in private chats only (Telegram's rule).
         let offer = render::notice(None, &[turn.tr.t("tz-share-location")])?;
@@ -211,7 +205,13 @@ async fn set(
         )
         .await?;
     }
-    conversation::close(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+    conversation::close(
+        &mut *ctx.db().await,
+        ctx.queue(),
+        turn.chat_id,
+        turn.user_id,
+    )
+    .await?;
     let now = Utc::now();
     let local_now = Dates::new(turn.tr, zone, now).date_time(now);
     let label = zone_label(zone, now);
