@@ -6,6 +6,7 @@ use sqlx::PgPool;
 
 use pgqueue::{ClaimedJob, Queue, QueueError};
 
+use crate::domain::ids::ChatId;
 use crate::store::chats::{Chat, ChatRow};
 use crate::store::nags::{Nag, NagRow};
 use crate::store::quotes::Quote;
@@ -228,7 +229,14 @@ pub async fn sent(
     };
     // The new card is the task's live one: older cards lose their buttons.
     let newest = message_id.map_or(cards::Keep::None, cards::Keep::Live);
-    cards::close(&mut tx, queue, due.chat.chat_id, due.task.id, newest).await?;
+    cards::close(
+        &mut tx,
+        queue,
+        ChatId(due.chat.chat_id),
+        due.task.id,
+        newest,
+    )
+    .await?;
     if !due.chat.reachable {
         reachability::resume(&mut tx, queue, due.chat.chat_id).await?;
     }

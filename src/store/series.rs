@@ -7,6 +7,7 @@ use sqlx::PgConnection;
 use super::StoreError;
 use super::occurrences::{current, db_now, move_to};
 use super::tasks::{self, Task};
+use crate::domain::ids::{ChatId, TaskId};
 
 /// What pausing or resuming a repeat found.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,8 +28,8 @@ pub enum Hold {
 #[tracing::instrument(skip_all, fields(chat_id, task_id))]
 pub async fn pause(
     conn: &mut PgConnection,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
 ) -> Result<Option<Hold>, StoreError> {
     let Some(open) = tasks::lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
@@ -38,7 +39,7 @@ pub async fn pause(
     }
     let paused = sqlx::query!(
         "update tasks set on_hold = true, updated_at = now() where id = $1 and not on_hold",
-        open.id,
+        open.id.0,
     )
     .execute(&mut *conn)
     .await?
@@ -58,8 +59,8 @@ pub async fn pause(
 pub async fn resume(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
 ) -> Result<Option<Hold>, StoreError> {
     let Some(open) = tasks::lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
@@ -69,7 +70,7 @@ pub async fn resume(
     };
     let resumed = sqlx::query!(
         "update tasks set on_hold = false, updated_at = now() where id = $1 and on_hold",
-        open.id,
+        open.id.0,
     )
     .execute(&mut *conn)
     .await?

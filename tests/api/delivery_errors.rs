@@ -19,6 +19,7 @@ use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
 use pgqueue::maintenance::AttemptOutcome;
 use pgqueue::{JobInfo, JobState};
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::outbox::{self, MessageOp, OutboxJob, OutgoingMessage};
@@ -248,8 +249,8 @@ async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_task
     // A recurring task of each chat, due tomorrow: paused, its pending reminder cancelled.
     for chat in [blocked, missing] {
         let daily = NewTask {
-            chat_id: chat,
-            owner_id: chat,
+            chat_id: ChatId(chat),
+            owner_id: UserId(chat),
             text: TaskText::parse("daily").unwrap(),
             due_at: Utc::now() + chrono::Duration::days(1),
             lead: remindbot::domain::lead::Lead::ZERO,

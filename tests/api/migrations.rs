@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use pgqueue::QueueConfig;
+use remindbot::domain::ids::ChatId;
 use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
 use sqlx::migrate::Migrator;
 
@@ -133,7 +134,7 @@ async fn a_database_of_the_last_release_migrates_forward_with_its_data() {
     assert_eq!(failed[0].task_text.as_deref(), Some("call mom"));
     assert_eq!(attempt_outcomes(&pool, failed[0].job_id).await.len(), 2);
     let mut conn = pool.acquire().await.unwrap();
-    let open = remindbot::store::tasks::list_open(&mut conn, 7, 10, 0)
+    let open = remindbot::store::tasks::list_open(&mut conn, ChatId(7), 10, 0)
         .await
         .unwrap();
     assert_eq!(open.len(), 2);

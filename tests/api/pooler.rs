@@ -44,7 +44,7 @@ async fn behind_pgbouncer_in_transaction_mode_check_and_run_refuse_and_say_why()
     };
     let app = TestApp::builder().prepare().await;
     let through = pooler
-        .url_for(&app.database_url())
+        .url_for(app.database_url())
         .expect("the pooler's URL");
 
     let output = app

@@ -9,6 +9,7 @@ use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
 use pgqueue::JobState;
 use remindbot::admin::actions::{self, ActionResult};
+use remindbot::domain::ids::{ChatId, TaskId, UserId};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::outbox::OutboxJob;
 use remindbot::store::reachability;
@@ -30,8 +31,8 @@ async fn daily_task(app: &TestApp, chat: i64, text: &str) -> i64 {
         .await
         .unwrap();
     let new = NewTask {
-        chat_id: chat,
-        owner_id: chat.abs(),
+        chat_id: ChatId(chat),
+        owner_id: UserId(chat.abs()),
         text: TaskText::parse(text).unwrap(),
         due_at: Utc::now() + chrono::Duration::days(1),
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -43,7 +44,7 @@ async fn daily_task(app: &TestApp, chat: i64, text: &str) -> i64 {
     let mut tx = app.pool.begin().await.unwrap();
     let task = tasks::create(&mut tx, &app.queue, &new).await.unwrap();
     tx.commit().await.unwrap();
-    task.id
+    task.id.0
 }
 
 /// `(chat reachable, task state, pending jobs of the task)`.
@@ -210,7 +211,7 @@ async fn a_reminder_deleted_while_it_is_sent_frees_its_worker_at_once() {
         .await
         .unwrap();
     let mut tx = app.pool.begin().await.unwrap();
-    tasks::delete(&mut tx, users[0], first)
+    tasks::delete(&mut tx, ChatId(users[0]), TaskId(first))
         .await
         .unwrap()
         .unwrap();

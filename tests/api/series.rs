@@ -11,6 +11,7 @@ use pgqueue::{
     reaper,
 };
 use remindbot::admin::actions::{self, ActionResult};
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::egress::record;
 use remindbot::store::tasks::{self, NewTask, TaskText};
@@ -51,8 +52,8 @@ async fn daily_task_due_now(pool: &sqlx::PgPool, queue: &Queue) -> (i64, DateTim
         .unwrap();
     let rule = Recurrence::new(Frequency::Daily, due.time()).unwrap();
     let new = NewTask {
-        chat_id: 600,
-        owner_id: 600,
+        chat_id: ChatId(600),
+        owner_id: UserId(600),
         text: TaskText::parse("stretch").unwrap(),
         due_at: due,
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -62,7 +63,7 @@ async fn daily_task_due_now(pool: &sqlx::PgPool, queue: &Queue) -> (i64, DateTim
     let mut tx = pool.begin().await.unwrap();
     let task = tasks::create(&mut tx, queue, &new).await.unwrap();
     tx.commit().await.unwrap();
-    (task.id, due)
+    (task.id.0, due)
 }
 
 /// The deadlines of the task's occurrences whose reminder job is pending.

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use devdb::ScratchDatabase;
 use pgqueue::maintenance::AttemptOutcome;
 use pgqueue::{JobInfo, JobState};
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::store::OUTBOX_QUEUE;
 use remindbot::store::outbox::OutboxJob;
 use sqlx::PgPool;
@@ -103,8 +104,8 @@ pub async fn task_due_now(pool: &PgPool, queue: &pgqueue::Queue, chat_id: i64, t
     .await
     .expect("the chat is stored");
     let task = NewTask {
-        chat_id,
-        owner_id: chat_id,
+        chat_id: ChatId(chat_id),
+        owner_id: UserId(chat_id),
         text: TaskText::parse(text).expect("a valid task text"),
         due_at: chrono::Utc::now() - chrono::Duration::minutes(1),
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -116,7 +117,7 @@ pub async fn task_due_now(pool: &PgPool, queue: &pgqueue::Queue, chat_id: i64, t
         .await
         .expect("the task is created");
     tx.commit().await.expect("the task commits");
-    task.id
+    task.id.0
 }
 
 /// A reminder of a task with its job, as the queue reports the job.
