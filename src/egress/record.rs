@@ -202,7 +202,7 @@ pub enum Recorded {
 /// it), schedules the next occurrence of a recurring task and the next nag of a task that nags
 /// until done. A lost lease still commits the `sent` flag, so that whoever holds the job now
 /// completes it without sending.
-#[tracing::instrument(skip_all, fields(job = job.id, reminder_id = due.reminder_id))]
+#[tracing::instrument(skip_all, fields(job = job.id.0, reminder_id = due.reminder_id))]
 pub async fn sent(
     pool: &PgPool,
     queue: &Queue,
@@ -255,7 +255,7 @@ pub async fn sent(
 
 /// In one transaction: fails the job with `reason`, marks the chat unreachable and pauses its
 /// recurring tasks.
-#[tracing::instrument(skip_all, fields(job = job.id, chat_id))]
+#[tracing::instrument(skip_all, fields(job = job.id.0, chat_id))]
 pub async fn unreachable(
     pool: &PgPool,
     queue: &Queue,

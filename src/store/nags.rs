@@ -7,6 +7,7 @@
 //! [`MAX_ROUND`] after it.
 
 use chrono::{DateTime, TimeDelta, Utc};
+use pgqueue::JobId;
 use pgqueue::Queue;
 use sqlx::PgConnection;
 
@@ -276,7 +277,7 @@ async fn cancel_pending(conn: &mut PgConnection, nag: &Nag) -> Result<(), StoreE
     .await?
     .flatten();
     if let Some(job_id) = job {
-        pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
+        pgqueue::maintenance::cancel_job(&mut *conn, JobId(job_id)).await?;
     }
     Ok(())
 }

@@ -161,7 +161,7 @@ pub(crate) async fn attach_job(
     sqlx::query!(
         "update reminders set job_id = $2 where id = $1",
         reminder_id,
-        job_id,
+        job_id.map(|id| id.0),
     )
     .execute(conn)
     .await?;

@@ -42,11 +42,11 @@ pub async fn mark_unreachable(
            where t.chat_id = $1 and t.state = 'paused' and not r.sent and r.job_id is not null
              and r.job_id is distinct from $2"#,
         chat_id,
-        running_job,
+        running_job.map(|id| id.0),
     )
     .fetch_all(&mut *conn)
     .await?;
-    pgqueue::cancel_pending(&mut *conn, &jobs).await?;
+    pgqueue::cancel_pending(&mut *conn, &jobs.into_iter().map(JobId).collect::<Vec<_>>()).await?;
     agenda::pause(conn, chat_id, running_job).await?;
     Ok(paused)
 }

@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
+use pgqueue::JobId;
 use pgqueue::Queue;
 use sqlx::PgConnection;
 
@@ -180,7 +181,7 @@ pub(crate) async fn cancel_unsent(
     .flatten()
     .collect();
     for job_id in job_ids {
-        pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
+        pgqueue::maintenance::cancel_job(&mut *conn, JobId(job_id)).await?;
     }
     Ok(())
 }
@@ -501,7 +502,7 @@ pub async fn snooze(
     .fetch_all(&mut *conn)
     .await?;
     for job_id in old_jobs.into_iter().flatten() {
-        pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
+        pgqueue::maintenance::cancel_job(&mut *conn, JobId(job_id)).await?;
     }
     let reminder_id = sqlx::query_scalar!(
         "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, 'snooze')

@@ -3,6 +3,7 @@
 //! to a chat that was marked unreachable. Each way back resumes the chat's paused tasks; and a
 //! reminder whose task is deleted while it is being sent frees its worker at once.
 
+use pgqueue::JobId;
 use std::time::Duration;
 
 use chrono::{NaiveTime, Utc};
@@ -241,7 +242,7 @@ async fn agenda_standing(
             .unwrap();
     let job = match job {
         Some(id) => {
-            let info = crate::support::job_by_id(&app.pool, id).await;
+            let info = crate::support::job_by_id(&app.pool, JobId(id)).await;
             Some((id, info.state, info.run_at))
         }
         None => None,
@@ -278,7 +279,9 @@ async fn an_agenda_pauses_with_its_chat_and_comes_back_on_every_way_back() {
     })
     .await;
     assert_eq!(
-        crate::support::job_by_id(&app.pool, first).await.state,
+        crate::support::job_by_id(&app.pool, JobId(first))
+            .await
+            .state,
         JobState::Cancelled
     );
     assert_eq!(agenda_jobs_in(&app, JobState::Pending).await, 0);
@@ -305,12 +308,15 @@ async fn an_agenda_pauses_with_its_chat_and_comes_back_on_every_way_back() {
     // one is not scheduled to fail again.
     app.sim.set_user_state(ann, UserState::Deactivated).unwrap();
     let mut tx = app.pool.begin().await.unwrap();
-    pgqueue::maintenance::reschedule_job(&mut tx, resumed, now)
+    pgqueue::maintenance::reschedule_job(&mut tx, JobId(resumed), now)
         .await
         .unwrap();
     tx.commit().await.unwrap();
     eventually(WAIT, "the agenda to fail and pause", || async {
-        crate::support::job_by_id(&app.pool, resumed).await.state == JobState::Failed
+        crate::support::job_by_id(&app.pool, JobId(resumed))
+            .await
+            .state
+            == JobState::Failed
             && agenda_standing(&app, ann).await == (true, None)
     })
     .await;

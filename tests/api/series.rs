@@ -2,6 +2,7 @@
 //! out of `running` (sent, failed, failed when its attempts run out or its handler panics,
 //! cancelled, failed by the reaper, cancelled by an admin), the task's next occurrence is pending.
 
+use pgqueue::JobId;
 use std::time::Duration;
 
 use chrono::{DateTime, Timelike, Utc};
@@ -191,10 +192,10 @@ async fn a_sent_occurrence_keeps_the_series_and_so_does_an_admin_cancel() {
             .await
             .unwrap();
     assert_eq!(
-        actions::cancel(&queue, "admin:test", next_job)
+        actions::cancel(&queue, "admin:test", JobId(next_job))
             .await
             .unwrap(),
-        ActionResult::Cancelled(next_job)
+        ActionResult::Cancelled(JobId(next_job))
     );
     assert_eq!(
         pending_occurrences(&db.pool, task).await,
