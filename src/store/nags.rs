@@ -14,7 +14,7 @@ use sqlx::PgConnection;
 use super::StoreError;
 use super::occurrences;
 use super::task_model::Task;
-use super::types::read;
+use super::types::{TaskState, read};
 use crate::domain::ids::TaskId;
 
 /// The most nags after one reminder.
@@ -197,8 +197,9 @@ pub async fn after_sent(
     // Done may have come meanwhile (the reminder is on the user's screen): read the task again,
     // locked, as Done locks it.
     let open = sqlx::query_scalar!(
-        r#"select state = 'open' as "open!" from tasks where id = $1 for update"#,
+        r#"select state = $2 as "open!" from tasks where id = $1 for update"#,
         task.id.0,
+        TaskState::Open.as_str(),
     )
     .fetch_optional(&mut *conn)
     .await?;

@@ -12,7 +12,7 @@ use sqlx::PgConnection;
 use super::StoreError;
 use super::jobs::{OutboxJob, REMINDER_PRIORITY, ReminderJob};
 use super::task_model::{Task, TaskRow, read_task};
-use super::types::read;
+use super::types::{TaskState, read};
 use crate::domain::ids::TaskId;
 use crate::domain::recurrence::Occurrence;
 #[cfg(doc)]
@@ -133,9 +133,10 @@ pub async fn continue_series(
                     t.state
              from reminders r join tasks t on t.id = r.task_id
              where r.id = $1 and r.kind = 'occurrence' and r.due_at >= t.due_at
-               and t.state = 'open' and t.rule is not null
+               and t.state = $2 and t.rule is not null
              for update of t",
             reminder_id,
+            TaskState::Open.as_str(),
         )
         .fetch_optional(&mut *conn)
         .await?,
@@ -198,11 +199,12 @@ pub(crate) async fn move_to(
     let index = i32::try_from(next.index).unwrap_or(i32::MAX);
     let moved = sqlx::query!(
         "update tasks set due_at = $2, occurrence = $3, updated_at = now()
-         where id = $1 and due_at = $4 and state = 'open'",
+         where id = $1 and due_at = $4 and state = $5",
         task.id.0,
         next.at,
         index,
         task.due_at,
+        TaskState::Open.as_str(),
     )
     .execute(&mut *conn)
     .await?

@@ -16,7 +16,7 @@ pub use super::occurrences::{
 pub(crate) use super::task_model::TaskRow;
 use super::task_model::read_task;
 pub use super::task_model::{MAX_TEXT_CHARS, NewTask, Task, TaskText, TaskTextError, TaskVersion};
-use super::types::read;
+use super::types::{TaskState, read};
 use crate::domain::ids::{ChatId, TaskId, UserId};
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Occurrence, Recurrence};
@@ -60,9 +60,10 @@ pub async fn find(
         sqlx::query_as!(
             TaskRow,
             "select id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state
-             from tasks where id = $1 and chat_id = $2 and state <> 'deleted'",
+             from tasks where id = $1 and chat_id = $2 and state <> $3",
             task_id.0,
             chat_id.0,
+            TaskState::Deleted.as_str(),
         )
         .fetch_optional(conn)
         .await?,
@@ -155,10 +156,11 @@ pub(crate) async fn lock_open(
         sqlx::query_as!(
             TaskRow,
             "select id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state
-             from tasks where id = $1 and chat_id = $2 and state = 'open'
+             from tasks where id = $1 and chat_id = $2 and state = $3
              for update",
             task_id.0,
             chat_id.0,
+            TaskState::Open.as_str(),
         )
         .fetch_optional(conn)
         .await?,
@@ -219,9 +221,10 @@ async fn close(conn: &mut PgConnection, task_id: TaskId) -> Result<Option<Task>,
     read_task(
         sqlx::query_as!(
             TaskRow,
-            "update tasks set state = 'done', updated_at = now() where id = $1
+            "update tasks set state = $2, updated_at = now() where id = $1
              returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
             task_id.0,
+            TaskState::Done.as_str(),
         )
         .fetch_optional(conn)
         .await?,
@@ -295,8 +298,9 @@ pub async fn delete(
     };
     cancel_unsent(conn, open.id).await?;
     sqlx::query!(
-        "update tasks set state = 'deleted', updated_at = now() where id = $1",
+        "update tasks set state = $2, updated_at = now() where id = $1",
         open.id.0,
+        TaskState::Deleted.as_str(),
     )
     .execute(conn)
     .await?;
@@ -388,11 +392,12 @@ pub async fn rename(
         sqlx::query_as!(
             TaskRow,
             "update tasks set text = $3, updated_at = now()
-             where id = $1 and chat_id = $2 and state = 'open'
+             where id = $1 and chat_id = $2 and state = $4
              returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
             task_id.0,
             chat_id.0,
             text.as_str(),
+            TaskState::Open.as_str(),
         )
         .fetch_optional(conn)
         .await?,
@@ -409,10 +414,11 @@ pub async fn unchanged_since_created(
 ) -> Result<bool, StoreError> {
     Ok(sqlx::query_scalar!(
         r#"select exists (select 1 from tasks
-                          where id = $1 and chat_id = $2 and state = 'open'
+                          where id = $1 and chat_id = $2 and state = $3
                             and updated_at = created_at) as "unchanged!""#,
         task_id.0,
         chat_id.0,
+        TaskState::Open.as_str(),
     )
     .fetch_one(conn)
     .await?)
@@ -462,7 +468,7 @@ pub async fn restore(
     let due_at = occurrence.at;
     let row = sqlx::query_as!(
         TaskRow,
-        "update tasks set text = $2, due_at = $3, lead_secs = $4, rule = $5, state = 'open',
+        "update tasks set text = $2, due_at = $3, lead_secs = $4, rule = $5, state = $6,
              updated_at = now()
          where id = $1 returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
         task_id.0,
@@ -470,6 +476,7 @@ pub async fn restore(
         due_at,
         version.lead.secs(),
         version.recurrence.as_ref().map(Recurrence::to_rule_string),
+        TaskState::Open.as_str(),
     )
     .fetch_one(&mut *conn)
     .await?;
