@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::domain::due::HalfOfDay;
+use crate::domain::ids::TaskId;
 
 /// Snooze choices offered under a reminder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,12 +29,12 @@ pub enum Question {
     /// "New time?" for a task.
     EditTask {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// "Snooze until when?" for a task.
     SnoozeTime {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// "Which time zone?".
     TimeZone,
@@ -47,29 +48,29 @@ pub enum Action {
     /// Mark the task done.
     Done {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// Snooze the task's reminder.
     Snooze {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
         /// Until when.
         choice: Snooze,
     },
     /// Change the task (its text or time).
     Edit {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// Delete the task.
     Delete {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// Undo the task's creation.
     Undo {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// Show a page of the task list.
     ListPage {
@@ -118,23 +119,23 @@ pub enum Action {
     /// Keep reminding of the task until it is done (the button under a reminder).
     Nag {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// Pause a recurring task's repeat (the button under its reminder).
     Pause {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// Resume a paused repeat (the button under the word that it is paused).
     Resume {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// Read the hour of a new task, said without am/pm on a named day ("tomorrow at 6"), in
     /// this half of the day (the [06:00] [18:00] buttons under its card).
     PickHour {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
         /// The half of the day tapped.
         half: HalfOfDay,
     },
@@ -174,20 +175,20 @@ impl Action {
         let id = |part: Option<&str>| part.and_then(|p| p.parse::<i64>().ok()).filter(|n| *n > 0);
         let action = match kind {
             "d" => Self::Done {
-                task_id: id(parts.next())?,
+                task_id: TaskId(id(parts.next())?),
             },
             "s" => Self::Snooze {
-                task_id: id(parts.next())?,
+                task_id: TaskId(id(parts.next())?),
                 choice: Snooze::from_code(parts.next()?)?,
             },
             "e" => Self::Edit {
-                task_id: id(parts.next())?,
+                task_id: TaskId(id(parts.next())?),
             },
             "x" => Self::Delete {
-                task_id: id(parts.next())?,
+                task_id: TaskId(id(parts.next())?),
             },
             "u" => Self::Undo {
-                task_id: id(parts.next())?,
+                task_id: TaskId(id(parts.next())?),
             },
             "p" => Self::ListPage {
                 page: parts.next()?.parse().ok()?,
@@ -211,10 +212,10 @@ impl Action {
                 question: match parts.next()? {
                     "w" => Question::NewTaskTime,
                     "e" => Question::EditTask {
-                        task_id: id(parts.next())?,
+                        task_id: TaskId(id(parts.next())?),
                     },
                     "s" => Question::SnoozeTime {
-                        task_id: id(parts.next())?,
+                        task_id: TaskId(id(parts.next())?),
                     },
                     "z" => Question::TimeZone,
                     "f" => Question::QuoteTime,
@@ -226,19 +227,19 @@ impl Action {
                 },
             },
             "n" => Self::Nag {
-                task_id: id(parts.next())?,
+                task_id: TaskId(id(parts.next())?),
             },
             "ld" => Self::Lead {
                 minutes: parts.next()?.parse().ok()?,
             },
             "hp" => Self::Pause {
-                task_id: id(parts.next())?,
+                task_id: TaskId(id(parts.next())?),
             },
             "hr" => Self::Resume {
-                task_id: id(parts.next())?,
+                task_id: TaskId(id(parts.next())?),
             },
             "h" => Self::PickHour {
-                task_id: id(parts.next())?,
+                task_id: TaskId(id(parts.next())?),
                 half: match parts.next()? {
                     "m" => HalfOfDay::Morning,
                     "e" => HalfOfDay::Evening,
@@ -301,18 +302,26 @@ mod tests {
     fn every_action_round_trips_within_64_bytes() {
         let max = i64::MAX;
         let actions = [
-            Action::Done { task_id: max },
+            Action::Done {
+                task_id: TaskId(max),
+            },
             Action::Snooze {
-                task_id: max,
+                task_id: TaskId(max),
                 choice: Snooze::TomorrowMorning,
             },
             Action::Snooze {
-                task_id: 1,
+                task_id: TaskId(1),
                 choice: Snooze::Custom,
             },
-            Action::Edit { task_id: max },
-            Action::Delete { task_id: max },
-            Action::Undo { task_id: max },
+            Action::Edit {
+                task_id: TaskId(max),
+            },
+            Action::Delete {
+                task_id: TaskId(max),
+            },
+            Action::Undo {
+                task_id: TaskId(max),
+            },
             Action::ListPage { page: u32::MAX },
             Action::AdminRetry { job_id: max },
             Action::AdminCancel { job_id: max },
@@ -328,15 +337,21 @@ mod tests {
                 asker: Some(max),
             },
             Action::Cancel {
-                question: Question::EditTask { task_id: max },
+                question: Question::EditTask {
+                    task_id: TaskId(max),
+                },
                 asker: Some(max),
             },
             Action::Cancel {
-                question: Question::SnoozeTime { task_id: max },
+                question: Question::SnoozeTime {
+                    task_id: TaskId(max),
+                },
                 asker: Some(max),
             },
             Action::Cancel {
-                question: Question::SnoozeTime { task_id: max },
+                question: Question::SnoozeTime {
+                    task_id: TaskId(max),
+                },
                 asker: None,
             },
             Action::Cancel {
@@ -347,16 +362,22 @@ mod tests {
                 question: Question::QuoteTime,
                 asker: None,
             },
-            Action::Nag { task_id: max },
+            Action::Nag {
+                task_id: TaskId(max),
+            },
             Action::Lead { minutes: u32::MAX },
-            Action::Pause { task_id: max },
-            Action::Resume { task_id: max },
+            Action::Pause {
+                task_id: TaskId(max),
+            },
+            Action::Resume {
+                task_id: TaskId(max),
+            },
             Action::PickHour {
-                task_id: max,
+                task_id: TaskId(max),
                 half: HalfOfDay::Morning,
             },
             Action::PickHour {
-                task_id: 1,
+                task_id: TaskId(1),
                 half: HalfOfDay::Evening,
             },
         ];

@@ -23,7 +23,7 @@ pub enum ActionResult {
 /// Returns the failed job `job_id` to the queue, recording `actor`. The chat of a reminder job is
 /// reachable again and its paused tasks resume: an admin retries once the cause is gone (the
 /// user unblocked the bot).
-#[tracing::instrument(skip_all, fields(job = job_id, actor))]
+#[tracing::instrument(skip_all, fields(job = job_id.0, actor))]
 pub async fn retry(queue: &Queue, actor: &str, job_id: JobId) -> Result<ActionResult, AdminError> {
     let mut tx = queue.pool().begin().await?;
     match maintenance::retry_failed(&mut tx, job_id).await {
@@ -58,7 +58,7 @@ pub async fn retry_all(queue: &Queue, actor: &str) -> Result<ActionResult, Admin
 
 /// Cancels the job `job_id` (failed, pending or running), recording `actor`. A recurring task
 /// whose current occurrence it was moves on to its next one.
-#[tracing::instrument(skip_all, fields(job = job_id, actor))]
+#[tracing::instrument(skip_all, fields(job = job_id.0, actor))]
 pub async fn cancel(queue: &Queue, actor: &str, job_id: JobId) -> Result<ActionResult, AdminError> {
     let mut tx = queue.pool().begin().await?;
     if !maintenance::cancel_job(&mut *tx, job_id).await? {
@@ -74,11 +74,12 @@ pub async fn cancel(queue: &Queue, actor: &str, job_id: JobId) -> Result<ActionR
 
 /// The reminders the jobs `job_ids` deliver.
 async fn reminders_of(conn: &mut PgConnection, job_ids: &[JobId]) -> Result<Vec<i64>, AdminError> {
-    Ok(
-        sqlx::query_scalar!("select id from reminders where job_id = any($1)", job_ids)
-            .fetch_all(conn)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        "select id from reminders where job_id = any($1)",
+        &job_ids.iter().map(|id| id.0).collect::<Vec<_>>()
     )
+    .fetch_all(conn)
+    .await?)
 }
 
 /// Marks the chats of the reminder and agenda jobs `job_ids` reachable again and resumes their
@@ -91,7 +92,7 @@ async fn resume_chats(
     let chats = sqlx::query_scalar!(
         "select distinct t.chat_id from reminders r join tasks t on t.id = r.task_id
          where r.job_id = any($1)",
-        job_ids,
+        &job_ids.iter().map(|id| id.0).collect::<Vec<_>>(),
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -114,7 +115,7 @@ async fn record(
         "insert into admin_actions (actor, action, job_id, detail) values ($1, $2, $3, $4)",
         actor,
         action,
-        job_id,
+        job_id.map(|id| id.0),
         detail,
     )
     .execute(conn)

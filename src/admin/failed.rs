@@ -77,13 +77,14 @@ pub async fn list<'c>(
     };
     let jobs = pgqueue::failed_jobs(&mut *conn, &query).await?;
     let ids: Vec<JobId> = jobs.iter().map(|job| job.id).collect();
+    let raw_ids: Vec<i64> = ids.iter().map(|id| id.0).collect();
     let reminders = sqlx::query_as!(
         ReminderOfJob,
         r#"select r.job_id as "job_id!", t.id as "task_id?", t.text as "task_text?",
                   t.chat_id as "chat_id?", r.fire_at as "due_at!"
            from reminders r left join tasks t on t.id = r.task_id
            where r.job_id = any($1)"#,
-        &ids,
+        &raw_ids,
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -92,10 +93,10 @@ pub async fn list<'c>(
         by_job.entry(reminder.job_id).or_insert(reminder);
     }
     let mut updates: HashMap<JobId, (Option<i64>, String)> =
-        crate::store::inbox::sent_by_users(&mut *conn, &ids)
+        crate::store::inbox::sent_by_users(&mut *conn, &raw_ids)
             .await?
             .into_iter()
-            .map(|(job_id, chat_id, sent)| (job_id, (chat_id, sent)))
+            .map(|(job_id, chat_id, sent)| (JobId(job_id), (chat_id, sent)))
             .collect();
     let listed = jobs
         .into_iter()
@@ -103,7 +104,7 @@ pub async fn list<'c>(
             let reminder = by_job.remove(&job.id);
             let (update_chat, user_sent) = updates.remove(&job.id).unzip();
             Ok(FailedJob {
-                job_id: job.id,
+                job_id: job.id.0,
                 queue: job.queue,
                 task_id: reminder.as_ref().and_then(|r| r.task_id),
                 task_text: reminder.as_ref().and_then(|r| r.task_text.clone()),

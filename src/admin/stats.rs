@@ -53,7 +53,7 @@ pub async fn read(pool: &PgPool) -> Result<Stats, AdminError> {
         .oldest_due
         .zip(depth.oldest_due_secs)
         .map(|(job, waiting_secs)| OldestDue {
-            job_id: job.id,
+            job_id: job.id.0,
             run_at: job.run_at,
             waiting_secs,
         });

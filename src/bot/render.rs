@@ -9,6 +9,7 @@ use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 use crate::callback::{Action, Question, Snooze};
 use crate::domain::due::HalfOfDay;
+use crate::domain::ids::TaskId;
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
 use crate::domain::timezone::{is_fixed_offset, utc_offset};
@@ -90,7 +91,7 @@ struct ProblemHtml<'a> {
 #[template(path = "task.html")]
 struct TaskHtml<'a> {
     title: &'a str,
-    id: i64,
+    id: TaskId,
     text: &'a str,
     due: &'a str,
     remind: Option<&'a str>,
@@ -100,7 +101,7 @@ struct TaskHtml<'a> {
 }
 
 struct ListItem {
-    id: i64,
+    id: TaskId,
     when: String,
     overdue: bool,
     repeats: bool,
@@ -224,7 +225,7 @@ pub fn task_card(
     };
     let warning =
         (next_reminder.is_none() && task.due_at <= now && !paused).then(|| tr.t("task-overdue"));
-    let paused = paused.then(|| tr.t_with("task-paused", &[("id", Arg::Number(task.id))]));
+    let paused = paused.then(|| tr.t_with("task-paused", &[("id", Arg::Number(task.id.0))]));
     let repeats = task.recurrence.as_ref().map(|rule| {
         tr.t_with(
             "task-repeats",
@@ -342,7 +343,7 @@ fn button(label: String, action: Action) -> InlineKeyboardButton {
 }
 
 /// Under a new or changed task: undo that (the change recorded as `undo_id`), or change its time.
-pub fn confirm_keyboard(tr: Tr, undo_id: i64, task_id: i64) -> InlineKeyboardMarkup {
+pub fn confirm_keyboard(tr: Tr, undo_id: i64, task_id: TaskId) -> InlineKeyboardMarkup {
     InlineKeyboardMarkup::new([[
         button(tr.t("button-undo"), Action::UndoChange { undo_id }),
         button(tr.t("button-change-time"), Action::Edit { task_id }),
@@ -355,7 +356,7 @@ pub fn undo_keyboard(tr: Tr, undo_id: i64) -> InlineKeyboardMarkup {
 }
 
 /// Under a task put back by Undo: change its time.
-pub fn change_time_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+pub fn change_time_keyboard(tr: Tr, task_id: TaskId) -> InlineKeyboardMarkup {
     InlineKeyboardMarkup::new([[button(tr.t("button-change-time"), Action::Edit { task_id })]])
 }
 
@@ -446,7 +447,7 @@ pub fn list_keyboard(tr: Tr, tasks: &[ListedTask], page: u32, total: i64) -> Inl
 }
 
 /// The snooze choices for a task, one row.
-pub fn snooze_choices(tr: Tr, task_id: i64) -> Vec<InlineKeyboardButton> {
+pub fn snooze_choices(tr: Tr, task_id: TaskId) -> Vec<InlineKeyboardButton> {
     let choice = |key: &str, choice| button(tr.t(key), Action::Snooze { task_id, choice });
     vec![
         choice("button-snooze-10m", Snooze::TenMinutes),
@@ -547,7 +548,7 @@ pub fn lead_keyboard(tr: Tr, current: Lead) -> InlineKeyboardMarkup {
 /// The two readings of an hour said without am/pm on a named day, as buttons under the new
 /// task's card: the morning and the evening one of `chosen`'s hour ("06:00", "18:00"), the
 /// chosen one ticked; a tap reads the hour in that half of the day.
-pub fn hour_choice_row(task_id: i64, chosen: NaiveTime) -> Vec<InlineKeyboardButton> {
+pub fn hour_choice_row(task_id: TaskId, chosen: NaiveTime) -> Vec<InlineKeyboardButton> {
     let morning = chosen.with_hour(chosen.hour() % 12).unwrap_or(chosen);
     [
         (morning, HalfOfDay::Morning),

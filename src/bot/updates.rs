@@ -65,7 +65,7 @@ impl UpdateWorker {
     }
 
     /// Handles the update of `job` and says what became of the job.
-    #[tracing::instrument(skip_all, fields(job = job.id, attempt = job.attempt))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, attempt = job.attempt))]
     async fn run(&self, job: ClaimedJob) -> Outcome {
         let UpdateJob { inbox_id } = match job.args::<UpdateJob>() {
             Ok(update) => update,

@@ -2,6 +2,7 @@
 //! Actions are recorded with the OS user id that ran them (`cli:<name> uid=<uid>`): the name from
 //! `$USER` is only a hint anyone can set.
 
+use pgqueue::JobId;
 use std::net::SocketAddr;
 
 use anyhow::Context as _;
@@ -120,12 +121,14 @@ pub async fn run(command: AdminSubcommand, pool: &PgPool) -> anyhow::Result<()> 
         }
         AdminSubcommand::Retry { id, all } => {
             let result = match id {
-                Some(id) if !all => actions::retry(&reminders, &actor, id).await?,
+                Some(id) if !all => actions::retry(&reminders, &actor, JobId(id)).await?,
                 _ => actions::retry_all(&reminders, &actor).await?,
             };
             report(result)?;
         }
-        AdminSubcommand::Cancel { id } => report(actions::cancel(&reminders, &actor, id).await?)?,
+        AdminSubcommand::Cancel { id } => {
+            report(actions::cancel(&reminders, &actor, JobId(id)).await?)?
+        }
         AdminSubcommand::Serve {
             addr,
             admin,

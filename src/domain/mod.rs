@@ -3,6 +3,7 @@
 
 pub mod due;
 pub mod fold;
+pub mod ids;
 pub mod lang;
 pub mod lead;
 pub mod recurrence;

@@ -10,6 +10,7 @@ use super::render::{
     ReminderExtras, ReminderView, nag_keyboard, reminder_html_with, reminder_keyboard,
 };
 use crate::callback::Action;
+use crate::domain::ids::TaskId;
 use crate::domain::recurrence::{End, Occurrence, Recurrence};
 use crate::i18n::dates::Dates;
 use crate::i18n::repeats::repeats_text;
@@ -92,7 +93,7 @@ impl Extras {
 
     /// The buttons: a nag has no Keep reminding (it keeps reminding already); a repeat can be
     /// paused.
-    pub fn keyboard(&self, tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+    pub fn keyboard(&self, tr: Tr, task_id: TaskId) -> InlineKeyboardMarkup {
         let keyboard = match self.nag {
             Some(_) => nag_keyboard(tr, task_id),
             None => reminder_keyboard(tr, task_id),

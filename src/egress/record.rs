@@ -6,6 +6,7 @@ use sqlx::PgPool;
 
 use pgqueue::{ClaimedJob, Queue, QueueError};
 
+use crate::domain::ids::ChatId;
 use crate::store::chats::{Chat, ChatRow};
 use crate::store::nags::{Nag, NagRow};
 use crate::store::quotes::Quote;
@@ -201,7 +202,7 @@ pub enum Recorded {
 /// it), schedules the next occurrence of a recurring task and the next nag of a task that nags
 /// until done. A lost lease still commits the `sent` flag, so that whoever holds the job now
 /// completes it without sending.
-#[tracing::instrument(skip_all, fields(job = job.id, reminder_id = due.reminder_id))]
+#[tracing::instrument(skip_all, fields(job = job.id.0, reminder_id = due.reminder_id))]
 pub async fn sent(
     pool: &PgPool,
     queue: &Queue,
@@ -228,7 +229,14 @@ pub async fn sent(
     };
     // The new card is the task's live one: older cards lose their buttons.
     let newest = message_id.map_or(cards::Keep::None, cards::Keep::Live);
-    cards::close(&mut tx, queue, due.chat.chat_id, due.task.id, newest).await?;
+    cards::close(
+        &mut tx,
+        queue,
+        ChatId(due.chat.chat_id),
+        due.task.id,
+        newest,
+    )
+    .await?;
     if !due.chat.reachable {
         reachability::resume(&mut tx, queue, due.chat.chat_id).await?;
     }
@@ -247,7 +255,7 @@ pub async fn sent(
 
 /// In one transaction: fails the job with `reason`, marks the chat unreachable and pauses its
 /// recurring tasks.
-#[tracing::instrument(skip_all, fields(job = job.id, chat_id))]
+#[tracing::instrument(skip_all, fields(job = job.id.0, chat_id))]
 pub async fn unreachable(
     pool: &PgPool,
     queue: &Queue,

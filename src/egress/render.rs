@@ -9,6 +9,7 @@ use chrono_tz::Tz;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 use crate::callback::{Action, Snooze};
+use crate::domain::ids::TaskId;
 use crate::i18n::dates::{self, Dates};
 use crate::i18n::{Arg, Tr};
 
@@ -16,7 +17,7 @@ use crate::i18n::{Arg, Tr};
 #[derive(Clone, Debug)]
 pub struct ReminderView<'a> {
     /// The task's id (for the buttons).
-    pub task_id: i64,
+    pub task_id: TaskId,
     /// The task's text, as the user wrote it.
     pub text: &'a str,
     /// The occurrence's deadline.
@@ -116,16 +117,16 @@ fn cut_utf16(text: &str, max: usize) -> String {
 }
 
 /// The buttons under a reminder: Done, the four snooze choices, and Keep reminding.
-pub fn reminder_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+pub fn reminder_keyboard(tr: Tr, task_id: TaskId) -> InlineKeyboardMarkup {
     keyboard(tr, task_id, true)
 }
 
 /// The buttons under a nag (a reminder repeated until done): Done and the four snooze choices.
-pub fn nag_keyboard(tr: Tr, task_id: i64) -> InlineKeyboardMarkup {
+pub fn nag_keyboard(tr: Tr, task_id: TaskId) -> InlineKeyboardMarkup {
     keyboard(tr, task_id, false)
 }
 
-fn keyboard(tr: Tr, task_id: i64, keep_reminding: bool) -> InlineKeyboardMarkup {
+fn keyboard(tr: Tr, task_id: TaskId, keep_reminding: bool) -> InlineKeyboardMarkup {
     let button =
         |key: &str, action: Action| InlineKeyboardButton::callback(tr.t(key), action.encode());
     let snooze = |key: &str, choice| button(key, Action::Snooze { task_id, choice });
@@ -159,7 +160,7 @@ mod tests {
     #[test]
     fn a_late_reminder_says_how_late_and_escapes_the_text() {
         let view = ReminderView {
-            task_id: 5,
+            task_id: TaskId(5),
             text: "pay <rent> & tax",
             due_at: Utc.with_ymd_and_hms(2026, 12, 31, 6, 0, 0).unwrap(),
             zone: Tz::Asia__Tashkent,
@@ -188,15 +189,15 @@ mod tests {
         let count = |keyboard: InlineKeyboardMarkup| -> usize {
             keyboard.inline_keyboard.iter().map(Vec::len).sum()
         };
-        assert_eq!(count(reminder_keyboard(Tr::new(Lang::En), 9)), 6);
-        assert_eq!(count(nag_keyboard(Tr::new(Lang::En), 9)), 5);
+        assert_eq!(count(reminder_keyboard(Tr::new(Lang::En), TaskId(9))), 6);
+        assert_eq!(count(nag_keyboard(Tr::new(Lang::En), TaskId(9))), 5);
     }
 
     #[test]
     fn a_quote_is_cut_to_fit_telegram_and_escaped() {
         let quote = format!("<b>{}", "😀".repeat(5000));
         let view = ReminderView {
-            task_id: 5,
+            task_id: TaskId(5),
             text: "a long one",
             due_at: Utc.with_ymd_and_hms(2026, 12, 31, 6, 0, 0).unwrap(),
             zone: Tz::Asia__Tashkent,

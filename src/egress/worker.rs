@@ -70,7 +70,7 @@ impl Egress {
     }
 
     /// Sends what `job` carries and says what became of the job.
-    #[tracing::instrument(skip_all, fields(job = job.id, attempt = job.attempt, chat_id))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, attempt = job.attempt, chat_id))]
     pub async fn send(&self, job: ClaimedJob) -> Outcome {
         match job.args::<OutboxJob>() {
             Ok(OutboxJob::Message(message)) => {

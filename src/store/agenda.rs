@@ -111,7 +111,7 @@ pub async fn set(
     .await?
     .flatten();
     if let Some(job_id) = old_job {
-        pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
+        pgqueue::maintenance::cancel_job(&mut *conn, JobId(job_id)).await?;
     }
     let id = sqlx::query_scalar!(
         "insert into agendas (chat_id, local_time, tz, next_at) values ($1, $2, $3, $4)
@@ -141,7 +141,7 @@ pub async fn off(conn: &mut PgConnection, chat_id: i64) -> Result<bool, StoreErr
     .fetch_optional(&mut *conn)
     .await?;
     if let Some(Some(job_id)) = deleted {
-        pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
+        pgqueue::maintenance::cancel_job(&mut *conn, JobId(job_id)).await?;
     }
     Ok(deleted.is_some())
 }
@@ -269,7 +269,7 @@ pub async fn day_tasks(
 /// In one transaction: marks the agenda due at `agenda_at` sent, completes its job (fenced) and
 /// schedules the next day's. A lost lease still records the send, so whoever holds the job now
 /// completes it without sending.
-#[tracing::instrument(skip_all, fields(job = job.id, agenda_id = payload.agenda_id))]
+#[tracing::instrument(skip_all, fields(job = job.id.0, agenda_id = payload.agenda_id))]
 pub async fn sent(
     pool: &PgPool,
     queue: &Queue,
@@ -281,7 +281,7 @@ pub async fn sent(
         "update agendas set sent_for = $2, updated_at = now() where id = $1 and job_id = $3",
         payload.agenda_id,
         payload.agenda_at,
-        job.id,
+        job.id.0,
     )
     .execute(&mut *tx)
     .await?;
@@ -289,14 +289,14 @@ pub async fn sent(
         Ok(()) | Err(QueueError::LeaseLost { .. }) => {}
         Err(error) => return Err(error.into()),
     }
-    continue_series(&mut tx, queue, job.id, payload).await?;
+    continue_series(&mut tx, queue, job.id.0, payload).await?;
     tx.commit().await?;
     Ok(())
 }
 
 /// In one transaction: completes the job without sending (its day is over, or the chat's zone
 /// changed since it was scheduled) and schedules the next one in the chat's zone.
-#[tracing::instrument(skip_all, fields(job = job.id, agenda_id = payload.agenda_id))]
+#[tracing::instrument(skip_all, fields(job = job.id.0, agenda_id = payload.agenda_id))]
 pub async fn skip(
     pool: &PgPool,
     queue: &Queue,
@@ -305,7 +305,7 @@ pub async fn skip(
 ) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
     queue.complete(&mut *tx, job).await?;
-    continue_series(&mut tx, queue, job.id, payload).await?;
+    continue_series(&mut tx, queue, job.id.0, payload).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -371,8 +371,8 @@ pub async fn pause(
     let Some(job) = paused else {
         return Ok(false);
     };
-    if let Some(job_id) = job.filter(|job_id| Some(*job_id) != running_job) {
-        pgqueue::cancel_pending(&mut *conn, &[job_id]).await?;
+    if let Some(job_id) = job.filter(|job_id| Some(JobId(*job_id)) != running_job) {
+        pgqueue::cancel_pending(&mut *conn, &[JobId(job_id)]).await?;
     }
     Ok(true)
 }
@@ -477,7 +477,7 @@ async fn enqueue(
     sqlx::query!(
         "update agendas set job_id = $2 where id = $1",
         agenda_id,
-        job_id,
+        job_id.map(|id| id.0),
     )
     .execute(conn)
     .await?;

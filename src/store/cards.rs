@@ -8,6 +8,7 @@ use sqlx::PgConnection;
 
 use super::StoreError;
 use super::outbox::{self, MessageOp, OutgoingMessage};
+use crate::domain::ids::{ChatId, TaskId};
 
 /// Takes the buttons off every live card of task `task_id` in `chat_id`, except the message
 /// `keep` (the new card, or one its caller edits itself), which counts as closed too unless it is
@@ -16,8 +17,8 @@ use super::outbox::{self, MessageOp, OutgoingMessage};
 pub async fn close(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
     keep: Keep,
 ) -> Result<Vec<i64>, StoreError> {
     let (spared, stays_live) = match keep {
@@ -30,7 +31,7 @@ pub async fn close(
            where task_id = $1 and sent and card_live and message_id is not null
              and ($3 or message_id is distinct from $2)
            returning message_id as "message_id!""#,
-        task_id,
+        task_id.0,
         spared,
         !stays_live,
     )
@@ -47,7 +48,7 @@ pub async fn close(
             continue;
         };
         let edit = OutgoingMessage {
-            chat_id,
+            chat_id: chat_id.0,
             op: MessageOp::Edit {
                 message_id,
                 text: None,

@@ -189,7 +189,7 @@ async fn store(
     sqlx::query!(
         "update updates set job_id = $2 where id = $1",
         inbox_id,
-        job_id,
+        job_id.map(|id| id.0),
     )
     .execute(conn)
     .await?;

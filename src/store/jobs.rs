@@ -177,14 +177,14 @@ impl JobKind for OutboxJob {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pgqueue::{ClaimedJob, NewJob, PayloadError};
+    use pgqueue::{ClaimedJob, JobId, NewJob, PayloadError};
     use serde_json::{Value, json};
     use teloxide::types::InlineKeyboardButton;
 
     /// A claimed job of queue `queue` carrying `payload`.
     fn claimed(queue: &str, payload: Value) -> ClaimedJob {
         ClaimedJob {
-            id: 1,
+            id: JobId(1),
             queue: queue.to_owned(),
             payload,
             attempt: 1,

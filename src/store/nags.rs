@@ -7,13 +7,15 @@
 //! [`MAX_ROUND`] after it.
 
 use chrono::{DateTime, TimeDelta, Utc};
+use pgqueue::JobId;
 use pgqueue::Queue;
 use sqlx::PgConnection;
 
 use super::StoreError;
 use super::occurrences;
 use super::task_model::Task;
-use super::types::read;
+use super::types::{TaskState, read};
+use crate::domain::ids::TaskId;
 
 /// The most nags after one reminder.
 pub const MAX_NAGS: u32 = 12;
@@ -105,12 +107,12 @@ impl TryFrom<NagRow> for Nag {
 }
 
 /// The task's nagging, locked for the rest of the transaction; `None` when it does not nag.
-async fn lock(conn: &mut PgConnection, task_id: i64) -> Result<Option<Nag>, StoreError> {
+async fn lock(conn: &mut PgConnection, task_id: TaskId) -> Result<Option<Nag>, StoreError> {
     let row = sqlx::query_as!(
         NagRow,
         "select task_id, every_secs, pending_reminder_id, round_sent, only_for from task_nags
          where task_id = $1 for update",
-        task_id,
+        task_id.0,
     )
     .fetch_optional(&mut *conn)
     .await?;
@@ -122,13 +124,13 @@ async fn lock(conn: &mut PgConnection, task_id: i64) -> Result<Option<Nag>, Stor
 #[tracing::instrument(skip_all, fields(task_id))]
 pub async fn enable(
     conn: &mut PgConnection,
-    task_id: i64,
+    task_id: TaskId,
     every: TimeDelta,
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "insert into task_nags (task_id, every_secs) values ($1, $2)
          on conflict (task_id) do update set every_secs = excluded.every_secs, updated_at = now()",
-        task_id,
+        task_id.0,
         secs(every),
     )
     .execute(conn)
@@ -141,7 +143,7 @@ pub async fn enable(
 /// its first nag `every` from now, replacing a nag still waiting. The nags belong to the
 /// occurrence that message announced (a recurring task may have moved on since). Returns the
 /// interval in force.
-#[tracing::instrument(skip_all, fields(task = task.id))]
+#[tracing::instrument(skip_all, fields(task = %task.id))]
 pub async fn start_now(
     conn: &mut PgConnection,
     queue: &Queue,
@@ -152,7 +154,7 @@ pub async fn start_now(
     let announced = sqlx::query_scalar!(
         "select due_at from reminders where task_id = $1 and message_id = $2 and sent
          order by id desc limit 1",
-        task.id,
+        task.id.0,
         message_id,
     )
     .fetch_optional(&mut *conn)
@@ -164,7 +166,7 @@ pub async fn start_now(
         "insert into task_nags (task_id, every_secs, only_for) values ($1, $2, $3)
          on conflict (task_id) do update set only_for = excluded.only_for
              where task_nags.only_for is not null",
-        task.id,
+        task.id.0,
         secs(every),
         occurrence,
     )
@@ -181,7 +183,7 @@ pub async fn start_now(
 /// the transaction that records it): schedules the round's next nag, or none when the cap is
 /// reached. A reminder that is not the pending nag (the task's deadline, a snooze) starts a new
 /// round. Nothing when the task does not nag or is no longer open.
-#[tracing::instrument(skip_all, fields(task = task.id, reminder_id))]
+#[tracing::instrument(skip_all, fields(task = %task.id, reminder_id))]
 pub async fn after_sent(
     conn: &mut PgConnection,
     queue: &Queue,
@@ -195,8 +197,9 @@ pub async fn after_sent(
     // Done may have come meanwhile (the reminder is on the user's screen): read the task again,
     // locked, as Done locks it.
     let open = sqlx::query_scalar!(
-        r#"select state = 'open' as "open!" from tasks where id = $1 for update"#,
-        task.id,
+        r#"select state = $2 as "open!" from tasks where id = $1 for update"#,
+        task.id.0,
+        TaskState::Open.as_str(),
     )
     .fetch_optional(&mut *conn)
     .await?;
@@ -220,7 +223,7 @@ pub async fn after_sent(
         sqlx::query!(
             "update task_nags set round_sent = $2, pending_reminder_id = null, updated_at = now()
              where task_id = $1",
-            task.id,
+            task.id.0,
             i32::try_from(sent).unwrap_or(i32::MAX),
         )
         .execute(&mut *conn)
@@ -243,7 +246,7 @@ pub fn progress(nag: &Nag, reminder_id: i64) -> Option<NagProgress> {
 /// Done for the current occurrence of a recurring task (whose task stays open): its nag waiting
 /// to go out is cancelled; the task keeps nagging after its next reminders.
 #[tracing::instrument(skip_all, fields(task_id))]
-pub async fn stop_round(conn: &mut PgConnection, task_id: i64) -> Result<(), StoreError> {
+pub async fn stop_round(conn: &mut PgConnection, task_id: TaskId) -> Result<(), StoreError> {
     let Some(nag) = lock(conn, task_id).await? else {
         return Ok(());
     };
@@ -255,8 +258,8 @@ pub async fn stop_round(conn: &mut PgConnection, task_id: i64) -> Result<(), Sto
 }
 
 /// The task nags no more (the occurrence Keep reminding was for is over).
-async fn forget(conn: &mut PgConnection, task_id: i64) -> Result<(), StoreError> {
-    sqlx::query!("delete from task_nags where task_id = $1", task_id)
+async fn forget(conn: &mut PgConnection, task_id: TaskId) -> Result<(), StoreError> {
+    sqlx::query!("delete from task_nags where task_id = $1", task_id.0)
         .execute(conn)
         .await?;
     Ok(())
@@ -275,7 +278,7 @@ async fn cancel_pending(conn: &mut PgConnection, nag: &Nag) -> Result<(), StoreE
     .await?
     .flatten();
     if let Some(job_id) = job {
-        pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
+        pgqueue::maintenance::cancel_job(&mut *conn, JobId(job_id)).await?;
     }
     Ok(())
 }
@@ -285,7 +288,7 @@ async fn cancel_pending(conn: &mut PgConnection, nag: &Nag) -> Result<(), StoreE
 async fn schedule(
     conn: &mut PgConnection,
     queue: &Queue,
-    task_id: i64,
+    task_id: TaskId,
     occurrence: DateTime<Utc>,
     nag: &Nag,
     sent: u32,
@@ -298,7 +301,7 @@ async fn schedule(
     let reminder_id = sqlx::query_scalar!(
         "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, 'snooze')
          returning id",
-        task_id,
+        task_id.0,
         occurrence,
         fire_at,
     )
@@ -308,7 +311,7 @@ async fn schedule(
     sqlx::query!(
         "update task_nags set pending_reminder_id = $2, round_sent = $3, updated_at = now()
          where task_id = $1",
-        task_id,
+        task_id.0,
         reminder_id,
         i32::try_from(sent).unwrap_or(i32::MAX),
     )

@@ -12,7 +12,8 @@ use sqlx::PgConnection;
 use super::StoreError;
 use super::jobs::{OutboxJob, REMINDER_PRIORITY, ReminderJob};
 use super::task_model::{Task, TaskRow, read_task};
-use super::types::read;
+use super::types::{TaskState, read};
+use crate::domain::ids::TaskId;
 use crate::domain::recurrence::Occurrence;
 #[cfg(doc)]
 use crate::domain::recurrence::Recurrence;
@@ -20,7 +21,7 @@ use crate::domain::recurrence::Recurrence;
 /// Adds the reminder of the occurrence due at `due_at` (firing `lead` earlier) and enqueues its job.
 /// Idempotent: an occurrence that exists already is left alone, and a paused repeat gets none.
 /// Returns the new reminder's id.
-#[tracing::instrument(skip_all, fields(task = task.id))]
+#[tracing::instrument(skip_all, fields(task = %task.id))]
 pub async fn schedule_occurrence(
     conn: &mut PgConnection,
     queue: &Queue,
@@ -33,7 +34,7 @@ pub async fn schedule_occurrence(
          select $1, $2, $3 where not exists (select 1 from tasks where id = $1 and on_hold)
          on conflict (task_id, due_at) where kind = 'occurrence' do nothing
          returning id",
-        task.id,
+        task.id.0,
         due_at,
         fire_at,
     )
@@ -52,7 +53,7 @@ pub async fn schedule_occurrence(
 /// lead never makes a reminder late (lateness counts from the time it was meant to fire). A
 /// deadline already past keeps its lead (its reminder is late, and says so); later occurrences of
 /// a series keep their whole lead.
-#[tracing::instrument(skip_all, fields(task = task.id))]
+#[tracing::instrument(skip_all, fields(task = %task.id))]
 pub async fn schedule_after_change(
     conn: &mut PgConnection,
     queue: &Queue,
@@ -66,7 +67,7 @@ pub async fn schedule_after_change(
          where not exists (select 1 from tasks where id = $1 and on_hold)
          on conflict (task_id, due_at) where kind = 'occurrence' do nothing
          returning id, fire_at",
-        task.id,
+        task.id.0,
         due_at,
         ahead,
     )
@@ -84,11 +85,11 @@ pub async fn schedule_after_change(
 #[tracing::instrument(skip_all, fields(task_id))]
 pub async fn next_reminder(
     conn: &mut PgConnection,
-    task_id: i64,
+    task_id: TaskId,
 ) -> Result<Option<DateTime<Utc>>, StoreError> {
     Ok(sqlx::query_scalar!(
         "select min(fire_at) from reminders where task_id = $1 and not sent",
-        task_id,
+        task_id.0,
     )
     .fetch_one(conn)
     .await?)
@@ -99,7 +100,7 @@ pub async fn next_reminder(
 /// series has ended (the task stays at its last occurrence, as a one-off task whose reminder went
 /// out), or when the task is no longer open or was already moved (a re-run job holding a stale
 /// copy skips no occurrence).
-#[tracing::instrument(skip_all, fields(task = task.id))]
+#[tracing::instrument(skip_all, fields(task = %task.id))]
 pub async fn schedule_next_occurrence(
     conn: &mut PgConnection,
     queue: &Queue,
@@ -132,9 +133,10 @@ pub async fn continue_series(
                     t.state
              from reminders r join tasks t on t.id = r.task_id
              where r.id = $1 and r.kind = 'occurrence' and r.due_at >= t.due_at
-               and t.state = 'open' and t.rule is not null
+               and t.state = $2 and t.rule is not null
              for update of t",
             reminder_id,
+            TaskState::Open.as_str(),
         )
         .fetch_optional(&mut *conn)
         .await?,
@@ -160,7 +162,7 @@ pub(crate) async fn attach_job(
     sqlx::query!(
         "update reminders set job_id = $2 where id = $1",
         reminder_id,
-        job_id,
+        job_id.map(|id| id.0),
     )
     .execute(conn)
     .await?;
@@ -173,7 +175,7 @@ pub(crate) async fn current(
     conn: &mut PgConnection,
     task: &Task,
 ) -> Result<Occurrence, StoreError> {
-    let index = sqlx::query_scalar!("select occurrence from tasks where id = $1", task.id)
+    let index = sqlx::query_scalar!("select occurrence from tasks where id = $1", task.id.0)
         .fetch_one(conn)
         .await?;
     let index = read("tasks", task.id, "occurrence", &index.to_string(), |_| {
@@ -197,11 +199,12 @@ pub(crate) async fn move_to(
     let index = i32::try_from(next.index).unwrap_or(i32::MAX);
     let moved = sqlx::query!(
         "update tasks set due_at = $2, occurrence = $3, updated_at = now()
-         where id = $1 and due_at = $4 and state = 'open'",
-        task.id,
+         where id = $1 and due_at = $4 and state = $5",
+        task.id.0,
         next.at,
         index,
         task.due_at,
+        TaskState::Open.as_str(),
     )
     .execute(&mut *conn)
     .await?
@@ -220,12 +223,12 @@ pub(crate) async fn move_to(
 /// an Undo puts back where the old one stood).
 pub(crate) async fn set_index(
     conn: &mut PgConnection,
-    task_id: i64,
+    task_id: TaskId,
     index: u32,
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "update tasks set occurrence = $2 where id = $1",
-        task_id,
+        task_id.0,
         i32::try_from(index).unwrap_or(i32::MAX),
     )
     .execute(conn)

@@ -5,6 +5,7 @@
 use sqlx::PgConnection;
 
 use super::StoreError;
+use crate::domain::ids::TaskId;
 
 /// The longest quote kept, in characters: Telegram's message length.
 pub const MAX_QUOTE_CHARS: usize = 4096;
@@ -39,13 +40,17 @@ pub struct Quote {
 
 /// Keeps `quote` as what task `task_id` reminds of (cut to [`MAX_QUOTE_CHARS`]).
 #[tracing::instrument(skip_all, fields(task_id))]
-pub async fn save(conn: &mut PgConnection, task_id: i64, quote: &Quote) -> Result<(), StoreError> {
+pub async fn save(
+    conn: &mut PgConnection,
+    task_id: TaskId,
+    quote: &Quote,
+) -> Result<(), StoreError> {
     let text: String = quote.text.chars().take(MAX_QUOTE_CHARS).collect();
     sqlx::query!(
         "insert into task_quotes (task_id, quote, message_id) values ($1, $2, $3)
          on conflict (task_id) do update set quote = excluded.quote,
              message_id = excluded.message_id",
-        task_id,
+        task_id.0,
         text,
         quote.message_id,
     )

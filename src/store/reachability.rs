@@ -8,6 +8,7 @@ use sqlx::PgConnection;
 
 use super::StoreError;
 use super::task_model::{Task, TaskRow};
+use super::types::TaskState;
 use super::{agenda, occurrences};
 use pgqueue::{JobId, Queue};
 
@@ -30,23 +31,26 @@ pub async fn mark_unreachable(
     .execute(&mut *conn)
     .await?;
     let paused = sqlx::query!(
-        "update tasks set state = 'paused', updated_at = now()
-         where chat_id = $1 and state = 'open' and rule is not null",
+        "update tasks set state = $2, updated_at = now()
+         where chat_id = $1 and state = $3 and rule is not null",
         chat_id,
+        TaskState::Paused.as_str(),
+        TaskState::Open.as_str(),
     )
     .execute(&mut *conn)
     .await?
     .rows_affected();
     let jobs = sqlx::query_scalar!(
         r#"select r.job_id as "job_id!" from reminders r join tasks t on t.id = r.task_id
-           where t.chat_id = $1 and t.state = 'paused' and not r.sent and r.job_id is not null
+           where t.chat_id = $1 and t.state = $3 and not r.sent and r.job_id is not null
              and r.job_id is distinct from $2"#,
         chat_id,
-        running_job,
+        running_job.map(|id| id.0),
+        TaskState::Paused.as_str(),
     )
     .fetch_all(&mut *conn)
     .await?;
-    pgqueue::cancel_pending(&mut *conn, &jobs).await?;
+    pgqueue::cancel_pending(&mut *conn, &jobs.into_iter().map(JobId).collect::<Vec<_>>()).await?;
     agenda::pause(conn, chat_id, running_job).await?;
     Ok(paused)
 }
@@ -70,10 +74,12 @@ pub async fn resume(
     .await?;
     let paused = sqlx::query_as!(
         TaskRow,
-        "update tasks set state = 'open', updated_at = now()
-         where chat_id = $1 and state = 'paused'
+        "update tasks set state = $2, updated_at = now()
+         where chat_id = $1 and state = $3
          returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
         chat_id,
+        TaskState::Open.as_str(),
+        TaskState::Paused.as_str(),
     )
     .fetch_all(&mut *conn)
     .await?

@@ -7,6 +7,7 @@ use sqlx::PgConnection;
 use super::StoreError;
 use super::occurrences::{current, db_now, move_to};
 use super::tasks::{self, Task};
+use crate::domain::ids::{ChatId, TaskId};
 
 /// What pausing or resuming a repeat found.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,8 +25,8 @@ pub enum Hold {
 
 /// Whether the repeat of task `task_id` is paused (false for a task that is gone).
 #[tracing::instrument(skip_all, fields(task_id))]
-pub async fn on_hold(conn: &mut PgConnection, task_id: i64) -> Result<bool, StoreError> {
-    let held = sqlx::query_scalar!("select on_hold from tasks where id = $1", task_id)
+pub async fn on_hold(conn: &mut PgConnection, task_id: TaskId) -> Result<bool, StoreError> {
+    let held = sqlx::query_scalar!("select on_hold from tasks where id = $1", task_id.0)
         .fetch_optional(conn)
         .await?;
     Ok(held.unwrap_or(false))
@@ -37,8 +38,8 @@ pub async fn on_hold(conn: &mut PgConnection, task_id: i64) -> Result<bool, Stor
 #[tracing::instrument(skip_all, fields(chat_id, task_id))]
 pub async fn pause(
     conn: &mut PgConnection,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
 ) -> Result<Option<Hold>, StoreError> {
     let Some(open) = tasks::lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
@@ -48,7 +49,7 @@ pub async fn pause(
     }
     let paused = sqlx::query!(
         "update tasks set on_hold = true, updated_at = now() where id = $1 and not on_hold",
-        open.id,
+        open.id.0,
     )
     .execute(&mut *conn)
     .await?
@@ -68,8 +69,8 @@ pub async fn pause(
 pub async fn resume(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
 ) -> Result<Option<Hold>, StoreError> {
     let Some(open) = tasks::lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
@@ -79,7 +80,7 @@ pub async fn resume(
     };
     let resumed = sqlx::query!(
         "update tasks set on_hold = false, updated_at = now() where id = $1 and on_hold",
-        open.id,
+        open.id.0,
     )
     .execute(&mut *conn)
     .await?

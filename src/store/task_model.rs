@@ -6,6 +6,7 @@ use chrono_tz::Tz;
 
 use super::StoreError;
 use super::types::{Corrupt, TaskState, read, read_lead};
+use crate::domain::ids::{ChatId, TaskId, UserId};
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::Recurrence;
 
@@ -52,9 +53,9 @@ impl TaskText {
 #[derive(Clone, Debug)]
 pub struct NewTask {
     /// Where its reminders go.
-    pub chat_id: i64,
+    pub chat_id: ChatId,
     /// Who created it.
-    pub owner_id: i64,
+    pub owner_id: UserId,
     /// What to do.
     pub text: TaskText,
     /// The (first) deadline.
@@ -71,11 +72,11 @@ pub struct NewTask {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Task {
     /// Its id.
-    pub id: i64,
+    pub id: TaskId,
     /// Where its reminders go.
-    pub chat_id: i64,
+    pub chat_id: ChatId,
     /// Who created it.
-    pub owner_id: i64,
+    pub owner_id: UserId,
     /// What to do.
     pub text: String,
     /// The current deadline.
@@ -133,9 +134,9 @@ impl TryFrom<TaskRow> for Task {
                 .transpose()?,
             zone: read("tasks", id, "tz", &row.tz, |tz| tz.parse().ok())?,
             state: read("tasks", id, "state", &row.state, TaskState::parse)?,
-            id,
-            chat_id: row.chat_id,
-            owner_id: row.owner_id,
+            id: TaskId(id),
+            chat_id: ChatId(row.chat_id),
+            owner_id: UserId(row.owner_id),
             text: row.text,
             due_at: row.due_at,
         })

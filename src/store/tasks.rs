@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
+use pgqueue::JobId;
 use pgqueue::Queue;
 use sqlx::PgConnection;
 
@@ -15,13 +16,14 @@ pub use super::occurrences::{
 pub(crate) use super::task_model::TaskRow;
 use super::task_model::read_task;
 pub use super::task_model::{MAX_TEXT_CHARS, NewTask, Task, TaskText, TaskTextError, TaskVersion};
-use super::types::read;
+use super::types::{TaskState, read};
+use crate::domain::ids::{ChatId, TaskId, UserId};
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Occurrence, Recurrence};
 
 /// Creates a task and its first reminder with its job, through `conn` (pass `&mut *tx`: the task
 /// and its job commit or roll back together).
-#[tracing::instrument(skip_all, fields(chat_id = new.chat_id))]
+#[tracing::instrument(skip_all, fields(chat_id = %new.chat_id))]
 pub async fn create(
     conn: &mut PgConnection,
     queue: &Queue,
@@ -32,8 +34,8 @@ pub async fn create(
         "insert into tasks (chat_id, owner_id, text, due_at, lead_secs, rule, tz)
          values ($1, $2, $3, $4, $5, $6, $7)
          returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
-        new.chat_id,
-        new.owner_id,
+        new.chat_id.0,
+        new.owner_id.0,
         new.text.as_str(),
         new.due_at,
         new.lead.secs(),
@@ -51,16 +53,17 @@ pub async fn create(
 #[tracing::instrument(skip_all, fields(chat_id, task_id))]
 pub async fn find(
     conn: &mut PgConnection,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
 ) -> Result<Option<Task>, StoreError> {
     read_task(
         sqlx::query_as!(
             TaskRow,
             "select id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state
-             from tasks where id = $1 and chat_id = $2 and state <> 'deleted'",
-            task_id,
-            chat_id,
+             from tasks where id = $1 and chat_id = $2 and state <> $3",
+            task_id.0,
+            chat_id.0,
+            TaskState::Deleted.as_str(),
         )
         .fetch_optional(conn)
         .await?,
@@ -83,7 +86,7 @@ pub struct ListedTask {
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn list_open(
     conn: &mut PgConnection,
-    chat_id: i64,
+    chat_id: ChatId,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<ListedTask>, StoreError> {
@@ -94,7 +97,7 @@ pub async fn list_open(
                 t.on_hold
          from tasks t where t.chat_id = $1 and t.state = 'open'
          order by t.due_at, t.id limit $2 offset $3",
-        chat_id,
+        chat_id.0,
         limit,
         offset,
     )
@@ -124,10 +127,10 @@ pub async fn list_open(
 
 /// How many open tasks a chat has.
 #[tracing::instrument(skip_all, fields(chat_id))]
-pub async fn count_open(conn: &mut PgConnection, chat_id: i64) -> Result<i64, StoreError> {
+pub async fn count_open(conn: &mut PgConnection, chat_id: ChatId) -> Result<i64, StoreError> {
     Ok(sqlx::query_scalar!(
         r#"select count(*) as "count!" from tasks where chat_id = $1 and state = 'open'"#,
-        chat_id,
+        chat_id.0,
     )
     .fetch_one(conn)
     .await?)
@@ -137,11 +140,11 @@ pub async fn count_open(conn: &mut PgConnection, chat_id: i64) -> Result<i64, St
 #[tracing::instrument(skip_all, fields(owner_id))]
 pub async fn count_open_by_owner(
     conn: &mut PgConnection,
-    owner_id: i64,
+    owner_id: UserId,
 ) -> Result<i64, StoreError> {
     Ok(sqlx::query_scalar!(
         r#"select count(*) as "count!" from tasks where owner_id = $1 and state = 'open'"#,
-        owner_id,
+        owner_id.0,
     )
     .fetch_one(conn)
     .await?)
@@ -150,17 +153,18 @@ pub async fn count_open_by_owner(
 /// Reads an open task of `chat_id` and locks it for the rest of the transaction.
 pub(crate) async fn lock_open(
     conn: &mut PgConnection,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
 ) -> Result<Option<Task>, StoreError> {
     read_task(
         sqlx::query_as!(
             TaskRow,
             "select id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state
-             from tasks where id = $1 and chat_id = $2 and state = 'open'
+             from tasks where id = $1 and chat_id = $2 and state = $3
              for update",
-            task_id,
-            chat_id,
+            task_id.0,
+            chat_id.0,
+            TaskState::Open.as_str(),
         )
         .fetch_optional(conn)
         .await?,
@@ -169,10 +173,13 @@ pub(crate) async fn lock_open(
 
 /// Cancels the jobs of the task's reminders not sent yet and removes those reminders (a reminder
 /// being sent right now loses its lease and records nothing).
-pub(crate) async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Result<(), StoreError> {
+pub(crate) async fn cancel_unsent(
+    conn: &mut PgConnection,
+    task_id: TaskId,
+) -> Result<(), StoreError> {
     let job_ids: Vec<i64> = sqlx::query_scalar!(
         "delete from reminders where task_id = $1 and not sent returning job_id",
-        task_id,
+        task_id.0,
     )
     .fetch_all(&mut *conn)
     .await?
@@ -180,7 +187,7 @@ pub(crate) async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Resu
     .flatten()
     .collect();
     for job_id in job_ids {
-        pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
+        pgqueue::maintenance::cancel_job(&mut *conn, JobId(job_id)).await?;
     }
     Ok(())
 }
@@ -191,12 +198,12 @@ pub(crate) async fn cancel_unsent(conn: &mut PgConnection, task_id: i64) -> Resu
 /// completion, a whole interval after now). A series that has ended with it closes as a one-off
 /// task does (still holding its rule, which is how its caller tells). Returns the task as it is
 /// now; `None` when `chat_id` has no such open task.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = %chat_id, task_id = %task_id))]
 pub async fn finish(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
 ) -> Result<Option<Task>, StoreError> {
     let Some(open) = lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
@@ -216,14 +223,15 @@ pub async fn finish(
 /// Closes a task as done.
 pub(crate) async fn close(
     conn: &mut PgConnection,
-    task_id: i64,
+    task_id: TaskId,
 ) -> Result<Option<Task>, StoreError> {
     read_task(
         sqlx::query_as!(
             TaskRow,
-            "update tasks set state = 'done', updated_at = now() where id = $1
+            "update tasks set state = $2, updated_at = now() where id = $1
              returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
-            task_id,
+            task_id.0,
+            TaskState::Done.as_str(),
         )
         .fetch_optional(conn)
         .await?,
@@ -236,12 +244,12 @@ pub(crate) async fn close(
 /// from completion ("3 days after done") has its next occurrence planned again from now (or
 /// ends, see [`finish`]). Anything else is [`finish`]. Returns the task as it is now; `None`
 /// when `chat_id` has no such open task.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = %chat_id, task_id = %task_id))]
 pub async fn finish_from_reminder(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
     message_id: i64,
 ) -> Result<Option<Task>, StoreError> {
     let Some(open) = lock_open(conn, chat_id, task_id).await? else {
@@ -251,7 +259,7 @@ pub async fn finish_from_reminder(
         r#"select exists (select 1 from reminders
                           where task_id = $1 and message_id = $2 and sent and due_at < $3)
                as "announced!""#,
-        open.id,
+        open.id.0,
         message_id,
         open.due_at,
     )
@@ -286,19 +294,20 @@ pub async fn finish_from_reminder(
 
 /// Deletes the task and cancels its pending reminders. Returns the deleted task; `None` when
 /// `chat_id` has no such open task.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = %chat_id, task_id = %task_id))]
 pub async fn delete(
     conn: &mut PgConnection,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
 ) -> Result<Option<Task>, StoreError> {
     let Some(open) = lock_open(conn, chat_id, task_id).await? else {
         return Ok(None);
     };
     cancel_unsent(conn, open.id).await?;
     sqlx::query!(
-        "update tasks set state = 'deleted', updated_at = now() where id = $1",
-        open.id,
+        "update tasks set state = $2, updated_at = now() where id = $1",
+        open.id.0,
+        TaskState::Deleted.as_str(),
     )
     .execute(conn)
     .await?;
@@ -321,12 +330,12 @@ pub struct TaskChange {
 /// Changes a task's text and schedule: its pending reminders (snoozes included) are cancelled and
 /// the new first occurrence is scheduled. Returns the changed task; `None` when `chat_id` has no
 /// such open task.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = %chat_id, task_id = %task_id))]
 pub async fn reschedule(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
     change: &TaskChange,
 ) -> Result<Option<Task>, StoreError> {
     let Some(open) = lock_open(conn, chat_id, task_id).await? else {
@@ -338,7 +347,7 @@ pub async fn reschedule(
         "update tasks set text = coalesce($2, text), due_at = $3, lead_secs = $4, rule = $5,
              updated_at = now()
          where id = $1 returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
-        open.id,
+        open.id.0,
         change.text.as_ref().map(TaskText::as_str),
         change.due_at,
         change.lead.secs(),
@@ -379,22 +388,23 @@ fn same_series(old: Option<&Recurrence>, new: Option<&Recurrence>) -> bool {
 /// Gives an open task of `chat_id` a new text and nothing else: its deadline, rule, lead and
 /// reminders (snoozes included) stay as they are. Returns the changed task; `None` when
 /// `chat_id` has no such open task.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = %chat_id, task_id = %task_id))]
 pub async fn rename(
     conn: &mut PgConnection,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
     text: &TaskText,
 ) -> Result<Option<Task>, StoreError> {
     read_task(
         sqlx::query_as!(
             TaskRow,
             "update tasks set text = $3, updated_at = now()
-             where id = $1 and chat_id = $2 and state = 'open'
+             where id = $1 and chat_id = $2 and state = $4
              returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
-            task_id,
-            chat_id,
+            task_id.0,
+            chat_id.0,
             text.as_str(),
+            TaskState::Open.as_str(),
         )
         .fetch_optional(conn)
         .await?,
@@ -403,18 +413,19 @@ pub async fn rename(
 
 /// Whether task `task_id` of `chat_id` is open and unchanged since it was created (what the Undo
 /// buttons of older cards, which name the task and nothing else, may still take back).
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = %chat_id, task_id = %task_id))]
 pub async fn unchanged_since_created(
     conn: &mut PgConnection,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
 ) -> Result<bool, StoreError> {
     Ok(sqlx::query_scalar!(
         r#"select exists (select 1 from tasks
-                          where id = $1 and chat_id = $2 and state = 'open'
+                          where id = $1 and chat_id = $2 and state = $3
                             and updated_at = created_at) as "unchanged!""#,
-        task_id,
-        chat_id,
+        task_id.0,
+        chat_id.0,
+        TaskState::Open.as_str(),
     )
     .fetch_one(conn)
     .await?)
@@ -425,19 +436,19 @@ pub async fn unchanged_since_created(
 /// user's ([`schedule_after_change`]). A recurring task whose occurrence has passed by `now` moves
 /// on to its next one; a one-off task whose time has passed stays open without a reminder (the
 /// caller says so). Returns the task as it is now; `None` when `chat_id` has no such task.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = %chat_id, task_id = %task_id))]
 pub async fn restore(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
     version: &TaskVersion,
     now: DateTime<Utc>,
 ) -> Result<Option<Task>, StoreError> {
     let stored = sqlx::query!(
         "select tz, occurrence from tasks where id = $1 and chat_id = $2 for update",
-        task_id,
-        chat_id,
+        task_id.0,
+        chat_id.0,
     )
     .fetch_optional(&mut *conn)
     .await?;
@@ -464,14 +475,15 @@ pub async fn restore(
     let due_at = occurrence.at;
     let row = sqlx::query_as!(
         TaskRow,
-        "update tasks set text = $2, due_at = $3, lead_secs = $4, rule = $5, state = 'open',
+        "update tasks set text = $2, due_at = $3, lead_secs = $4, rule = $5, state = $6,
              updated_at = now()
          where id = $1 returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
-        task_id,
+        task_id.0,
         version.text,
         due_at,
         version.lead.secs(),
         version.recurrence.as_ref().map(Recurrence::to_rule_string),
+        TaskState::Open.as_str(),
     )
     .fetch_one(&mut *conn)
     .await?;
@@ -485,12 +497,12 @@ pub async fn restore(
 /// Snoozes a task: an extra reminder (kind `snooze`) fires at `fire_at` with its own job. The
 /// task's deadline, rule and scheduled occurrences stay as they are; an earlier snooze not yet
 /// sent is replaced. Returns the task; `None` when `chat_id` has no such open task.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, task_id = task_id))]
+#[tracing::instrument(skip_all, fields(chat_id = %chat_id, task_id = %task_id))]
 pub async fn snooze(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
-    task_id: i64,
+    chat_id: ChatId,
+    task_id: TaskId,
     fire_at: DateTime<Utc>,
 ) -> Result<Option<Task>, StoreError> {
     let Some(open) = lock_open(conn, chat_id, task_id).await? else {
@@ -499,17 +511,17 @@ pub async fn snooze(
     let old_jobs = sqlx::query_scalar!(
         "delete from reminders where task_id = $1 and kind = 'snooze' and not sent
          returning job_id",
-        open.id,
+        open.id.0,
     )
     .fetch_all(&mut *conn)
     .await?;
     for job_id in old_jobs.into_iter().flatten() {
-        pgqueue::maintenance::cancel_job(&mut *conn, job_id).await?;
+        pgqueue::maintenance::cancel_job(&mut *conn, JobId(job_id)).await?;
     }
     let reminder_id = sqlx::query_scalar!(
         "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, 'snooze')
          returning id",
-        open.id,
+        open.id.0,
         open.due_at,
         fire_at,
     )

@@ -9,6 +9,7 @@ use sqlx::PgConnection;
 use super::StoreError;
 use super::task_model::TaskVersion;
 use super::types::{Corrupt, read, read_lead, text_column};
+use crate::domain::ids::{ChatId, TaskId, UserId};
 use crate::domain::recurrence::Recurrence;
 
 /// The change an Undo takes back.
@@ -32,9 +33,9 @@ pub struct Undo {
     /// Its id (in the button's data).
     pub id: i64,
     /// The task it belongs to.
-    pub task_id: i64,
+    pub task_id: TaskId,
     /// Who created the task (who, besides a group's admins, may undo).
-    pub owner_id: i64,
+    pub owner_id: UserId,
     /// What it takes back.
     pub change: Change,
     /// The task before the change; `None` for a creation.
@@ -51,11 +52,11 @@ pub struct Undo {
 #[tracing::instrument(skip_all, fields(task_id))]
 pub async fn record(
     conn: &mut PgConnection,
-    task_id: i64,
+    task_id: TaskId,
     change: Change,
     before: Option<&TaskVersion>,
 ) -> Result<i64, StoreError> {
-    sqlx::query!("delete from task_undo where task_id = $1", task_id)
+    sqlx::query!("delete from task_undo where task_id = $1", task_id.0)
         .execute(&mut *conn)
         .await?;
     Ok(sqlx::query_scalar!(
@@ -63,7 +64,7 @@ pub async fn record(
                                 before_rule, before_occurrence, after_updated_at)
          select id, $2, $3, $4, $5, $6, $7, updated_at from tasks where id = $1
          returning id",
-        task_id,
+        task_id.0,
         change.as_str(),
         before.map(|version| version.text.as_str()),
         before.map(|version| version.due_at),
@@ -137,8 +138,8 @@ impl TryFrom<UndoRow> for Undo {
         };
         Ok(Self {
             id,
-            task_id: row.task_id,
-            owner_id: row.owner_id,
+            task_id: TaskId(row.task_id),
+            owner_id: UserId(row.owner_id),
             change,
             before,
             used: row.used,
@@ -152,7 +153,7 @@ impl TryFrom<UndoRow> for Undo {
 #[tracing::instrument(skip_all, fields(chat_id, undo_id))]
 pub async fn find_for_update(
     conn: &mut PgConnection,
-    chat_id: i64,
+    chat_id: ChatId,
     undo_id: i64,
 ) -> Result<Option<Undo>, StoreError> {
     let row = sqlx::query_as!(
@@ -164,7 +165,7 @@ pub async fn find_for_update(
            where u.id = $1 and t.chat_id = $2
            for update of u, t"#,
         undo_id,
-        chat_id,
+        chat_id.0,
     )
     .fetch_optional(conn)
     .await?;

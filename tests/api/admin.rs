@@ -2,6 +2,7 @@
 //! stats that equal the tables, and the CLI's JSON.
 
 use chrono::{Duration, Utc};
+use pgqueue::JobId;
 use pgqueue::{Queue, QueueConfig};
 use remindbot::admin::actions::{self, ActionResult};
 use remindbot::admin::failed::{self, FailedFilter};
@@ -18,7 +19,7 @@ async fn seed_failures(db: &TestDb, queue: &Queue, count: usize, error: &str) ->
     let mut ids = Vec::new();
     for job in queue.claim("w", count as i64).await.unwrap() {
         queue.fail(&db.pool, &job, error).await.unwrap();
-        ids.push(job.id);
+        ids.push(job.id.0);
     }
     ids
 }
@@ -69,22 +70,31 @@ async fn retry_and_cancel_change_the_job_and_are_recorded() {
     let ids = seed_failures(&db, &queue, 3, "Bad Request: chat not found").await;
 
     assert_eq!(
-        actions::retry(&queue, "admin:1", ids[0]).await.unwrap(),
-        ActionResult::Retried(vec![ids[0]])
+        actions::retry(&queue, "admin:1", JobId(ids[0]))
+            .await
+            .unwrap(),
+        ActionResult::Retried(vec![JobId(ids[0])])
     );
     assert_eq!(
-        actions::retry(&queue, "admin:1", ids[0]).await.unwrap(),
-        ActionResult::NotFound(ids[0])
+        actions::retry(&queue, "admin:1", JobId(ids[0]))
+            .await
+            .unwrap(),
+        ActionResult::NotFound(JobId(ids[0]))
     );
     assert_eq!(
-        actions::cancel(&queue, "admin:2", ids[1]).await.unwrap(),
-        ActionResult::Cancelled(ids[1])
+        actions::cancel(&queue, "admin:2", JobId(ids[1]))
+            .await
+            .unwrap(),
+        ActionResult::Cancelled(JobId(ids[1]))
     );
     let again = queue.claim("w", 10).await.unwrap();
-    assert_eq!(again.iter().map(|j| j.id).collect::<Vec<_>>(), vec![ids[0]]);
+    assert_eq!(
+        again.iter().map(|j| j.id).collect::<Vec<_>>(),
+        vec![JobId(ids[0])]
+    );
     assert_eq!(
         actions::retry_all(&queue, "admin:1").await.unwrap(),
-        ActionResult::Retried(vec![ids[2]])
+        ActionResult::Retried(vec![JobId(ids[2])])
     );
     let log: Vec<(String, String, Option<i64>)> =
         sqlx::query_as("select actor, action, job_id from admin_actions order by id")

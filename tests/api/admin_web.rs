@@ -5,6 +5,7 @@
 //! token out; a proxy's forwarding headers count only when it is trusted; every response carries
 //! the security headers; the `?done=` notice is one of a fixed set.
 
+use pgqueue::JobId;
 use std::net::SocketAddr;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -98,7 +99,7 @@ async fn site(settings: Option<AdminWebSettings>) -> AdminSite {
         db,
         base,
         client,
-        failed_job: job.id,
+        failed_job: job.id.0,
     }
 }
 
@@ -168,7 +169,7 @@ impl AdminSite {
     }
 
     async fn job_state(&self) -> JobState {
-        job_by_id(&self.db.pool, self.failed_job).await.state
+        job_by_id(&self.db.pool, JobId(self.failed_job)).await.state
     }
 }
 

@@ -3,6 +3,7 @@
 //! with their reasons and buttons, Retry (which delivers once the user is reachable) and Cancel
 //! act on the job (and are recorded), /retry and /stats work.
 
+use pgqueue::JobId;
 use pgqueue::JobState;
 use tgsim::{NewUser, UserState};
 
@@ -53,13 +54,13 @@ async fn seed_failure(app: &TestApp, chat: i64, refusal: Refusal) -> i64 {
         job_by_id(&app.pool, id).await.state == JobState::Failed
     })
     .await;
-    id
+    id.0
 }
 
 /// Waits until the reminder of job `id` has been delivered to `chat`.
 async fn wait_delivered(app: &TestApp, id: i64, chat: i64) {
     eventually(WAIT, "the retried reminder to be delivered", || async {
-        job_by_id(&app.pool, id).await.state == JobState::Done
+        job_by_id(&app.pool, JobId(id)).await.state == JobState::Done
     })
     .await;
     assert_eq!(app.bot_messages(chat).len(), 1, "delivered once");
@@ -82,7 +83,10 @@ async fn to_anyone_else_the_admin_commands_are_unknown_commands() {
         assert_eq!(text(&reply), unknown, "{command}");
         assert!(buttons(&reply).is_empty());
     }
-    assert_eq!(job_by_id(&app.pool, job).await.state, JobState::Failed);
+    assert_eq!(
+        job_by_id(&app.pool, JobId(job)).await.state,
+        JobState::Failed
+    );
     let actions: i64 = sqlx::query_scalar("select count(*) from admin_actions")
         .fetch_one(&app.pool)
         .await
@@ -123,7 +127,7 @@ async fn admins_see_failures_with_reasons_and_retry_or_cancel_them() {
         .await;
     assert_eq!(answer.answer.unwrap().text.as_deref(), Some("Cancelled."));
     assert_eq!(
-        job_by_id(&app.pool, missing).await.state,
+        job_by_id(&app.pool, JobId(missing)).await.state,
         JobState::Cancelled
     );
     let answer = app
@@ -179,6 +183,9 @@ async fn in_a_group_the_admin_commands_show_nothing_even_to_an_admin() {
         assert!(buttons(&reply).is_empty(), "{command}");
         assert!(!text(&reply).contains("blocked"), "{command}");
     }
-    assert_eq!(job_by_id(&app.pool, job).await.state, JobState::Failed);
+    assert_eq!(
+        job_by_id(&app.pool, JobId(job)).await.state,
+        JobState::Failed
+    );
     app.stop().await;
 }

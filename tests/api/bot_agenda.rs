@@ -5,6 +5,7 @@
 
 use chrono::{DateTime, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
+use pgqueue::JobId;
 use pgqueue::{JobState, NewJob};
 use remindbot::store::agenda::{AgendaJob, next_at};
 use remindbot::store::outbox::OutboxJob;
@@ -25,7 +26,7 @@ async fn agenda_job(app: &TestApp, chat: i64) -> (i64, i64, DateTime<Utc>, Agend
         .fetch_one(&app.pool)
         .await
         .expect("the chat has an agenda with a job");
-    let info = job_by_id(&app.pool, job).await;
+    let info = job_by_id(&app.pool, JobId(job)).await;
     let Ok(OutboxJob::Agenda(payload)) = info.args::<OutboxJob>() else {
         panic!("not an agenda job: {}", info.payload);
     };
@@ -36,7 +37,7 @@ async fn agenda_job(app: &TestApp, chat: i64) -> (i64, i64, DateTime<Utc>, Agend
 async fn agenda_for(app: &TestApp, chat: i64, at: DateTime<Utc>) {
     let (id, job, _, _) = agenda_job(app, chat).await;
     let mut tx = app.pool.begin().await.unwrap();
-    pgqueue::maintenance::cancel_job(&mut *tx, job)
+    pgqueue::maintenance::cancel_job(&mut *tx, JobId(job))
         .await
         .unwrap();
     let moved = app
@@ -86,7 +87,10 @@ async fn an_agenda_arrives_with_the_days_tasks_and_schedules_the_next_day() {
         "{set:?}"
     );
     let (_, job, run_at, payload) = agenda_job(&app, ann).await;
-    assert_eq!(job_by_id(&app.pool, job).await.state, JobState::Pending);
+    assert_eq!(
+        job_by_id(&app.pool, JobId(job)).await.state,
+        JobState::Pending
+    );
     let expected = next_at(EIGHT, berlin, db_now(&app.pool).await);
     assert_eq!((run_at, payload.agenda_at), (expected, expected));
     let shown = app.say(ann, "/agenda").await;
@@ -111,7 +115,7 @@ async fn an_agenda_arrives_with_the_days_tasks_and_schedules_the_next_day() {
     let before = app.last_message_id(ann);
     let (id, job, _, _) = agenda_job(&app, ann).await;
     let mut tx = app.pool.begin().await.unwrap();
-    pgqueue::maintenance::reschedule_job(&mut tx, job, db_now(&app.pool).await)
+    pgqueue::maintenance::reschedule_job(&mut tx, JobId(job), db_now(&app.pool).await)
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -132,9 +136,9 @@ async fn an_agenda_arrives_with_the_days_tasks_and_schedules_the_next_day() {
     .await;
     let (same_id, next_job, run_at, payload) = agenda_job(&app, ann).await;
     assert_eq!(same_id, id);
-    assert_eq!(job_by_id(&app.pool, job).await.state, JobState::Done);
+    assert_eq!(job_by_id(&app.pool, JobId(job)).await.state, JobState::Done);
     assert_eq!(
-        job_by_id(&app.pool, next_job).await.state,
+        job_by_id(&app.pool, JobId(next_job)).await.state,
         JobState::Pending
     );
     assert_eq!(run_at, next_at(EIGHT, berlin, expected));
@@ -144,7 +148,7 @@ async fn an_agenda_arrives_with_the_days_tasks_and_schedules_the_next_day() {
     let done = app.say(ann, "/agenda off").await;
     assert_eq!(text(&done), "Done: the morning agenda is off.");
     assert_eq!(
-        job_by_id(&app.pool, next_job).await.state,
+        job_by_id(&app.pool, JobId(next_job)).await.state,
         JobState::Cancelled
     );
     let shown = app.say(ann, "/agenda").await;
@@ -206,7 +210,7 @@ async fn agendas_arrive_at_eight_on_both_sides_of_a_dst_change_in_two_zones() {
 
         // That one arrives too (brought forward), with its day's task, and schedules the next.
         let mut tx = app.pool.begin().await.unwrap();
-        pgqueue::maintenance::reschedule_job(&mut tx, job, db_now(&app.pool).await)
+        pgqueue::maintenance::reschedule_job(&mut tx, JobId(job), db_now(&app.pool).await)
             .await
             .unwrap();
         tx.commit().await.unwrap();
@@ -253,7 +257,7 @@ async fn a_repeating_task_whose_reminder_went_out_before_the_agenda_is_on_it() {
     let before = app.last_message_id(ann);
     let (_, job, _, _) = agenda_job(&app, ann).await;
     let mut tx = app.pool.begin().await.unwrap();
-    pgqueue::maintenance::reschedule_job(&mut tx, job, db_now(&app.pool).await)
+    pgqueue::maintenance::reschedule_job(&mut tx, JobId(job), db_now(&app.pool).await)
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -276,7 +280,7 @@ async fn a_new_zone_moves_the_next_agenda_to_that_zones_morning() {
     let (_, job, run_at, payload) = agenda_job(&app, ann).await;
     assert_ne!(job, berlin_job, "a new job for the new zone");
     assert_eq!(
-        job_by_id(&app.pool, berlin_job).await.state,
+        job_by_id(&app.pool, JobId(berlin_job)).await.state,
         JobState::Cancelled
     );
     let expected = next_at(EIGHT, tashkent, db_now(&app.pool).await);

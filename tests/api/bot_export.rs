@@ -6,6 +6,7 @@
 use chrono::{DateTime, NaiveDateTime, Utc};
 use chrono_tz::Tz;
 use proptest::prelude::*;
+use remindbot::domain::ids::{ChatId, TaskId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::lead::Lead;
 use remindbot::domain::recurrence::Recurrence;
@@ -21,7 +22,7 @@ use crate::app::{TestApp, text};
 /// The chat's open tasks as the bot stores them.
 async fn open_tasks(app: &TestApp, chat: i64) -> Vec<Task> {
     let mut conn = app.pool.acquire().await.unwrap();
-    tasks::list_open(&mut conn, chat, 100, 0)
+    tasks::list_open(&mut conn, ChatId(chat), 100, 0)
         .await
         .unwrap()
         .into_iter()
@@ -310,9 +311,9 @@ async fn bot_export_table_starts_no_formula_with_a_comma_or_a_semicolon_as_separ
 /// A task saying `text`, as the table gets it.
 fn task_saying(text: &str) -> Task {
     Task {
-        id: 7,
-        chat_id: 1,
-        owner_id: 1,
+        id: TaskId(7),
+        chat_id: ChatId(1),
+        owner_id: UserId(1),
         text: text.to_owned(),
         due_at: chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 12, 31, 9, 0, 0).unwrap(),
         lead: Lead::from_secs(0).unwrap(),

@@ -5,6 +5,7 @@
 //! without a question, also when the forward comes while the time waits for it.
 
 use chrono::{DateTime, Duration, Utc};
+use pgqueue::JobId;
 use pgqueue::JobState;
 use remindbot::domain::lang::Lang;
 use remindbot::i18n::{Arg, Tr};
@@ -284,7 +285,7 @@ async fn a_time_then_a_forward_is_one_quoted_reminder_at_that_time() {
     eventually(WAIT, "the time to wait for a forward", || async {
         match update_job(&app, ivan, comment.message_id).await {
             Some(job) => {
-                let info = crate::support::job_by_id(&app.pool, job).await;
+                let info = crate::support::job_by_id(&app.pool, JobId(job)).await;
                 info.state == JobState::Pending && info.claims > 0
             }
             None => false,
@@ -303,7 +304,9 @@ async fn a_time_then_a_forward_is_one_quoted_reminder_at_that_time() {
     assert!(text(&card).contains(&ru.t("task-saved")), "{card:?}");
     assert!(text(&card).contains("оплатить интернет"), "{card:?}");
     assert_eq!(
-        crate::support::job_by_id(&app.pool, job).await.attempts,
+        crate::support::job_by_id(&app.pool, JobId(job))
+            .await
+            .attempts,
         1,
         "waiting is no attempt"
     );

@@ -6,6 +6,7 @@
 use chrono::{DateTime, TimeZone, Utc};
 use remindbot::bot::render::{self, Reply};
 use remindbot::callback::Question;
+use remindbot::domain::ids::{ChatId, TaskId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::lead::Lead;
 use remindbot::domain::timezone::parse_zone;
@@ -15,9 +16,9 @@ use remindbot::store::tasks::{ListedTask, Task};
 
 fn task(id: i64, text: &str, lead_secs: i32, rule: Option<&str>) -> Task {
     Task {
-        id,
-        chat_id: 1,
-        owner_id: 1,
+        id: TaskId(id),
+        chat_id: ChatId(1),
+        owner_id: UserId(1),
         text: text.to_owned(),
         due_at: Utc.with_ymd_and_hms(2026, 12, 31, 5, 0, 0).unwrap(),
         lead: remindbot::domain::lead::Lead::from_secs(i64::from(lead_secs)).unwrap(),
@@ -115,7 +116,7 @@ fn bot_every_template_in_every_language() {
             question(
                 "ask-edit",
                 "edit-example",
-                Question::EditTask { task_id: 7 },
+                Question::EditTask { task_id: TaskId(7) },
                 Vec::new(),
             ),
         );
@@ -124,8 +125,8 @@ fn bot_every_template_in_every_language() {
             question(
                 "ask-snooze",
                 "snooze-example",
-                Question::SnoozeTime { task_id: 7 },
-                vec![render::snooze_choices(tr, 7)],
+                Question::SnoozeTime { task_id: TaskId(7) },
+                vec![render::snooze_choices(tr, TaskId(7))],
             ),
         );
         let card = |key: &str, task: &Task, next_reminder, now| {
@@ -135,7 +136,7 @@ fn bot_every_template_in_every_language() {
         snap(
             "task_saved",
             Reply::text(card("task-saved", &saved, Some(saved.due_at), now()))
-                .with_keyboard(render::confirm_keyboard(tr, 31, 7)),
+                .with_keyboard(render::confirm_keyboard(tr, 31, TaskId(7))),
         );
         // "call bob in 10 minutes" with a 30-minute lead: the reminder comes at the deadline.
         let soon = Task {
@@ -145,7 +146,7 @@ fn bot_every_template_in_every_language() {
         snap(
             "task_saved_lead_clamped",
             Reply::text(card("task-saved", &soon, Some(soon.due_at), now()))
-                .with_keyboard(render::confirm_keyboard(tr, 32, 9)),
+                .with_keyboard(render::confirm_keyboard(tr, 32, TaskId(9))),
         );
         let standup = task(
             8,
@@ -161,7 +162,7 @@ fn bot_every_template_in_every_language() {
                 Some(standup.due_at - chrono::Duration::minutes(30)),
                 now(),
             ))
-            .with_keyboard(render::confirm_keyboard(tr, 33, 8)),
+            .with_keyboard(render::confirm_keyboard(tr, 33, TaskId(8))),
         );
         // Tomorrow's deadline is named with its weekday.
         snap(
@@ -172,12 +173,12 @@ fn bot_every_template_in_every_language() {
                 Some(saved.due_at),
                 saved.due_at - chrono::Duration::hours(20),
             ))
-            .with_keyboard(render::confirm_keyboard(tr, 34, 7)),
+            .with_keyboard(render::confirm_keyboard(tr, 34, TaskId(7))),
         );
         snap(
             "task_undo_edit",
             Reply::text(card("undo-edit-title", &standup, None, now()))
-                .with_keyboard(render::change_time_keyboard(tr, 8)),
+                .with_keyboard(render::change_time_keyboard(tr, TaskId(8))),
         );
         snap(
             "task_undo_done_time_passed",
@@ -187,7 +188,7 @@ fn bot_every_template_in_every_language() {
                 None,
                 saved.due_at + chrono::Duration::hours(2),
             ))
-            .with_keyboard(render::change_time_keyboard(tr, 7)),
+            .with_keyboard(render::change_time_keyboard(tr, TaskId(7))),
         );
         snap(
             "task_undo_delete",
@@ -197,7 +198,7 @@ fn bot_every_template_in_every_language() {
                 Some(standup.due_at - chrono::Duration::minutes(30)),
                 now(),
             ))
-            .with_keyboard(render::change_time_keyboard(tr, 8)),
+            .with_keyboard(render::change_time_keyboard(tr, TaskId(8))),
         );
         snap(
             "done_with_undo",
@@ -466,7 +467,7 @@ fn bot_key_messages_in_uzbek_cyrillic() {
             )
             .unwrap(),
         )
-        .with_keyboard(render::confirm_keyboard(tr, 35, 8)),
+        .with_keyboard(render::confirm_keyboard(tr, 35, TaskId(8))),
     );
     snap(
         "list_page",
@@ -533,7 +534,7 @@ fn bot_key_messages_in_uzbek_cyrillic() {
     use remindbot::egress::render::{ReminderView, reminder_html, reminder_keyboard};
     let due_at = Utc.with_ymd_and_hms(2026, 10, 1, 5, 0, 0).unwrap();
     let view = ReminderView {
-        task_id: 12,
+        task_id: TaskId(12),
         text: tricky,
         due_at,
         zone,
@@ -542,7 +543,7 @@ fn bot_key_messages_in_uzbek_cyrillic() {
     };
     snap(
         "reminder_late",
-        Reply::text(reminder_html(tr, &view)).with_keyboard(reminder_keyboard(tr, 12)),
+        Reply::text(reminder_html(tr, &view)).with_keyboard(reminder_keyboard(tr, TaskId(12))),
     );
 }
 
@@ -558,15 +559,15 @@ fn reminder_template_in_every_language() {
         ] {
             let due_at = Utc.with_ymd_and_hms(2026, 3, 29, 7, 0, 0).unwrap();
             let view = ReminderView {
-                task_id: 12,
+                task_id: TaskId(12),
                 text: "pay <b>rent</b> & \"fees\"",
                 due_at,
                 zone,
                 late_by,
                 now: due_at + late_by.unwrap_or_default(),
             };
-            let reply =
-                Reply::text(reminder_html(tr, &view)).with_keyboard(reminder_keyboard(tr, 12));
+            let reply = Reply::text(reminder_html(tr, &view))
+                .with_keyboard(reminder_keyboard(tr, TaskId(12)));
             insta::assert_snapshot!(format!("reminder_{lang}_{name}"), show(reply));
         }
     }
@@ -668,8 +669,11 @@ fn nag_quote_and_agenda_messages_in_every_language() {
         let line = render::notice(None, &[nag_args("task-nag", &duration, 12)]).unwrap();
         snap(
             "task_saved_until_done",
-            Reply::text(format!("{card}\n{line}"))
-                .with_keyboard(render::confirm_keyboard(tr, 34, 7)),
+            Reply::text(format!("{card}\n{line}")).with_keyboard(render::confirm_keyboard(
+                tr,
+                34,
+                TaskId(7),
+            )),
         );
         let day = dates::duration(tr, chrono::Duration::hours(24));
         snap(
@@ -709,7 +713,7 @@ fn nag_quote_and_agenda_messages_in_every_language() {
         // Reminders: a nag, the last nag, and one quoting a message (its text stands for it).
         let due_at = Utc.with_ymd_and_hms(2026, 12, 31, 5, 0, 0).unwrap();
         let view = ReminderView {
-            task_id: 12,
+            task_id: TaskId(12),
             text: tricky,
             due_at,
             zone,
@@ -731,7 +735,7 @@ fn nag_quote_and_agenda_messages_in_every_language() {
             snap(
                 &format!("reminder_{name}"),
                 Reply::text(reminder_html_with(tr, &view, &extras))
-                    .with_keyboard(nag_keyboard(tr, 12)),
+                    .with_keyboard(nag_keyboard(tr, TaskId(12))),
             );
         }
         let quote = "the <b>wifi</b> password:\n\"hunter2\" & more";
@@ -750,7 +754,7 @@ fn nag_quote_and_agenda_messages_in_every_language() {
                 },
                 &quoting,
             ))
-            .with_keyboard(reminder_keyboard(tr, 12)),
+            .with_keyboard(reminder_keyboard(tr, TaskId(12))),
         );
         snap(
             "reminder_quote_with_its_own_text",
@@ -1102,9 +1106,9 @@ fn group_guard_messages_in_every_language() {
             )
             .with_keyboard(render::asking_keyboard(
                 tr,
-                Question::SnoozeTime { task_id: 7 },
+                Question::SnoozeTime { task_id: TaskId(7) },
                 Some(100_000_001),
-                vec![render::snooze_choices(tr, 7)],
+                vec![render::snooze_choices(tr, TaskId(7))],
             )),
         );
     }

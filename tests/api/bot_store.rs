@@ -4,6 +4,7 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use chrono_tz::Tz;
 use pgqueue::{Queue, QueueConfig};
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, Task, TaskChange, TaskText};
@@ -37,8 +38,8 @@ fn in_days(days: i64) -> DateTime<Utc> {
 
 async fn create(db: &TestDb, queue: &Queue, daily: bool) -> Task {
     let new = NewTask {
-        chat_id: CHAT,
-        owner_id: CHAT,
+        chat_id: ChatId(CHAT),
+        owner_id: UserId(CHAT),
         text: TaskText::parse("stretch").unwrap(),
         due_at: in_days(1),
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -75,25 +76,25 @@ async fn bot_store_another_chats_task_is_untouchable() {
         recurrence: None,
     };
     assert!(
-        tasks::finish(&mut tx, &queue, OTHER, task.id)
+        tasks::finish(&mut tx, &queue, ChatId(OTHER), task.id)
             .await
             .unwrap()
             .is_none()
     );
     assert!(
-        tasks::delete(&mut tx, OTHER, task.id)
+        tasks::delete(&mut tx, ChatId(OTHER), task.id)
             .await
             .unwrap()
             .is_none()
     );
     assert!(
-        tasks::reschedule(&mut tx, &queue, OTHER, task.id, &change)
+        tasks::reschedule(&mut tx, &queue, ChatId(OTHER), task.id, &change)
             .await
             .unwrap()
             .is_none()
     );
     assert!(
-        tasks::snooze(&mut tx, &queue, OTHER, task.id, in_days(1))
+        tasks::snooze(&mut tx, &queue, ChatId(OTHER), task.id, in_days(1))
             .await
             .unwrap()
             .is_none()
@@ -109,7 +110,7 @@ async fn bot_store_a_second_snooze_replaces_the_first_and_leaves_the_deadline() 
     for hours in [1, 2] {
         let mut tx = db.pool.begin().await.unwrap();
         let fire_at = Utc::now() + Duration::hours(hours);
-        tasks::snooze(&mut tx, &queue, CHAT, task.id, fire_at)
+        tasks::snooze(&mut tx, &queue, ChatId(CHAT), task.id, fire_at)
             .await
             .unwrap()
             .unwrap();
@@ -117,7 +118,7 @@ async fn bot_store_a_second_snooze_replaces_the_first_and_leaves_the_deadline() 
     }
     let states: Vec<String> = jobs(&db).await.into_iter().map(|(s, _)| s).collect();
     assert_eq!(states, ["pending", "cancelled", "pending"]);
-    let after = tasks::find(&mut db.pool.acquire().await.unwrap(), CHAT, task.id)
+    let after = tasks::find(&mut db.pool.acquire().await.unwrap(), ChatId(CHAT), task.id)
         .await
         .unwrap()
         .unwrap();
@@ -139,7 +140,7 @@ async fn bot_store_rescheduling_back_to_the_old_time_still_gets_a_job() {
             recurrence: None,
         };
         let mut tx = db.pool.begin().await.unwrap();
-        tasks::reschedule(&mut tx, &queue, CHAT, task.id, &change)
+        tasks::reschedule(&mut tx, &queue, ChatId(CHAT), task.id, &change)
             .await
             .unwrap()
             .unwrap();
@@ -160,11 +161,11 @@ async fn bot_store_done_closes_a_one_off_and_moves_a_recurring_task_on() {
     let once = create(&db, &queue, false).await;
     let daily = create(&db, &queue, true).await;
     let mut tx = db.pool.begin().await.unwrap();
-    let closed = tasks::finish(&mut tx, &queue, CHAT, once.id)
+    let closed = tasks::finish(&mut tx, &queue, ChatId(CHAT), once.id)
         .await
         .unwrap()
         .unwrap();
-    let moved = tasks::finish(&mut tx, &queue, CHAT, daily.id)
+    let moved = tasks::finish(&mut tx, &queue, ChatId(CHAT), daily.id)
         .await
         .unwrap()
         .unwrap();
@@ -178,12 +179,12 @@ async fn bot_store_done_closes_a_one_off_and_moves_a_recurring_task_on() {
 
     let mut tx = db.pool.begin().await.unwrap();
     assert!(
-        tasks::finish(&mut tx, &queue, CHAT, once.id)
+        tasks::finish(&mut tx, &queue, ChatId(CHAT), once.id)
             .await
             .unwrap()
             .is_none()
     );
-    tasks::delete(&mut tx, CHAT, daily.id)
+    tasks::delete(&mut tx, ChatId(CHAT), daily.id)
         .await
         .unwrap()
         .unwrap();

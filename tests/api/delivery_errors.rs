@@ -13,12 +13,14 @@
 //! | rejected | table (and /failed) | table | table |
 //! | unreadable success | table | `an_unreadable_answer_after_delivery_…` | table |
 
+use pgqueue::JobId;
 use std::time::{Duration, Instant};
 
 use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
 use pgqueue::maintenance::AttemptOutcome;
 use pgqueue::{JobInfo, JobState};
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::outbox::{self, MessageOp, OutboxJob, OutgoingMessage};
@@ -248,8 +250,8 @@ async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_task
     // A recurring task of each chat, due tomorrow: paused, its pending reminder cancelled.
     for chat in [blocked, missing] {
         let daily = NewTask {
-            chat_id: chat,
-            owner_id: chat,
+            chat_id: ChatId(chat),
+            owner_id: UserId(chat),
             text: TaskText::parse("daily").unwrap(),
             due_at: Utc::now() + chrono::Duration::days(1),
             lead: remindbot::domain::lead::Lead::ZERO,
@@ -474,10 +476,10 @@ async fn cells(app: &TestApp, failures: &[Failure]) -> Vec<Cell> {
 /// Waits until job `id` is in `state`.
 async fn settled(app: &TestApp, id: i64, state: JobState) -> JobInfo {
     eventually(WAIT, &format!("job {id} {state}"), || async {
-        job_by_id(&app.pool, id).await.state == state
+        job_by_id(&app.pool, JobId(id)).await.state == state
     })
     .await;
-    job_by_id(&app.pool, id).await
+    job_by_id(&app.pool, JobId(id)).await
 }
 
 /// Checks what a user (and an admin) notices after `cell`'s send, carried by job `id`, failed:
@@ -500,7 +502,11 @@ async fn noticed(app: &TestApp, cell: &Cell, id: i64) {
                 (attempts, throttles),
                 "{what}"
             );
-            assert_eq!(attempt_outcomes(&app.pool, id).await, outcomes, "{what}");
+            assert_eq!(
+                attempt_outcomes(&app.pool, JobId(id)).await,
+                outcomes,
+                "{what}"
+            );
         }
         Failure::Migrated => {
             eventually(WAIT, "the message at the supergroup", || async {
@@ -543,6 +549,7 @@ async fn message_job(app: &TestApp, chat: i64) -> i64 {
         )
         .expect("the message's job")
         .id
+        .0
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -589,7 +596,7 @@ async fn a_reminder_after_a_transient_error_or_a_rejection() {
     let due: Vec<_> = cells.iter().map(|cell| (cell.chat, Utc::now())).collect();
     let tasks = app.seed(&due).await;
     for (cell, task) in cells.iter().zip(tasks) {
-        noticed(&app, cell, job_of_task(&app.pool, task).await.id).await;
+        noticed(&app, cell, job_of_task(&app.pool, task).await.id.0).await;
     }
     app.stop().await;
 }
@@ -614,7 +621,7 @@ async fn every_failure_of_an_agenda_but_an_unreachable_chat() {
         let job = set.job_id.expect("the agenda's job");
         set_ids.insert(cell.chat, set.id);
         // Due now, for the morning it was set for.
-        pgqueue::maintenance::reschedule_job(&mut tx, job, now)
+        pgqueue::maintenance::reschedule_job(&mut tx, JobId(job), now)
             .await
             .unwrap();
         jobs.push(job);

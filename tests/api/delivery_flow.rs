@@ -3,6 +3,7 @@
 use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
 use pgqueue::JobState;
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::chats;
@@ -25,8 +26,8 @@ async fn a_recurring_reminder_is_sent_in_the_chats_language_with_buttons_and_its
     .await
     .unwrap();
     let daily = NewTask {
-        chat_id: chat,
-        owner_id: chat,
+        chat_id: ChatId(chat),
+        owner_id: UserId(chat),
         text: TaskText::parse("зарядка <5 мин>").unwrap(),
         due_at: Utc::now(),
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -60,7 +61,7 @@ async fn a_recurring_reminder_is_sent_in_the_chats_language_with_buttons_and_its
             .unwrap();
     assert_eq!(message_id, Some(message.message_id));
     assert!(sent_at.is_some());
-    let job = job_of_task(&app.pool, task.id).await;
+    let job = job_of_task(&app.pool, task.id.0).await;
     let due_in = due_in_secs(&app.pool, &job).await;
     assert_eq!(
         job.state,

@@ -7,6 +7,7 @@ use std::time::Duration;
 use chrono::{DateTime, Timelike, Utc};
 use chrono_tz::Tz;
 use pgqueue::{JobState, QueueConfig};
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
@@ -31,8 +32,8 @@ async fn daily_task(app: &TestApp, chat: i64, max_attempts: i32) -> (i64, DateTi
         .and_then(|t| t.with_nanosecond(0))
         .unwrap();
     let new = NewTask {
-        chat_id: chat,
-        owner_id: chat,
+        chat_id: ChatId(chat),
+        owner_id: UserId(chat),
         text: TaskText::parse("water the plants").unwrap(),
         due_at: due,
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -49,7 +50,7 @@ async fn daily_task(app: &TestApp, chat: i64, max_attempts: i32) -> (i64, DateTi
     let mut tx = app.pool.begin().await.unwrap();
     let task = tasks::create(&mut tx, &queue, &new).await.unwrap();
     tx.commit().await.unwrap();
-    (task.id, due)
+    (task.id.0, due)
 }
 
 /// `(state of today's job, deadlines of the pending occurrences)` of the task.

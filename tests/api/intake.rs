@@ -1,6 +1,7 @@
 //! The way in: every update is stored before Telegram is told it arrived, handled once and in
 //! order per chat, by any number of replicas, over long polling or a webhook.
 
+use pgqueue::JobId;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::process::Stdio;
@@ -407,7 +408,10 @@ async fn a_nul_stops_no_one(app: &TestApp) {
     .expect("the update is kept as unreadable, filed under Ann's chat");
     assert!(body.contains(r"buy milk\u0000 tomorrow"), "{body}");
     eventually(WAIT, "its job failed for admins to see", || async {
-        crate::support::job_by_id(&app.pool, job_id).await.state == pgqueue::JobState::Failed
+        crate::support::job_by_id(&app.pool, JobId(job_id))
+            .await
+            .state
+            == pgqueue::JobState::Failed
     })
     .await;
 }

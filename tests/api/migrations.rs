@@ -3,9 +3,11 @@
 //! workspace layout (the queue's migrations in `pgqueue_migrations`, then the bot's in
 //! `remindbot_migrations`) without losing a row, and everything in it still works.
 
+use pgqueue::JobId;
 use std::time::Duration;
 
 use pgqueue::QueueConfig;
+use remindbot::domain::ids::ChatId;
 use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
 use sqlx::migrate::Migrator;
 
@@ -55,7 +57,7 @@ async fn queue_counts(pool: &sqlx::PgPool) -> Vec<(String, i64)> {
             .unwrap();
     let mut attempts = 0;
     for id in job_ids {
-        attempts += attempt_outcomes(pool, id).await.len() as i64;
+        attempts += attempt_outcomes(pool, JobId(id)).await.len() as i64;
     }
     counts.push(("job attempts".to_owned(), attempts));
     counts
@@ -131,9 +133,12 @@ async fn a_database_of_the_last_release_migrates_forward_with_its_data() {
     .unwrap();
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].task_text.as_deref(), Some("call mom"));
-    assert_eq!(attempt_outcomes(&pool, failed[0].job_id).await.len(), 2);
+    assert_eq!(
+        attempt_outcomes(&pool, JobId(failed[0].job_id)).await.len(),
+        2
+    );
     let mut conn = pool.acquire().await.unwrap();
-    let open = remindbot::store::tasks::list_open(&mut conn, 7, 10, 0)
+    let open = remindbot::store::tasks::list_open(&mut conn, ChatId(7), 10, 0)
         .await
         .unwrap();
     assert_eq!(open.len(), 2);

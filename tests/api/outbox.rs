@@ -258,6 +258,6 @@ async fn a_job_of_an_unknown_kind_fails_as_bad_payload_and_another_kinds_job_is_
         .map(|job| job.job_id)
         .collect();
     assert_eq!(listed.len(), 2);
-    assert!(bad.iter().all(|id| listed.contains(id)), "{listed:?}");
+    assert!(bad.iter().all(|id| listed.contains(&id.0)), "{listed:?}");
     app.stop().await;
 }

@@ -3,12 +3,14 @@
 //! to a chat that was marked unreachable. Each way back resumes the chat's paused tasks; and a
 //! reminder whose task is deleted while it is being sent frees its worker at once.
 
+use pgqueue::JobId;
 use std::time::Duration;
 
 use chrono::{NaiveTime, Utc};
 use chrono_tz::Tz;
 use pgqueue::JobState;
 use remindbot::admin::actions::{self, ActionResult};
+use remindbot::domain::ids::{ChatId, TaskId, UserId};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::outbox::OutboxJob;
 use remindbot::store::reachability;
@@ -30,8 +32,8 @@ async fn daily_task(app: &TestApp, chat: i64, text: &str) -> i64 {
         .await
         .unwrap();
     let new = NewTask {
-        chat_id: chat,
-        owner_id: chat.abs(),
+        chat_id: ChatId(chat),
+        owner_id: UserId(chat.abs()),
         text: TaskText::parse(text).unwrap(),
         due_at: Utc::now() + chrono::Duration::days(1),
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -43,7 +45,7 @@ async fn daily_task(app: &TestApp, chat: i64, text: &str) -> i64 {
     let mut tx = app.pool.begin().await.unwrap();
     let task = tasks::create(&mut tx, &app.queue, &new).await.unwrap();
     tx.commit().await.unwrap();
-    task.id
+    task.id.0
 }
 
 /// `(chat reachable, task state, pending jobs of the task)`.
@@ -210,7 +212,7 @@ async fn a_reminder_deleted_while_it_is_sent_frees_its_worker_at_once() {
         .await
         .unwrap();
     let mut tx = app.pool.begin().await.unwrap();
-    tasks::delete(&mut tx, users[0], first)
+    tasks::delete(&mut tx, ChatId(users[0]), TaskId(first))
         .await
         .unwrap()
         .unwrap();
@@ -240,7 +242,7 @@ async fn agenda_standing(
             .unwrap();
     let job = match job {
         Some(id) => {
-            let info = crate::support::job_by_id(&app.pool, id).await;
+            let info = crate::support::job_by_id(&app.pool, JobId(id)).await;
             Some((id, info.state, info.run_at))
         }
         None => None,
@@ -277,7 +279,9 @@ async fn an_agenda_pauses_with_its_chat_and_comes_back_on_every_way_back() {
     })
     .await;
     assert_eq!(
-        crate::support::job_by_id(&app.pool, first).await.state,
+        crate::support::job_by_id(&app.pool, JobId(first))
+            .await
+            .state,
         JobState::Cancelled
     );
     assert_eq!(agenda_jobs_in(&app, JobState::Pending).await, 0);
@@ -304,12 +308,15 @@ async fn an_agenda_pauses_with_its_chat_and_comes_back_on_every_way_back() {
     // one is not scheduled to fail again.
     app.sim.set_user_state(ann, UserState::Deactivated).unwrap();
     let mut tx = app.pool.begin().await.unwrap();
-    pgqueue::maintenance::reschedule_job(&mut tx, resumed, now)
+    pgqueue::maintenance::reschedule_job(&mut tx, JobId(resumed), now)
         .await
         .unwrap();
     tx.commit().await.unwrap();
     eventually(WAIT, "the agenda to fail and pause", || async {
-        crate::support::job_by_id(&app.pool, resumed).await.state == JobState::Failed
+        crate::support::job_by_id(&app.pool, JobId(resumed))
+            .await
+            .state
+            == JobState::Failed
             && agenda_standing(&app, ann).await == (true, None)
     })
     .await;

@@ -2,6 +2,7 @@
 //! out of `running` (sent, failed, failed when its attempts run out or its handler panics,
 //! cancelled, failed by the reaper, cancelled by an admin), the task's next occurrence is pending.
 
+use pgqueue::JobId;
 use std::time::Duration;
 
 use chrono::{DateTime, Timelike, Utc};
@@ -11,6 +12,7 @@ use pgqueue::{
     reaper,
 };
 use remindbot::admin::actions::{self, ActionResult};
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::egress::record;
 use remindbot::store::tasks::{self, NewTask, TaskText};
@@ -51,8 +53,8 @@ async fn daily_task_due_now(pool: &sqlx::PgPool, queue: &Queue) -> (i64, DateTim
         .unwrap();
     let rule = Recurrence::new(Frequency::Daily, due.time()).unwrap();
     let new = NewTask {
-        chat_id: 600,
-        owner_id: 600,
+        chat_id: ChatId(600),
+        owner_id: UserId(600),
         text: TaskText::parse("stretch").unwrap(),
         due_at: due,
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -62,7 +64,7 @@ async fn daily_task_due_now(pool: &sqlx::PgPool, queue: &Queue) -> (i64, DateTim
     let mut tx = pool.begin().await.unwrap();
     let task = tasks::create(&mut tx, queue, &new).await.unwrap();
     tx.commit().await.unwrap();
-    (task.id, due)
+    (task.id.0, due)
 }
 
 /// The deadlines of the task's occurrences whose reminder job is pending.
@@ -190,10 +192,10 @@ async fn a_sent_occurrence_keeps_the_series_and_so_does_an_admin_cancel() {
             .await
             .unwrap();
     assert_eq!(
-        actions::cancel(&queue, "admin:test", next_job)
+        actions::cancel(&queue, "admin:test", JobId(next_job))
             .await
             .unwrap(),
-        ActionResult::Cancelled(next_job)
+        ActionResult::Cancelled(JobId(next_job))
     );
     assert_eq!(
         pending_occurrences(&db.pool, task).await,

@@ -3,6 +3,7 @@
 use chrono::{Duration, TimeZone, Utc};
 use chrono_tz::Tz;
 use pgqueue::{JobState, QueueConfig};
+use remindbot::domain::ids::{ChatId, TaskId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, TaskText};
@@ -12,8 +13,8 @@ use crate::support::{TestDb, job_of_reminder, job_states, jobs_in};
 
 fn daily_nine(chat_id: i64) -> NewTask {
     NewTask {
-        chat_id,
-        owner_id: chat_id,
+        chat_id: ChatId(chat_id),
+        owner_id: UserId(chat_id),
         text: TaskText::parse("stand-up").unwrap(),
         // 09:00 in Berlin on the day before the DST change.
         due_at: Utc.with_ymd_and_hms(2026, 3, 28, 8, 0, 0).unwrap(),
@@ -76,7 +77,10 @@ async fn a_task_and_its_reminder_job_commit_or_roll_back_together() {
     assert_eq!(run_at, fire_at);
     let mut conn = db.pool.acquire().await.unwrap();
     assert!(
-        tasks::find(&mut conn, 43, task.id).await.unwrap().is_none(),
+        tasks::find(&mut conn, ChatId(43), task.id)
+            .await
+            .unwrap()
+            .is_none(),
         "another chat's task"
     );
 }
@@ -106,7 +110,10 @@ async fn the_next_occurrence_keeps_the_wall_time_across_dst_and_is_scheduled_onc
             .is_some()
     );
     tx.commit().await.unwrap();
-    let moved = tasks::find(&mut conn, 7, task.id).await.unwrap().unwrap();
+    let moved = tasks::find(&mut conn, ChatId(7), task.id)
+        .await
+        .unwrap()
+        .unwrap();
     // 09:00 CEST on 29 March is 07:00 UTC (it was 08:00 UTC the day before).
     assert_eq!(
         moved.due_at,
@@ -153,14 +160,14 @@ async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
     tasks::schedule_next_occurrence(&mut conn, &queue, &task)
         .await
         .unwrap();
-    let tomorrow = tasks::find(&mut conn, 9, task.id)
+    let tomorrow = tasks::find(&mut conn, ChatId(9), task.id)
         .await
         .unwrap()
         .unwrap()
         .due_at;
 
     // Done under today's reminder: tomorrow stays scheduled.
-    let done = tasks::finish_from_reminder(&mut conn, &queue, 9, task.id, 77)
+    let done = tasks::finish_from_reminder(&mut conn, &queue, ChatId(9), task.id, 77)
         .await
         .unwrap()
         .unwrap();
@@ -171,7 +178,7 @@ async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
     // Done from the list (no reminder message) closes the current occurrence: the next is the
     // schedule's first slot after both it and now (these dates are long past), never one in the
     // past that would ring at once; still at 09:00 in Berlin.
-    let moved = tasks::finish(&mut conn, &queue, 9, task.id)
+    let moved = tasks::finish(&mut conn, &queue, ChatId(9), task.id)
         .await
         .unwrap()
         .unwrap();
@@ -184,7 +191,7 @@ async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
     );
     // Another chat cannot finish it.
     assert!(
-        tasks::finish_from_reminder(&mut conn, &queue, 10, task.id, 77)
+        tasks::finish_from_reminder(&mut conn, &queue, ChatId(10), task.id, 77)
             .await
             .unwrap()
             .is_none()
@@ -303,7 +310,7 @@ async fn retention_purges_what_is_old_and_keeps_what_is_not() {
         ),
         (1, 1, 1, 1)
     );
-    let tasks_left: Vec<i64> = sqlx::query_scalar("select id from tasks order by id")
+    let tasks_left: Vec<TaskId> = sqlx::query_scalar("select id from tasks order by id")
         .fetch_all(&db.pool)
         .await
         .unwrap();

@@ -5,6 +5,7 @@
 use chrono::{Duration, TimeZone, Utc};
 use chrono_tz::Tz;
 use pgqueue::QueueConfig;
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::store::conversation::{self, Pending};
 use remindbot::store::tasks::{self, NewTask, TaskText};
@@ -25,8 +26,8 @@ async fn a_task(db: &TestDb) -> tasks::Task {
         &mut tx,
         &queue,
         &NewTask {
-            chat_id: 1,
-            owner_id: 1,
+            chat_id: ChatId(1),
+            owner_id: UserId(1),
             text: TaskText::parse("stand-up").unwrap(),
             due_at: Utc.with_ymd_and_hms(2030, 1, 1, 9, 0, 0).unwrap(),
             lead: remindbot::domain::lead::Lead::new(Duration::zero()).unwrap(),
@@ -97,7 +98,7 @@ async fn every_undo_change_is_stored_and_read_back() {
         let id = undo::record(&mut tx, task.id, change, before.as_ref())
             .await
             .unwrap();
-        let found = undo::find_for_update(&mut tx, 1, id)
+        let found = undo::find_for_update(&mut tx, ChatId(1), id)
             .await
             .unwrap()
             .unwrap();
@@ -115,8 +116,8 @@ async fn every_kind_of_open_question_is_stored_and_read_back() {
         Pending::NewTaskTime {
             text: "pay rent".into(),
         },
-        Pending::EditTask { task_id },
-        Pending::SnoozeTime { task_id },
+        Pending::EditTask { task_id: task_id.0 },
+        Pending::SnoozeTime { task_id: task_id.0 },
         Pending::TimeZone { text: None },
         Pending::TimeZone {
             text: Some("pay rent tomorrow".into()),

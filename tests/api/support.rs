@@ -5,6 +5,7 @@
 //! The server is `DATABASE_URL` when set, otherwise the project's private cluster in `.pgdata`
 //! (started on first use). Each test gets its own database, dropped when the test ends.
 
+use pgqueue::JobId;
 use std::path::Path;
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
@@ -12,6 +13,7 @@ use std::time::{Duration, Instant};
 use devdb::ScratchDatabase;
 use pgqueue::maintenance::AttemptOutcome;
 use pgqueue::{JobInfo, JobState};
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::store::OUTBOX_QUEUE;
 use remindbot::store::outbox::OutboxJob;
 use sqlx::PgPool;
@@ -103,8 +105,8 @@ pub async fn task_due_now(pool: &PgPool, queue: &pgqueue::Queue, chat_id: i64, t
     .await
     .expect("the chat is stored");
     let task = NewTask {
-        chat_id,
-        owner_id: chat_id,
+        chat_id: ChatId(chat_id),
+        owner_id: UserId(chat_id),
         text: TaskText::parse(text).expect("a valid task text"),
         due_at: chrono::Utc::now() - chrono::Duration::minutes(1),
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -116,7 +118,7 @@ pub async fn task_due_now(pool: &PgPool, queue: &pgqueue::Queue, chat_id: i64, t
         .await
         .expect("the task is created");
     tx.commit().await.expect("the task commits");
-    task.id
+    task.id.0
 }
 
 /// A reminder of a task with its job, as the queue reports the job.
@@ -133,7 +135,7 @@ pub struct ReminderWithJob {
 /// The reminders of task `task_id` whose job still exists, oldest first, each with its job: the
 /// bot's rows point at jobs by id, and the queue says what became of them.
 pub async fn reminders_with_jobs(pool: &PgPool, task_id: i64) -> Vec<ReminderWithJob> {
-    let reminders: Vec<(chrono::DateTime<chrono::Utc>, String, i64)> = sqlx::query_as(
+    let reminders: Vec<(chrono::DateTime<chrono::Utc>, String, JobId)> = sqlx::query_as(
         "select due_at, kind, job_id from reminders
          where task_id = $1 and job_id is not null order by id",
     )
@@ -141,7 +143,7 @@ pub async fn reminders_with_jobs(pool: &PgPool, task_id: i64) -> Vec<ReminderWit
     .fetch_all(pool)
     .await
     .expect("the task's reminders");
-    let ids: Vec<i64> = reminders.iter().map(|r| r.2).collect();
+    let ids: Vec<JobId> = reminders.iter().map(|r| r.2).collect();
     let jobs = pgqueue::inspect_many(pool, &ids)
         .await
         .expect("the reminders' jobs");
@@ -156,7 +158,7 @@ pub async fn reminders_with_jobs(pool: &PgPool, task_id: i64) -> Vec<ReminderWit
 
 /// The job of reminder `reminder_id`.
 pub async fn job_of_reminder(pool: &PgPool, reminder_id: i64) -> JobInfo {
-    let job_id: i64 = sqlx::query_scalar("select job_id from reminders where id = $1")
+    let job_id: JobId = sqlx::query_scalar("select job_id from reminders where id = $1")
         .bind(reminder_id)
         .fetch_one(pool)
         .await
@@ -176,7 +178,7 @@ pub async fn job_of_task(pool: &PgPool, task_id: i64) -> JobInfo {
 }
 
 /// The job `id`.
-pub async fn job_by_id(pool: &PgPool, id: i64) -> JobInfo {
+pub async fn job_by_id(pool: &PgPool, id: JobId) -> JobInfo {
     pgqueue::inspect(pool, id)
         .await
         .expect("the job is readable")
@@ -201,7 +203,7 @@ pub async fn jobs_in(pool: &PgPool, state: JobState) -> i64 {
 }
 
 /// The outcome of each attempt of job `id`, oldest first.
-pub async fn attempt_outcomes(pool: &PgPool, id: i64) -> Vec<AttemptOutcome> {
+pub async fn attempt_outcomes(pool: &PgPool, id: JobId) -> Vec<AttemptOutcome> {
     pgqueue::maintenance::attempts(pool, id)
         .await
         .expect("the job's attempts")
@@ -214,7 +216,7 @@ pub async fn attempt_outcomes(pool: &PgPool, id: i64) -> Vec<AttemptOutcome> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JobRow {
     /// Its id.
-    pub id: i64,
+    pub id: JobId,
     /// Pending, cancelled, …
     pub state: JobState,
     /// When it is due.
@@ -230,8 +232,8 @@ pub async fn reminder_jobs(pool: &PgPool) -> Vec<JobRow> {
     let jobs = pgqueue::list(pool, OUTBOX_QUEUE, None, i64::MAX)
         .await
         .expect("jobs are readable");
-    let ids: Vec<i64> = jobs.iter().map(|j| j.id).collect();
-    let kinds: Vec<(i64, String)> =
+    let ids: Vec<JobId> = jobs.iter().map(|j| j.id).collect();
+    let kinds: Vec<(JobId, String)> =
         sqlx::query_as("select job_id, kind from reminders where job_id = any($1)")
             .bind(&ids)
             .fetch_all(pool)

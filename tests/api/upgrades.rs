@@ -5,9 +5,11 @@
 //! or defaulted columns, indexes) until a later release contracts what nobody reads any more.
 //! And what a previous-release replica still writes during the roll is taken over by this one.
 
+use pgqueue::JobId;
 use serde::Deserialize;
 use sqlx::{AssertSqlSafe, Column, Executor, SqlSafeStr, Statement, TypeInfo};
 
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::store::outbox::LEGACY_REMINDER_QUEUE;
 
 use crate::app::{TestApp, text};
@@ -111,8 +113,8 @@ async fn reminders_an_old_replica_enqueues_during_a_roll_are_still_delivered() {
     // moved the old jobs): its reminder job goes to the queue of that release. Written here as
     // that release wrote it: the task, then its job, in one transaction.
     let task = NewTask {
-        chat_id: ann,
-        owner_id: ann,
+        chat_id: ChatId(ann),
+        owner_id: UserId(ann),
         text: TaskText::parse("water the plants").expect("a valid task text"),
         due_at: chrono::Utc::now() - chrono::Duration::minutes(1),
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -171,9 +173,9 @@ async fn untagged_jobs_of_the_previous_release_are_tagged_at_start_and_delivered
             asks: None,
         },
     };
-    let task = |chat_id, text: &str, due_at| NewTask {
-        chat_id,
-        owner_id: chat_id,
+    let task = |chat_id: i64, text: &str, due_at| NewTask {
+        chat_id: ChatId(chat_id),
+        owner_id: UserId(chat_id),
         text: TaskText::parse(text).unwrap(),
         due_at,
         lead: remindbot::domain::lead::Lead::ZERO,
@@ -206,12 +208,12 @@ async fn untagged_jobs_of_the_previous_release_are_tagged_at_start_and_delivered
     let morning = agenda::set(&mut tx, &app.queue, bob, eight, chrono_tz::Tz::UTC)
         .await
         .unwrap();
-    pgqueue::maintenance::reschedule_job(&mut tx, morning.job_id.unwrap(), now)
+    pgqueue::maintenance::reschedule_job(&mut tx, JobId(morning.job_id.unwrap()), now)
         .await
         .unwrap();
     tx.commit().await.unwrap();
     as_the_previous_release_stored_them(&app.pool).await;
-    let cys = crate::support::job_of_task(&app.pool, later.id).await;
+    let cys = crate::support::job_of_task(&app.pool, later.id.0).await;
     assert_eq!(cys.payload.get("kind"), None, "{}", cys.payload);
 
     // This release starts: the stored jobs get their tag, and each is delivered as its kind.

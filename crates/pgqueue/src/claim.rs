@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use super::{ClaimedJob, Queue, QueueError, secs};
+use super::{ClaimedJob, JobId, Queue, QueueError, secs};
 
 impl Queue {
     /// Claims up to `limit` due jobs for `worker` in one statement: counts the attempt and sets the
@@ -59,7 +59,7 @@ impl Queue {
     ///
     /// Returns whether the completion was recorded (`false`: the lease was lost and nothing was
     /// changed, as [`QueueError::LeaseLost`] means elsewhere) and the next job, if one is due.
-    #[tracing::instrument(skip_all, fields(queue = %self.config.name, job = done.id, claim = done.claim))]
+    #[tracing::instrument(skip_all, fields(queue = %self.config.name, job = done.id.0, claim = done.claim))]
     pub async fn complete_and_claim(
         &self,
         done: &ClaimedJob,
@@ -69,7 +69,7 @@ impl Queue {
             r#"select completed as "completed!", id, queue, payload, attempt, max_attempts, claim,
                       throttles, serial_key, priority, run_at, locked_until
                from complete_and_claim_job($1, $2, $3, $4, $5)"#,
-            done.id,
+            done.id.0,
             done.claim,
             self.config.name,
             secs(self.config.lease),
@@ -102,7 +102,7 @@ impl Queue {
                 Some(run_at),
                 Some(locked_until),
             ) => Some(ClaimedJob {
-                id,
+                id: JobId(id),
                 queue,
                 payload,
                 attempt,

@@ -82,7 +82,7 @@ async fn flush_loop(
                 Ok(lost) => {
                     for (id, claim) in lost {
                         tracing::warn!(
-                            job = id,
+                            job = id.0,
                             claim,
                             "lease lost before completion; not recorded"
                         );

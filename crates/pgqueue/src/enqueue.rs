@@ -40,7 +40,7 @@ impl Queue {
         )
         .fetch_optional(conn)
         .await?;
-        Ok(id)
+        Ok(id.map(JobId))
     }
 
     /// Writes many jobs in one statement (and one NOTIFY); returns the ids of those inserted
@@ -126,7 +126,7 @@ impl Queue {
             .fetch_one(conn)
             .await?
         };
-        Ok(ids)
+        Ok(ids.into_iter().map(JobId).collect())
     }
 
     /// Whether this queue takes `job`: any job from a bare payload, a kind's job only if the kind

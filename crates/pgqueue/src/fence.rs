@@ -23,7 +23,7 @@ pub enum RetryOutcome {
 impl Queue {
     /// Marks the job `done`. Pass `&mut *tx` to record it in the same transaction as the job's own
     /// effects.
-    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn complete<'e>(
         &self,
         executor: impl PgExecutor<'e>,
@@ -33,7 +33,7 @@ impl Queue {
             "update jobs set state = 'done', locked_until = null, finished_at = now(),
                  updated_at = now()
              where id = $1 and state = 'running' and claims = $2",
-            job.id,
+            job.id.0,
             job.claim,
         )
         .execute(executor)
@@ -56,7 +56,7 @@ impl Queue {
             let entry = newest.entry(id).or_insert(claim);
             *entry = (*entry).max(claim);
         }
-        let (ids, fences): (Vec<JobId>, Vec<i32>) = newest.iter().map(|(id, c)| (*id, *c)).unzip();
+        let (ids, fences): (Vec<i64>, Vec<i32>) = newest.iter().map(|(id, c)| (id.0, *c)).unzip();
         let done = sqlx::query_scalar!(
             "update jobs j set state = 'done', locked_until = null, finished_at = now(),
                  updated_at = now()
@@ -71,7 +71,7 @@ impl Queue {
         if done.len() == claims.len() {
             return Ok(Vec::new());
         }
-        let done: std::collections::HashSet<JobId> = done.into_iter().collect();
+        let done: std::collections::HashSet<JobId> = done.into_iter().map(JobId).collect();
         Ok(claims
             .iter()
             .filter(|(id, claim)| !done.contains(id) || newest[id] != *claim)
@@ -81,7 +81,7 @@ impl Queue {
 
     /// Records a failed attempt: back to `pending` after the queue's backoff (at least `floor`, such
     /// as Telegram's `retry_after`), or `failed` with `error` when the attempts are used up.
-    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn retry(
         &self,
         job: &ClaimedJob,
@@ -99,7 +99,7 @@ impl Queue {
                  run_at = now() + make_interval(secs => $3),
                  last_error = $4, error_class = $5, updated_at = now()
              where id = $1 and state = 'running' and claims = $2",
-            job.id,
+            job.id.0,
             job.claim,
             secs(delay),
             error.message,
@@ -113,14 +113,14 @@ impl Queue {
 
     /// Puts the job back to `pending` after `delay` without counting the attempt (a snooze: the job
     /// could not run yet, such as a chat that is not ready for another message).
-    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn reschedule(&self, job: &ClaimedJob, delay: Duration) -> Result<(), QueueError> {
         let result = sqlx::query!(
             "update jobs set state = 'pending', locked_until = null, locked_by = null,
                  run_at = now() + make_interval(secs => $3), attempts = attempts - 1,
                  updated_at = now()
              where id = $1 and state = 'running' and claims = $2",
-            job.id,
+            job.id.0,
             job.claim,
             secs(delay),
         )
@@ -132,7 +132,7 @@ impl Queue {
     /// Puts the job back to `pending` after `delay` because flood control turned it away (a 429):
     /// the attempt is given back, as for a snooze, but the refusal is counted in `throttles` and
     /// `error` is kept as the last error and in the attempt history.
-    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn throttle(
         &self,
         job: &ClaimedJob,
@@ -146,7 +146,7 @@ impl Queue {
                  attempts = attempts - 1, throttles = throttles + 1, last_error = $4,
                  error_class = $5, updated_at = now()
              where id = $1 and state = 'running' and claims = $2",
-            job.id,
+            job.id.0,
             job.claim,
             secs(delay),
             error.message,
@@ -159,7 +159,7 @@ impl Queue {
 
     /// Returns a claimed job that has not run to the queue at once, without counting the attempt
     /// (graceful shutdown).
-    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn release(&self, job: &ClaimedJob) -> Result<(), QueueError> {
         self.release_many(std::slice::from_ref(job))
             .await
@@ -173,7 +173,7 @@ impl Queue {
     /// counting their attempts, and wakes workers; returns those whose lease was already lost.
     #[tracing::instrument(skip_all, fields(jobs = jobs.len()))]
     pub async fn release_many(&self, jobs: &[ClaimedJob]) -> Result<Vec<JobId>, QueueError> {
-        let ids: Vec<JobId> = jobs.iter().map(|j| j.id).collect();
+        let ids: Vec<i64> = jobs.iter().map(|j| j.id.0).collect();
         let fences: Vec<i32> = jobs.iter().map(|j| j.claim).collect();
         let released = sqlx::query_scalar!(
             r#"with released as (
@@ -189,17 +189,18 @@ impl Queue {
         )
         .fetch_all(&self.pool)
         .await?;
-        let released: std::collections::HashSet<JobId> = released.into_iter().collect();
+        let released: std::collections::HashSet<i64> = released.into_iter().collect();
         Ok(ids
             .into_iter()
             .filter(|id| !released.contains(id))
+            .map(JobId)
             .collect())
     }
 
     /// Marks the job `failed` with `error`, for admins to see, and runs the queue's give-up hook,
     /// in one transaction: a pool starts its own; pass `&mut tx` to record it with the job's own
     /// effects (a savepoint inside the caller's transaction).
-    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn fail<'c>(
         &self,
         conn: impl Acquire<'c, Database = Postgres>,
@@ -212,7 +213,7 @@ impl Queue {
             "update jobs set state = 'failed', locked_until = null, last_error = $3,
                  error_class = $4, finished_at = now(), updated_at = now()
              where id = $1 and state = 'running' and claims = $2",
-            job.id,
+            job.id.0,
             job.claim,
             error.message,
             error.class.as_ref(),
@@ -228,7 +229,7 @@ impl Queue {
 
     /// Marks the job `cancelled` (its reason to run is gone) and runs the queue's give-up hook,
     /// in one transaction (as for [`Queue::fail`]).
-    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn cancel<'c>(
         &self,
         conn: impl Acquire<'c, Database = Postgres>,
@@ -239,7 +240,7 @@ impl Queue {
             "update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
                  updated_at = now()
              where id = $1 and state = 'running' and claims = $2",
-            job.id,
+            job.id.0,
             job.claim,
         )
         .execute(&mut *tx)
@@ -275,13 +276,13 @@ impl Queue {
 
     /// Extends the lease of a long-running job by the queue's lease from now; returns the job with
     /// its new deadline.
-    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn extend_lease(&self, job: &ClaimedJob) -> Result<ClaimedJob, QueueError> {
         let until = sqlx::query_scalar!(
             "update jobs set locked_until = now() + make_interval(secs => $3), updated_at = now()
              where id = $1 and state = 'running' and claims = $2
              returning locked_until",
-            job.id,
+            job.id.0,
             job.claim,
             secs(self.config.lease),
         )
@@ -304,7 +305,7 @@ impl Queue {
     /// extends its lease by the queue's lease from now: the reaper takes no job before its lease
     /// expires, so no other worker can run the job again while this one acts, if the act takes
     /// less than the lease. [`QueueError::NotConfirmed`] says not to act.
-    #[tracing::instrument(skip_all, fields(job = job.id, claim = job.claim))]
+    #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn recheck(&self, job: &ClaimedJob) -> Result<ClaimedJob, QueueError> {
         let until = sqlx::query_scalar!(
             "update jobs j set locked_until = now() + make_interval(secs => $3), updated_at = now()
@@ -312,7 +313,7 @@ impl Queue {
                and not exists (select 1 from queue_workers w
                                where w.worker_id = j.locked_by and w.missing_since is not null)
              returning locked_until",
-            job.id,
+            job.id.0,
             job.claim,
             secs(self.config.lease),
         )

@@ -99,7 +99,7 @@ pub struct JobInfo {
 }
 
 /// The job `id`, or `None` when there is no such job (never enqueued, or purged by retention).
-#[tracing::instrument(skip_all, fields(job = id))]
+#[tracing::instrument(skip_all, fields(job = id.0))]
 pub async fn inspect<'e>(
     executor: impl PgExecutor<'e>,
     id: JobId,
@@ -110,7 +110,7 @@ pub async fn inspect<'e>(
                   last_error, error_class, payload, created_at, finished_at, dedupe_key,
                   serial_key, priority
            from jobs where id = $1"#,
-        id,
+        id.0,
     )
     .fetch_optional(executor)
     .await?)
@@ -129,7 +129,7 @@ pub async fn inspect_many<'e>(
                   last_error, error_class, payload, created_at, finished_at, dedupe_key,
                   serial_key, priority
            from jobs where id = any($1) order by id"#,
-        ids,
+        &ids.iter().map(|id| id.0).collect::<Vec<_>>(),
     )
     .fetch_all(executor)
     .await?)
@@ -264,10 +264,13 @@ pub async fn cancel_pending<'e>(
                where id = any($1) and state = 'pending'
                returning id)
            select id as "id!" from cancelled order by id"#,
-        ids,
+        &ids.iter().map(|id| id.0).collect::<Vec<_>>(),
     )
     .fetch_all(executor)
-    .await?)
+    .await?
+    .into_iter()
+    .map(JobId)
+    .collect())
 }
 
 /// What became of the attempts of the last while, all queues together (see [`recent_outcomes`]).

@@ -93,8 +93,35 @@ pub static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
     migrator
 });
 
-/// A job's id.
-pub type JobId = i64;
+/// A job's id (`pgqueue_jobs.id`), its own type so that it cannot be passed for another id.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+    sqlx::Type,
+)]
+#[sqlx(transparent)]
+#[serde(transparent)]
+pub struct JobId(pub i64);
+
+impl From<i64> for JobId {
+    fn from(id: i64) -> Self {
+        Self(id)
+    }
+}
+
+impl std::fmt::Display for JobId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// What can go wrong in the queue.
 #[derive(Debug, thiserror::Error)]

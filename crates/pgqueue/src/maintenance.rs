@@ -57,13 +57,13 @@ pub async fn run_retention(
 /// Cancels a job that has not finished successfully: pending, running or failed (its reason to
 /// run is gone, or an admin gave up on it). A worker running it then finds its lease lost and
 /// records nothing. Returns whether a job was cancelled.
-#[tracing::instrument(skip_all, fields(job = id))]
+#[tracing::instrument(skip_all, fields(job = id.0))]
 pub async fn cancel_job<'e>(executor: impl PgExecutor<'e>, id: JobId) -> Result<bool, QueueError> {
     let result = sqlx::query!(
         "update jobs set state = 'cancelled', locked_until = null, finished_at = now(),
              updated_at = now()
          where id = $1 and state in ('pending', 'running', 'failed')",
-        id,
+        id.0,
     )
     .execute(executor)
     .await?;
@@ -72,7 +72,7 @@ pub async fn cancel_job<'e>(executor: impl PgExecutor<'e>, id: JobId) -> Result<
 
 /// Moves a pending job to a new due time (inside the caller's transaction) and wakes workers at
 /// commit. Returns whether the job was pending.
-#[tracing::instrument(skip_all, fields(job = id))]
+#[tracing::instrument(skip_all, fields(job = id.0))]
 pub async fn reschedule_job(
     conn: &mut PgConnection,
     id: JobId,
@@ -82,7 +82,7 @@ pub async fn reschedule_job(
         "update jobs set run_at = $2, updated_at = now()
          where id = $1 and state = 'pending'
          returning queue",
-        id,
+        id.0,
         run_at,
     )
     .fetch_optional(&mut *conn)
@@ -96,7 +96,7 @@ pub async fn reschedule_job(
 
 /// Returns a `failed` job to the queue with a fresh attempt budget, due now, and wakes workers at
 /// commit. A job whose dedupe key a live job holds meanwhile stays failed ([`QueueError::NotFound`]).
-#[tracing::instrument(skip_all, fields(job = id))]
+#[tracing::instrument(skip_all, fields(job = id.0))]
 pub async fn retry_failed(conn: &mut PgConnection, id: JobId) -> Result<(), QueueError> {
     let revived = revive_failed(conn, Some(id), None).await?;
     if revived.is_empty() {
@@ -133,7 +133,7 @@ async fn revive_failed(
                where live.queue = j.queue and live.dedupe_key = j.dedupe_key
                  and live.state in ('pending', 'running'))
          returning j.id, j.queue",
-        id,
+        id.map(|id| id.0),
         queue,
     )
     .fetch_all(&mut *conn)
@@ -144,7 +144,7 @@ async fn revive_failed(
     for queue in queues {
         notify(conn, queue).await?;
     }
-    Ok(revived.into_iter().map(|row| row.id).collect())
+    Ok(revived.into_iter().map(|row| JobId(row.id)).collect())
 }
 
 /// Purges `failed` jobs that failed more than `older_than` ago and that no admin acted on, in
@@ -289,7 +289,10 @@ pub async fn due_by_priority<'e>(
             oldest_due: level
                 .oldest_id
                 .zip(level.oldest_run_at)
-                .map(|(id, run_at)| DueJob { id, run_at }),
+                .map(|(id, run_at)| DueJob {
+                    id: JobId(id),
+                    run_at,
+                }),
         })
         .collect())
 }
@@ -483,7 +486,7 @@ pub struct Attempt {
 }
 
 /// The recorded attempts of a job, oldest first (the newest 20 are kept).
-#[tracing::instrument(skip_all, fields(job = id))]
+#[tracing::instrument(skip_all, fields(job = id.0))]
 pub async fn attempts<'e>(
     executor: impl PgExecutor<'e>,
     id: JobId,
@@ -493,7 +496,7 @@ pub async fn attempts<'e>(
         r#"select attempt, worker, started_at, finished_at,
                   outcome as "outcome: AttemptOutcome", error, error_class
            from job_attempts where job_id = $1 order by id"#,
-        id,
+        id.0,
     )
     .fetch_all(executor)
     .await?)

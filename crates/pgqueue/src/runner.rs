@@ -389,7 +389,7 @@ impl<H: JobHandler> Runner<H> {
                         }
                     }
                     Err(error) => {
-                        tracing::warn!(job = claimed.job.id, %error, "a buffered job lost its lease; dropped");
+                        tracing::warn!(job = claimed.job.id.0, %error, "a buffered job lost its lease; dropped");
                         continue;
                     }
                 }
@@ -530,7 +530,7 @@ async fn complete_and_claim(
         Ok((true, next)) => (Ok(None), next),
         Ok((false, next)) => {
             tracing::warn!(
-                job = job.id,
+                job = job.id.0,
                 claim = job.claim,
                 "lease lost before completion; not recorded"
             );
@@ -543,7 +543,7 @@ async fn complete_and_claim(
             )
         }
         Err(error) => {
-            tracing::warn!(job = job.id, %error, "recording a job's result failed");
+            tracing::warn!(job = job.id.0, %error, "recording a job's result failed");
             (Err(error), None)
         }
     }
@@ -570,7 +570,7 @@ async fn run_with_heartbeat<H: JobHandler>(
                     Ok(outcome) => outcome,
                     Err(error) => {
                         let message = panic_message(error);
-                        tracing::error!(job = holder.id, %message, "a job handler panicked");
+                        tracing::error!(job = holder.id.0, %message, "a job handler panicked");
                         Outcome::Retry {
                             error: JobError::new(JobError::PANIC, format!("the handler panicked: {message}")),
                             floor: None,
@@ -584,11 +584,11 @@ async fn run_with_heartbeat<H: JobHandler>(
                     next_beat = Instant::now() + beat;
                 }
                 Err(QueueError::LeaseLost { .. }) => {
-                    tracing::warn!(job = holder.id, "the job's lease was lost while it ran; abandoned");
+                    tracing::warn!(job = holder.id.0, "the job's lease was lost while it ran; abandoned");
                     return None;
                 }
                 Err(error) => {
-                    tracing::warn!(job = holder.id, %error, "extending a lease failed; trying again");
+                    tracing::warn!(job = holder.id.0, %error, "extending a lease failed; trying again");
                     next_beat = Instant::now() + beat / 4;
                 }
             },
@@ -639,7 +639,7 @@ async fn record(
         Outcome::Recorded => Ok(None),
     };
     if let Err(error) = &result {
-        tracing::warn!(job = job.id, %error, "recording a job's result failed");
+        tracing::warn!(job = job.id.0, %error, "recording a job's result failed");
     }
     result
 }

@@ -3,6 +3,7 @@
 
 use axum::extract::{Form, Path, State};
 use axum::response::Response;
+use pgqueue::JobId;
 
 use super::common::{AdminState, CsrfForm, PageError, forbidden, see_other};
 use super::pages::Notice;
@@ -19,7 +20,7 @@ pub(super) async fn retry(
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PageError> {
     act(&state, access, form, |queue, actor| async move {
-        actions::retry(&queue, &actor, id).await
+        actions::retry(&queue, &actor, JobId(id)).await
     })
     .await
 }
@@ -31,7 +32,7 @@ pub(super) async fn cancel(
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PageError> {
     act(&state, access, form, |queue, actor| async move {
-        actions::cancel(&queue, &actor, id).await
+        actions::cancel(&queue, &actor, JobId(id)).await
     })
     .await
 }

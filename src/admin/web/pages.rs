@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::{Html, IntoResponse, Response};
 use chrono::{DateTime, NaiveDate, Utc};
+use pgqueue::JobId;
 use serde::Deserialize;
 
 use super::common::{AdminState, PageError, remembering, when};
@@ -106,8 +107,8 @@ impl Notice {
     pub(super) fn of(result: &ActionResult) -> Self {
         match result {
             ActionResult::Retried(ids) => Self::Retried(ids.len()),
-            ActionResult::Cancelled(id) => Self::Cancelled(*id),
-            ActionResult::NotFound(id) => Self::NotInState(*id),
+            ActionResult::Cancelled(id) => Self::Cancelled(id.0),
+            ActionResult::NotFound(id) => Self::NotInState(id.0),
         }
     }
 
@@ -257,10 +258,10 @@ pub(super) async fn job_page(
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
     let tr = Tr::new(lang.lang);
-    let Some(job) = pgqueue::inspect(state.pool(), id).await? else {
+    let Some(job) = pgqueue::inspect(state.pool(), JobId(id)).await? else {
         return Ok((StatusCode::NOT_FOUND, "no such job").into_response());
     };
-    let history = maintenance::attempts(state.pool(), id)
+    let history = maintenance::attempts(state.pool(), JobId(id))
         .await?
         .into_iter()
         .map(|a| {

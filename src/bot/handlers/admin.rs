@@ -5,6 +5,7 @@
 //! the answers would show other users' reminders to everyone there). Anyone else falls through
 //! to the chat's handlers, where the commands are unknown and the buttons stale.
 
+use pgqueue::JobId;
 use std::sync::Arc;
 
 use teloxide::dispatching::UpdateHandler;
@@ -112,13 +113,13 @@ async fn tapped(ctx: &Ctx, query: &CallbackQuery, tap: AdminTap) -> Result<(Toas
     let turn = begin(ctx, message.chat(), &query.from).await?;
     let toast = match tap {
         AdminTap::Retry(job_id) => {
-            match actions::retry(ctx.queue(), &actor(&turn), job_id).await? {
+            match actions::retry(ctx.queue(), &actor(&turn), JobId(job_id)).await? {
                 ActionResult::Retried(_) => Toast::Key("admin-toast-retried"),
                 _ => Toast::Key("admin-toast-not-failed"),
             }
         }
         AdminTap::Cancel(job_id) => {
-            match actions::cancel(ctx.queue(), &actor(&turn), job_id).await? {
+            match actions::cancel(ctx.queue(), &actor(&turn), JobId(job_id)).await? {
                 ActionResult::Cancelled(_) => Toast::Key("admin-toast-cancelled"),
                 _ => Toast::Key("admin-toast-not-failed"),
             }
@@ -206,7 +207,7 @@ async fn retry(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     let result = if argument.eq_ignore_ascii_case("all") {
         actions::retry_all(ctx.queue(), &actor(turn)).await?
     } else if let Ok(id) = argument.trim_start_matches('#').parse::<i64>() {
-        actions::retry(ctx.queue(), &actor(turn), id).await?
+        actions::retry(ctx.queue(), &actor(turn), JobId(id)).await?
     } else {
         return ctx.send_lines(turn, &[tr.t("admin-retry-usage")]).await;
     };
@@ -215,7 +216,7 @@ async fn retry(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
             tr.t_with("admin-retried", &[("count", Arg::Number(ids.len() as i64))])
         }
         ActionResult::NotFound(id) | ActionResult::Cancelled(id) => {
-            tr.t_with("admin-not-failed", &[("job", Arg::Number(id))])
+            tr.t_with("admin-not-failed", &[("job", Arg::Number(id.0))])
         }
     };
     ctx.send_lines(turn, &[line]).await

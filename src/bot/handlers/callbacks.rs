@@ -16,6 +16,7 @@ use super::{
 use crate::bot::BotError;
 use crate::bot::render::COMMON_ZONES;
 use crate::callback::Action;
+use crate::domain::ids::TaskId;
 use crate::domain::lang::Lang;
 use crate::store::tasks;
 
@@ -85,14 +86,14 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
 async fn legacy_undo(
     ctx: &Ctx,
     turn: &Turn,
-    task_id: i64,
+    task_id: TaskId,
     message_id: MessageId,
 ) -> Result<Toast, BotError> {
     let mut conn = ctx.db().await;
-    let open = tasks::find(&mut conn, turn.chat_id, task_id)
+    let open = tasks::find(&mut conn, turn.chat(), task_id)
         .await?
         .is_some_and(|task| task.is_open());
-    let unchanged = tasks::unchanged_since_created(&mut conn, turn.chat_id, task_id).await?;
+    let unchanged = tasks::unchanged_since_created(&mut conn, turn.chat(), task_id).await?;
     drop(conn);
     if !open {
         return Ok(Toast::Key("not-found"));

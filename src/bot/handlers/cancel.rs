@@ -100,7 +100,7 @@ fn asks(pending: &Pending, question: Question) -> bool {
         | (Pending::QuoteTime { .. }, Question::QuoteTime) => true,
         (Pending::EditTask { task_id }, Question::EditTask { task_id: asked })
         | (Pending::SnoozeTime { task_id }, Question::SnoozeTime { task_id: asked }) => {
-            *task_id == asked
+            *task_id == asked.0
         }
         _ => false,
     }

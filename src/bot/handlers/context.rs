@@ -25,6 +25,7 @@ use crate::bot::limits::{RateVerdict, UserLimits};
 use crate::bot::render::{self, Reply};
 use crate::bot::{BotDeps, BotError, BotSettings};
 use crate::callback::Question;
+use crate::domain::ids;
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::chats::{self, Chat};
@@ -98,6 +99,16 @@ impl Turn {
     /// The chat's zone, once chosen.
     pub fn zone(&self) -> Option<Tz> {
         self.chat.zone
+    }
+
+    /// Where, as the store's id.
+    pub fn chat(&self) -> ids::ChatId {
+        ids::ChatId(self.chat_id)
+    }
+
+    /// Who, as the store's id.
+    pub fn user(&self) -> ids::UserId {
+        ids::UserId(self.user_id)
     }
 
     /// Whether this is the user's private chat with the bot (where they own everything).
@@ -225,8 +236,8 @@ impl Ctx {
 
     /// Whether the user of `turn` may change a task created by `owner_id`: in a private chat
     /// always; in a group, when they created it or administer the group.
-    pub async fn may_change(&self, turn: &Turn, owner_id: i64) -> Result<bool, BotError> {
-        if turn.is_private() || owner_id == turn.user_id {
+    pub async fn may_change(&self, turn: &Turn, owner_id: ids::UserId) -> Result<bool, BotError> {
+        if turn.is_private() || owner_id == turn.user() {
             return Ok(true);
         }
         self.administers(turn)
@@ -252,8 +263,12 @@ impl Ctx {
 
     /// Whether the user of `turn` may change task `task_id` (see [`Ctx::may_change`]). A task the
     /// chat does not have passes: the store then answers "not found".
-    pub async fn may_change_task(&self, turn: &Turn, task_id: i64) -> Result<bool, BotError> {
-        let task = tasks::find(&mut *self.db().await, turn.chat_id, task_id).await?;
+    pub async fn may_change_task(
+        &self,
+        turn: &Turn,
+        task_id: ids::TaskId,
+    ) -> Result<bool, BotError> {
+        let task = tasks::find(&mut *self.db().await, turn.chat(), task_id).await?;
         match task {
             Some(task) => self.may_change(turn, task.owner_id).await,
             None => Ok(true),

@@ -25,6 +25,7 @@ use crate::callback::Question;
 use crate::domain::due::{
     Assumption, DueError, ParsedEdit, UnplacedKind, daytime_reading, loose_time_words, parse_edit,
 };
+use crate::domain::ids::TaskId;
 use crate::domain::recurrence::{Recurrence, next_time_of_day};
 use crate::domain::timezone::{resolve_local, to_local};
 use crate::i18n::Arg;
@@ -34,9 +35,9 @@ use crate::store::tasks::{self, Task, TaskChange, TaskText};
 use crate::store::undo::{self, Change};
 
 /// The Edit button: asks for the task's new time (or text and time).
-pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Toast, BotError> {
+pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, task_id: TaskId) -> Result<Toast, BotError> {
     let mut conn = ctx.db().await;
-    let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
+    let task = tasks::find(&mut conn, turn.chat(), task_id).await?;
     drop(conn);
     let Some(task) = task.filter(|task| task.is_open()) else {
         not_found(ctx, turn).await?;
@@ -45,7 +46,7 @@ pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Toast
     if !ctx.may_change(turn, task.owner_id).await? {
         return Ok(Toast::Key("not-allowed-task"));
     }
-    let pending = Pending::EditTask { task_id };
+    let pending = Pending::EditTask { task_id: task_id.0 };
     let text = ctx
         .ask(turn, &pending, "ask-edit", &task.text, "edit-example")
         .await?;
@@ -58,14 +59,14 @@ pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Toast
 pub(super) async fn answer(
     ctx: &Ctx,
     turn: &Turn,
-    task_id: i64,
+    task_id: TaskId,
     answer: &str,
 ) -> Result<(), BotError> {
     if !ctx.may_change_task(turn, task_id).await? {
         return not_allowed_task(ctx, turn).await;
     }
     let mut conn = ctx.db().await;
-    let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
+    let task = tasks::find(&mut conn, turn.chat(), task_id).await?;
     let Some(task) = task.filter(Task::is_open) else {
         conversation::close(&mut conn, ctx.queue(), turn.chat_id, turn.user_id).await?;
         drop(conn);
@@ -110,7 +111,7 @@ pub(super) async fn answer(
         recurrence: schedule.recurrence,
     };
     let mut tx = ctx.db().await;
-    let changed = tasks::reschedule(&mut tx, ctx.queue(), turn.chat_id, task_id, &change).await?;
+    let changed = tasks::reschedule(&mut tx, ctx.queue(), turn.chat(), task_id, &change).await?;
     drop(tx);
     let notes = assumed::notes(
         turn.tr,
@@ -125,7 +126,7 @@ pub(super) async fn answer(
 /// A new text alone: the schedule and the reminders stay as they are.
 async fn rename(ctx: &Ctx, turn: &Turn, task: &Task, text: &TaskText) -> Result<(), BotError> {
     let mut tx = ctx.db().await;
-    let changed = tasks::rename(&mut tx, turn.chat_id, task.id, text).await?;
+    let changed = tasks::rename(&mut tx, turn.chat(), task.id, text).await?;
     drop(tx);
     confirm(ctx, turn, task, changed, &[]).await
 }
@@ -270,6 +271,8 @@ mod tests {
     use chrono::{TimeZone, Weekday};
     use chrono_tz::Tz;
 
+    use crate::domain::ids::{ChatId, UserId};
+
     use super::*;
     use crate::domain::lang::Lang;
     use crate::domain::lead::Lead;
@@ -285,9 +288,9 @@ mod tests {
 
     fn task(due_at: DateTime<Utc>, rule: Option<&str>) -> Task {
         Task {
-            id: 1,
-            chat_id: 1,
-            owner_id: 1,
+            id: TaskId(1),
+            chat_id: ChatId(1),
+            owner_id: UserId(1),
             text: "weekly review".to_owned(),
             due_at,
             lead: Lead::ZERO,

@@ -7,6 +7,7 @@ use super::context::{Ctx, Turn};
 use super::replies::{Toast, not_allowed_task, not_found};
 use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
+use crate::domain::ids::TaskId;
 use crate::i18n::Arg;
 use crate::i18n::dates::Dates;
 use crate::store::tasks::TaskVersion;
@@ -14,12 +15,13 @@ use crate::store::undo::{self, Change};
 use crate::store::{cards, occurrences, tasks};
 
 /// Reads a task id (`12` or `#12`).
-fn task_id(args: &str) -> Option<i64> {
+fn task_id(args: &str) -> Option<TaskId> {
     args.trim()
         .trim_start_matches('#')
         .parse::<i64>()
         .ok()
         .filter(|id| *id > 0)
+        .map(TaskId)
 }
 
 /// What became of a change the user asked for.
@@ -76,7 +78,7 @@ async fn say_if_not_allowed(ctx: &Ctx, turn: &Turn, changed: Changed) -> Result<
 pub(super) async fn finish(
     ctx: &Ctx,
     turn: &Turn,
-    task_id: i64,
+    task_id: TaskId,
     reminder_message: Option<i64>,
 ) -> Result<Changed, BotError> {
     if !ctx.may_change_task(turn, task_id).await? {
@@ -84,7 +86,7 @@ pub(super) async fn finish(
     }
     let mut tx = ctx.db().await;
     let queue = ctx.queue();
-    let before = match tasks::find(&mut tx, turn.chat_id, task_id).await? {
+    let before = match tasks::find(&mut tx, turn.chat(), task_id).await? {
         // Where its series stood, for an Undo to put back.
         Some(before) => Some(TaskVersion {
             occurrence: Some(occurrences::current(&mut tx, &before).await?.index),
@@ -94,9 +96,9 @@ pub(super) async fn finish(
     };
     let finished = match reminder_message {
         Some(message_id) => {
-            tasks::finish_from_reminder(&mut tx, queue, turn.chat_id, task_id, message_id).await?
+            tasks::finish_from_reminder(&mut tx, queue, turn.chat(), task_id, message_id).await?
         }
-        None => tasks::finish(&mut tx, queue, turn.chat_id, task_id).await?,
+        None => tasks::finish(&mut tx, queue, turn.chat(), task_id).await?,
     };
     let (Some(before), Some(task)) = (before, finished) else {
         drop(tx);
@@ -104,7 +106,7 @@ pub(super) async fn finish(
         return Ok(Changed::NotFound);
     };
     let tapped = reminder_message.map_or(cards::Keep::None, cards::Keep::EditedByCaller);
-    cards::close(&mut tx, queue, turn.chat_id, task.id, tapped).await?;
+    cards::close(&mut tx, queue, turn.chat(), task.id, tapped).await?;
     // Done under the reminder of a recurring task's past occurrence changes nothing but its
     // nagging: its Undo puts the task back as it is, and says when the next one comes.
     let undo_id = undo::record(&mut tx, task.id, Change::Done, Some(&before)).await?;
@@ -128,12 +130,12 @@ pub(super) async fn finish(
 }
 
 /// Deletes the task and says so, with an Undo that brings it back.
-pub(super) async fn delete(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Changed, BotError> {
+pub(super) async fn delete(ctx: &Ctx, turn: &Turn, task_id: TaskId) -> Result<Changed, BotError> {
     if !ctx.may_change_task(turn, task_id).await? {
         return Ok(Changed::NotAllowed);
     }
     let mut tx = ctx.db().await;
-    let deleted = tasks::delete(&mut tx, turn.chat_id, task_id).await?;
+    let deleted = tasks::delete(&mut tx, turn.chat(), task_id).await?;
     let Some(task) = deleted else {
         drop(tx);
         not_found(ctx, turn).await?;
@@ -142,7 +144,7 @@ pub(super) async fn delete(ctx: &Ctx, turn: &Turn, task_id: i64) -> Result<Chang
     cards::close(
         &mut tx,
         ctx.queue(),
-        turn.chat_id,
+        turn.chat(),
         task.id,
         cards::Keep::None,
     )

@@ -11,6 +11,7 @@ use super::replies::{Toast, not_allowed_task, not_found};
 use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
 use crate::callback::Action;
+use crate::domain::ids::TaskId;
 use crate::i18n::Arg;
 use crate::i18n::dates::Dates;
 use crate::store::cards;
@@ -39,7 +40,8 @@ pub(super) async fn command(
         .trim_start_matches('#')
         .parse::<i64>()
         .ok()
-        .filter(|id| *id > 0);
+        .filter(|id| *id > 0)
+        .map(TaskId);
     let Some(id) = id else {
         let example = match want {
             Want::Pause => "id-example-pause",
@@ -60,7 +62,7 @@ pub(super) async fn tapped(
     ctx: &Ctx,
     turn: &Turn,
     want: Want,
-    task_id: i64,
+    task_id: TaskId,
 ) -> Result<Toast, BotError> {
     let key = match want {
         Want::Pause => "callback-paused",
@@ -70,7 +72,7 @@ pub(super) async fn tapped(
 }
 
 /// Pauses or resumes task `task_id` and says what became of it.
-async fn change(ctx: &Ctx, turn: &Turn, want: Want, task_id: i64) -> Result<Changed, BotError> {
+async fn change(ctx: &Ctx, turn: &Turn, want: Want, task_id: TaskId) -> Result<Changed, BotError> {
     if !ctx.may_change_task(turn, task_id).await? {
         return Ok(Changed::NotAllowed);
     }
@@ -78,15 +80,15 @@ async fn change(ctx: &Ctx, turn: &Turn, want: Want, task_id: i64) -> Result<Chan
         let mut tx = ctx.db().await;
         match want {
             Want::Pause => {
-                let paused = series::pause(&mut tx, turn.chat_id, task_id).await?;
+                let paused = series::pause(&mut tx, turn.chat(), task_id).await?;
                 if let Some(Hold::Changed(_)) = paused {
                     // Nothing fires while paused: no card offers Done or Snooze meanwhile.
                     let keep = cards::Keep::None;
-                    cards::close(&mut tx, ctx.queue(), turn.chat_id, task_id, keep).await?;
+                    cards::close(&mut tx, ctx.queue(), turn.chat(), task_id, keep).await?;
                 }
                 paused
             }
-            Want::Resume => series::resume(&mut tx, ctx.queue(), turn.chat_id, task_id).await?,
+            Want::Resume => series::resume(&mut tx, ctx.queue(), turn.chat(), task_id).await?,
         }
     };
     let Some(held) = held else {

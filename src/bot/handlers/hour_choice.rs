@@ -15,6 +15,7 @@ use crate::bot::BotError;
 use crate::bot::assumed;
 use crate::bot::render;
 use crate::domain::due::{HalfOfDay, parse_edit};
+use crate::domain::ids::TaskId;
 use crate::domain::timezone::to_local;
 use crate::store::series;
 use crate::store::tasks::{self, TaskChange};
@@ -24,11 +25,11 @@ use crate::store::undo::{self, Change};
 pub(super) async fn tapped(
     ctx: &Ctx,
     turn: &Turn,
-    task_id: i64,
+    task_id: TaskId,
     half: HalfOfDay,
     message_id: MessageId,
 ) -> Result<Toast, BotError> {
-    let task = tasks::find(&mut *ctx.db().await, turn.chat_id, task_id).await?;
+    let task = tasks::find(&mut *ctx.db().await, turn.chat(), task_id).await?;
     let Some(task) = task.filter(|task| task.is_open()) else {
         return Ok(Toast::Key("not-found"));
     };
@@ -60,7 +61,7 @@ pub(super) async fn tapped(
     };
     let mut tx = ctx.db().await;
     let Some(changed) =
-        tasks::reschedule(&mut tx, ctx.queue(), turn.chat_id, task_id, &change).await?
+        tasks::reschedule(&mut tx, ctx.queue(), turn.chat(), task_id, &change).await?
     else {
         return Ok(Toast::Key("not-found"));
     };

@@ -43,6 +43,7 @@ use super::BotError;
 use super::commands::{self, Command, Input};
 use super::limits::RateVerdict;
 use super::render::{self, Reply};
+use crate::domain::ids::TaskId;
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::chats;
@@ -214,8 +215,8 @@ async fn on_answer(ctx: &Ctx, turn: &Turn, pending: Pending, text: &str) -> Resu
             Some(zone) => create::answer_when(ctx, turn, zone, &task, text).await,
             None => task_message::from_text(ctx, turn, &task).await,
         },
-        Pending::EditTask { task_id } => edit::answer(ctx, turn, task_id, text).await,
-        Pending::SnoozeTime { task_id } => snooze::answer(ctx, turn, task_id, text).await,
+        Pending::EditTask { task_id } => edit::answer(ctx, turn, TaskId(task_id), text).await,
+        Pending::SnoozeTime { task_id } => snooze::answer(ctx, turn, TaskId(task_id), text).await,
         Pending::TimeZone { text: waiting } => before_zone::answer(ctx, turn, text, waiting).await,
         Pending::QuoteTime { quote, message_id } => {
             forward::answer(ctx, turn, quote, message_id, text).await

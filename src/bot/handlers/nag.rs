@@ -10,6 +10,7 @@ use super::replies::{Toast, not_found};
 use super::task_extras::nag_line;
 use crate::bot::BotError;
 use crate::bot::nag_phrase::DEFAULT_EVERY_MINUTES;
+use crate::domain::ids::TaskId;
 use crate::egress::render::nag_keyboard;
 use crate::store::{cards, nags, tasks};
 
@@ -17,10 +18,10 @@ use crate::store::{cards, nags, tasks};
 pub(super) async fn tapped(
     ctx: &Ctx,
     turn: &Turn,
-    task_id: i64,
+    task_id: TaskId,
     message_id: MessageId,
 ) -> Result<Toast, BotError> {
-    let task = tasks::find(&mut *ctx.db().await, turn.chat_id, task_id).await?;
+    let task = tasks::find(&mut *ctx.db().await, turn.chat(), task_id).await?;
     let Some(task) = task.filter(tasks::Task::is_open) else {
         not_found(ctx, turn).await?;
         return Ok(Toast::Key("not-found"));
@@ -41,7 +42,7 @@ pub(super) async fn tapped(
     cards::close(
         &mut *ctx.db().await,
         ctx.queue(),
-        turn.chat_id,
+        turn.chat(),
         task_id,
         tapped,
     )

@@ -11,6 +11,7 @@ use crate::bot::BotError;
 use crate::bot::render;
 use crate::callback::{Question, Snooze};
 use crate::domain::due::{DEFAULT_TIME, parse_due};
+use crate::domain::ids::TaskId;
 use crate::domain::timezone::{resolve_local, to_local};
 use crate::i18n::Arg;
 use crate::i18n::dates::Dates;
@@ -21,11 +22,11 @@ use crate::store::{cards, tasks};
 pub(super) async fn tapped(
     ctx: &Ctx,
     turn: &Turn,
-    task_id: i64,
+    task_id: TaskId,
     choice: Snooze,
 ) -> Result<Toast, BotError> {
     let mut conn = ctx.db().await;
-    let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
+    let task = tasks::find(&mut conn, turn.chat(), task_id).await?;
     drop(conn);
     let Some(task) = task.filter(|task| task.is_open()) else {
         not_found(ctx, turn).await?;
@@ -45,7 +46,7 @@ pub(super) async fn tapped(
             resolve_local(zone, tomorrow.and_time(DEFAULT_TIME))
         }
         Snooze::Custom => {
-            let pending = Pending::SnoozeTime { task_id };
+            let pending = Pending::SnoozeTime { task_id: task_id.0 };
             let text = ctx
                 .ask(turn, &pending, "ask-snooze", &task.text, "snooze-example")
                 .await?;
@@ -67,11 +68,11 @@ pub(super) async fn tapped(
 pub(super) async fn answer(
     ctx: &Ctx,
     turn: &Turn,
-    task_id: i64,
+    task_id: TaskId,
     answer: &str,
 ) -> Result<(), BotError> {
     let mut conn = ctx.db().await;
-    let Some(task) = tasks::find(&mut conn, turn.chat_id, task_id).await? else {
+    let Some(task) = tasks::find(&mut conn, turn.chat(), task_id).await? else {
         conversation::close(&mut conn, ctx.queue(), turn.chat_id, turn.user_id).await?;
         return not_found(ctx, turn).await;
     };
@@ -95,18 +96,18 @@ pub(super) async fn answer(
 async fn snooze(
     ctx: &Ctx,
     turn: &Turn,
-    task_id: i64,
+    task_id: TaskId,
     fire_at: DateTime<Utc>,
     zone: Tz,
 ) -> Result<(), BotError> {
     let mut tx = ctx.db().await;
-    let snoozed = tasks::snooze(&mut tx, ctx.queue(), turn.chat_id, task_id, fire_at).await?;
+    let snoozed = tasks::snooze(&mut tx, ctx.queue(), turn.chat(), task_id, fire_at).await?;
     if snoozed.is_some() {
         // The snooze comes back as a card of its own: no older card snoozes it again.
         cards::close(
             &mut tx,
             ctx.queue(),
-            turn.chat_id,
+            turn.chat(),
             task_id,
             cards::Keep::None,
         )

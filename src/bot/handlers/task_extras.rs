@@ -11,6 +11,7 @@ use sqlx::PgConnection;
 use super::context::{Ctx, Turn};
 use crate::bot::BotError;
 use crate::bot::nag_phrase::{self, MAX_EVERY, MIN_EVERY};
+use crate::domain::ids::TaskId;
 use crate::i18n::{Arg, Tr, dates};
 use crate::store::nags;
 use crate::store::quotes::{self, Quote};
@@ -26,7 +27,7 @@ pub(crate) struct TaskExtras {
 
 impl TaskExtras {
     /// Stores the extras of the new task `task_id` (in the transaction that creates it).
-    pub async fn attach(&self, conn: &mut PgConnection, task_id: i64) -> Result<(), BotError> {
+    pub async fn attach(&self, conn: &mut PgConnection, task_id: TaskId) -> Result<(), BotError> {
         if let Some(every) = self.nag {
             nags::enable(conn, task_id, every).await?;
         }

@@ -17,6 +17,7 @@ use sqlx::PgPool;
 use pgqueue::{Queue, QueueConfig};
 use remindbot::config::{DeliveryArgs, RunConfig, TelegramArgs};
 use remindbot::db::DatabaseArgs;
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::lead::Lead;
 use remindbot::store::tasks::{self, NewTask, TaskText};
@@ -271,15 +272,15 @@ pub async fn seed(
         };
         chats::upsert(&mut *tx, *chat_id, kind, Lang::En).await?;
         let new = NewTask {
-            chat_id: *chat_id,
-            owner_id: chat_id.abs(),
+            chat_id: ChatId(*chat_id),
+            owner_id: UserId(chat_id.abs()),
             text: TaskText::parse(&format!("task {n}")).expect("a short text"),
             due_at: *due_at,
             lead: Lead::ZERO,
             recurrence: None,
             tz: Tz::UTC,
         };
-        ids.push(tasks::create(&mut tx, queue, &new).await?.id);
+        ids.push(tasks::create(&mut tx, queue, &new).await?.id.0);
     }
     tx.commit().await?;
     Ok(ids)

@@ -21,6 +21,7 @@ use sqlx::PgPool;
 use tgsim::{LimitsConfig, NewUser, Rate, SimConfig, SimHandle, Simulator};
 
 use pgqueue::QueueConfig;
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::lead::Lead;
 use remindbot::store::tasks::{self, NewTask, TaskText};
@@ -208,8 +209,8 @@ async fn seed_at(pool: &PgPool, chat_ids: &[i64], due: DateTime<Utc>) -> anyhow:
             for chat_id in part {
                 chats::upsert(&mut *tx, chat_id, ChatKind::Private, Lang::En).await?;
                 let new = NewTask {
-                    chat_id,
-                    owner_id: chat_id,
+                    chat_id: ChatId(chat_id),
+                    owner_id: UserId(chat_id),
                     text: TaskText::parse("stand-up at nine").expect("a short text"),
                     due_at: due,
                     lead: Lead::ZERO,

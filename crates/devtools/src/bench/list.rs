@@ -20,6 +20,7 @@ use tgsim::{NewUser, SimConfig, Simulator};
 
 use pgqueue::QueueConfig;
 use remindbot::bot::render::PAGE_SIZE;
+use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::lead::Lead;
 use remindbot::store::tasks::{self, NewTask, TaskText};
@@ -77,8 +78,8 @@ pub async fn run(args: &ListBenchArgs, server_url: &str) -> anyhow::Result<()> {
         let mut conn = pool.acquire().await?;
         for _ in 0..args.samples {
             let started = Instant::now();
-            let total = tasks::count_open(&mut conn, user).await?;
-            let page = tasks::list_open(&mut conn, user, PAGE_SIZE, offset).await?;
+            let total = tasks::count_open(&mut conn, ChatId(user)).await?;
+            let page = tasks::list_open(&mut conn, ChatId(user), PAGE_SIZE, offset).await?;
             times.push(started.elapsed().as_secs_f64() * 1000.0);
             anyhow::ensure!(total >= i64::try_from(args.tasks)? && !page.is_empty());
         }
@@ -162,8 +163,8 @@ async fn seed_user(pool: &PgPool, user: i64, tasks: usize) -> anyhow::Result<()>
     let now = Utc::now();
     for n in 0..tasks {
         let new = NewTask {
-            chat_id: user,
-            owner_id: user,
+            chat_id: ChatId(user),
+            owner_id: UserId(user),
             text: TaskText::parse(&format!("errand number {n}")).expect("a short text"),
             due_at: now + chrono::Duration::minutes(60 + 97 * n as i64),
             lead: Lead::ZERO,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use pgqueue::JobId;
 use pgqueue::{
     ClaimedJob, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig,
     Wakeups,
@@ -18,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::support::{TestDb, eventually};
 
-async fn enqueue(queue: &Queue, pool: &PgPool, jobs: &[NewJob]) -> Vec<i64> {
+async fn enqueue(queue: &Queue, pool: &PgPool, jobs: &[NewJob]) -> Vec<JobId> {
     let mut tx = pool.begin().await.unwrap();
     let ids = queue.enqueue_many(&mut tx, jobs).await.unwrap();
     tx.commit().await.unwrap();

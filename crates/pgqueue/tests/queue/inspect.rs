@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use pgqueue::JobId;
 use pgqueue::hook::HookFuture;
 use pgqueue::maintenance::AttemptOutcome;
 use pgqueue::{
@@ -16,7 +17,7 @@ use sqlx::{PgConnection, PgPool};
 
 use crate::support::TestDb;
 
-async fn enqueue(queue: &Queue, pool: &PgPool, jobs: &[NewJob]) -> Vec<i64> {
+async fn enqueue(queue: &Queue, pool: &PgPool, jobs: &[NewJob]) -> Vec<JobId> {
     let mut tx = pool.begin().await.unwrap();
     let ids = queue.enqueue_many(&mut tx, jobs).await.unwrap();
     tx.commit().await.unwrap();
@@ -24,7 +25,7 @@ async fn enqueue(queue: &Queue, pool: &PgPool, jobs: &[NewJob]) -> Vec<i64> {
 }
 
 /// Claims the next due job of `queue` and fails it with `error`; returns its id.
-async fn fail_next(queue: &Queue, pool: &PgPool, error: &str) -> i64 {
+async fn fail_next(queue: &Queue, pool: &PgPool, error: &str) -> JobId {
     let job = queue.claim("w", 1).await.unwrap().remove(0);
     queue.fail(pool, &job, error).await.unwrap();
     job.id
@@ -84,8 +85,13 @@ async fn a_job_is_inspected_as_it_stands() {
     assert_eq!(failed.last_error.as_deref(), Some("gone for good"));
     assert!(failed.finished_at.is_some_and(|at| at >= failed.created_at));
 
-    assert!(pgqueue::inspect(&db.pool, 999_999).await.unwrap().is_none());
-    let many = pgqueue::inspect_many(&db.pool, &[ids[1], 999_999, ids[0]])
+    assert!(
+        pgqueue::inspect(&db.pool, JobId(999_999))
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let many = pgqueue::inspect_many(&db.pool, &[ids[1], JobId(999_999), ids[0]])
         .await
         .unwrap();
     assert_eq!(many.iter().map(|j| j.id).collect::<Vec<_>>(), ids);
@@ -446,8 +452,10 @@ async fn the_dashboard_and_admin_reads_are_served_by_indexes() {
         .await
         .unwrap();
     assert_eq!((recent.failed, recent.retried), (150, 150));
-    pgqueue::inspect_many(&mut *tx, &[1, 2, 3]).await.unwrap();
-    maintenance::attempts(&mut *tx, 100).await.unwrap();
+    pgqueue::inspect_many(&mut *tx, &[JobId(1), JobId(2), JobId(3)])
+        .await
+        .unwrap();
+    maintenance::attempts(&mut *tx, JobId(100)).await.unwrap();
     let scans: Vec<(String, i64, i64)> = sqlx::query_as(
         "select relname::text, seq_scan, coalesce(idx_scan, 0) from pg_stat_xact_user_tables
          where relname in ('jobs', 'job_attempts') order by relname",
@@ -492,12 +500,12 @@ async fn the_dashboard_and_admin_reads_are_served_by_indexes() {
     // The 30 due jobs but four of the five that share a key: those wait for the first.
     let claimed = queue.claim("w", 100).await.unwrap();
     assert_eq!(claimed.len(), 26);
-    let keyed: Vec<i64> = claimed
+    let keyed: Vec<JobId> = claimed
         .iter()
         .filter(|j| j.serial_key.is_some())
         .map(|j| j.id)
         .collect();
-    assert_eq!(keyed, [1050]);
+    assert_eq!(keyed, [JobId(1050)]);
     assert!(claimed.is_sorted_by_key(|j| (j.priority, j.run_at, j.id)));
     let after = counters().await;
     assert_eq!(
@@ -572,7 +580,7 @@ async fn errors_keep_their_class_and_admins_filter_by_it() {
         .await
         .unwrap();
 
-    let class_of = |id: i64| {
+    let class_of = |id: JobId| {
         let pool = db.pool.clone();
         async move {
             pgqueue::inspect(&pool, id)

@@ -1,6 +1,7 @@
 //! One kind per queue: a kind's job goes only to its queue and is read only from it, and the
 //! payloads an earlier version wrote without the kind's tag are tagged in place, once.
 
+use pgqueue::JobId;
 use pgqueue::{JobKind, JobState, NewJob, PayloadError, Queue, QueueConfig, QueueError, Untagged};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -25,14 +26,14 @@ impl JobKind for Chore {
     };
 }
 
-async fn enqueue(queue: &Queue, pool: &PgPool, job: NewJob) -> Result<Option<i64>, QueueError> {
+async fn enqueue(queue: &Queue, pool: &PgPool, job: NewJob) -> Result<Option<JobId>, QueueError> {
     let mut tx = pool.begin().await.unwrap();
     let id = queue.enqueue(&mut tx, job).await?;
     tx.commit().await.unwrap();
     Ok(id)
 }
 
-async fn payload(pool: &PgPool, id: i64) -> Value {
+async fn payload(pool: &PgPool, id: JobId) -> Value {
     pgqueue::inspect(pool, id).await.unwrap().unwrap().payload
 }
 

@@ -4,13 +4,14 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use pgqueue::JobId;
 use pgqueue::{NewJob, Queue, QueueConfig, maintenance};
 use serde_json::json;
 use sqlx::PgPool;
 
 use crate::support::TestDb;
 
-async fn enqueue(queue: &Queue, pool: &PgPool, jobs: &[NewJob]) -> Vec<i64> {
+async fn enqueue(queue: &Queue, pool: &PgPool, jobs: &[NewJob]) -> Vec<JobId> {
     let mut tx = pool.begin().await.unwrap();
     let ids = queue.enqueue_many(&mut tx, jobs).await.unwrap();
     tx.commit().await.unwrap();
@@ -28,7 +29,7 @@ fn minutes(n: i64) -> chrono::Duration {
     chrono::Duration::minutes(n)
 }
 
-async fn claim_ids(queue: &Queue, limit: i64) -> Vec<i64> {
+async fn claim_ids(queue: &Queue, limit: i64) -> Vec<JobId> {
     let jobs = queue.claim("w", limit).await.unwrap();
     jobs.iter().map(|j| j.id).collect()
 }

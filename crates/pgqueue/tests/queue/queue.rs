@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use pgqueue::JobId;
 use pgqueue::RetryOutcome;
 use pgqueue::{
     Backoff, ClaimedJob, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, QueueError,
@@ -302,7 +303,7 @@ async fn concurrent_reapers_return_each_job_once() {
 }
 
 /// The delay the last retry set, measured on the database clock.
-async fn scheduled_delay(pool: &PgPool, id: i64) -> Duration {
+async fn scheduled_delay(pool: &PgPool, id: JobId) -> Duration {
     let seconds: f64 = sqlx::query_scalar(
         "select extract(epoch from run_at - updated_at)::float8 from jobs where id = $1",
     )

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use pgqueue::JobId;
 use pgqueue::{
     ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
 };
@@ -17,7 +18,7 @@ use crate::support::{TestDb, eventually};
 
 /// Reports each job it starts, then waits `work` and succeeds.
 struct Reporting {
-    started: mpsc::UnboundedSender<(i64, Instant)>,
+    started: mpsc::UnboundedSender<(JobId, Instant)>,
     work: Duration,
     finished: Arc<AtomicUsize>,
 }
@@ -34,7 +35,7 @@ impl JobHandler for Reporting {
 struct Harness {
     db: TestDb,
     queue: Queue,
-    started: mpsc::UnboundedReceiver<(i64, Instant)>,
+    started: mpsc::UnboundedReceiver<(JobId, Instant)>,
     finished: Arc<AtomicUsize>,
     shutdown: CancellationToken,
     running: tokio::task::JoinHandle<()>,
@@ -77,7 +78,7 @@ async fn start(
 }
 
 impl Harness {
-    async fn enqueue(&self, job: NewJob) -> i64 {
+    async fn enqueue(&self, job: NewJob) -> JobId {
         let mut tx = self.db.pool.begin().await.unwrap();
         let id = self.queue.enqueue(&mut tx, job).await.unwrap().unwrap();
         tx.commit().await.unwrap();
@@ -403,7 +404,7 @@ async fn run_once_runs_a_job_that_snoozes_once_and_returns() {
 
 /// Waits until the job is cancelled under it, then claims success.
 struct OutlivesItsLease {
-    started: mpsc::UnboundedSender<i64>,
+    started: mpsc::UnboundedSender<JobId>,
     finished: Arc<AtomicUsize>,
 }
 

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use pgqueue::JobId;
 use pgqueue::{
     Backoff, ClaimedJob, JobHandler, NewJob, Outcome, Queue, QueueConfig, QueueError, Runner,
     RunnerConfig, Wakeups, maintenance,
@@ -17,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::support::{TestDb, eventually};
 
-async fn enqueue(queue: &Queue, pool: &PgPool, jobs: &[NewJob]) -> Vec<i64> {
+async fn enqueue(queue: &Queue, pool: &PgPool, jobs: &[NewJob]) -> Vec<JobId> {
     let mut tx = pool.begin().await.unwrap();
     let ids = queue.enqueue_many(&mut tx, jobs).await.unwrap();
     tx.commit().await.unwrap();
@@ -37,7 +38,7 @@ fn keyed(key: Option<&str>, count: usize) -> Vec<NewJob> {
         .collect()
 }
 
-async fn claim_ids(queue: &Queue, limit: i64) -> Vec<i64> {
+async fn claim_ids(queue: &Queue, limit: i64) -> Vec<JobId> {
     let jobs = queue.claim("w", limit).await.unwrap();
     jobs.iter().map(|j| j.id).collect()
 }
@@ -47,15 +48,15 @@ async fn claim_ids(queue: &Queue, limit: i64) -> Vec<i64> {
 #[derive(Default)]
 struct Watch {
     /// The ids of each key's jobs not done yet, in id order.
-    unfinished: HashMap<String, Vec<i64>>,
+    unfinished: HashMap<String, Vec<JobId>>,
     /// Handlers of each key running now.
     running: HashMap<String, usize>,
     /// Starts while another job of the key ran.
-    overlaps: Vec<i64>,
+    overlaps: Vec<JobId>,
     /// Starts of a job that was not its key's oldest unfinished one.
-    out_of_order: Vec<i64>,
+    out_of_order: Vec<JobId>,
     /// Each key's jobs in the order they succeeded.
-    done: HashMap<String, Vec<i64>>,
+    done: HashMap<String, Vec<JobId>>,
     /// Every run, keyed or not.
     runs: usize,
 }
@@ -107,7 +108,7 @@ impl JobHandler for Watching {
         self.start(&job);
         // Leave room for another claimer to (wrongly) start a job of the key meanwhile.
         tokio::time::sleep(Duration::from_micros(rand::random_range(0..1500))).await;
-        let outcome = match job.id % 7 {
+        let outcome = match job.id.0 % 7 {
             0 if job.claim == 1 => Outcome::Snooze(Duration::ZERO),
             3 if job.attempt == 1 => Outcome::Retry {
                 error: "once more".into(),
@@ -266,7 +267,7 @@ async fn one_keys_jobs_never_overlap_and_run_in_id_order_under_competing_claimer
 
 /// Reports each job it starts and when it ends, after `work`.
 struct Timed {
-    events: mpsc::UnboundedSender<(String, i64, Instant, Instant)>,
+    events: mpsc::UnboundedSender<(String, JobId, Instant, Instant)>,
     work: Duration,
 }
 
@@ -507,7 +508,7 @@ async fn run_once_runs_each_keys_jobs_in_order() {
         Wakeups::poll_only(),
     );
     assert_eq!(runner.run_once().await.unwrap(), ids.len());
-    let mut order: HashMap<String, Vec<i64>> = HashMap::new();
+    let mut order: HashMap<String, Vec<JobId>> = HashMap::new();
     while let Ok((key, id, _, _)) = received.try_recv() {
         order.entry(key).or_default().push(id);
     }
