@@ -1150,13 +1150,10 @@ fn series_pause_and_card_messages_in_every_language() {
         snap(
             "reminder_lines",
             &[
-                tr.t_with("series-repeats", &[("rule", rule.clone())]),
+                tr.t_with("series-repeats", &[("rule", rule)]),
                 tr.t_with(
                     "series-next",
-                    &[
-                        ("rule", rule.clone()),
-                        ("when", Arg::Text("Fri 11 Dec, 16:00")),
-                    ],
+                    &[("rule", rule), ("when", Arg::Text("Fri 11 Dec, 16:00"))],
                 ),
                 tr.t("series-last"),
             ],

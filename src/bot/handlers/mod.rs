@@ -140,7 +140,7 @@ async fn close_unless_a_task_waits(ctx: &Ctx, turn: &Turn) -> Result<(), BotErro
     let mut db = ctx.db().await;
     let pending = conversation::pending(&mut *db, turn.chat_id, turn.user_id).await?;
     if !matches!(pending, Some(Pending::TimeZone { text: Some(_) })) {
-        conversation::close(&mut *db, ctx.queue(), turn.chat_id, turn.user_id).await?;
+        conversation::close(&mut db, ctx.queue(), turn.chat_id, turn.user_id).await?;
     }
     Ok(())
 }
