@@ -136,7 +136,9 @@ async fn a_reminder_arrives_is_pressed_done_and_leaves_the_list() {
         .await;
     sandbox.expect("bot> ", "Asia/Tashkent").await;
 
-    sandbox.send("buy milk in 3 seconds").await;
+    // Seconds enough for the greeting's last messages and the saved card to leave first (one
+    // message a second per chat), so that the reminder's buttons are the latest.
+    sandbox.send("buy milk in 6 seconds").await;
     sandbox.expect("bot> ", &tr.t("task-saved")).await;
     sandbox.expect("bot> ", &tr.t("reminder-title")).await;
     sandbox.expect("bot> ", "buy milk").await;
