@@ -13,7 +13,7 @@ use remindbot::bot::intake::webhook::{self, SECRET_HEADER};
 use secrecy::SecretString;
 use tgsim::{NewUser, SimConfig, WebhookSettings};
 
-use crate::app::{TestApp, text};
+use crate::app::{TestApp, TestAppBuilder, text};
 use crate::support::{TIMING, WAIT, eventually, jobs_in};
 
 const SAVED: &str = "Task saved";
@@ -254,10 +254,11 @@ fn free_addr() -> SocketAddr {
     listener.local_addr().unwrap()
 }
 
-const SECRET: &str = "a-webhook-secret_0123456789";
+pub(crate) const SECRET: &str = "a-webhook-secret_0123456789";
 
-async fn webhook_app() -> (TestApp, String) {
-    let addr = free_addr();
+/// A bot taking its updates by webhook at `addr`, its secret [`SECRET`], from a simulator that
+/// retries a refused update every 200 ms (100 times); and the hook's URL. Nothing runs yet.
+pub(crate) fn webhook_builder(addr: SocketAddr) -> (TestAppBuilder, String) {
     let url = format!("http://{addr}/telegram/hook");
     let hook = url.clone();
     let sim = SimConfig {
@@ -268,16 +269,21 @@ async fn webhook_app() -> (TestApp, String) {
         },
         ..SimConfig::default().without_limits()
     };
-    let app = TestApp::builder()
-        .simulator(sim)
-        .config(move |c| {
-            c.intake.mode = IntakeMode::Webhook {
-                url: hook.parse().unwrap(),
-                secret: SecretString::from(SECRET),
-                max_connections: 40,
-            };
-            c.intake.webhook_listen = Some(addr);
-        })
+    let builder = TestApp::builder().simulator(sim).config(move |c| {
+        c.intake.mode = IntakeMode::Webhook {
+            url: hook.parse().unwrap(),
+            secret: SecretString::from(SECRET),
+            max_connections: 40,
+        };
+    });
+    (builder, url)
+}
+
+async fn webhook_app() -> (TestApp, String) {
+    let addr = free_addr();
+    let (builder, url) = webhook_builder(addr);
+    let app = builder
+        .config(move |c| c.intake.webhook_listen = Some(addr))
         .start()
         .await;
     (app, url)

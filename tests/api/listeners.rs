@@ -2,19 +2,14 @@
 //! closed, and no more are served at once than the cap, so they cannot take the file descriptors
 //! a real update needs.
 
-use std::time::Duration;
-
-use remindbot::bot::intake::IntakeMode;
-use secrecy::SecretString;
-use tgsim::{SimConfig, WebhookSettings};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::process::Command;
 
-use crate::app::{TestApp, text};
+use crate::app::text;
+use crate::intake::SECRET;
 use crate::support::{WAIT, eventually};
 
-const SECRET: &str = "a-webhook-secret_0123456789";
 /// The file descriptors the bot's process may hold (a unit's LimitNOFILE, made small).
 const NOFILE: u32 = 256;
 /// More half-open connections than the process has file descriptors.
@@ -45,24 +40,9 @@ async fn connections_that_never_send_their_headers_do_not_keep_an_update_out() {
         .unwrap()
         .local_addr()
         .unwrap();
-    let hook = format!("http://{addr}/telegram/hook");
-    let url = hook.clone();
-    let sim = SimConfig {
-        webhook: WebhookSettings {
-            max_attempts: 100,
-            retry_delay: Duration::from_millis(200),
-            ..WebhookSettings::default()
-        },
-        ..SimConfig::default().without_limits()
-    };
-    let app = TestApp::builder()
-        .simulator(sim)
-        .config(move |c| {
-            c.intake.mode = IntakeMode::Webhook {
-                url: url.parse().unwrap(),
-                secret: SecretString::from(SECRET),
-                max_connections: 40,
-            };
+    let (builder, hook) = crate::intake::webhook_builder(addr);
+    let app = builder
+        .config(|c| {
             c.listeners.header_timeout_secs = 1;
             c.listeners.max_connections = 100;
         })
