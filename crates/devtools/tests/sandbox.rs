@@ -242,3 +242,37 @@ async fn a_location_sets_the_zone_a_forward_becomes_a_reminder_and_files_are_sho
     let (status, _) = sandbox.finish().await;
     assert!(status.success(), "{status}");
 }
+
+/// A whole script piped at once, with `/quit` as its last line: the sandbox shows the answer to
+/// every line before it stops. Twice on one database, as a user reruns a script: the second
+/// simulator numbers its updates after those the database holds, so the bot does not skip them
+/// as already received.
+#[tokio::test]
+async fn a_piped_script_is_answered_to_its_last_line_on_every_run() {
+    let db = scratch_database().await;
+    let tr = Tr::new(Lang::En);
+    for run in 1..=2 {
+        let mut sandbox = Sandbox::start(&db, &["--tz", "Asia/Tashkent"]);
+        for line in [
+            "/start",
+            &format!("buy milk tomorrow 10:0{run}"),
+            "/list",
+            "/quit",
+        ] {
+            sandbox.send(line).await;
+        }
+        let (status, seen) = sandbox.finish().await;
+        assert!(status.success(), "run {run}: {status}");
+        let stopping = seen
+            .iter()
+            .position(|l| l == "sandbox> stopping…")
+            .unwrap_or_else(|| panic!("run {run} did not stop: {seen:#?}"));
+        let answered = |text: &str| {
+            seen[..stopping]
+                .iter()
+                .any(|l| l.starts_with("bot> ") && l.contains(text))
+        };
+        assert!(answered(&tr.t("task-saved")), "run {run}: {seen:#?}");
+        assert!(answered(&format!("10:0{run}")), "run {run}: {seen:#?}");
+    }
+}

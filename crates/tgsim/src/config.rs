@@ -88,6 +88,11 @@ pub struct SimConfig {
     pub call_log_capacity: usize,
     /// Webhook delivery behaviour.
     pub webhook: WebhookSettings,
+    /// The id of the first update. Telegram numbers a bot's updates from wherever it last was, and
+    /// after a week without updates from a random number, so a bot must not assume where they
+    /// start; a simulator in front of a database that outlives it starts after the ids stored
+    /// there. Below 2^31 (teloxide keeps offsets in an `i32`).
+    pub first_update_id: i64,
 }
 
 impl std::fmt::Debug for SimConfig {
@@ -102,9 +107,13 @@ impl std::fmt::Debug for SimConfig {
             .field("callback_answer_timeout", &self.callback_answer_timeout)
             .field("call_log_capacity", &self.call_log_capacity)
             .field("webhook", &self.webhook)
+            .field("first_update_id", &self.first_update_id)
             .finish()
     }
 }
+
+/// The first update id when none is given.
+pub const FIRST_UPDATE_ID: i64 = 700_000_001;
 
 /// The token used when none is given.
 pub const DEFAULT_TOKEN: &str = "7000000001:AAE-simulated-remindbot-token";
@@ -121,6 +130,7 @@ impl Default for SimConfig {
             callback_answer_timeout: Duration::from_secs(30),
             call_log_capacity: 100_000,
             webhook: WebhookSettings::default(),
+            first_update_id: FIRST_UPDATE_ID,
         }
     }
 }

@@ -29,7 +29,7 @@ mod updates;
 mod world;
 
 pub use clock::{ClockMode, ClockReading};
-pub use config::{BotProfile, DEFAULT_TOKEN, SimConfig, WebhookSettings};
+pub use config::{BotProfile, DEFAULT_TOKEN, FIRST_UPDATE_ID, SimConfig, WebhookSettings};
 pub use delivery::SECRET_HEADER;
 pub use error::{ApiError, SimError, descriptions};
 pub use faults::{ActiveFault, FaultAction, FaultRule};

@@ -11,9 +11,6 @@ use super::types::{Update, UpdateKind};
 /// Update types delivered when `allowed_updates` is `[]` or was never set.
 const DEFAULT_EXCLUDED: &[&str] = &["chat_member", "message_reaction", "message_reaction_count"];
 
-/// First update id; below 2^31 because teloxide keeps offsets in an `i32`.
-const FIRST_UPDATE_ID: i64 = 700_000_001;
-
 /// Pending updates; owned by the simulator's state.
 #[derive(Debug)]
 pub(crate) struct UpdateQueue {
@@ -26,10 +23,10 @@ pub(crate) struct UpdateQueue {
 }
 
 impl UpdateQueue {
-    /// An empty queue.
-    pub(crate) fn new() -> Self {
+    /// An empty queue whose first update gets `first_id`.
+    pub(crate) fn new(first_id: i64) -> Self {
         Self {
-            next_id: FIRST_UPDATE_ID,
+            next_id: first_id,
             pending: VecDeque::new(),
             allowed: None,
             poll_generation: 0,
@@ -124,6 +121,7 @@ impl UpdateQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::FIRST_UPDATE_ID;
     use crate::types::{CallbackQuery, User};
 
     fn tap() -> UpdateKind {
@@ -146,7 +144,7 @@ mod tests {
 
     #[test]
     fn offsets_confirm_and_negative_offsets_keep_the_tail() {
-        let mut queue = UpdateQueue::new();
+        let mut queue = UpdateQueue::new(FIRST_UPDATE_ID);
         let ids: Vec<i64> = (0..5).filter_map(|_| queue.push(tap())).collect();
         assert_eq!(
             ids,
@@ -167,7 +165,7 @@ mod tests {
 
     #[test]
     fn allowed_updates_filter_new_updates() {
-        let mut queue = UpdateQueue::new();
+        let mut queue = UpdateQueue::new(FIRST_UPDATE_ID);
         queue.set_allowed(vec!["message".into()]);
         assert_eq!(queue.push(tap()), None);
         queue.set_allowed(vec![]);

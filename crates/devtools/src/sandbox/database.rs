@@ -73,6 +73,27 @@ pub async fn resolve(db: &DevDatabaseArgs, fresh: bool) -> Result<String, Databa
     Ok(format!("{base}/{SANDBOX_DATABASE}"))
 }
 
+/// The id the simulator's first update should have: after every update id the sandbox's database
+/// still holds, since a new simulator starts numbering afresh while the database outlives it (the
+/// bot skips an update whose id it has stored, as it must for Telegram's redeliveries).
+pub async fn first_update_id(url: &str) -> Result<i64, DatabaseError> {
+    let mut conn = PgConnection::connect(url).await?;
+    let has_updates: bool = sqlx::query_scalar("select to_regclass('updates') is not null")
+        .fetch_one(&mut conn)
+        .await?;
+    let stored: Option<i64> = if has_updates {
+        sqlx::query_scalar("select max(update_id) from updates")
+            .fetch_one(&mut conn)
+            .await?
+    } else {
+        None
+    };
+    conn.close().await?;
+    Ok(stored.map_or(tgsim::FIRST_UPDATE_ID, |last| {
+        (last + 1).max(tgsim::FIRST_UPDATE_ID)
+    }))
+}
+
 /// Refuses a database with chats whose ids are outside `sandbox_chats`.
 pub async fn ensure_sandbox_only(
     url: &str,

@@ -33,10 +33,11 @@ use tgsim::{SimConfig, SimHandle, Simulator};
 const POLL_EVERY: Duration = Duration::from_millis(100);
 /// How long the bot may take to start polling the simulator.
 const STARTUP_WAIT: Duration = Duration::from_secs(30);
-/// Before exiting, the chat is shown until it has been quiet this long…
+/// Before exiting, the chat is shown until the bot has handled everything sent and answered
+/// everything due, and then has been quiet this long…
 const SETTLE_QUIET: Duration = Duration::from_millis(500);
-/// …but no longer than this.
-const SETTLE_MAX: Duration = Duration::from_secs(5);
+/// …but no longer than this (a piped script's last answers can take a while on a cold start).
+const SETTLE_MAX: Duration = Duration::from_secs(30);
 /// Bot API request timeout against the simulator (long polls take 10 s).
 const HTTP_TIMEOUT_SECS: u64 = 17;
 
@@ -81,9 +82,13 @@ pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
         .await
         .context("preparing the database")?;
     database::ensure_sandbox_only(&database_url, session::all_ids()).await?;
-    let sim = Simulator::start(SimConfig::default())
-        .await
-        .context("starting the Bot API simulator")?;
+    let first_update_id = database::first_update_id(&database_url).await?;
+    let sim = Simulator::start(SimConfig {
+        first_update_id,
+        ..SimConfig::default()
+    })
+    .await
+    .context("starting the Bot API simulator")?;
     let admin_token = random_token();
     let running = app::start(run_config(&args, &sim, database_url, &admin_token)).await?;
     let chatted = chat(&args, &sim, &running, &admin_token).await;
@@ -175,7 +180,7 @@ async fn chat(
             () = shutdown.cancelled() => anyhow::bail!("the bot stopped early; see the log"),
         }
     }
-    settle(&mut session).await
+    settle(&mut session, sim, running).await
 }
 
 /// Does what one line asks; returns what to print.
@@ -223,20 +228,45 @@ fn act(session: &mut Session<'_>, input: Input, line: &str, echo: bool) -> Vec<S
     lines
 }
 
-/// Shows what is still arriving until the chats have been quiet for a moment.
-async fn settle(session: &mut Session<'_>) -> anyhow::Result<()> {
+/// Shows what is still arriving until the bot has answered everything and the chats have been
+/// quiet for a moment, so that a piped script sees the answers to its last lines.
+async fn settle(
+    session: &mut Session<'_>,
+    sim: &SimHandle,
+    running: &Running,
+) -> anyhow::Result<()> {
     let deadline = Instant::now() + SETTLE_MAX;
     let mut quiet_since = Instant::now();
     while Instant::now() < deadline && quiet_since.elapsed() < SETTLE_QUIET {
         tokio::time::sleep(POLL_EVERY).await;
         let lines = session.poll()?;
-        if !lines.is_empty() {
+        if !lines.is_empty() || bot_is_busy(sim, running).await? {
             quiet_since = Instant::now();
         }
         say(&lines)?;
     }
     say(&["sandbox> stopping…".to_owned()])?;
     Ok(())
+}
+
+/// Whether the bot still has work that ends in something a user sees: updates the simulator
+/// holds that the bot has not fetched, or updates and messages its queues hold that are due now
+/// or being handled. Reminders due later do not count (`/wait` waits for those).
+async fn bot_is_busy(sim: &SimHandle, running: &Running) -> anyhow::Result<bool> {
+    if !sim.pending_updates().is_empty() {
+        return Ok(true);
+    }
+    let context = &running.context;
+    for queue in [context.updates.name(), context.outbox.name()] {
+        let due = pgqueue::maintenance::depth(&context.pool, queue)
+            .await?
+            .due_now;
+        let running = pgqueue::count(&context.pool, queue, pgqueue::JobState::Running).await?;
+        if due + running > 0 {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Where everything is.

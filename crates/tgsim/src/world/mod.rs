@@ -127,7 +127,7 @@ impl World {
             limiter: Limiter::new(config.limits.clone()),
             faults: Faults::new(config.seed),
             stats: Stats::new(config.call_log_capacity),
-            updates: UpdateQueue::new(),
+            updates: UpdateQueue::new(config.first_update_id),
             webhook: None,
             commands: BTreeMap::new(),
             callback_timeout_ms: i64::try_from(config.callback_answer_timeout.as_millis())
