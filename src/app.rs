@@ -23,7 +23,7 @@ use tokio_util::sync::CancellationToken;
 use crate::bot::intake::webhook::{self, WebhookEndpoint};
 use crate::bot::updates::Apologize;
 use crate::config::RunConfig;
-use crate::egress::{Egress, Pacer};
+use crate::egress::{Egress, InFlight, Pacer};
 use crate::store::inbox::{UPDATE_QUEUE, update_queue};
 use crate::store::outbox::LEGACY_REMINDER_QUEUE;
 use crate::store::retention::Keep;
@@ -304,24 +304,29 @@ fn spawn_bot(context: &AppContext, subsystems: &mut Subsystems) {
     });
 }
 
-/// The egress workers: every message of the outbox, paced, sent and recorded.
+/// The egress workers: every message of the outbox, paced, sent and recorded; as many in flight
+/// as the budget needs at Telegram's measured latency, at most `DELIVERY_WORKERS`.
 fn spawn_egress(context: &AppContext, subsystems: &mut Subsystems) {
+    let delivery = &context.config.delivery;
+    let in_flight = InFlight::new(delivery.rate_per_sec, delivery.workers);
     let egress = Egress::new(
         context.bot.clone(),
         context.outbox.clone(),
         context.pacer.clone(),
-        context.config.delivery.worker(),
+        in_flight.clone(),
+        delivery.worker(),
     );
     let runner = Runner::new(
         context.outbox.clone(),
         egress,
         RunnerConfig {
-            concurrency: context.config.delivery.workers,
+            concurrency: delivery.workers,
+            limit: Some(in_flight.limit()),
             // A small prefetch: jobs claimed into the buffer wait there in claim order, so a
             // deep one would hold an answer behind the reminders claimed before it (measured:
             // 32 cost answers about 1 s under a backlog). The budget, not claims, limits sends.
             batch: 4,
-            shutdown_deadline: Duration::from_secs(context.config.delivery.shutdown_deadline_secs),
+            shutdown_deadline: Duration::from_secs(delivery.shutdown_deadline_secs),
             worker_id: context.worker_id.clone(),
             presence: Some(context.presence.clone()),
             ..RunnerConfig::default()

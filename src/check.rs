@@ -445,8 +445,8 @@ fn check_limits(config: &RunConfig, report: &mut Report) {
             Severity::Ok
         },
         format!(
-            "sends: {}/s overall (all replicas), {}/s per chat, {}/min per group; {} send \
-             workers, {} update workers; updates by {mode}",
+            "sends: {}/s overall (all replicas), {}/s per chat, {}/min per group; at most {} \
+             sends in flight, {} update workers; updates by {mode}",
             per_sec(delivery.rate_per_sec),
             per_sec(delivery.rate_per_chat_per_sec),
             per_sec(delivery.rate_per_group_per_min),

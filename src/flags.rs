@@ -15,7 +15,7 @@ pub fn defaults<T: clap::Args + clap::FromArgMatches>() -> T {
 mod tests {
     use crate::bot::BotSettings;
     use crate::bot::intake::IntakeMode;
-    use crate::config::IntakeArgs;
+    use crate::config::{DeliveryArgs, IntakeArgs};
 
     #[test]
     fn the_defaults_are_the_flags_defaults() {
@@ -28,5 +28,9 @@ mod tests {
         assert_eq!(bot.max_open_tasks, 200);
         assert_eq!(bot.user_updates_per_minute.get(), 30);
         assert!(bot.admin_ids.is_empty());
+        let delivery = DeliveryArgs::default();
+        assert_eq!(delivery.workers, 128);
+        assert_eq!(delivery.rate_per_sec, 30);
+        assert_eq!(delivery.lease_secs, None);
     }
 }

@@ -72,9 +72,10 @@ pub struct TelegramArgs {
 /// The egress workers, which send everything the outbox holds (replies, edits, reminders).
 #[derive(Clone, Debug, clap::Args)]
 pub struct DeliveryArgs {
-    /// Messages being sent at once by this replica (enough to hide Telegram's latency at the
-    /// overall rate).
-    #[arg(long, env = "DELIVERY_WORKERS", default_value_t = 16)]
+    /// The most messages being sent at once by this replica: its bound on connections to
+    /// Telegram. Below it, the number in flight follows the overall rate times Telegram's
+    /// measured latency (see `crate::egress::in_flight`).
+    #[arg(long, env = "DELIVERY_WORKERS", default_value_t = 128)]
     pub workers: usize,
     /// Messages per second over all chats, all replicas together (0: no limit).
     #[arg(long, env = "SEND_RATE_PER_SEC", default_value_t = 30)]
@@ -117,6 +118,14 @@ impl TelegramArgs {
     /// The Bot API request timeout.
     pub fn http_timeout(&self) -> Duration {
         Duration::from_secs(self.http_timeout_secs)
+    }
+}
+
+impl Default for DeliveryArgs {
+    /// The flags' defaults: 30/s overall, 1/s per chat, 20/min per group, at most 128 sends in
+    /// flight.
+    fn default() -> Self {
+        crate::flags::defaults()
     }
 }
 

@@ -96,11 +96,11 @@ impl Egress {
             Ok(html) => html,
             Err(error) => return database_retry(format!("reading the day's tasks: {error}")),
         };
-        let sent = self
+        let request = self
             .bot
             .send_message(ChatId(to.chat_id), html)
-            .parse_mode(ParseMode::Html)
-            .await;
+            .parse_mode(ParseMode::Html);
+        let sent = self.timed(request).await;
         let send = AgendaSend {
             chat_id: due.chat.chat_id,
             payload,

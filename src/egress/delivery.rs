@@ -49,7 +49,7 @@ impl Egress {
         if let Some(reply) = extras.reply() {
             request = request.reply_parameters(reply);
         }
-        let sent = request.await;
+        let sent = self.timed(request).await;
         match sent {
             Ok(message) => {
                 metrics::message_sent(metrics::Kind::Reminder);

@@ -8,6 +8,7 @@ pub mod classify;
 mod delivery;
 mod export;
 pub mod extras;
+pub mod in_flight;
 pub mod metrics;
 mod outgoing;
 pub mod pacing;
@@ -15,5 +16,6 @@ pub mod record;
 pub mod render;
 pub mod worker;
 
+pub use in_flight::InFlight;
 pub use pacing::{Pacer, RateConfig};
 pub use worker::{Egress, EgressConfig};

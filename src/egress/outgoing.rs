@@ -42,7 +42,7 @@ impl Egress {
         if let Some(outcome) = self.turn(job, to, false).await {
             return outcome;
         }
-        match self.request(message).await {
+        match self.timed(self.request(message)).await {
             Ok(Some(sent)) => self.sent(job, message, sent).await,
             Ok(None) => self.done(job, message).await,
             Err(error) if ignorable_edit(&message.op, &error) => self.done(job, message).await,

@@ -7,10 +7,13 @@
 //! is tried again without using up an attempt; a transient error is retried with backoff; an
 //! unreachable chat fails the message and is marked.
 
+use std::future::IntoFuture;
 use std::time::Duration;
 
 use teloxide::Bot;
+use tokio::time::Instant;
 
+use super::in_flight::InFlight;
 use super::metrics;
 use super::pacing::{Admission, Pacer, Recipient};
 use crate::store::outbox::OutboxJob;
@@ -46,6 +49,7 @@ pub struct Egress {
     pub(super) bot: Bot,
     pub(super) queue: Queue,
     pub(super) pacer: Pacer,
+    pub(super) in_flight: InFlight,
     pub(super) config: EgressConfig,
 }
 
@@ -59,14 +63,31 @@ impl std::fmt::Debug for Egress {
 }
 
 impl Egress {
-    /// A worker sending with `bot` what `queue` (the outbox) holds, paced by `pacer`.
-    pub fn new(bot: Bot, queue: Queue, pacer: Pacer, config: EgressConfig) -> Self {
+    /// A worker sending with `bot` what `queue` (the outbox) holds, paced by `pacer`; its Bot API
+    /// round trips feed `in_flight`, which sets how many sends its runner keeps in flight.
+    pub fn new(
+        bot: Bot,
+        queue: Queue,
+        pacer: Pacer,
+        in_flight: InFlight,
+        config: EgressConfig,
+    ) -> Self {
         Self {
             bot,
             queue,
             pacer,
+            in_flight,
             config,
         }
+    }
+
+    /// Makes one Bot API request; its round trip (answered or not) is measured for
+    /// [`InFlight`].
+    pub(super) async fn timed<T>(&self, request: impl IntoFuture<Output = T>) -> T {
+        let started = Instant::now();
+        let answer = request.await;
+        self.in_flight.observe(started.elapsed());
+        answer
     }
 
     /// Sends what `job` carries and says what became of the job.

@@ -33,6 +33,7 @@ mod delivery_flow;
 mod delivery_recovery;
 mod delivery_scale;
 mod delivery_series;
+mod egress_slow;
 mod intake;
 mod listeners;
 mod migrations;

@@ -53,6 +53,7 @@ mod fence;
 pub mod hook;
 mod inspect;
 mod kind;
+mod limit;
 pub mod maintenance;
 pub mod presence;
 pub mod reaper;
@@ -78,6 +79,7 @@ pub use inspect::{
     failed_jobs, inspect, inspect_many, list, recent_outcomes,
 };
 pub use kind::{JobKind, PayloadError, Untagged};
+pub use limit::ConcurrencyLimit;
 pub use runner::{JobHandler, Outcome, Runner, RunnerConfig};
 pub use wakeup::Wakeups;
 

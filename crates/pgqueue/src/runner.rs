@@ -1,4 +1,5 @@
-//! The runner: claims due jobs of one queue and runs a handler on each, `concurrency` at a time.
+//! The runner: claims due jobs of one queue and runs a handler on each, `concurrency` at a time
+//! (or fewer, as its [`ConcurrencyLimit`] says while it runs).
 //!
 //! Its loop `select!`s over shutdown, the queue's NOTIFY signal, a finished job and a timer set to
 //! the earliest due job (capped by the poll interval, the safety net). Jobs are claimed in batches
@@ -24,6 +25,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 
+use super::ConcurrencyLimit;
 use super::completer::Completer;
 use super::presence::PresenceStatus;
 use super::{ClaimedJob, JobError, JobId, Queue, QueueError, RetryOutcome, Wakeups};
@@ -79,8 +81,11 @@ impl<H: JobHandler> JobHandler for Arc<H> {
 /// Settings of a runner.
 #[derive(Clone, Debug)]
 pub struct RunnerConfig {
-    /// Handlers running at once.
+    /// Handlers running at once: the most, when a `limit` is given.
     pub concurrency: usize,
+    /// The handlers allowed at once now, changed by the program while the runner runs (never more
+    /// than `concurrency`); `None`: always `concurrency`.
+    pub limit: Option<ConcurrencyLimit>,
     /// Jobs taken per claim and marked done per statement; 1 claims and completes one at a time.
     pub batch: usize,
     /// The longest the runner sleeps without looking at the queue (the safety net for lost
@@ -96,10 +101,11 @@ pub struct RunnerConfig {
 }
 
 impl Default for RunnerConfig {
-    /// 8 handlers, batches of 32, a 1 s poll, a 10 s shutdown deadline.
+    /// 8 handlers (no changing limit), batches of 32, a 1 s poll, a 10 s shutdown deadline.
     fn default() -> Self {
         Self {
             concurrency: 8,
+            limit: None,
             batch: 32,
             poll_interval: Duration::from_secs(1),
             shutdown_deadline: Duration::from_secs(10),
@@ -203,14 +209,15 @@ impl<H: JobHandler> Runner<H> {
         let mut cooldown = COOLDOWN;
 
         while !shutdown.is_cancelled() {
-            self.dispatch(&mut buffer, &slots, &mut tasks, &context)
+            let allowed = self.allowed(concurrency);
+            self.dispatch(&mut buffer, &slots, allowed, &mut tasks, &context)
                 .await;
             while let Some(joined) = tasks.try_join_next() {
                 log_join_error(joined);
             }
 
             let busy = concurrency - slots.available_permits();
-            let room = (concurrency + prefetch).saturating_sub(busy + buffer.len());
+            let room = (allowed + prefetch).saturating_sub(busy + buffer.len());
             if !drained && !self.present() {
                 drained = true;
                 wake_at = Some(Instant::now() + self.config.poll_interval);
@@ -254,6 +261,8 @@ impl<H: JobHandler> Runner<H> {
                         *at = (*at).min(Instant::now() + delay);
                     }
                 }
+                // A raised limit: start buffered jobs and claim more now.
+                () = limit_changed(self.config.limit.as_ref()) => drained = false,
                 _ = tokio::time::sleep_until(sleep_until) => {
                     drained = false;
                     wake_at = None;
@@ -262,6 +271,14 @@ impl<H: JobHandler> Runner<H> {
         }
 
         self.shut_down(buffer, tasks, context, completer).await;
+    }
+
+    /// The handlers allowed at once now: the limit's value, within 1..=`concurrency`.
+    fn allowed(&self, concurrency: usize) -> usize {
+        self.config
+            .limit
+            .as_ref()
+            .map_or(concurrency, |limit| limit.get().clamp(1, concurrency))
     }
 
     /// Whether this process's presence holds its lock (always, without a presence).
@@ -363,17 +380,23 @@ impl<H: JobHandler> Runner<H> {
         }
     }
 
-    /// Starts buffered jobs on free slots. A job that waited in the buffer for a third of its lease
-    /// has the lease extended first; one whose lease is already lost is dropped.
+    /// Starts buffered jobs on free slots while fewer than `allowed` run. A job that waited in the
+    /// buffer for a third of its lease has the lease extended first; one whose lease is already
+    /// lost is dropped.
     async fn dispatch(
         &self,
         buffer: &mut VecDeque<Claimed>,
         slots: &Arc<Semaphore>,
+        allowed: usize,
         tasks: &mut JoinSet<Result<(), QueueError>>,
         context: &JobContext<H>,
     ) {
         let stale_after = self.queue.config().lease / 3;
+        let concurrency = self.config.concurrency.max(1);
         while !buffer.is_empty() {
+            if concurrency - slots.available_permits() >= allowed {
+                return;
+            }
             let Ok(permit) = slots.clone().try_acquire_owned() else {
                 return;
             };
@@ -449,6 +472,14 @@ impl<H: JobHandler> Runner<H> {
         {
             tracing::warn!(%error, "some completions were not recorded; the reaper will return them");
         }
+    }
+}
+
+/// Resolves when `limit` is raised; never without one.
+async fn limit_changed(limit: Option<&ConcurrencyLimit>) {
+    match limit {
+        Some(limit) => limit.changed().await,
+        None => std::future::pending().await,
     }
 }
 

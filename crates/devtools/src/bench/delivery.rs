@@ -61,9 +61,9 @@ pub struct DeliveryBenchArgs {
     /// Seconds of steady load (steady mode).
     #[arg(long, default_value_t = 20)]
     pub steady_secs: u32,
-    /// Reminders being sent at once (DELIVERY_WORKERS).
-    #[arg(long, default_value_t = 64)]
-    pub workers: usize,
+    /// The most sends in flight (DELIVERY_WORKERS); unset: the bot's default.
+    #[arg(long)]
+    pub workers: Option<usize>,
     /// Runs, each on a fresh database and simulator.
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
@@ -128,7 +128,7 @@ fn line(
     let head = format!(
         "bench=delivery {kind} mode={:?} limits={limits} latency_ms={latency} workers={} reminders={} secs={:.2}",
         args.mode,
-        args.workers,
+        max_in_flight(args.workers),
         r.reminders,
         r.secs
     )
@@ -150,7 +150,13 @@ fn line(
     }
 }
 
-fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
+/// The most sends in flight a run has: `workers`, else DELIVERY_WORKERS's default.
+pub(super) fn max_in_flight(workers: Option<usize>) -> usize {
+    workers.unwrap_or_else(|| DeliveryArgs::default().workers)
+}
+
+/// `MIN-MAX` milliseconds.
+pub(super) fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
     let (lo, hi) = text.split_once('-').context("--latency-ms is MIN-MAX")?;
     Ok((lo.trim().parse()?, hi.trim().parse()?))
 }
@@ -304,13 +310,14 @@ pub async fn wait_for_sent(pool: &PgPool, n: i64, timeout: Duration) -> Result<b
 }
 
 /// `remindbot run`'s settings for a benchmark against `sim`: the bot's overall budget `rate` per
-/// second (0: none), the per-chat and per-group limits on or off, `workers` egress workers.
+/// second (0: none), the per-chat and per-group limits on or off, at most `workers` sends in
+/// flight (unset: the default); the rest are the defaults.
 pub(super) fn run_config(
     database_url: &str,
     sim: &tgsim::SimHandle,
     rate: u32,
     chat_limits: bool,
-    workers: usize,
+    workers: Option<usize>,
 ) -> RunConfig {
     RunConfig {
         db: DatabaseArgs {
@@ -322,18 +329,11 @@ pub(super) fn run_config(
             http_timeout_secs: 17,
         },
         delivery: DeliveryArgs {
-            workers,
+            workers: max_in_flight(workers),
             rate_per_sec: rate,
             rate_per_chat_per_sec: u32::from(chat_limits),
             rate_per_group_per_min: if chat_limits { 20 } else { 0 },
-            lease_secs: None,
-            max_attempts: 10,
-            late_threshold_secs: 300,
-            shutdown_deadline_secs: 20,
-            reaper_interval_secs: 5,
-            keep_finished_hours: 24,
-            flood_pause_cap_secs: 60,
-            max_document_bytes: remindbot::store::outbox::MAX_DOCUMENT_BYTES,
+            ..DeliveryArgs::default()
         },
         bot: remindbot::bot::BotSettings::default(),
         admin: remindbot::config::AdminArgs::default(),

@@ -5,20 +5,47 @@
 //! `remindbot run` sharing one budget: messages/s (first to last arrival at the simulator), the
 //! busiest second (the most arrivals within any 1,000 ms), 429s and duplicates. Priority: one
 //! replica with the same backlog while `--askers` users write one after another: the time from a
-//! user's message to the bot's answer at p50/p95/p99, and the reminders still waiting.
+//! user's message to the bot's answer at p50/p95/p99, and the reminders still waiting. Burst:
+//! `--burst-users` users, their zones set, each write a task at the same moment to one replica:
+//! the seconds until every one of them sees the bot's confirmation, how many had theirs within
+//! [`BURST_AIM`], and confirmations beyond one per user. `--latency-ms` makes every
+//! `sendMessage` answer that much later (Telegram slow), in every measurement.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
+use chrono_tz::Tz;
 use sqlx::PgPool;
-use tgsim::{LimitsConfig, NewUser, SimConfig, SimHandle, Simulator};
+use tgsim::{FaultAction, FaultRule, LimitsConfig, NewUser, SimConfig, SimHandle, Simulator};
 
 use pgqueue::QueueConfig;
-use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
+use remindbot::domain::lang::Lang;
+use remindbot::store::types::ChatKind;
+use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
+
+/// What `bench egress` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Measure {
+    /// A backlog sent by 1, 2 and 3 replicas under one budget.
+    Budget,
+    /// Answers to users who write while a backlog drains.
+    Answers,
+    /// Users writing all at once: how soon every one is answered.
+    Burst,
+}
 
 /// Options of `bench egress`.
 #[derive(Debug, clap::Args)]
 pub struct EgressBenchArgs {
+    /// The measurements to run.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "budget,answers,burst"
+    )]
+    pub measures: Vec<Measure>,
     /// Reminders due at once (one per chat).
     #[arg(long, default_value_t = 600)]
     pub reminders: usize,
@@ -28,10 +55,34 @@ pub struct EgressBenchArgs {
     /// Users who write, one after another, while the backlog drains.
     #[arg(long, default_value_t = 20)]
     pub askers: usize,
+    /// Users who write at the same moment (burst).
+    #[arg(long, default_value_t = 300)]
+    pub burst_users: usize,
+    /// Latency added to every `sendMessage`, as `MIN-MAX` milliseconds (e.g. 200-3000).
+    #[arg(long)]
+    pub latency_ms: Option<String>,
+    /// The most sends in flight per replica (DELIVERY_WORKERS); unset: the bot's default.
+    #[arg(long)]
+    pub workers: Option<usize>,
     /// Runs of each measurement.
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
 }
+
+/// What one burst measurement found.
+#[derive(Clone, Copy, Debug)]
+struct Burst {
+    all_confirmed_s: f64,
+    confirmed_within_aim: f64,
+    duplicates: f64,
+}
+
+/// The burst's aim: every user confirmed within this (300 users at 30/s need 10 s).
+const BURST_AIM: Duration = Duration::from_secs(15);
+/// What a burst user writes.
+const BURST_TASK: &str = "water the plants tomorrow 9:00";
+/// The start of the bot's confirmation of a saved task.
+const SAVED: &str = "Task saved";
 
 /// What one budget measurement found.
 #[derive(Clone, Copy, Debug)]
@@ -56,11 +107,33 @@ const RATE: u32 = 30;
 
 /// Runs every measurement `--runs` times; one line per run, then a summary of medians.
 pub async fn run(args: &EgressBenchArgs, server_url: &str) -> anyhow::Result<()> {
+    let latency = args
+        .latency_ms
+        .as_deref()
+        .map(super::delivery::parse_range)
+        .transpose()?;
+    if args.measures.contains(&Measure::Budget) {
+        budgets(args, server_url, latency).await?;
+    }
+    if args.measures.contains(&Measure::Answers) {
+        all_answers(args, server_url, latency).await?;
+    }
+    if args.measures.contains(&Measure::Burst) {
+        bursts(args, server_url, latency).await?;
+    }
+    Ok(())
+}
+
+async fn budgets(
+    args: &EgressBenchArgs,
+    server_url: &str,
+    latency: Option<(u64, u64)>,
+) -> anyhow::Result<()> {
     for replicas in &args.replicas {
         let mut runs = Vec::new();
         for _ in 0..args.runs.max(1) {
-            let budget = budget(args, server_url, *replicas).await?;
-            println!("{}", budget_line(args, *replicas, &budget, "run"));
+            let budget = budget(args, server_url, *replicas, latency).await?;
+            println!("{}", budget_line(args, latency, *replicas, &budget, "run"));
             runs.push(budget);
         }
         if runs.len() > 1 {
@@ -73,13 +146,24 @@ pub async fn run(args: &EgressBenchArgs, server_url: &str) -> anyhow::Result<()>
                 r429: median(|b| b.r429),
                 duplicates: median(|b| b.duplicates),
             };
-            println!("{}", budget_line(args, *replicas, &summary, "summary"));
+            println!(
+                "{}",
+                budget_line(args, latency, *replicas, &summary, "summary")
+            );
         }
     }
+    Ok(())
+}
+
+async fn all_answers(
+    args: &EgressBenchArgs,
+    server_url: &str,
+    latency: Option<(u64, u64)>,
+) -> anyhow::Result<()> {
     let mut runs = Vec::new();
     for _ in 0..args.runs.max(1) {
-        let answers = answers(args, server_url).await?;
-        println!("{}", answers_line(args, &answers, "run"));
+        let answers = answers(args, server_url, latency).await?;
+        println!("{}", answers_line(args, latency, &answers, "run"));
         runs.push(answers);
     }
     if runs.len() > 1 {
@@ -92,35 +176,119 @@ pub async fn run(args: &EgressBenchArgs, server_url: &str) -> anyhow::Result<()>
             p99_ms: median(|a| a.p99_ms),
             backlog_left: median(|a| a.backlog_left),
         };
-        println!("{}", answers_line(args, &summary, "summary"));
+        println!("{}", answers_line(args, latency, &summary, "summary"));
     }
     Ok(())
 }
 
-fn budget_line(args: &EgressBenchArgs, replicas: usize, b: &Budget, kind: &str) -> String {
+async fn bursts(
+    args: &EgressBenchArgs,
+    server_url: &str,
+    latency: Option<(u64, u64)>,
+) -> anyhow::Result<()> {
+    let mut runs = Vec::new();
+    for _ in 0..args.runs.max(1) {
+        let burst = burst(args, server_url, latency).await?;
+        println!("{}", burst_line(args, latency, &burst, "run"));
+        runs.push(burst);
+    }
+    if runs.len() > 1 {
+        let median = |f: fn(&Burst) -> f64| {
+            devdb::stats::median(&mut runs.iter().map(f).collect::<Vec<_>>())
+        };
+        let summary = Burst {
+            all_confirmed_s: median(|b| b.all_confirmed_s),
+            confirmed_within_aim: median(|b| b.confirmed_within_aim),
+            duplicates: median(|b| b.duplicates),
+        };
+        println!("{}", burst_line(args, latency, &summary, "summary"));
+    }
+    Ok(())
+}
+
+/// `MIN-MAX`, or 0 without added latency.
+fn latency_label(latency: Option<(u64, u64)>) -> String {
+    latency.map_or("0".to_owned(), |(lo, hi)| format!("{lo}-{hi}"))
+}
+
+fn budget_line(
+    args: &EgressBenchArgs,
+    latency: Option<(u64, u64)>,
+    replicas: usize,
+    b: &Budget,
+    kind: &str,
+) -> String {
     format!(
-        "bench=egress {kind} measure=budget limit_per_s={RATE} replicas={replicas} messages={} \
-         messages_per_s={:.1} busiest_second={:.0} r429={:.0} duplicates={:.0}",
-        args.reminders, b.per_s, b.busiest_second, b.r429, b.duplicates
+        "bench=egress {kind} measure=budget limit_per_s={RATE} latency_ms={} workers={} \
+         replicas={replicas} messages={} messages_per_s={:.1} busiest_second={:.0} r429={:.0} \
+         duplicates={:.0}",
+        latency_label(latency),
+        super::delivery::max_in_flight(args.workers),
+        args.reminders,
+        b.per_s,
+        b.busiest_second,
+        b.r429,
+        b.duplicates
     )
 }
 
-fn answers_line(args: &EgressBenchArgs, a: &Answers, kind: &str) -> String {
+fn answers_line(
+    args: &EgressBenchArgs,
+    latency: Option<(u64, u64)>,
+    a: &Answers,
+    kind: &str,
+) -> String {
     format!(
-        "bench=egress {kind} measure=answers_under_backlog backlog={} askers={} p50_ms={:.0} \
-         p95_ms={:.0} p99_ms={:.0} backlog_left={:.0}",
-        args.reminders, args.askers, a.p50_ms, a.p95_ms, a.p99_ms, a.backlog_left
+        "bench=egress {kind} measure=answers_under_backlog latency_ms={} backlog={} askers={} \
+         p50_ms={:.0} p95_ms={:.0} p99_ms={:.0} backlog_left={:.0}",
+        latency_label(latency),
+        args.reminders,
+        args.askers,
+        a.p50_ms,
+        a.p95_ms,
+        a.p99_ms,
+        a.backlog_left
     )
 }
 
-/// A fresh database and a simulator at Telegram's limits with `n` users, each with a reminder due now.
+fn burst_line(
+    args: &EgressBenchArgs,
+    latency: Option<(u64, u64)>,
+    b: &Burst,
+    kind: &str,
+) -> String {
+    format!(
+        "bench=egress {kind} measure=burst limit_per_s={RATE} latency_ms={} workers={} users={} \
+         all_confirmed_s={:.2} confirmed_within_{}s={:.0} duplicates={:.0}",
+        latency_label(latency),
+        super::delivery::max_in_flight(args.workers),
+        args.burst_users,
+        b.all_confirmed_s,
+        BURST_AIM.as_secs(),
+        b.confirmed_within_aim,
+        b.duplicates
+    )
+}
+
+/// A simulator at Telegram's limits whose `sendMessage` answers `latency` late, if given.
+async fn simulator(latency: Option<(u64, u64)>) -> anyhow::Result<SimHandle> {
+    let sim = Simulator::start(SimConfig::default().with_limits(LimitsConfig::default())).await?;
+    if let Some((min_ms, max_ms)) = latency {
+        sim.add_fault(FaultRule::new(FaultAction::Delay { min_ms, max_ms }).method("sendMessage"));
+    }
+    Ok(sim)
+}
+
+/// A fresh database and a simulator at Telegram's limits (answering `latency` late) with `n`
+/// users, each with a reminder due now.
 async fn with_backlog(
     server_url: &str,
     n: usize,
+    latency: Option<(u64, u64)>,
 ) -> anyhow::Result<(devdb::ScratchDatabase, PgPool, SimHandle)> {
     let database = crate::database::scratch(server_url).await?;
     let pool = database.pool(4).await?;
-    let sim = Simulator::start(SimConfig::default().with_limits(LimitsConfig::default())).await?;
+    let sim = simulator(latency).await?;
     let now = Utc::now();
     let mut due = Vec::with_capacity(n);
     for i in 0..n {
@@ -136,11 +304,12 @@ async fn budget(
     args: &EgressBenchArgs,
     server_url: &str,
     replicas: usize,
+    latency: Option<(u64, u64)>,
 ) -> anyhow::Result<Budget> {
-    let (database, pool, sim) = with_backlog(server_url, args.reminders).await?;
+    let (database, pool, sim) = with_backlog(server_url, args.reminders, latency).await?;
     let mut running = Vec::new();
     for _ in 0..replicas.max(1) {
-        let config = super::delivery::run_config(database.url(), &sim, RATE, true, 16);
+        let config = super::delivery::run_config(database.url(), &sim, RATE, true, args.workers);
         running.push(remindbot::app::start(config).await?);
     }
     let timeout = Duration::from_secs(60 + args.reminders as u64);
@@ -182,9 +351,13 @@ async fn budget(
     })
 }
 
-async fn answers(args: &EgressBenchArgs, server_url: &str) -> anyhow::Result<Answers> {
-    let (database, pool, sim) = with_backlog(server_url, args.reminders).await?;
-    let config = super::delivery::run_config(database.url(), &sim, RATE, true, 16);
+async fn answers(
+    args: &EgressBenchArgs,
+    server_url: &str,
+    latency: Option<(u64, u64)>,
+) -> anyhow::Result<Answers> {
+    let (database, pool, sim) = with_backlog(server_url, args.reminders, latency).await?;
+    let config = super::delivery::run_config(database.url(), &sim, RATE, true, args.workers);
     let running = remindbot::app::start(config).await?;
     // Let the backlog build up a head of steam first.
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -212,4 +385,71 @@ async fn answers(args: &EgressBenchArgs, server_url: &str) -> anyhow::Result<Ans
         p99_ms: at(0.99),
         backlog_left: left as f64,
     })
+}
+
+/// `--burst-users` users with their zones set write a task at the same moment to one replica
+/// with the default settings; their confirmations are watched in their chats.
+async fn burst(
+    args: &EgressBenchArgs,
+    server_url: &str,
+    latency: Option<(u64, u64)>,
+) -> anyhow::Result<Burst> {
+    let database = crate::database::scratch(server_url).await?;
+    let pool = database.pool(4).await?;
+    let sim = simulator(latency).await?;
+    let mut users = Vec::with_capacity(args.burst_users);
+    for i in 0..args.burst_users {
+        let user = sim
+            .create_user(NewUser::new(&format!("Burst{i}")).language("en"))?
+            .user
+            .id;
+        chats::upsert(&pool, user, ChatKind::Private, Lang::En).await?;
+        chats::set_tz(&pool, user, Tz::Asia__Tashkent).await?;
+        users.push(user);
+    }
+    let config = super::delivery::run_config(database.url(), &sim, RATE, true, args.workers);
+    let polls = sim.polls_started();
+    let running = remindbot::app::start(config).await?;
+    sim.wait_for_polls_started(polls + 1, Duration::from_secs(30))
+        .await?;
+    let started = Instant::now();
+    for user in &users {
+        sim.user_says(*user, BURST_TASK)?;
+    }
+    let timeout = Duration::from_secs(120);
+    let mut confirmed_at: HashMap<i64, Duration> = HashMap::new();
+    while confirmed_at.len() < users.len() {
+        anyhow::ensure!(
+            started.elapsed() < timeout,
+            "{} of {} users confirmed within {timeout:?}",
+            confirmed_at.len(),
+            users.len()
+        );
+        for user in &users {
+            if !confirmed_at.contains_key(user) && confirmations(&sim, *user) > 0 {
+                confirmed_at.insert(*user, started.elapsed());
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let all_confirmed = confirmed_at.values().max().copied().unwrap_or_default();
+    // Every confirmation recorded as sent before counting them (a second one would follow that).
+    running.stop().await?;
+    let total: usize = users.iter().map(|user| confirmations(&sim, *user)).sum();
+    sim.shutdown().await;
+    pool.close().await;
+    Ok(Burst {
+        all_confirmed_s: all_confirmed.as_secs_f64(),
+        confirmed_within_aim: confirmed_at.values().filter(|at| **at <= BURST_AIM).count() as f64,
+        duplicates: total.saturating_sub(users.len()) as f64,
+    })
+}
+
+/// The bot's task confirmations in `user`'s chat.
+fn confirmations(sim: &SimHandle, user: i64) -> usize {
+    sim.transcript(user)
+        .unwrap_or_default()
+        .iter()
+        .filter(|e| e.from_bot && e.text.as_deref().is_some_and(|t| t.contains(SAVED)))
+        .count()
 }

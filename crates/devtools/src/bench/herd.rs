@@ -171,7 +171,7 @@ async fn run_once(args: &HerdArgs, server_url: &str) -> anyhow::Result<Herd> {
     }
 
     let mut config =
-        super::delivery::run_config(database.url(), &sim, args.rate, true, args.workers);
+        super::delivery::run_config(database.url(), &sim, args.rate, true, Some(args.workers));
     config.delivery.late_threshold_secs = late_threshold(args.rate).round() as u64;
     let running = remindbot::app::start(config).await?;
 

@@ -124,7 +124,7 @@ async fn run_once(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<Ru
     }
     let listen = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?;
     let url = format!("http://{listen}/telegram");
-    let mut config = super::delivery::run_config(database.url(), &sim, 0, false, 64);
+    let mut config = super::delivery::run_config(database.url(), &sim, 0, false, Some(64));
     config.intake.mode = IntakeMode::Webhook {
         url: url.parse().context("a webhook URL")?,
         secret: SecretString::from(SECRET),

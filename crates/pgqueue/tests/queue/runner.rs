@@ -465,3 +465,103 @@ async fn a_handler_whose_lease_is_lost_is_stopped_and_records_nothing() {
     shutdown.cancel();
     running.await.unwrap();
 }
+
+/// Holds each job until a permit of `release` lets it finish, counting the jobs it holds.
+struct Gated {
+    running: Arc<AtomicUsize>,
+    most: Arc<AtomicUsize>,
+    finished: Arc<AtomicUsize>,
+    release: Arc<tokio::sync::Semaphore>,
+}
+
+impl JobHandler for Gated {
+    async fn handle(&self, _: ClaimedJob) -> Outcome {
+        let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+        self.most.fetch_max(now, Ordering::SeqCst);
+        self.release
+            .acquire()
+            .await
+            .expect("the gate stays open")
+            .forget();
+        self.running.fetch_sub(1, Ordering::SeqCst);
+        self.finished.fetch_add(1, Ordering::SeqCst);
+        Outcome::Done
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changing_limit_sets_how_many_run_within_the_concurrency() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    let mut tx = db.pool.begin().await.unwrap();
+    for n in 0..20 {
+        queue
+            .enqueue(&mut tx, NewJob::new(json!({ "n": n })))
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+    let (running, most, finished) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(AtomicUsize::new(0)),
+    );
+    let release = Arc::new(tokio::sync::Semaphore::new(0));
+    let handler = Gated {
+        running: running.clone(),
+        most: most.clone(),
+        finished: finished.clone(),
+        release: release.clone(),
+    };
+    let limit = pgqueue::ConcurrencyLimit::new(2);
+    let shutdown = CancellationToken::new();
+    let runner = Runner::new(
+        queue.clone(),
+        handler,
+        RunnerConfig {
+            concurrency: 8,
+            limit: Some(limit.clone()),
+            ..RunnerConfig::default()
+        },
+        Wakeups::listen(db.pool.clone(), shutdown.clone()),
+    );
+    let run = {
+        let shutdown = shutdown.clone();
+        tokio::spawn(async move { runner.run(shutdown).await })
+    };
+    let now = |counter: &Arc<AtomicUsize>| counter.load(Ordering::SeqCst);
+
+    // Two at a time, while 18 more are due: as two finish, the next two start.
+    eventually(Duration::from_secs(5), "two running", || async {
+        now(&running) == 2
+    })
+    .await;
+    release.add_permits(2);
+    eventually(Duration::from_secs(5), "the next two running", || async {
+        now(&finished) == 2 && now(&running) == 2
+    })
+    .await;
+    assert_eq!(now(&most), 2, "never more than the limit");
+
+    // A raise starts more without any job finishing.
+    limit.set(6);
+    eventually(Duration::from_secs(5), "six running", || async {
+        now(&running) == 6
+    })
+    .await;
+    // A limit past the concurrency stops at it.
+    limit.set(50);
+    eventually(Duration::from_secs(5), "eight running", || async {
+        now(&running) == 8
+    })
+    .await;
+    release.add_permits(100);
+    eventually(Duration::from_secs(10), "every job done", || async {
+        now(&finished) == 20
+    })
+    .await;
+    assert_eq!(now(&most), 8, "never more than the concurrency");
+    shutdown.cancel();
+    run.await.unwrap();
+    assert_eq!(states(&db.pool).await, vec![("done".to_owned(), 20)]);
+}
