@@ -10,7 +10,7 @@ use super::context::{Ctx, Turn, begin};
 use super::finish::Changed;
 use super::replies::Toast;
 use super::{
-    cancel, create, edit, finish, hold, hour_choice, language, list, nag, settings, snooze, undo,
+    calendar, cancel, create, edit, finish, hold, hour_choice, language, list, nag, settings, snooze, undo,
     zone,
 };
 use crate::bot::BotError;
@@ -77,6 +77,7 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         Action::PickHour { task_id, half } => {
             hour_choice::tapped(ctx, &turn, task_id, half, message.id()).await?
         }
+        Action::CalendarNew => calendar::tapped(ctx, &turn, message.id()).await?,
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
 }
