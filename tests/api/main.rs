@@ -7,6 +7,7 @@ mod admin_web;
 mod app;
 mod bot_admin;
 mod bot_agenda;
+mod bot_calendar;
 mod bot_bad_input;
 mod bot_chat;
 mod bot_e2e;
