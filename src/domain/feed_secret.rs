@@ -69,7 +69,12 @@ mod tests {
         assert_eq!(FeedSecret::parse(&text), Some(secret.clone()));
         assert_eq!(FeedSecret::parse(&text).unwrap().hash(), secret.hash());
         assert_ne!(FeedSecret::generate().hash(), secret.hash());
-        for bad in [&text[..47], &text.to_uppercase(), &format!("{}g", &text[..47]), ""] {
+        for bad in [
+            &text[..47],
+            &text.to_uppercase(),
+            &format!("{}g", &text[..47]),
+            "",
+        ] {
             assert_eq!(FeedSecret::parse(bad), None, "{bad}");
         }
         assert!(!format!("{secret:?}").contains(&text));

@@ -120,9 +120,13 @@ pub async fn open_tasks(
                 state: row.state,
             })?;
             Ok(FeedTask {
-                revision: read("tasks", row.id, "revision", &row.revision.to_string(), |_| {
-                    u32::try_from(row.revision).ok()
-                })?,
+                revision: read(
+                    "tasks",
+                    row.id,
+                    "revision",
+                    &row.revision.to_string(),
+                    |_| u32::try_from(row.revision).ok(),
+                )?,
                 task,
                 updated_at: row.updated_at,
             })

@@ -100,9 +100,7 @@ fn events<'a>(parsed: &'a Calendar<'a>) -> Vec<&'a Component<'a>> {
 
 /// A property's value.
 fn prop(component: &Component<'_>, name: &str) -> Option<String> {
-    component
-        .find_prop(name)
-        .map(|p| p.val.as_str().to_owned())
+    component.find_prop(name).map(|p| p.val.as_str().to_owned())
 }
 
 /// The event of task `id`.
@@ -199,7 +197,10 @@ async fn bot_calendar_feed_serves_the_chats_tasks_and_follows_them() {
     let bobs = links(text(&app.say(bob, "/calendar").await));
 
     let answer = app.say(ann, "/calendar").await;
-    assert!(text(&answer).contains(&tr.t("calendar-title")), "{answer:?}");
+    assert!(
+        text(&answer).contains(&tr.t("calendar-title")),
+        "{answer:?}"
+    );
     let (https, webcal) = links(text(&answer));
     assert!(https.starts_with("https://bot.example.org/rb/calendar/"));
     assert!(https.ends_with(".ics"));
@@ -290,7 +291,10 @@ async fn bot_calendar_feed_serves_the_chats_tasks_and_follows_them() {
     assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
     assert_eq!(unknown.text().await.unwrap(), old_body, "no hint which");
     let not_a_secret = format!("http://{}/rb/calendar/x.ics", app.http_addr());
-    assert_eq!(get(&not_a_secret, None).await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        get(&not_a_secret, None).await.status(),
+        StatusCode::NOT_FOUND
+    );
     let (_, renewed_body) = calendar(get(&local(&app, &new_https), None).await).await;
     assert_eq!(renewed_body, changed, "the same tasks");
 

@@ -67,5 +67,8 @@ pub(super) async fn tapped(
 async fn new_link(ctx: &Ctx, turn: &Turn, public_url: &PublicUrl) -> Result<String, BotError> {
     let secret = FeedSecret::generate();
     calendar_feeds::replace(&mut *ctx.db().await, turn.chat(), &secret.hash()).await?;
-    Ok(render::calendar_links(turn.tr, &public_url.feed_urls(&secret))?)
+    Ok(render::calendar_links(
+        turn.tr,
+        &public_url.feed_urls(&secret),
+    )?)
 }

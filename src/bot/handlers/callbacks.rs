@@ -10,8 +10,8 @@ use super::context::{Ctx, Turn, begin};
 use super::finish::Changed;
 use super::replies::Toast;
 use super::{
-    calendar, cancel, create, edit, finish, hold, hour_choice, language, list, nag, settings, snooze, undo,
-    zone,
+    calendar, cancel, create, edit, finish, hold, hour_choice, language, list, nag, settings,
+    snooze, undo, zone,
 };
 use crate::bot::BotError;
 use crate::bot::render::COMMON_ZONES;
