@@ -178,6 +178,7 @@ pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
         queues: vec![context.outbox.clone(), context.updates.clone()],
         metrics: crate::http::metrics_handle()?,
         admin: context.config.admin.web(),
+        feed: context.config.feed(),
         extra,
         limits,
     };

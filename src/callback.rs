@@ -139,6 +139,8 @@ pub enum Action {
         /// The half of the day tapped.
         half: HalfOfDay,
     },
+    /// Replace the chat's calendar-feed URL with a new one (the button under `/calendar`).
+    CalendarNew,
 }
 
 impl Snooze {
@@ -246,6 +248,7 @@ impl Action {
                     _ => return None,
                 },
             },
+            "cal" => Self::CalendarNew,
             _ => return None,
         };
         parts.next().is_none().then_some(action)
@@ -290,6 +293,7 @@ impl fmt::Display for Action {
                 };
                 write!(f, "h:{task_id}:{half}")
             }
+            Self::CalendarNew => write!(f, "cal"),
         }
     }
 }
@@ -380,6 +384,7 @@ mod tests {
                 task_id: TaskId(1),
                 half: HalfOfDay::Evening,
             },
+            Action::CalendarNew,
         ];
         for action in actions {
             let data = action.encode();
@@ -394,7 +399,7 @@ mod tests {
             "", "d", "d:", "d:-1", "d:0", "d:1:2", "s:1:5m", "zz:1", "d:1;drop", "p:-1", "z:256",
             "l:", "v:0", "v:", "q", "q:x", "q:e", "q:s:-2", "q:w:0", "q:w:1:2", "q:z:x",
             "q:e:1:-3", "n:", "n:0", "n:1:2", "ld:", "ld:-5", "ld:5:1", "q:f:1:1", "h:1", "h:1:x",
-            "h:0:m", "h:1:m:2",
+            "h:0:m", "h:1:m:2", "cal:1",
         ] {
             assert_eq!(Action::decode(data), None, "{data}");
         }

@@ -17,6 +17,7 @@ pub mod db;
 pub mod domain;
 pub mod egress;
 pub mod export;
+pub mod feed;
 pub mod flags;
 pub mod http;
 pub mod i18n;

@@ -251,7 +251,7 @@ help-repeat-more = Also: every tue and thu, every 2 days, every 3 hours, on the 
 help-nag = Remind again and again until it is done (or tap 🔁 Keep reminding under a reminder):
 help-quote = Reply to any message with a time, and I will remind you of it:
 help-assumed = When I have to guess (3 as 15:00, a typo), I say so under the task: ↩️ Undo or 🕒 Change time puts it right.
-help-more-commands = /agenda 8:00 sends the day's tasks every morning; /export gives your tasks as calendar and table files; share your location (📎 → Location) to set the time zone.
+help-more-commands = /agenda 8:00 sends the day's tasks every morning; /export gives your tasks as calendar and table files; /calendar gives a link your calendar app subscribes to; share your location (📎 → Location) to set the time zone.
 # Reminders about a forwarded message (issue 14).
 ask-quote-when = When should I remind you of this message?
 ask-quote-when-still = I saved that as a task of its own. When should I remind you of the forwarded message?
@@ -296,3 +296,15 @@ csv-lead-minutes = remind before (minutes)
 # /export's limits (issue 25).
 export-wait = You asked for your files a moment ago; they are on their way. You can ask again in { $seconds } s.
 export-too-large = { $file } would be { $size } KB, more than the { $max } KB the bot may send. Finish or delete some tasks, then /export again.
+# /calendar: a calendar feed to subscribe to (issue 27).
+cmd-calendar = Subscribe to your tasks in a calendar app
+calendar-title = 📅 Your tasks in your calendar
+calendar-subscribe = Apple Calendar, Outlook or Thunderbird: open or copy this link to subscribe:
+calendar-google = Google Calendar: Other calendars → From URL, and paste this link:
+calendar-keep-secret = The calendar follows your open tasks by itself (Google's every few hours). Anyone with the link sees your tasks, so keep it to yourself: /calendar new gives a new link, and the old one stops working at once.
+calendar-exists = You already have a calendar link. I keep only a fingerprint of it, so I cannot show it again: tap New link (or send /calendar new) for a new one; the old one stops working at once.
+calendar-usage = /calendar gives your calendar link; /calendar new replaces it with a new one.
+calendar-off = The calendar link is not available on this bot: its operator has not set the bot's public address (PUBLIC_URL).
+button-calendar-new = 🔄 New link
+callback-calendar-new = New link sent
+calendar-feed-name = Reminders

@@ -233,7 +233,7 @@ help-repeat-more = Yana: har seshanba va payshanba, har 2 kunda, har 3 soatda, o
 help-nag = Bajarilmaguncha qayta-qayta eslatish (yoki eslatma ostidagi 🔁 «Eslatib turish» tugmasi):
 help-quote = Istalgan xabarga vaqt bilan javob yozing, men u haqida eslataman:
 help-assumed = Taxmin qilishimga to'g'ri kelsa (masalan, «soat 3» kunduzmi yoki tunmi, yoki so'z xato yozilgan bo'lsa), buni vazifa ostida aytaman: ↩️ «Qaytarish» yoki 🕒 «Vaqtni o'zgartirish» bilan tuzatish mumkin.
-help-more-commands = /agenda 8:00 — har kuni ertalab kun vazifalari; /export — vazifalaringiz kalendar va jadval fayllari ko'rinishida; vaqt mintaqasini o'rnatish uchun joylashuvingizni yuboring (📎 → Joylashuv).
+help-more-commands = /agenda 8:00 — har kuni ertalab kun vazifalari; /export — vazifalaringiz kalendar va jadval fayllari ko'rinishida; /calendar — kalendaringiz obuna bo'ladigan havola; vaqt mintaqasini o'rnatish uchun joylashuvingizni yuboring (📎 → Joylashuv).
 # Uzatilgan xabar haqida eslatmalar (issue 14).
 ask-quote-when = Bu xabarni qachon eslatay?
 ask-quote-when-still = Buni alohida vazifa qilib saqladim. Uzatilgan xabarni esa qachon eslatay?
@@ -275,3 +275,15 @@ csv-lead-minutes = oldindan eslatish (daqiqa)
 # /export cheklovlari (issue 25).
 export-wait = Fayllarni hozirgina so'radingiz, ular yo'lda. Yana { $seconds } soniyadan keyin so'rashingiz mumkin.
 export-too-large = { $file } fayli { $size } KB bo'lardi, bu bot yubora oladigan { $max } KB dan ko'p. Ba'zi vazifalarni bajaring yoki o'chiring, keyin yana /export yuboring.
+# /calendar: obuna bo'linadigan kalendar (issue 27).
+cmd-calendar = Vazifalaringizga kalendar ilovasida obuna bo'lish
+calendar-title = 📅 Vazifalaringiz kalendaringizda
+calendar-subscribe = Apple Calendar, Outlook yoki Thunderbird: obuna bo'lish uchun bu havolani oching yoki nusxalang:
+calendar-google = Google Calendar: Boshqa kalendarlar → URL orqali, va bu havolani joylang:
+calendar-keep-secret = Kalendar ochiq vazifalaringizni o'zi kuzatib boradi (Google — bir necha soatda bir marta). Havolasi bor har kim vazifalaringizni ko'radi, shuning uchun uni hech kimga bermang: /calendar new yangi havola beradi, eskisi esa darhol ishlamay qoladi.
+calendar-exists = Sizda kalendar havolasi allaqachon bor. Men uning faqat izini saqlayman, shuning uchun uni qayta ko'rsata olmayman: yangisini olish uchun «Yangi havola» tugmasini bosing (yoki /calendar new yuboring); eskisi darhol ishlamay qoladi.
+calendar-usage = /calendar kalendaringiz havolasini beradi; /calendar new uni yangisiga almashtiradi.
+calendar-off = Bu botda kalendar havolasi mavjud emas: uning operatori botning ochiq manzilini (PUBLIC_URL) sozlamagan.
+button-calendar-new = 🔄 Yangi havola
+callback-calendar-new = Yangi havola yuborildi
+calendar-feed-name = Eslatmalar

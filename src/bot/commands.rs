@@ -32,6 +32,8 @@ pub enum Command {
     Cancel,
     /// The open tasks as files: a calendar (.ics) and a table (.csv).
     Export,
+    /// The secret URL of the chat's calendar feed; `new` replaces it (the old one stops working).
+    Calendar(String),
     /// Admins: the failed reminders, a page at a time (the argument is the page).
     Failed(String),
     /// Admins: return a failed reminder (an id) or all of them (`all`) to the queue.
@@ -70,7 +72,7 @@ struct Entry {
 
 /// Every command the bot reads, in the menu's order: [`parse`] and [`menu`] both read this one
 /// list, so a command cannot be read without being listed (or listed without being read).
-const COMMANDS: [Entry; 17] = [
+const COMMANDS: [Entry; 18] = [
     Entry {
         names: &["add", "new"],
         menu: Some("cmd-add"),
@@ -100,6 +102,11 @@ const COMMANDS: [Entry; 17] = [
         names: &["export"],
         menu: Some("cmd-export"),
         read: |_| Command::Export,
+    },
+    Entry {
+        names: &["calendar"],
+        menu: Some("cmd-calendar"),
+        read: Command::Calendar,
     },
     Entry {
         names: &["settings"],
@@ -222,6 +229,10 @@ mod tests {
             parse("/agenda 8:00", bot),
             Input::Command(Command::Agenda("8:00".into()))
         );
+        assert_eq!(
+            parse("/calendar new", bot),
+            Input::Command(Command::Calendar("new".into()))
+        );
     }
 
     /// One of each command; the match makes a new variant fail to compile here until it is added.
@@ -238,6 +249,7 @@ mod tests {
             Command::Settings(String::new()),
             Command::Cancel,
             Command::Export,
+            Command::Calendar(String::new()),
             Command::Failed(String::new()),
             Command::Retry(String::new()),
             Command::Stats,
@@ -259,6 +271,7 @@ mod tests {
                 | Command::Settings(_)
                 | Command::Cancel
                 | Command::Export
+                | Command::Calendar(_)
                 | Command::Failed(_)
                 | Command::Retry(_)
                 | Command::Stats

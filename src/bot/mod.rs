@@ -38,7 +38,7 @@ use crate::store::{StoreError, user_rates};
 use intake::IntakeMode;
 use pgqueue::{Queue, Runner, RunnerConfig, Wakeups};
 
-/// The abuse limits of the chat, configurable by the operator; flatten it into the `run`
+/// The abuse limits of the chat and its public URL, configurable by the operator; flatten it into the `run`
 /// command's arguments (`#[command(flatten)]`) to get the flags and environment variables.
 #[derive(Clone, Debug, clap::Args)]
 pub struct BotSettings {
@@ -61,6 +61,11 @@ pub struct BotSettings {
     /// separated. To anyone else those commands answer as an unknown command does.
     #[arg(long = "admin-chat-ids", env = "ADMIN_CHAT_IDS", value_delimiter = ',')]
     pub admin_ids: Vec<i64>,
+    /// The bot's public base URL (e.g. https://bot.example.org), the one a reverse proxy puts in
+    /// front of the side-car: /calendar gives feed URLs under it, and the side-car serves them
+    /// under its path. Unset: /calendar says the operator has not set it up.
+    #[arg(long = "public-url", env = "PUBLIC_URL")]
+    pub public_url: Option<crate::feed::PublicUrl>,
 }
 
 impl Default for BotSettings {

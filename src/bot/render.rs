@@ -13,6 +13,7 @@ use crate::domain::ids::TaskId;
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
 use crate::domain::timezone::{is_fixed_offset, utc_offset};
+use crate::feed::FeedUrls;
 use crate::i18n::dates::{self, Dates};
 use crate::i18n::repeats::repeats_text;
 use crate::i18n::{Arg, Tr};
@@ -140,6 +141,17 @@ struct HelpHtml<'a> {
     assumed: &'a str,
     more_commands: &'a str,
     forward: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "calendar.html")]
+struct CalendarHtml<'a> {
+    title: &'a str,
+    subscribe: &'a str,
+    webcal: &'a str,
+    google: &'a str,
+    https: &'a str,
+    keep_secret: &'a str,
 }
 
 fn finish(template: &impl Template) -> Result<String, RenderError> {
@@ -331,6 +343,25 @@ pub fn help(tr: Tr) -> Result<String, RenderError> {
         more_commands: &tr.t("help-more-commands"),
         forward: &tr.t("help-forward"),
     })
+}
+
+/// How to subscribe to the chat's calendar feed at `urls`: the `webcal://` link for Apple
+/// Calendar, Outlook and Thunderbird, the `https://` one for Google Calendar, and to keep them
+/// secret.
+pub fn calendar_links(tr: Tr, urls: &FeedUrls) -> Result<String, RenderError> {
+    finish(&CalendarHtml {
+        title: &tr.t("calendar-title"),
+        subscribe: &tr.t("calendar-subscribe"),
+        webcal: &urls.webcal,
+        google: &tr.t("calendar-google"),
+        https: &urls.https,
+        keep_secret: &tr.t("calendar-keep-secret"),
+    })
+}
+
+/// Under the answer to `/calendar` in a chat that has a feed URL: make a new one.
+pub fn calendar_new_keyboard(tr: Tr) -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new([[button(tr.t("button-calendar-new"), Action::CalendarNew)]])
 }
 
 /// How many pages `total` tasks fill.

@@ -43,6 +43,14 @@ pub struct RunConfig {
     /// Where the side-car serves /healthz, /metrics and /admin.
     #[arg(long, env = "HTTP_ADDR", default_value = "127.0.0.1:9090")]
     pub http_addr: SocketAddr,
+    /// Reads of each calendar-feed URL a minute (in bursts of up to that many); more are
+    /// answered 429.
+    #[arg(
+        long = "calendar-feed-rate-per-min",
+        env = "CALENDAR_FEED_RATE_PER_MIN",
+        default_value = "6"
+    )]
+    pub calendar_feed_rate_per_min: std::num::NonZeroU32,
     /// The timeouts and connection cap of every listener (the side-car, the webhook).
     #[command(flatten)]
     pub listeners: crate::http::ListenerLimits,
@@ -112,6 +120,17 @@ pub struct DeliveryArgs {
     /// saying so.
     #[arg(long, env = "MAX_DOCUMENT_BYTES", default_value_t = crate::store::outbox::MAX_DOCUMENT_BYTES)]
     pub max_document_bytes: usize,
+}
+
+impl RunConfig {
+    /// What the side-car needs to serve the calendar feeds; `None` (no feed route) without
+    /// PUBLIC_URL.
+    pub fn feed(&self) -> Option<crate::feed::FeedSettings> {
+        Some(crate::feed::FeedSettings {
+            public_url: self.bot.public_url.clone()?,
+            per_minute: self.calendar_feed_rate_per_min,
+        })
+    }
 }
 
 impl TelegramArgs {

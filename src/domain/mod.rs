@@ -2,6 +2,7 @@
 //! rules and the due-date parser. Nothing here does I/O, so all of it is unit-testable.
 
 pub mod due;
+pub mod feed_secret;
 pub mod fold;
 pub mod ids;
 pub mod lang;

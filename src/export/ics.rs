@@ -1,9 +1,12 @@
-//! The tasks as an iCalendar file (RFC 5545) a calendar app imports: one VEVENT per task at its
+//! The tasks as an iCalendar file (RFC 5545) a calendar app imports ([`calendar`], `/export`) or
+//! subscribes to ([`feed`], `/calendar`): one VEVENT per task at its
 //! due time, written in the task's zone (`DTSTART;TZID=Asia/Tashkent:20261231T100000`, with a
 //! VTIMEZONE for each zone, so a repeat stays at its wall-clock time across DST changes; UTC
 //! tasks in UTC), lasting [`EVENT_LENGTH`] (a `DURATION`: calendars show an event without an end
 //! oddly or not at all), its repeat as an RRULE, its reminder as a VALARM `lead` before.
-//! Text is escaped and lines are folded at 75 octets, as the RFC says.
+//! Text is escaped and lines are folded at 75 octets, as the RFC says. A feed's events also carry
+//! a `SEQUENCE` and `LAST-MODIFIED` ([`Revision`]), and its calendar a name and how often to read
+//! it again.
 //!
 //! The RRULE is the task's rule as RFC 5545 writes it
 //! ([`Recurrence::to_rfc5545_rrule`](crate::domain::recurrence::Recurrence::to_rfc5545_rrule)):
@@ -25,42 +28,92 @@ use crate::store::tasks::Task;
 /// How long each event lasts in the calendar: a reminder is a moment, shown as a short event.
 pub const EVENT_LENGTH: &str = "PT15M";
 
-/// The product identifier written into the file.
+/// The product identifier written into the one-off export.
 const PRODID: &str = "-//remindbot//task export//EN";
+
+/// The product identifier written into a subscribed feed.
+const FEED_PRODID: &str = "-//remindbot//task feed//EN";
+
+/// How often a subscribed feed asks to be read again (RFC 7986 `REFRESH-INTERVAL`, and Outlook's
+/// and Google's `X-PUBLISHED-TTL`): hourly, well within the feed's rate limit.
+pub const FEED_REFRESH: &str = "PT1H";
 
 /// Years of time-zone rules written before the earliest and after the latest task (repeats beyond
 /// them follow a zone's yearly rule, which the VTIMEZONE carries as an RRULE).
 const ZONE_YEARS_BEFORE: i32 = 1;
 const ZONE_YEARS_AFTER: i32 = 4;
 
-/// The calendar of `tasks`, stamped `now`.
+/// One task as an event, with what the calendar says about its version.
+#[derive(Clone, Copy, Debug)]
+pub struct Event<'a> {
+    /// The task.
+    pub task: &'a Task,
+    /// Its `DTSTAMP`: when the export was made, or (in a feed, whose bytes must not change while
+    /// the task does not) when the task last changed.
+    pub stamp: DateTime<Utc>,
+    /// Its `SEQUENCE` and `LAST-MODIFIED`, in a feed: a calendar that reads the feed again
+    /// replaces the events whose version grew.
+    pub revision: Option<Revision>,
+}
+
+/// The version of a task's event in a feed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Revision {
+    /// `SEQUENCE`: grows with every change of the task.
+    pub sequence: u32,
+    /// `LAST-MODIFIED`: when the task last changed.
+    pub last_modified: DateTime<Utc>,
+}
+
+/// The calendar of `tasks`, stamped `now` (the one-off export).
 pub fn calendar(tasks: &[Task], now: DateTime<Utc>) -> String {
-    let mut lines: Vec<String> = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        &format!("PRODID:{PRODID}"),
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-    ]
-    .iter()
-    .map(|l| (*l).to_owned())
-    .collect();
-    let zones: BTreeSet<&str> = tasks
+    let events: Vec<Event<'_>> = tasks
         .iter()
+        .map(|task| Event {
+            task,
+            stamp: now,
+            revision: None,
+        })
+        .collect();
+    write(vec![format!("PRODID:{PRODID}")], &events)
+}
+
+/// A calendar people subscribe to, named `name`, of `events`: it asks to be read again every
+/// [`FEED_REFRESH`]. The same events give the same bytes.
+pub fn feed(name: &str, events: &[Event<'_>]) -> String {
+    let name = escape_text(name);
+    let head = vec![
+        format!("PRODID:{FEED_PRODID}"),
+        format!("NAME:{name}"),
+        format!("X-WR-CALNAME:{name}"),
+        format!("REFRESH-INTERVAL;VALUE=DURATION:{FEED_REFRESH}"),
+        format!("X-PUBLISHED-TTL:{FEED_REFRESH}"),
+    ];
+    write(head, events)
+}
+
+/// The calendar of `events` with `head` (its PRODID and what else describes it) after VERSION:
+/// a VTIMEZONE for each zone the events are in, then the events.
+fn write(head: Vec<String>, events: &[Event<'_>]) -> String {
+    let mut lines = vec!["BEGIN:VCALENDAR".to_owned(), "VERSION:2.0".to_owned()];
+    lines.extend(head);
+    lines.extend(["CALSCALE:GREGORIAN".to_owned(), "METHOD:PUBLISH".to_owned()]);
+    let tasks = || events.iter().map(|event| event.task);
+    let zones: BTreeSet<&str> = tasks()
         .map(|t| t.zone)
         .filter(|tz| !is_utc(*tz))
         .map(|tz| tz.name())
         .collect();
     if let (Some(first), Some(last)) = (
-        tasks.iter().map(|t| t.due_at).min(),
-        tasks.iter().map(|t| t.due_at).max(),
+        tasks().map(|t| t.due_at).min(),
+        tasks().map(|t| t.due_at).max(),
     ) {
         for zone in zones.into_iter().filter_map(|name| name.parse::<Tz>().ok()) {
             lines.extend(vtimezone(zone, first, last));
         }
     }
-    for task in tasks {
-        lines.extend(vevent(task, now));
+    for event in events {
+        lines.extend(vevent(event));
     }
     lines.push("END:VCALENDAR".to_owned());
     let mut out = String::new();
@@ -82,15 +135,24 @@ fn is_utc(tz: Tz) -> bool {
 }
 
 /// A task's VEVENT.
-fn vevent(task: &Task, now: DateTime<Utc>) -> Vec<String> {
+fn vevent(event: &Event<'_>) -> Vec<String> {
+    let task = event.task;
     let mut lines = vec![
         "BEGIN:VEVENT".to_owned(),
         format!("UID:task-{}@remindbot", task.id),
-        format!("DTSTAMP:{}", utc_stamp(now)),
+        format!("DTSTAMP:{}", utc_stamp(event.stamp)),
+    ];
+    if let Some(revision) = event.revision {
+        lines.extend([
+            format!("SEQUENCE:{}", revision.sequence),
+            format!("LAST-MODIFIED:{}", utc_stamp(revision.last_modified)),
+        ]);
+    }
+    lines.extend([
         dtstart(task),
         format!("DURATION:{EVENT_LENGTH}"),
         format!("SUMMARY:{}", escape_text(&task.text)),
-    ];
+    ]);
     if let Some(rrule) = task
         .recurrence
         .as_ref()

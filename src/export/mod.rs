@@ -1,7 +1,8 @@
 //! `/export`: a chat's open tasks as files other programs read. A calendar ([`ics`], RFC 5545:
 //! one VEVENT per task at its due time in its zone, RRULE for repeats, VALARM for the lead) and a
 //! table ([`csv`], RFC 4180, safe to open in a spreadsheet). Pure functions of the tasks, so tests
-//! read them back with real parsers; [`file`] builds them when their outbox job is sent.
+//! read them back with real parsers; [`file`] builds them when their outbox job is sent. The
+//! calendar's writer also serves `/calendar`'s subscribed feed ([`crate::feed`]).
 
 pub mod csv;
 pub mod file;

@@ -1,6 +1,7 @@
 //! The HTTP side-car of `remindbot run`: `/healthz` (is the database reachable), `/metrics`
 //! (Prometheus text, with the queues' depth refreshed in the background), the admin page
-//! `/admin` ([`crate::admin::web`], when an admin token is set) and, in webhook mode, the webhook
+//! `/admin` ([`crate::admin::web`], when an admin token is set), the calendar feeds
+//! ([`crate::feed`], when a public URL is set) and, in webhook mode, the webhook
 //! endpoint ([`crate::bot::intake::webhook`]) unless it has an address of its own. Every listener
 //! is served within [`ListenerLimits`] ([`listener`]).
 
@@ -87,6 +88,8 @@ pub struct SideCarParts {
     pub metrics: PrometheusHandle,
     /// The admin page's settings; the page is off without them.
     pub admin: Option<crate::admin::web::AdminWebSettings>,
+    /// The calendar feeds' settings; no feed route without them.
+    pub feed: Option<crate::feed::FeedSettings>,
     /// More routes (the webhook endpoint).
     pub extra: Option<Router>,
     /// The listener's timeouts and connection cap.
@@ -115,6 +118,7 @@ pub async fn serve(
         queues,
         metrics,
         admin,
+        feed,
         extra,
         limits,
     } = parts;
@@ -133,14 +137,18 @@ pub async fn serve(
         QUEUE_GAUGES_EVERY,
         shutdown.clone(),
     ));
+    let pool = outbox.pool().clone();
     let mut app = Router::new()
         .route("/healthz", get(healthz))
         .route("/metrics", get(render_metrics))
         .with_state(SideCar {
-            pool: outbox.pool().clone(),
+            pool: pool.clone(),
             metrics,
         })
         .merge(crate::admin::web::router(outbox, admin));
+    if let Some(feed) = feed {
+        app = app.merge(crate::feed::router(pool, &feed));
+    }
     if let Some(extra) = extra {
         app = app.merge(extra);
     }

@@ -4,6 +4,7 @@
 
 pub mod agenda;
 pub mod budget;
+pub mod calendar_feeds;
 pub mod cards;
 pub mod chats;
 pub mod conversation;

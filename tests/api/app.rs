@@ -157,6 +157,7 @@ impl TestApp {
             bot: remindbot::bot::BotSettings::default(),
             admin: AdminArgs::default(),
             http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            calendar_feed_rate_per_min: std::num::NonZeroU32::new(6).expect("not zero"),
             listeners: remindbot::http::ListenerLimits::default(),
             db_max_connections: 10,
             retention_days: 90,

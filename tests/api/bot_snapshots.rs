@@ -1184,3 +1184,39 @@ fn series_pause_and_card_messages_in_every_language() {
         );
     }
 }
+
+/// `/calendar` (issue 27) in every language and Uzbek in both scripts: the links of a new feed
+/// URL, the answer in a chat that has one (with its New link button), how to use it, and the
+/// answer when the operator has not set a public URL.
+#[test]
+fn calendar_messages_in_every_language() {
+    use remindbot::domain::feed_secret::FeedSecret;
+    use remindbot::feed::PublicUrl;
+
+    let public: PublicUrl = "https://bot.example.org/rb".parse().unwrap();
+    let secret = FeedSecret::parse(&"0123456789abcdef".repeat(3)).unwrap();
+    for lang in Lang::CHOICES {
+        let tr = Tr::new(lang);
+        let snap = |name: &str, reply: Reply| {
+            insta::assert_snapshot!(format!("calendar_{lang}_{name}"), show(reply));
+        };
+        snap(
+            "links",
+            Reply::text(render::calendar_links(tr, &public.feed_urls(&secret)).unwrap()),
+        );
+        snap(
+            "exists",
+            Reply::text(render::notice(None, &[tr.t("calendar-exists")]).unwrap())
+                .with_keyboard(render::calendar_new_keyboard(tr)),
+        );
+        snap(
+            "usage",
+            Reply::text(render::notice(None, &[tr.t("calendar-usage")]).unwrap()),
+        );
+        snap(
+            "off",
+            Reply::text(render::notice(None, &[tr.t("calendar-off")]).unwrap()),
+        );
+        snap("command", Reply::text(tr.t("cmd-calendar")));
+    }
+}

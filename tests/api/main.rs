@@ -8,6 +8,7 @@ mod app;
 mod bot_admin;
 mod bot_agenda;
 mod bot_bad_input;
+mod bot_calendar;
 mod bot_chat;
 mod bot_e2e;
 mod bot_export;

@@ -10,8 +10,8 @@ use super::context::{Ctx, Turn, begin};
 use super::finish::Changed;
 use super::replies::Toast;
 use super::{
-    cancel, create, edit, finish, hold, hour_choice, language, list, nag, settings, snooze, undo,
-    zone,
+    calendar, cancel, create, edit, finish, hold, hour_choice, language, list, nag, settings,
+    snooze, undo, zone,
 };
 use crate::bot::BotError;
 use crate::bot::render::COMMON_ZONES;
@@ -77,6 +77,7 @@ pub(super) async fn handle(ctx: &Ctx, query: &CallbackQuery) -> Result<Toast, Bo
         Action::PickHour { task_id, half } => {
             hour_choice::tapped(ctx, &turn, task_id, half, message.id()).await?
         }
+        Action::CalendarNew => calendar::tapped(ctx, &turn, message.id()).await?,
         Action::AdminRetry { .. } | Action::AdminCancel { .. } => Toast::Key("stale-button"),
     })
 }

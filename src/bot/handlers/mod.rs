@@ -6,6 +6,7 @@
 pub(crate) mod admin;
 mod agenda;
 mod before_zone;
+mod calendar;
 mod callbacks;
 mod cancel;
 mod context;
@@ -195,6 +196,7 @@ async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotE
         Command::Cancel => cancel::command(ctx, turn).await,
         Command::Agenda(args) => agenda::command(ctx, turn, &args).await,
         Command::Export => export::command(ctx, turn).await,
+        Command::Calendar(args) => calendar::command(ctx, turn, &args).await,
         Command::Pause(args) => hold::command(ctx, turn, hold::Want::Pause, &args).await,
         Command::Resume(args) => hold::command(ctx, turn, hold::Want::Resume, &args).await,
         // Admins' admin commands are served by the admin branch before this: to anyone else,

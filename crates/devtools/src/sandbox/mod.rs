@@ -128,6 +128,7 @@ fn run_config(
         admin: remindbot::config::AdminArgs::resolve(Some(admin_token.into()), None, false)
             .expect("32 random hex digits are a strong admin token"),
         http_addr: args.http_addr,
+        calendar_feed_rate_per_min: std::num::NonZeroU32::new(6).expect("not zero"),
         listeners: remindbot::http::ListenerLimits::default(),
         db_max_connections: 10,
         retention_days: 90,
