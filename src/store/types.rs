@@ -202,7 +202,11 @@ pub(crate) fn read<T>(
 }
 
 /// Reads a lead time stored in seconds (column `lead_secs` or `default_lead_secs`).
-pub(crate) fn read_lead(table: &'static str, id: i64, secs: i32) -> Result<Lead, Corrupt> {
+pub(crate) fn read_lead(
+    table: &'static str,
+    id: impl fmt::Display,
+    secs: i32,
+) -> Result<Lead, Corrupt> {
     read(table, id, "lead", &secs.to_string(), |_| {
         Lead::from_secs(i64::from(secs)).ok()
     })

@@ -17,7 +17,7 @@ use crate::support::TestDb;
 
 /// A task of chat 1 with its first reminder.
 async fn a_task(db: &TestDb) -> tasks::Task {
-    chats::upsert(&db.pool, 1, ChatKind::Private, Lang::En)
+    chats::upsert(&db.pool, ChatId(1), ChatKind::Private, Lang::En)
         .await
         .unwrap();
     let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
@@ -45,18 +45,31 @@ async fn a_task(db: &TestDb) -> tasks::Task {
 async fn every_chat_kind_and_language_is_stored_and_read_back() {
     let db = TestDb::new().await;
     for (n, kind) in (100..).zip(ChatKind::ALL) {
-        chats::upsert(&db.pool, n, *kind, Lang::En).await.unwrap();
-        let chat = chats::find(&db.pool, n).await.unwrap().unwrap();
+        chats::upsert(&db.pool, ChatId(n), *kind, Lang::En)
+            .await
+            .unwrap();
+        let chat = chats::find(&db.pool, ChatId(n)).await.unwrap().unwrap();
         assert_eq!(chat.kind, *kind);
     }
     for (n, lang) in (200..).zip(Lang::CHOICES) {
-        chats::upsert(&db.pool, n, ChatKind::Private, lang)
+        chats::upsert(&db.pool, ChatId(n), ChatKind::Private, lang)
             .await
             .unwrap();
-        assert_eq!(chats::find(&db.pool, n).await.unwrap().unwrap().lang, lang);
-        chats::set_lang(&db.pool, 100, lang).await.unwrap();
         assert_eq!(
-            chats::find(&db.pool, 100).await.unwrap().unwrap().lang,
+            chats::find(&db.pool, ChatId(n))
+                .await
+                .unwrap()
+                .unwrap()
+                .lang,
+            lang
+        );
+        chats::set_lang(&db.pool, ChatId(100), lang).await.unwrap();
+        assert_eq!(
+            chats::find(&db.pool, ChatId(100))
+                .await
+                .unwrap()
+                .unwrap()
+                .lang,
             lang
         );
     }
@@ -116,8 +129,8 @@ async fn every_kind_of_open_question_is_stored_and_read_back() {
         Pending::NewTaskTime {
             text: "pay rent".into(),
         },
-        Pending::EditTask { task_id: task_id.0 },
-        Pending::SnoozeTime { task_id: task_id.0 },
+        Pending::EditTask { task_id },
+        Pending::SnoozeTime { task_id },
         Pending::TimeZone { text: None },
         Pending::TimeZone {
             text: Some("pay rent tomorrow".into()),
@@ -142,10 +155,12 @@ async fn every_kind_of_open_question_is_stored_and_read_back() {
             | Pending::TimeForForward { .. } => {}
         }
         let mut conn = db.pool.acquire().await.unwrap();
-        conversation::ask(&mut conn, &queue, 1, 1, question)
+        conversation::ask(&mut conn, &queue, ChatId(1), UserId(1), question)
             .await
             .unwrap();
-        let read = conversation::pending(&db.pool, 1, 1).await.unwrap();
+        let read = conversation::pending(&db.pool, ChatId(1), UserId(1))
+            .await
+            .unwrap();
         assert_eq!(read.as_ref(), Some(question));
     }
 }

@@ -7,6 +7,7 @@ use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 use super::keyboards::{asking_keyboard, button};
 use crate::callback::{Action, Question};
+use crate::domain::ids::UserId;
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
 use crate::domain::timezone::{is_fixed_offset, utc_offset};
@@ -55,7 +56,7 @@ pub fn zone_question_keyboard(tr: Tr, now: DateTime<Utc>) -> InlineKeyboardMarku
 pub fn zone_asking_keyboard(
     tr: Tr,
     now: DateTime<Utc>,
-    asker: Option<i64>,
+    asker: Option<UserId>,
 ) -> InlineKeyboardMarkup {
     asking_keyboard(
         tr,

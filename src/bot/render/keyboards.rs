@@ -6,7 +6,7 @@ use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 use crate::callback::{Action, Question, Snooze};
 use crate::domain::due::HalfOfDay;
-use crate::domain::ids::TaskId;
+use crate::domain::ids::{TaskId, UserId};
 use crate::i18n::Tr;
 
 /// A button that sends `action` back when tapped.
@@ -48,7 +48,7 @@ pub fn question_keyboard(
 pub fn asking_keyboard(
     tr: Tr,
     question: Question,
-    asker: Option<i64>,
+    asker: Option<UserId>,
     mut rows: Vec<Vec<InlineKeyboardButton>>,
 ) -> InlineKeyboardMarkup {
     rows.push(vec![button(
