@@ -89,7 +89,7 @@ impl TryFrom<DueRow> for DueReminder {
             row.reminder_id,
             "kind",
             &row.kind,
-            ReminderKind::parse,
+            ReminderKind::from_stored,
         )?;
         let task = Task::try_from(TaskRow {
             id: row.task_id,

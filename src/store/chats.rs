@@ -43,7 +43,13 @@ impl TryFrom<ChatRow> for Chat {
     type Error = Corrupt;
 
     fn try_from(row: ChatRow) -> Result<Self, Corrupt> {
-        let kind = read("chats", row.chat_id, "kind", &row.kind, ChatKind::parse)?;
+        let kind = read(
+            "chats",
+            row.chat_id,
+            "kind",
+            &row.kind,
+            ChatKind::from_stored,
+        )?;
         let lang = read("chats", row.chat_id, "lang", &row.lang, Lang::from_stored)?;
         let zone = row
             .tz

@@ -8,7 +8,7 @@ use sqlx::PgConnection;
 
 use super::StoreError;
 use super::task_model::{Task, TaskRow};
-use super::types::TaskState;
+use super::types::{ChatKind, TaskState};
 use super::{agenda, occurrences};
 use crate::domain::ids::ChatId;
 use pgqueue::{JobId, Queue};
@@ -116,10 +116,11 @@ pub async fn migrate_chat(
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "insert into chats (chat_id, kind, lang, tz, default_lead_secs)
-         select $2, 'supergroup', lang, tz, default_lead_secs from chats where chat_id = $1
+         select $2, $3, lang, tz, default_lead_secs from chats where chat_id = $1
          on conflict (chat_id) do nothing",
         old_chat_id.0,
         new_chat_id.0,
+        ChatKind::Supergroup.as_str(),
     )
     .execute(&mut *conn)
     .await?;

@@ -518,7 +518,7 @@ async fn noticed(app: &TestApp, cell: &Cell, id: i64) {
         }
         Failure::Unreachable | Failure::Rejected => {
             let job = settled(app, id, JobState::Failed).await;
-            let class = job.error_class.as_deref().and_then(ErrorClass::parse);
+            let class = job.error_class.as_deref().and_then(ErrorClass::from_stored);
             let expected = if cell.failure == Failure::Rejected {
                 ErrorClass::Rejected
             } else {

@@ -44,14 +44,14 @@ async fn a_task(db: &TestDb) -> tasks::Task {
 #[tokio::test]
 async fn every_chat_kind_and_language_is_stored_and_read_back() {
     let db = TestDb::new().await;
-    for (n, kind) in (100..).zip(ChatKind::ALL) {
+    for (n, kind) in (100..).zip(ChatKind::STORED) {
         chats::upsert(&db.pool, ChatId(n), *kind, Lang::En)
             .await
             .unwrap();
         let chat = chats::find(&db.pool, ChatId(n)).await.unwrap().unwrap();
         assert_eq!(chat.kind, *kind);
     }
-    for (n, lang) in (200..).zip(Lang::CHOICES) {
+    for (n, lang) in (200..).zip(Lang::STORED.iter().copied()) {
         chats::upsert(&db.pool, ChatId(n), ChatKind::Private, lang)
             .await
             .unwrap();
@@ -79,7 +79,7 @@ async fn every_chat_kind_and_language_is_stored_and_read_back() {
 async fn every_task_state_and_reminder_kind_is_stored_and_read_back() {
     let db = TestDb::new().await;
     let task_id = a_task(&db).await.id;
-    for state in TaskState::ALL {
+    for state in TaskState::STORED {
         let stored: String =
             sqlx::query_scalar("update tasks set state = $2 where id = $1 returning state")
                 .bind(task_id)
@@ -87,9 +87,9 @@ async fn every_task_state_and_reminder_kind_is_stored_and_read_back() {
                 .fetch_one(&db.pool)
                 .await
                 .unwrap_or_else(|e| panic!("{state:?}: {e}"));
-        assert_eq!(TaskState::parse(&stored), Some(*state));
+        assert_eq!(TaskState::from_stored(&stored), Some(*state));
     }
-    for kind in ReminderKind::ALL {
+    for kind in ReminderKind::STORED {
         let stored: String =
             sqlx::query_scalar("update reminders set kind = $2 where task_id = $1 returning kind")
                 .bind(task_id)
@@ -97,7 +97,7 @@ async fn every_task_state_and_reminder_kind_is_stored_and_read_back() {
                 .fetch_one(&db.pool)
                 .await
                 .unwrap_or_else(|e| panic!("{kind:?}: {e}"));
-        assert_eq!(ReminderKind::parse(&stored), Some(*kind));
+        assert_eq!(ReminderKind::from_stored(&stored), Some(*kind));
     }
 }
 
@@ -105,7 +105,7 @@ async fn every_task_state_and_reminder_kind_is_stored_and_read_back() {
 async fn every_undo_change_is_stored_and_read_back() {
     let db = TestDb::new().await;
     let task = a_task(&db).await;
-    for change in Change::ALL.iter().copied() {
+    for change in Change::STORED.iter().copied() {
         let mut tx = db.pool.begin().await.unwrap();
         let before = (change != Change::Create).then(|| task.version());
         let id = undo::record(&mut tx, task.id, change, before.as_ref())
