@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::domain::due::HalfOfDay;
-use crate::domain::ids::TaskId;
+use crate::domain::ids::{TaskId, UserId};
 
 /// Snooze choices offered under a reminder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,7 +114,7 @@ pub enum Action {
         question: Question,
         /// Whom it asks, in a group (nobody else may close it); `None` in a private chat, and on
         /// buttons made before the asker was written (`q:w` rather than `q:w:<user>`).
-        asker: Option<i64>,
+        asker: Option<UserId>,
     },
     /// Keep reminding of the task until it is done (the button under a reminder).
     Nag {
@@ -224,7 +224,7 @@ impl Action {
                     _ => return None,
                 },
                 asker: match parts.next() {
-                    Some(asker) => Some(id(Some(asker))?),
+                    Some(asker) => Some(UserId(id(Some(asker))?)),
                     None => None,
                 },
             },
@@ -338,19 +338,19 @@ mod tests {
             },
             Action::Cancel {
                 question: Question::NewTaskTime,
-                asker: Some(max),
+                asker: Some(UserId(max)),
             },
             Action::Cancel {
                 question: Question::EditTask {
                     task_id: TaskId(max),
                 },
-                asker: Some(max),
+                asker: Some(UserId(max)),
             },
             Action::Cancel {
                 question: Question::SnoozeTime {
                     task_id: TaskId(max),
                 },
-                asker: Some(max),
+                asker: Some(UserId(max)),
             },
             Action::Cancel {
                 question: Question::SnoozeTime {
@@ -360,7 +360,7 @@ mod tests {
             },
             Action::Cancel {
                 question: Question::TimeZone,
-                asker: Some(1),
+                asker: Some(UserId(1)),
             },
             Action::Cancel {
                 question: Question::QuoteTime,

@@ -6,6 +6,7 @@
 use sqlx::PgConnection;
 
 use super::AdminError;
+use crate::domain::ids::ChatId;
 use crate::store::{agenda, reachability, tasks};
 use pgqueue::{JobId, Queue, QueueError, maintenance};
 
@@ -90,8 +91,8 @@ async fn resume_chats(
     job_ids: &[JobId],
 ) -> Result<(), AdminError> {
     let chats = sqlx::query_scalar!(
-        "select distinct t.chat_id from reminders r join tasks t on t.id = r.task_id
-         where r.job_id = any($1)",
+        r#"select distinct t.chat_id as "chat_id: ChatId" from reminders r join tasks t on t.id = r.task_id
+         where r.job_id = any($1)"#,
         &job_ids.iter().map(|id| id.0).collect::<Vec<_>>(),
     )
     .fetch_all(&mut *conn)

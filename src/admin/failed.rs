@@ -132,7 +132,7 @@ pub fn error_class(
     class: Option<&str>,
 ) -> Result<Option<ErrorClass>, Corrupt> {
     class
-        .map(|class| read(table, row, "error_class", class, ErrorClass::parse))
+        .map(|class| read(table, row, "error_class", class, ErrorClass::from_stored))
         .transpose()
 }
 

@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 use teloxide::prelude::*;
 use teloxide::types::UserId;
 
+use crate::domain::ids;
+
 /// How long an answer is trusted: a user promoted or demoted is seen within this time.
 const REMEMBER_FOR: Duration = Duration::from_secs(60);
 /// Remembered answers past which expired ones are forgotten.
@@ -32,9 +34,9 @@ const FAILING_FOR: Duration = Duration::from_secs(20);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GroupMember {
     /// The group.
-    pub chat_id: i64,
+    pub chat_id: ids::ChatId,
     /// The user.
-    pub user_id: i64,
+    pub user_id: ids::UserId,
 }
 
 /// Why a look-up gave no answer.
@@ -56,7 +58,7 @@ pub enum LookUpError {
 #[derive(Debug, Default)]
 pub struct GroupAdmins {
     known: Mutex<HashMap<GroupMember, (bool, Instant)>>,
-    failing: Mutex<HashMap<i64, Instant>>,
+    failing: Mutex<HashMap<ids::ChatId, Instant>>,
 }
 
 impl GroupAdmins {
@@ -72,7 +74,7 @@ impl GroupAdmins {
 
     /// Asks Telegram whether `member` is the creator or an administrator of their group, within
     /// [`LOOK_UP_TIMEOUT`], and remembers the answer. Call it with no transaction open.
-    #[tracing::instrument(skip_all, fields(chat_id = member.chat_id, user_id = member.user_id))]
+    #[tracing::instrument(skip_all, fields(chat_id = member.chat_id.0, user_id = member.user_id.0))]
     pub async fn look_up(&self, bot: &Bot, member: GroupMember) -> Result<bool, LookUpError> {
         if let Some(known) = self.known(member) {
             return Ok(known);
@@ -80,8 +82,8 @@ impl GroupAdmins {
         if self.is_failing(member.chat_id) {
             return Err(LookUpError::Failing);
         }
-        let user = UserId(u64::try_from(member.user_id).unwrap_or_default());
-        let asked = bot.get_chat_member(ChatId(member.chat_id), user);
+        let user = UserId(u64::try_from(member.user_id.0).unwrap_or_default());
+        let asked = bot.get_chat_member(ChatId(member.chat_id.0), user);
         let answer = match tokio::time::timeout(LOOK_UP_TIMEOUT, asked).await {
             Ok(Ok(answer)) => answer,
             Ok(Err(error)) => return Err(self.failed(member, error.into())),
@@ -111,7 +113,7 @@ impl GroupAdmins {
         error
     }
 
-    fn is_failing(&self, chat_id: i64) -> bool {
+    fn is_failing(&self, chat_id: ids::ChatId) -> bool {
         let failing = self.failing.lock().expect("admin cache poisoned");
         failing
             .get(&chat_id)

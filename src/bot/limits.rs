@@ -13,6 +13,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use chrono::{DateTime, TimeDelta, Utc};
 use sqlx::PgConnection;
 
+use crate::domain::ids::UserId;
 use crate::store::StoreError;
 use crate::store::user_rates::{self, RateState};
 
@@ -39,7 +40,7 @@ const SHIELD_TRACKED: usize = 10_000;
 #[derive(Clone, Debug)]
 pub struct UserLimits {
     per_minute: NonZeroU32,
-    flood: Arc<DefaultKeyedRateLimiter<i64>>,
+    flood: Arc<DefaultKeyedRateLimiter<UserId>>,
 }
 
 /// What one more update does to a user's state.
@@ -65,7 +66,7 @@ impl UserLimits {
     pub async fn check(
         &self,
         conn: &mut PgConnection,
-        user_id: i64,
+        user_id: UserId,
     ) -> Result<RateVerdict, StoreError> {
         if self.flooding(user_id) {
             return Ok(RateVerdict::Drop);
@@ -79,7 +80,7 @@ impl UserLimits {
     }
 
     /// Counts one update of `user_id` in this process's flood shield: whether it is past it.
-    fn flooding(&self, user_id: i64) -> bool {
+    fn flooding(&self, user_id: UserId) -> bool {
         if self.flood.len() > SHIELD_TRACKED {
             self.flood.retain_recent();
         }
@@ -123,10 +124,10 @@ mod tests {
     fn the_flood_shield_lets_twice_the_rate_through_then_drops_that_user_alone() {
         let limits = UserLimits::new(NonZeroU32::new(30).unwrap());
         for _ in 0..60 {
-            assert!(!limits.flooding(1));
+            assert!(!limits.flooding(UserId(1)));
         }
-        assert!(limits.flooding(1));
-        assert!(!limits.flooding(2));
+        assert!(limits.flooding(UserId(1)));
+        assert!(!limits.flooding(UserId(2)));
     }
 
     #[test]

@@ -28,6 +28,7 @@ use super::group_admins::GroupMember;
 use super::handlers::{Ctx, Effects, InboxPlace, Shared, tapper_lang};
 use super::metrics;
 use super::render::{self, Reply};
+use crate::domain::ids::ChatId;
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::inbox::{self, Stored, UpdateJob};
@@ -220,12 +221,12 @@ impl UpdateWorker {
             _ => {
                 if let (Some(chat), Some(user)) = (update.chat(), update.from()) {
                     let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-                    let lang = chats::find(&mut *tx, chat.id.0)
+                    let lang = chats::find(&mut *tx, ChatId(chat.id.0))
                         .await?
                         .map_or(fallback, |chat| chat.lang);
                     let text = render::notice(None, &[Tr::new(lang).t("permission-unchecked")])?;
                     let message = OutgoingMessage {
-                        chat_id: chat.id.0,
+                        chat_id: ChatId(chat.id.0),
                         op: MessageOp::Send {
                             text,
                             keyboard: None,
@@ -350,7 +351,7 @@ impl GiveUpHook for Apologize {
                 .from()
                 .and_then(|user| user.language_code.as_deref())
                 .map_or(Lang::En, Lang::from_code);
-            let lang = chats::find(&mut *conn, chat.id.0)
+            let lang = chats::find(&mut *conn, ChatId(chat.id.0))
                 .await?
                 .map_or(fallback, |chat| chat.lang);
             let Ok(text) = render::notice(None, &[Tr::new(lang).t("err-internal")]) else {
@@ -358,7 +359,7 @@ impl GiveUpHook for Apologize {
             };
             let reply = Reply::text(text);
             let message = OutgoingMessage {
-                chat_id: chat.id.0,
+                chat_id: ChatId(chat.id.0),
                 op: MessageOp::Send {
                     text: reply.text,
                     keyboard: None,

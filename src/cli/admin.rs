@@ -72,8 +72,8 @@ pub enum AdminSubcommand {
 
 /// Reads `--class`: one of the stored words, or an error that lists them.
 fn error_class(word: &str) -> Result<ErrorClass, String> {
-    ErrorClass::parse(word).ok_or_else(|| {
-        let words: Vec<&str> = ErrorClass::ALL.iter().map(|c| c.as_str()).collect();
+    ErrorClass::from_stored(word).ok_or_else(|| {
+        let words: Vec<&str> = ErrorClass::STORED.iter().map(|c| c.as_str()).collect();
         format!("not a kind of failure; one of: {}", words.join(", "))
     })
 }

@@ -1,8 +1,7 @@
 //! The languages the bot speaks.
 
-use std::fmt;
-
 use crate::domain::fold::fold;
+use crate::domain::stored::text_column;
 
 /// A language the bot speaks and understands.
 ///
@@ -54,22 +53,6 @@ impl Lang {
         Self::primary_subtag(&code.trim().to_ascii_lowercase()).unwrap_or(Lang::En)
     }
 
-    /// The language whose code (as [`Lang::as_str`] writes it) is `code`, exactly.
-    pub fn from_stored(code: &str) -> Option<Lang> {
-        Self::CHOICES.into_iter().find(|lang| lang.as_str() == code)
-    }
-
-    /// The code as stored in the database: the two-letter language code, and `uz-Cyrl` (a BCP 47
-    /// tag with its script) for Uzbek in Cyrillic.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Ru => "ru",
-            Lang::Uz => "uz",
-            Lang::UzCyrl => "uz-Cyrl",
-        }
-    }
-
     /// The language without its script: Uzbek in either script is [`Lang::Uz`] (for the parser's
     /// words, the locale files and Telegram's two-letter language codes).
     pub fn base(self) -> Lang {
@@ -92,11 +75,9 @@ impl Lang {
     }
 }
 
-impl fmt::Display for Lang {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+// The code as stored in the database: the two-letter language code, and `uz-Cyrl` (a BCP 47 tag
+// with its script) for Uzbek in Cyrillic.
+text_column!(Lang { En => "en", Ru => "ru", Uz => "uz", UzCyrl => "uz-Cyrl" });
 
 #[cfg(test)]
 mod tests {
@@ -118,6 +99,11 @@ mod tests {
         assert_eq!(Lang::parse("Oʻzbek"), Some(Lang::Uz));
         assert_eq!(Lang::parse("English"), Some(Lang::En));
         assert_eq!(Lang::parse("klingon"), None);
+    }
+
+    #[test]
+    fn every_stored_language_is_a_choice() {
+        assert_eq!(Lang::STORED, Lang::CHOICES.as_slice());
     }
 
     #[test]

@@ -9,4 +9,5 @@ pub mod lang;
 pub mod lead;
 pub mod recurrence;
 pub mod script;
+pub mod stored;
 pub mod timezone;

@@ -21,13 +21,14 @@ use super::metrics;
 use super::pacing::Recipient;
 use super::record;
 use super::worker::{Egress, database_retry};
+use crate::domain::ids::ChatId;
 use crate::store::types::ErrorClass;
 use pgqueue::{ClaimedJob, Outcome};
 
 /// What one kind of outbox job does at the steps of [`Egress::after_failure`] where kinds differ.
 pub(super) trait KindSteps: Sync {
     /// The chat the send went to: the one marked unreachable, or moved when it migrated.
-    fn chat_id(&self) -> i64;
+    fn chat_id(&self) -> ChatId;
 
     /// Telegram answered something unreadable that was no error: the message most likely went
     /// out, so it is recorded as this kind records a send (a missing message id is better than a
@@ -44,7 +45,7 @@ pub(super) trait KindSteps: Sync {
         &self,
         egress: &Egress,
         job: &ClaimedJob,
-        new_chat_id: i64,
+        new_chat_id: ChatId,
     ) -> impl Future<Output = Outcome> + Send;
 }
 
@@ -103,7 +104,7 @@ impl Egress {
     /// The chat cannot be reached (blocked, deactivated, not found, kicked): the job fails at
     /// once and the chat is marked unreachable (pausing its recurring tasks and its agenda), in
     /// one transaction.
-    async fn unreachable(&self, job: &ClaimedJob, chat_id: i64, reason: String) -> Outcome {
+    async fn unreachable(&self, job: &ClaimedJob, chat_id: ChatId, reason: String) -> Outcome {
         metrics::failed(ErrorClass::Unreachable);
         match record::unreachable(self.queue.pool(), &self.queue, job, chat_id, &reason).await {
             Ok(()) => Outcome::Recorded,

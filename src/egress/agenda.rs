@@ -14,6 +14,7 @@ use super::classify::classify;
 use super::metrics;
 use super::pacing::Recipient;
 use super::worker::{Egress, database_retry};
+use crate::domain::ids;
 use crate::domain::timezone::to_local;
 use crate::i18n::dates::Dates;
 use crate::i18n::{Arg, Tr};
@@ -74,7 +75,7 @@ impl Egress {
             Ok(_) => return Outcome::Cancel,
             Err(error) => return database_retry(format!("reading the agenda: {error}")),
         };
-        tracing::Span::current().record("chat_id", due.chat.chat_id);
+        tracing::Span::current().record("chat_id", due.chat.chat_id.0);
         if due.agenda.sent_for >= Some(payload.agenda_at) {
             metrics::already_sent();
             return Outcome::Done;
@@ -98,7 +99,7 @@ impl Egress {
         };
         let request = self
             .bot
-            .send_message(ChatId(to.chat_id), html)
+            .send_message(ChatId(to.chat_id.0), html)
             .parse_mode(ParseMode::Html);
         let sent = self.timed(request).await;
         let send = AgendaSend {
@@ -137,7 +138,7 @@ impl Egress {
 /// An agenda on its way to a chat.
 struct AgendaSend {
     /// The chat.
-    chat_id: i64,
+    chat_id: ids::ChatId,
     /// The job's payload.
     payload: AgendaJob,
 }
@@ -145,7 +146,7 @@ struct AgendaSend {
 /// An agenda counts an unreadable success as sent (recording it with the next day's job); after
 /// a migration the agenda moves with the chat and is sent again, to the supergroup.
 impl KindSteps for AgendaSend {
-    fn chat_id(&self) -> i64 {
+    fn chat_id(&self) -> ids::ChatId {
         self.chat_id
     }
 
@@ -153,7 +154,12 @@ impl KindSteps for AgendaSend {
         egress.record_agenda(job, self.payload).await
     }
 
-    async fn follow_migration(&self, egress: &Egress, _: &ClaimedJob, new_chat_id: i64) -> Outcome {
+    async fn follow_migration(
+        &self,
+        egress: &Egress,
+        _: &ClaimedJob,
+        new_chat_id: ids::ChatId,
+    ) -> Outcome {
         match agenda::move_chat(egress.queue.pool(), self.chat_id, new_chat_id).await {
             Ok(()) => Outcome::Snooze(std::time::Duration::ZERO),
             Err(error) => database_retry(format!("moving the agenda: {error}")),

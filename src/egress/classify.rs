@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use teloxide::{ApiError, RequestError};
 
+use crate::domain::ids::ChatId;
+
 /// The longest `retry_after` the bot honours. Telegram has been seen asking for hours (10,072 s);
 /// a larger or absurd value (a broken proxy, a typo in a stand-in) is clamped to this and logged,
 /// so no arithmetic on it can overflow and no chat is parked for longer. A chat still refused
@@ -31,7 +33,7 @@ pub enum SendFailure {
     /// fail at once and pause the chat's recurring tasks.
     Unreachable(String),
     /// The group became a supergroup with this id: move the chat and retry.
-    Migrated(i64),
+    Migrated(ChatId),
     /// Our own request was wrong (bad HTML, too long, …): fail, for admins to see.
     Rejected(String),
     /// Telegram answered something teloxide could not read, but not an error: the message most
@@ -46,7 +48,7 @@ pub fn classify(error: &RequestError) -> SendFailure {
             retry_after: bounded_retry_after(u64::from(seconds.seconds())),
             error: redact(&error.to_string()),
         },
-        RequestError::MigrateToChatId(chat) => SendFailure::Migrated(chat.0),
+        RequestError::MigrateToChatId(chat) => SendFailure::Migrated(ChatId(chat.0)),
         RequestError::Network(_) | RequestError::Io(_) => {
             SendFailure::Transient(redact(&error.to_string()))
         }

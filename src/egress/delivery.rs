@@ -16,6 +16,7 @@ use super::pacing::Recipient;
 use super::record::{self, DueReminder, Recorded};
 use super::render::ReminderView;
 use super::worker::{Egress, database_retry};
+use crate::domain::ids;
 use crate::i18n::Tr;
 use crate::store::ReminderJob;
 use pgqueue::{ClaimedJob, Outcome};
@@ -43,7 +44,7 @@ impl Egress {
         let html = extras.html(tr, &self.view(&due));
         let mut request = self
             .bot
-            .send_message(ChatId(to.chat_id), html)
+            .send_message(ChatId(to.chat_id.0), html)
             .parse_mode(ParseMode::Html)
             .reply_markup(extras.keyboard(tr, due.task.id));
         if let Some(reply) = extras.reply() {
@@ -139,7 +140,7 @@ impl Egress {
 /// migration it is simply sent again: its task moved with the chat, so it now goes to the
 /// supergroup.
 impl KindSteps for DueReminder {
-    fn chat_id(&self) -> i64 {
+    fn chat_id(&self) -> ids::ChatId {
         self.chat.chat_id
     }
 
@@ -147,7 +148,7 @@ impl KindSteps for DueReminder {
         egress.record_sent(job, self, None).await
     }
 
-    async fn follow_migration(&self, _: &Egress, _: &ClaimedJob, _: i64) -> Outcome {
+    async fn follow_migration(&self, _: &Egress, _: &ClaimedJob, _: ids::ChatId) -> Outcome {
         Outcome::Snooze(Duration::ZERO)
     }
 }

@@ -18,6 +18,7 @@ use super::classify::classify;
 use super::metrics;
 use super::pacing::Recipient;
 use super::worker::{Egress, database_retry};
+use crate::domain::ids;
 use crate::store::outbox::{AskedQuestion, MessageOp, OutgoingMessage, ReplyKeyboard};
 use crate::store::{StoreError, budget, conversation};
 use pgqueue::{ClaimedJob, Outcome, QueueError};
@@ -52,7 +53,7 @@ impl Egress {
 
     /// The one Bot API request of `message`; a new text message's id.
     async fn request(&self, message: &OutgoingMessage) -> Result<Option<MessageId>, RequestError> {
-        let chat = ChatId(message.chat_id);
+        let chat = ChatId(message.chat_id.0);
         match &message.op {
             MessageOp::Send {
                 text,
@@ -172,7 +173,7 @@ impl Egress {
     async fn question_shown(
         &self,
         job: &ClaimedJob,
-        chat_id: i64,
+        chat_id: ids::ChatId,
         asked: AskedQuestion,
         sent: MessageId,
     ) -> Result<(), StoreError> {
@@ -202,7 +203,7 @@ impl Egress {
 /// A message counts an unreadable success as done; after a migration it is put in the outbox
 /// again for the supergroup, completing this job, in one transaction.
 impl KindSteps for OutgoingMessage {
-    fn chat_id(&self) -> i64 {
+    fn chat_id(&self) -> ids::ChatId {
         self.chat_id
     }
 
@@ -214,7 +215,7 @@ impl KindSteps for OutgoingMessage {
         &self,
         egress: &Egress,
         job: &ClaimedJob,
-        new_chat_id: i64,
+        new_chat_id: ids::ChatId,
     ) -> Outcome {
         match egress.resend_to(job, self, new_chat_id).await {
             Ok(()) => Outcome::Recorded,
@@ -232,7 +233,7 @@ impl Egress {
         &self,
         job: &ClaimedJob,
         message: &OutgoingMessage,
-        new_chat_id: i64,
+        new_chat_id: ids::ChatId,
     ) -> Result<(), crate::store::StoreError> {
         let mut tx = self.queue.pool().begin().await?;
         let moved = OutgoingMessage {

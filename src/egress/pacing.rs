@@ -33,6 +33,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::metrics;
+use crate::domain::ids::ChatId;
 use crate::store::StoreError;
 use crate::store::budget::{self, PauseScope, Slots};
 
@@ -88,17 +89,17 @@ const ERROR_PAUSE: Duration = Duration::from_millis(500);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Recipient {
     /// The chat.
-    pub chat_id: i64,
+    pub chat_id: ChatId,
     /// Whether it is a group or supergroup (20 messages a minute).
     pub is_group: bool,
 }
 
 impl Recipient {
     /// `chat_id`, a group when its id is negative (as Telegram numbers groups) or `is_group`.
-    pub fn new(chat_id: i64, is_group: bool) -> Self {
+    pub fn new(chat_id: ChatId, is_group: bool) -> Self {
         Self {
             chat_id,
-            is_group: is_group || chat_id < 0,
+            is_group: is_group || chat_id.0 < 0,
         }
     }
 }
@@ -219,7 +220,7 @@ impl Pacer {
     /// Waits for a message to `to`, of `priority` (lower first), to be allowed out; on
     /// [`Admission::Send`] the caller sends at once. `in_line`: the message may leave in any order
     /// relative to others for the chat (see the module's documentation).
-    #[tracing::instrument(skip_all, fields(chat_id = to.chat_id, priority))]
+    #[tracing::instrument(skip_all, fields(chat_id = to.chat_id.0, priority))]
     pub async fn admit(
         &self,
         to: Recipient,

@@ -44,7 +44,7 @@ pub struct DueReminder {
 impl DueReminder {
     /// Whether the chat is a group or supergroup (the per-group limit applies).
     pub fn is_group(&self) -> bool {
-        self.chat.kind.is_group() || self.chat.chat_id < 0
+        self.chat.kind.is_group() || self.chat.chat_id.0 < 0
     }
 }
 
@@ -64,7 +64,7 @@ struct DueRow {
     rule: Option<String>,
     task_tz: String,
     task_state: String,
-    chat_id: i64,
+    chat_id: ChatId,
     chat_kind: String,
     lang: String,
     chat_tz: Option<String>,
@@ -89,11 +89,11 @@ impl TryFrom<DueRow> for DueReminder {
             row.reminder_id,
             "kind",
             &row.kind,
-            ReminderKind::parse,
+            ReminderKind::from_stored,
         )?;
         let task = Task::try_from(TaskRow {
             id: row.task_id,
-            chat_id: row.chat_id,
+            chat_id: row.chat_id.0,
             owner_id: row.owner_id,
             text: row.text,
             due_at: row.task_due_at,
@@ -160,7 +160,7 @@ pub async fn load(pool: &PgPool, reminder_id: i64) -> Result<Option<DueReminder>
                   extract(epoch from now() - r.fire_at)::float8 as "overdue_secs!",
                   t.id as task_id, t.owner_id, t.text, t.due_at as task_due_at, t.lead_secs,
                   t.rule, t.tz as task_tz, t.state as task_state,
-                  c.chat_id, c.kind as chat_kind, c.lang, c.tz as chat_tz, c.default_lead_secs,
+                  c.chat_id as "chat_id: ChatId", c.kind as chat_kind, c.lang, c.tz as chat_tz, c.default_lead_secs,
                   c.reachable,
                   exists (select 1 from tasks p where p.chat_id = c.chat_id and p.state = 'paused')
                       as "has_paused_tasks!",
@@ -229,14 +229,7 @@ pub async fn sent(
     };
     // The new card is the task's live one: older cards lose their buttons.
     let newest = message_id.map_or(cards::Keep::None, cards::Keep::Live);
-    cards::close(
-        &mut tx,
-        queue,
-        ChatId(due.chat.chat_id),
-        due.task.id,
-        newest,
-    )
-    .await?;
+    cards::close(&mut tx, queue, due.chat.chat_id, due.task.id, newest).await?;
     if !due.chat.reachable {
         reachability::resume(&mut tx, queue, due.chat.chat_id).await?;
     }
@@ -260,7 +253,7 @@ pub async fn unreachable(
     pool: &PgPool,
     queue: &Queue,
     job: &ClaimedJob,
-    chat_id: i64,
+    chat_id: ChatId,
     reason: &str,
 ) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
@@ -274,7 +267,11 @@ pub async fn unreachable(
 
 /// Moves a migrated group's tasks to the supergroup's id.
 #[tracing::instrument(skip_all, fields(old_chat_id, new_chat_id))]
-pub async fn migrated(pool: &PgPool, old_chat_id: i64, new_chat_id: i64) -> Result<(), StoreError> {
+pub async fn migrated(
+    pool: &PgPool,
+    old_chat_id: ChatId,
+    new_chat_id: ChatId,
+) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
     reachability::migrate_chat(&mut tx, old_chat_id, new_chat_id).await?;
     tx.commit().await?;

@@ -95,13 +95,13 @@ impl Egress {
     pub async fn send(&self, job: ClaimedJob) -> Outcome {
         match job.args::<OutboxJob>() {
             Ok(OutboxJob::Message(message)) => {
-                tracing::Span::current().record("chat_id", message.chat_id);
+                tracing::Span::current().record("chat_id", message.chat_id.0);
                 self.message(&job, &message).await
             }
             Ok(OutboxJob::Reminder(reminder)) => self.reminder(&job, reminder).await,
             Ok(OutboxJob::Agenda(agenda)) => self.agenda(&job, agenda).await,
             Ok(OutboxJob::Export(export)) => {
-                tracing::Span::current().record("chat_id", export.chat_id);
+                tracing::Span::current().record("chat_id", export.chat_id.0);
                 self.export(&job, export).await
             }
             Err(error) => {

@@ -6,7 +6,6 @@ use chrono::Utc;
 use sqlx::PgPool;
 
 use super::{CSV_FILE_NAME, ICS_FILE_NAME, MAX_EXPORT_TASKS};
-use crate::domain::ids::ChatId;
 use crate::domain::lang::Lang;
 use crate::i18n::{Arg, Tr};
 pub use crate::store::jobs::{ExportFormat, ExportJob};
@@ -38,14 +37,14 @@ pub async fn build(
         .await?
         .map_or(Lang::En, |chat| chat.lang);
     let tr = Tr::new(lang);
-    let total = tasks::count_open(&mut conn, ChatId(job.chat_id)).await?;
+    let total = tasks::count_open(&mut conn, job.chat_id).await?;
     if total == 0 {
         return Ok(match job.format {
             ExportFormat::Calendar => Some(text(&[tr.t("export-empty")])?),
             ExportFormat::Table => None,
         });
     }
-    let tasks: Vec<_> = tasks::list_open(&mut conn, ChatId(job.chat_id), MAX_EXPORT_TASKS, 0)
+    let tasks: Vec<_> = tasks::list_open(&mut conn, job.chat_id, MAX_EXPORT_TASKS, 0)
         .await?
         .into_iter()
         .map(|listed| listed.task)

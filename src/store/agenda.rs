@@ -15,6 +15,7 @@ pub use super::jobs::AgendaJob;
 use super::jobs::{OutboxJob, REMINDER_PRIORITY};
 use super::task_model::{Task, TaskRow};
 use super::types::{Corrupt, read};
+use crate::domain::ids::ChatId;
 use crate::domain::timezone::{resolve_local, to_local};
 
 /// The most tasks an agenda lists; it says how many more there are.
@@ -26,7 +27,7 @@ pub struct Agenda {
     /// Its id.
     pub id: i64,
     /// The chat it goes to.
-    pub chat_id: i64,
+    pub chat_id: ChatId,
     /// The local time of day it comes at.
     pub time: NaiveTime,
     /// The zone the next one was scheduled in.
@@ -41,7 +42,7 @@ pub struct Agenda {
 
 struct AgendaRow {
     id: i64,
-    chat_id: i64,
+    chat_id: ChatId,
     local_time: NaiveTime,
     tz: String,
     next_at: DateTime<Utc>,
@@ -79,12 +80,12 @@ pub fn day_of(at: DateTime<Utc>, zone: Tz) -> (DateTime<Utc>, DateTime<Utc>) {
 
 /// The chat's agenda, if it has one.
 #[tracing::instrument(skip_all, fields(chat_id))]
-pub async fn find(conn: &mut PgConnection, chat_id: i64) -> Result<Option<Agenda>, StoreError> {
+pub async fn find(conn: &mut PgConnection, chat_id: ChatId) -> Result<Option<Agenda>, StoreError> {
     let row = sqlx::query_as!(
         AgendaRow,
-        "select id, chat_id, local_time, tz, next_at, job_id, sent_for from agendas
-         where chat_id = $1",
-        chat_id,
+        r#"select id, chat_id as "chat_id: ChatId", local_time, tz, next_at, job_id, sent_for
+           from agendas where chat_id = $1"#,
+        chat_id.0,
     )
     .fetch_optional(conn)
     .await?;
@@ -97,7 +98,7 @@ pub async fn find(conn: &mut PgConnection, chat_id: i64) -> Result<Option<Agenda
 pub async fn set(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
+    chat_id: ChatId,
     time: NaiveTime,
     zone: Tz,
 ) -> Result<Agenda, StoreError> {
@@ -105,7 +106,7 @@ pub async fn set(
     let next = next_at(time, zone, now);
     let old_job = sqlx::query_scalar!(
         "select job_id from agendas where chat_id = $1 for update",
-        chat_id
+        chat_id.0
     )
     .fetch_optional(&mut *conn)
     .await?
@@ -118,7 +119,7 @@ pub async fn set(
          on conflict (chat_id) do update set local_time = excluded.local_time, tz = excluded.tz,
              next_at = excluded.next_at, job_id = null, paused = false, updated_at = now()
          returning id",
-        chat_id,
+        chat_id.0,
         time,
         zone.name(),
         next,
@@ -133,10 +134,10 @@ pub async fn set(
 
 /// Turns the chat's agenda off and cancels its job. Returns whether it had one.
 #[tracing::instrument(skip_all, fields(chat_id))]
-pub async fn off(conn: &mut PgConnection, chat_id: i64) -> Result<bool, StoreError> {
+pub async fn off(conn: &mut PgConnection, chat_id: ChatId) -> Result<bool, StoreError> {
     let deleted = sqlx::query_scalar!(
         "delete from agendas where chat_id = $1 returning job_id",
-        chat_id
+        chat_id.0
     )
     .fetch_optional(&mut *conn)
     .await?;
@@ -164,7 +165,7 @@ impl DueAgenda {
 
 struct DueRow {
     id: i64,
-    chat_id: i64,
+    chat_id: ChatId,
     local_time: NaiveTime,
     tz: String,
     next_at: DateTime<Utc>,
@@ -182,10 +183,10 @@ struct DueRow {
 pub async fn load(pool: &PgPool, agenda_id: i64) -> Result<Option<DueAgenda>, StoreError> {
     let row = sqlx::query_as!(
         DueRow,
-        "select a.id, a.chat_id, a.local_time, a.tz, a.next_at, a.job_id, a.sent_for,
-                c.kind, c.lang, c.tz as chat_tz, c.default_lead_secs, c.reachable
-         from agendas a join chats c on c.chat_id = a.chat_id
-         where a.id = $1",
+        r#"select a.id, a.chat_id as "chat_id: ChatId", a.local_time, a.tz, a.next_at, a.job_id,
+                  a.sent_for, c.kind, c.lang, c.tz as chat_tz, c.default_lead_secs, c.reachable
+           from agendas a join chats c on c.chat_id = a.chat_id
+           where a.id = $1"#,
         agenda_id,
     )
     .fetch_optional(pool)
@@ -221,7 +222,7 @@ pub async fn load(pool: &PgPool, agenda_id: i64) -> Result<Option<DueAgenda>, St
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn day_tasks(
     pool: &PgPool,
-    chat_id: i64,
+    chat_id: ChatId,
     from: DateTime<Utc>,
     to: DateTime<Utc>,
 ) -> Result<(Vec<Task>, i64), StoreError> {
@@ -239,7 +240,7 @@ pub async fn day_tasks(
                where due_at >= $2 and due_at < $3) d
            where t.chat_id = $1 and t.state = 'open' and d.due_at is not null
            order by d.due_at, t.id limit $4"#,
-        chat_id,
+        chat_id.0,
         from,
         to,
         MAX_LISTED,
@@ -253,7 +254,7 @@ pub async fn day_tasks(
                   or exists (select 1 from reminders r
                              where r.task_id = t.id and r.kind = 'occurrence'
                                and r.due_at >= $2 and r.due_at < $3))"#,
-        chat_id,
+        chat_id.0,
         from,
         to,
     )
@@ -356,7 +357,7 @@ pub async fn continue_series(
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn pause(
     conn: &mut PgConnection,
-    chat_id: i64,
+    chat_id: ChatId,
     running_job: Option<JobId>,
 ) -> Result<bool, StoreError> {
     let paused = sqlx::query_scalar!(
@@ -364,7 +365,7 @@ pub async fn pause(
          from (select id, job_id from agendas where chat_id = $1 and not paused for update) old
          where a.id = old.id
          returning old.job_id",
-        chat_id,
+        chat_id.0,
     )
     .fetch_optional(&mut *conn)
     .await?;
@@ -384,13 +385,13 @@ pub async fn pause(
 pub async fn resume(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
+    chat_id: ChatId,
 ) -> Result<bool, StoreError> {
     let paused = sqlx::query!(
         r#"select a.id, a.local_time, coalesce(c.tz, a.tz) as "tz!" from agendas a
            join chats c on c.chat_id = a.chat_id
            where a.chat_id = $1 and a.paused for update of a"#,
-        chat_id,
+        chat_id.0,
     )
     .fetch_optional(&mut *conn)
     .await?;
@@ -417,7 +418,7 @@ pub async fn resume(
 pub async fn chats_of_jobs(
     conn: &mut PgConnection,
     job_ids: &[JobId],
-) -> Result<Vec<i64>, StoreError> {
+) -> Result<Vec<ChatId>, StoreError> {
     let agenda_ids: Vec<i64> = pgqueue::inspect_many(&mut *conn, job_ids)
         .await?
         .into_iter()
@@ -427,7 +428,7 @@ pub async fn chats_of_jobs(
         })
         .collect();
     Ok(sqlx::query_scalar!(
-        "select chat_id from agendas where id = any($1)",
+        r#"select chat_id as "chat_id: ChatId" from agendas where id = any($1)"#,
         &agenda_ids
     )
     .fetch_all(conn)
@@ -439,15 +440,15 @@ pub async fn chats_of_jobs(
 #[tracing::instrument(skip_all, fields(old_chat_id, new_chat_id))]
 pub async fn move_chat(
     pool: &PgPool,
-    old_chat_id: i64,
-    new_chat_id: i64,
+    old_chat_id: ChatId,
+    new_chat_id: ChatId,
 ) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
     let moved = sqlx::query!(
         "update agendas set chat_id = $2, updated_at = now()
          where chat_id = $1 and not exists (select 1 from agendas where chat_id = $2)",
-        old_chat_id,
-        new_chat_id,
+        old_chat_id.0,
+        new_chat_id.0,
     )
     .execute(&mut *tx)
     .await?

@@ -12,6 +12,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgExecutor};
 
 use super::StoreError;
+use crate::domain::ids::ChatId;
 
 /// The overall budget's row.
 const BUDGET: &str = "telegram";
@@ -114,7 +115,7 @@ pub async fn take_slots<'e>(
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn chat_wait(
     conn: &mut PgConnection,
-    chat_id: i64,
+    chat_id: ChatId,
     interval: Duration,
     in_line: bool,
 ) -> Result<Option<f64>, StoreError> {
@@ -122,7 +123,7 @@ pub async fn chat_wait(
         r#"select extract(epoch from greatest(next_at, coalesce(paused_until, now())) - now())::float8
                as "wait!"
            from chat_sends where chat_id = $1"#,
-        chat_id,
+        chat_id.0,
     )
     .fetch_optional(&mut *conn)
     .await?;
@@ -139,7 +140,7 @@ pub async fn chat_wait(
             where chat_id = $1
            returning extract(epoch from line_at - make_interval(secs => $2) - now())::float8
                as "place!""#,
-        chat_id,
+        chat_id.0,
         interval.as_secs_f64(),
     )
     .fetch_one(conn)
@@ -153,7 +154,7 @@ pub async fn chat_wait(
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn book_chat<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
+    chat_id: ChatId,
     at: DateTime<Utc>,
     interval: Duration,
 ) -> Result<bool, StoreError> {
@@ -163,7 +164,7 @@ pub async fn book_chat<'e>(
            where c.next_at <= $2 + make_interval(secs => $4)
              and (c.paused_until is null or c.paused_until <= $2)
            returning chat_id"#,
-        chat_id,
+        chat_id.0,
         at,
         interval.as_secs_f64(),
         TOLERANCE_SECS,
@@ -198,7 +199,7 @@ impl PauseScope {
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn throttled(
     conn: &mut PgConnection,
-    chat_id: i64,
+    chat_id: ChatId,
     retry_after: Duration,
     flood_cap: Duration,
 ) -> Result<PauseScope, StoreError> {
@@ -208,7 +209,7 @@ pub async fn throttled(
              values ($1, now() + make_interval(secs => $2))
          on conflict (chat_id) do update
              set paused_until = greatest(coalesce(c.paused_until, now()), excluded.paused_until)",
-        chat_id,
+        chat_id.0,
         pause_secs,
     )
     .execute(&mut *conn)
@@ -217,7 +218,7 @@ pub async fn throttled(
         "with forgotten as (
              delete from send_throttles where at < now() - make_interval(secs => $2))
          insert into send_throttles (chat_id) values ($1)",
-        chat_id,
+        chat_id.0,
         THROTTLE_MEMORY_SECS,
     )
     .execute(&mut *conn)
@@ -249,14 +250,14 @@ pub async fn throttled(
 #[tracing::instrument(skip_all, fields(chat_id, message_id))]
 pub async fn newest_edit(
     conn: &mut PgConnection,
-    chat_id: i64,
+    chat_id: ChatId,
     message_id: i32,
     job_id: i64,
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "insert into message_edits (chat_id, message_id, job_id) values ($1, $2, $3)
          on conflict (chat_id, message_id) do update set job_id = excluded.job_id",
-        chat_id,
+        chat_id.0,
         message_id,
         job_id,
     )
@@ -269,13 +270,13 @@ pub async fn newest_edit(
 #[tracing::instrument(skip_all, fields(chat_id, message_id))]
 pub async fn edit_superseded<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
+    chat_id: ChatId,
     message_id: i32,
     job_id: i64,
 ) -> Result<bool, StoreError> {
     let newest = sqlx::query_scalar!(
         "select job_id from message_edits where chat_id = $1 and message_id = $2",
-        chat_id,
+        chat_id.0,
         message_id,
     )
     .fetch_optional(executor)
@@ -287,13 +288,13 @@ pub async fn edit_superseded<'e>(
 #[tracing::instrument(skip_all, fields(chat_id, message_id))]
 pub async fn edit_sent<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
+    chat_id: ChatId,
     message_id: i32,
     job_id: i64,
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "delete from message_edits where chat_id = $1 and message_id = $2 and job_id = $3",
-        chat_id,
+        chat_id.0,
         message_id,
         job_id,
     )

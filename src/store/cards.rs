@@ -48,7 +48,7 @@ pub async fn close(
             continue;
         };
         let edit = OutgoingMessage {
-            chat_id: chat_id.0,
+            chat_id,
             op: MessageOp::Edit {
                 message_id,
                 text: None,

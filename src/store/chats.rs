@@ -5,6 +5,7 @@ use sqlx::PgExecutor;
 
 use super::StoreError;
 use super::types::{ChatKind, Corrupt, read, read_lead};
+use crate::domain::ids::ChatId;
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
 
@@ -12,7 +13,7 @@ use crate::domain::lead::Lead;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chat {
     /// Telegram's chat id (negative for groups).
-    pub chat_id: i64,
+    pub chat_id: ChatId,
     /// Private chat, group, supergroup or channel.
     pub kind: ChatKind,
     /// The language the bot speaks there.
@@ -29,7 +30,7 @@ pub struct Chat {
 
 /// A `chats` row as stored.
 pub(crate) struct ChatRow {
-    pub(crate) chat_id: i64,
+    pub(crate) chat_id: ChatId,
     pub(crate) kind: String,
     pub(crate) lang: String,
     pub(crate) tz: Option<String>,
@@ -42,7 +43,13 @@ impl TryFrom<ChatRow> for Chat {
     type Error = Corrupt;
 
     fn try_from(row: ChatRow) -> Result<Self, Corrupt> {
-        let kind = read("chats", row.chat_id, "kind", &row.kind, ChatKind::parse)?;
+        let kind = read(
+            "chats",
+            row.chat_id,
+            "kind",
+            &row.kind,
+            ChatKind::from_stored,
+        )?;
         let lang = read("chats", row.chat_id, "lang", &row.lang, Lang::from_stored)?;
         let zone = row
             .tz
@@ -68,7 +75,7 @@ impl TryFrom<ChatRow> for Chat {
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn upsert<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
+    chat_id: ChatId,
     kind: ChatKind,
     lang: Lang,
 ) -> Result<Chat, StoreError> {
@@ -76,10 +83,10 @@ pub async fn upsert<'e>(
         ChatRow,
         r#"insert into chats (chat_id, kind, lang) values ($1, $2, $3)
            on conflict (chat_id) do update set kind = excluded.kind
-           returning chat_id, kind, lang, tz, default_lead_secs, reachable,
+           returning chat_id as "chat_id: ChatId", kind, lang, tz, default_lead_secs, reachable,
                      exists (select 1 from tasks t where t.chat_id = $1 and t.state = 'paused')
                          as "has_paused_tasks!""#,
-        chat_id,
+        chat_id.0,
         kind.as_str(),
         lang.as_str(),
     )
@@ -92,15 +99,15 @@ pub async fn upsert<'e>(
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn find<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
+    chat_id: ChatId,
 ) -> Result<Option<Chat>, StoreError> {
     let row = sqlx::query_as!(
         ChatRow,
-        r#"select chat_id, kind, lang, tz, default_lead_secs, reachable,
+        r#"select chat_id as "chat_id: ChatId", kind, lang, tz, default_lead_secs, reachable,
                   exists (select 1 from tasks t where t.chat_id = c.chat_id and t.state = 'paused')
                       as "has_paused_tasks!"
            from chats c where chat_id = $1"#,
-        chat_id,
+        chat_id.0,
     )
     .fetch_optional(executor)
     .await?;
@@ -108,15 +115,15 @@ pub async fn find<'e>(
 }
 
 /// Sets the chat's language, as chosen by a user (it no longer follows what they write in).
-#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id.0))]
 pub async fn set_lang<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
+    chat_id: ChatId,
     lang: Lang,
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "update chats set lang = $2, lang_chosen = true, updated_at = now() where chat_id = $1",
-        chat_id,
+        chat_id.0,
         lang.as_str(),
     )
     .execute(executor)
@@ -126,16 +133,16 @@ pub async fn set_lang<'e>(
 
 /// Sets the chat's language to the one its user writes in, unless someone chose its language;
 /// returns whether it changed.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id.0))]
 pub async fn follow_written_lang<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
+    chat_id: ChatId,
     lang: Lang,
 ) -> Result<bool, StoreError> {
     let changed = sqlx::query!(
         "update chats set lang = $2, updated_at = now()
          where chat_id = $1 and not lang_chosen and lang <> $2",
-        chat_id,
+        chat_id.0,
         lang.as_str(),
     )
     .execute(executor)
@@ -146,10 +153,10 @@ pub async fn follow_written_lang<'e>(
 /// Sets the chat's IANA time zone (new tasks use it; existing ones keep theirs). The first zone
 /// a chat gets is also that of the tasks it saved before it had one (their times were the same
 /// in every zone: "in 2 minutes").
-#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id.0))]
 pub async fn set_tz<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
+    chat_id: ChatId,
     tz: Tz,
 ) -> Result<(), StoreError> {
     sqlx::query!(
@@ -159,7 +166,7 @@ pub async fn set_tz<'e>(
                and exists (select 1 from chats where chat_id = $1 and tz is null)
          )
          update chats set tz = $2, updated_at = now() where chat_id = $1",
-        chat_id,
+        chat_id.0,
         tz.name(),
     )
     .execute(executor)
@@ -168,15 +175,15 @@ pub async fn set_tz<'e>(
 }
 
 /// Sets how long before a deadline the chat's new tasks are reminded by default.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id.0))]
 pub async fn set_default_lead<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
+    chat_id: ChatId,
     lead: Lead,
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "update chats set default_lead_secs = $2, updated_at = now() where chat_id = $1",
-        chat_id,
+        chat_id.0,
         lead.secs(),
     )
     .execute(executor)

@@ -12,6 +12,7 @@ use sqlx::{PgConnection, PgExecutor};
 use super::StoreError;
 use super::outbox::{self, AskedQuestion, MessageOp, OutgoingMessage};
 use super::types::Corrupt;
+use crate::domain::ids::{ChatId, TaskId, UserId};
 
 /// How long an open question waits for its answer.
 pub const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(3600);
@@ -27,12 +28,12 @@ pub enum Pending {
     /// A new time (or text and time) for a task.
     EditTask {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// When to remind of a task again.
     SnoozeTime {
         /// The task.
-        task_id: i64,
+        task_id: TaskId,
     },
     /// The chat's time zone, and the task message that was waiting for it, if any.
     TimeZone {
@@ -60,10 +61,10 @@ pub enum Pending {
 
 /// A `conversations` row as stored.
 struct Row {
-    chat_id: i64,
-    user_id: i64,
+    chat_id: ChatId,
+    user_id: UserId,
     kind: String,
-    task_id: Option<i64>,
+    task_id: Option<TaskId>,
     text: Option<String>,
     quote: Option<String>,
     message_id: Option<i64>,
@@ -74,7 +75,7 @@ struct Row {
 #[derive(Default)]
 struct Columns<'a> {
     kind: &'static str,
-    task_id: Option<i64>,
+    task_id: Option<TaskId>,
     text: Option<&'a str>,
     quote: Option<&'a str>,
     message_id: Option<i64>,
@@ -162,20 +163,20 @@ impl Pending {
 /// Records the question `pending` for `user_id` in `chat_id`, replacing any earlier one (whose
 /// message loses its buttons, through the outbox in the caller's transaction). Returns this
 /// asking of it, for the message that asks it to carry ([`AskedQuestion`]).
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, user_id = user_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id.0, user_id = user_id.0))]
 pub async fn ask(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
-    user_id: i64,
+    chat_id: ChatId,
+    user_id: UserId,
     pending: &Pending,
 ) -> Result<AskedQuestion, StoreError> {
     let replaced = sqlx::query_scalar!(
         "select question_message_id from conversations
          where chat_id = $1 and user_id = $2
          for update",
-        chat_id,
-        user_id,
+        chat_id.0,
+        user_id.0,
     )
     .fetch_optional(&mut *conn)
     .await?
@@ -191,10 +192,10 @@ pub async fn ask(
                  said_at = excluded.said_at, created_at = now(),
                  question_id = excluded.question_id, question_message_id = null
          returning question_id",
-        chat_id,
-        user_id,
+        chat_id.0,
+        user_id.0,
         row.kind,
-        row.task_id,
+        row.task_id.map(|id| id.0),
         row.text,
         row.quote,
         row.message_id,
@@ -212,20 +213,21 @@ pub async fn ask(
 }
 
 /// The open question of `user_id` in `chat_id`, if any and not lapsed.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, user_id = user_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id.0, user_id = user_id.0))]
 pub async fn pending<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
-    user_id: i64,
+    chat_id: ChatId,
+    user_id: UserId,
 ) -> Result<Option<Pending>, StoreError> {
     let row = sqlx::query_as!(
         Row,
-        "select chat_id, user_id, kind, task_id, text, quote, message_id, said_at
+        r#"select chat_id as "chat_id: ChatId", user_id as "user_id: UserId", kind,
+                task_id as "task_id: TaskId", text, quote, message_id, said_at
          from conversations
          where chat_id = $1 and user_id = $2
-           and created_at > now() - make_interval(secs => $3)",
-        chat_id,
-        user_id,
+           and created_at > now() - make_interval(secs => $3)"#,
+        chat_id.0,
+        user_id.0,
         ANSWER_WITHIN.as_secs_f64(),
     )
     .fetch_optional(executor)
@@ -235,18 +237,18 @@ pub async fn pending<'e>(
 
 /// Closes the open question of `user_id` in `chat_id` (answered or abandoned): its message loses
 /// its buttons, through the outbox in the caller's transaction.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, user_id = user_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id.0, user_id = user_id.0))]
 pub async fn close(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
-    user_id: i64,
+    chat_id: ChatId,
+    user_id: UserId,
 ) -> Result<(), StoreError> {
     let asked_in = sqlx::query_scalar!(
         "delete from conversations where chat_id = $1 and user_id = $2
          returning question_message_id",
-        chat_id,
-        user_id,
+        chat_id.0,
+        user_id.0,
     )
     .fetch_optional(&mut *conn)
     .await?
@@ -261,19 +263,19 @@ pub async fn close(
 /// sent): answering or replacing the question takes its buttons off from now on. A question
 /// closed or replaced before its message went out has served already: the message loses its
 /// buttons at once. Through `conn`, the egress's transaction.
-#[tracing::instrument(skip_all, fields(chat_id = chat_id, message_id = message_id))]
+#[tracing::instrument(skip_all, fields(chat_id = chat_id.0, message_id))]
 pub async fn shown(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
+    chat_id: ChatId,
     asked: AskedQuestion,
     message_id: i64,
 ) -> Result<(), StoreError> {
     let open = sqlx::query!(
         "update conversations set question_message_id = $4
          where chat_id = $1 and user_id = $2 and question_id = $3",
-        chat_id,
-        asked.user_id,
+        chat_id.0,
+        asked.user_id.0,
         asked.question_id,
         message_id,
     )
@@ -290,7 +292,7 @@ pub async fn shown(
 async fn take_buttons_off(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
+    chat_id: ChatId,
     message_id: i64,
 ) -> Result<(), StoreError> {
     let Ok(message_id) = i32::try_from(message_id) else {

@@ -10,6 +10,7 @@ use serde_json::Value;
 use sqlx::{PgConnection, PgExecutor, PgPool};
 
 use super::StoreError;
+use crate::domain::ids::ChatId;
 
 /// The queue whose jobs handle updates.
 pub const UPDATE_QUEUE: &str = "updates";
@@ -45,7 +46,7 @@ pub struct Incoming {
     /// Telegram's id of it; `None` for a body that is no update.
     pub update_id: Option<i64>,
     /// The chat it comes from, if any.
-    pub chat_id: Option<i64>,
+    pub chat_id: Option<ChatId>,
     /// `message`, `callback_query`, … (its field name), or `unreadable`.
     pub kind: String,
     /// The update as Telegram sent it.
@@ -71,7 +72,10 @@ impl Incoming {
             .unwrap_or_else(|| "empty".to_owned());
         Self {
             update_id: Some(update_id),
-            chat_id: parsed.as_ref().and_then(|u| u.chat()).map(|chat| chat.id.0),
+            chat_id: parsed
+                .as_ref()
+                .and_then(|u| u.chat())
+                .map(|chat| ChatId(chat.id.0)),
             kind,
             raw: Some(raw),
             body: None,
@@ -174,7 +178,7 @@ async fn store(
          on conflict (update_id) do nothing
          returning id",
         update.update_id,
-        update.chat_id,
+        update.chat_id.map(|id| id.0),
         update.kind,
         update.raw,
         update.body,
@@ -240,12 +244,12 @@ pub async fn load<'e>(
 #[tracing::instrument(skip_all, fields(chat_id, after))]
 pub async fn next_in_chat<'e>(
     executor: impl PgExecutor<'e>,
-    chat_id: i64,
+    chat_id: ChatId,
     after: i64,
 ) -> Result<Option<Value>, StoreError> {
     Ok(sqlx::query_scalar!(
         "select raw from updates where chat_id = $1 and id > $2 order by id limit 1",
-        chat_id,
+        chat_id.0,
         after,
     )
     .fetch_optional(executor)

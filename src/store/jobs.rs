@@ -7,6 +7,8 @@ use pgqueue::{JobKind, Untagged};
 use serde::{Deserialize, Serialize};
 use teloxide::types::InlineKeyboardMarkup;
 
+use crate::domain::ids::{ChatId, UserId};
+
 /// The queue of everything the bot sends.
 pub const OUTBOX_QUEUE: &str = "outbox";
 /// The priority of answers to people (lower goes first): someone is waiting for them.
@@ -20,7 +22,7 @@ pub const LEGACY_REMINDER_QUEUE: &str = "reminders";
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OutgoingMessage {
     /// Where.
-    pub chat_id: i64,
+    pub chat_id: ChatId,
     /// What to do there.
     #[serde(flatten)]
     pub op: MessageOp,
@@ -76,7 +78,7 @@ pub enum MessageOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AskedQuestion {
     /// Whom it asks.
-    pub user_id: i64,
+    pub user_id: UserId,
     /// Which asking (`conversations.question_id`).
     pub question_id: i64,
 }
@@ -101,7 +103,7 @@ pub enum ReplyKeyboard {
 
 impl OutgoingMessage {
     /// The serial key of the chat's messages: they leave one at a time, in the order enqueued.
-    pub fn serial_key(chat_id: i64) -> String {
+    pub fn serial_key(chat_id: ChatId) -> String {
         format!("chat:{chat_id}")
     }
 }
@@ -131,7 +133,7 @@ pub enum ExportFormat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExportJob {
     /// The chat whose open tasks are exported (and where the file goes).
-    pub chat_id: i64,
+    pub chat_id: ChatId,
     /// Which file.
     pub format: ExportFormat,
 }
@@ -199,7 +201,12 @@ mod tests {
     }
 
     fn every_sort() -> Vec<OutboxJob> {
-        let message = |op| OutboxJob::Message(OutgoingMessage { chat_id: -42, op });
+        let message = |op| {
+            OutboxJob::Message(OutgoingMessage {
+                chat_id: ChatId(-42),
+                op,
+            })
+        };
         let keyboard = InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("Done", "d:7")]]);
         vec![
             message(MessageOp::Send {
@@ -234,7 +241,7 @@ mod tests {
                 agenda_at: chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
             }),
             OutboxJob::Export(ExportJob {
-                chat_id: -42,
+                chat_id: ChatId(-42),
                 format: ExportFormat::Table,
             }),
         ]
@@ -248,7 +255,7 @@ mod tests {
                 OutboxJob::Message(message) => {
                     // The message's own tag, `op`, sits beside the job's (flattened).
                     assert!(payload.get("op").is_some(), "{payload}");
-                    assert_eq!(payload["chat_id"], message.chat_id);
+                    assert_eq!(payload["chat_id"], message.chat_id.0);
                     "message"
                 }
                 OutboxJob::Reminder(_) => "reminder",
@@ -266,11 +273,11 @@ mod tests {
     #[test]
     fn a_question_rides_on_its_message_and_older_messages_ask_none() {
         let asks = AskedQuestion {
-            user_id: 5,
+            user_id: UserId(5),
             question_id: 12,
         };
         let job = OutboxJob::Message(OutgoingMessage {
-            chat_id: 5,
+            chat_id: ChatId(5),
             op: MessageOp::Send {
                 text: "When?".into(),
                 keyboard: None,

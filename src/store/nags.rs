@@ -14,7 +14,7 @@ use sqlx::PgConnection;
 use super::StoreError;
 use super::occurrences;
 use super::task_model::Task;
-use super::types::{TaskState, read};
+use super::types::{ReminderKind, TaskState, read};
 use crate::domain::ids::TaskId;
 
 /// The most nags after one reminder.
@@ -299,11 +299,12 @@ async fn schedule(
         .await?;
     let fire_at = now + nag.every;
     let reminder_id = sqlx::query_scalar!(
-        "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, 'snooze')
+        "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, $4)
          returning id",
         task_id.0,
         occurrence,
         fire_at,
+        ReminderKind::Snooze.as_str(),
     )
     .fetch_one(&mut *conn)
     .await?;

@@ -12,7 +12,7 @@ use sqlx::PgConnection;
 use super::StoreError;
 use super::jobs::{OutboxJob, REMINDER_PRIORITY, ReminderJob};
 use super::task_model::{Task, TaskRow, read_task};
-use super::types::{TaskState, read};
+use super::types::{ReminderKind, TaskState, read};
 use crate::domain::ids::TaskId;
 use crate::domain::recurrence::Occurrence;
 #[cfg(doc)]
@@ -132,11 +132,12 @@ pub async fn continue_series(
             "select t.id, t.chat_id, t.owner_id, t.text, t.due_at, t.lead_secs, t.rule, t.tz,
                     t.state
              from reminders r join tasks t on t.id = r.task_id
-             where r.id = $1 and r.kind = 'occurrence' and r.due_at >= t.due_at
+             where r.id = $1 and r.kind = $3 and r.due_at >= t.due_at
                and t.state = $2 and t.rule is not null
              for update of t",
             reminder_id,
             TaskState::Open.as_str(),
+            ReminderKind::Occurrence.as_str(),
         )
         .fetch_optional(&mut *conn)
         .await?,

@@ -21,7 +21,7 @@ use pgqueue::{GiveUpHook, GivenUpJob, NewJob, Queue, QueueConfig, hook::HookFutu
 /// Puts `message` in the outbox through `conn` (the caller's transaction): it is sent once that
 /// commits, after the chat's earlier messages, before reminders. An edit becomes its message's
 /// newest, superseding an older one still waiting.
-#[tracing::instrument(skip_all, fields(chat_id = message.chat_id))]
+#[tracing::instrument(skip_all, fields(chat_id = message.chat_id.0))]
 pub async fn enqueue(
     conn: &mut PgConnection,
     queue: &Queue,

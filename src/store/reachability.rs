@@ -8,8 +8,9 @@ use sqlx::PgConnection;
 
 use super::StoreError;
 use super::task_model::{Task, TaskRow};
-use super::types::TaskState;
+use super::types::{ChatKind, TaskState};
 use super::{agenda, occurrences};
+use crate::domain::ids::ChatId;
 use pgqueue::{JobId, Queue};
 
 /// Marks `chat_id` unreachable for `reason`, pauses its open recurring tasks and its agenda and
@@ -18,14 +19,14 @@ use pgqueue::{JobId, Queue};
 #[tracing::instrument(skip_all, fields(chat_id))]
 pub async fn mark_unreachable(
     conn: &mut PgConnection,
-    chat_id: i64,
+    chat_id: ChatId,
     reason: &str,
     running_job: Option<JobId>,
 ) -> Result<u64, StoreError> {
     sqlx::query!(
         "update chats set reachable = false, unreachable_reason = $2, updated_at = now()
          where chat_id = $1",
-        chat_id,
+        chat_id.0,
         reason,
     )
     .execute(&mut *conn)
@@ -33,7 +34,7 @@ pub async fn mark_unreachable(
     let paused = sqlx::query!(
         "update tasks set state = $2, updated_at = now()
          where chat_id = $1 and state = $3 and rule is not null",
-        chat_id,
+        chat_id.0,
         TaskState::Paused.as_str(),
         TaskState::Open.as_str(),
     )
@@ -44,7 +45,7 @@ pub async fn mark_unreachable(
         r#"select r.job_id as "job_id!" from reminders r join tasks t on t.id = r.task_id
            where t.chat_id = $1 and t.state = $3 and not r.sent and r.job_id is not null
              and r.job_id is distinct from $2"#,
-        chat_id,
+        chat_id.0,
         running_job.map(|id| id.0),
         TaskState::Paused.as_str(),
     )
@@ -63,12 +64,12 @@ pub async fn mark_unreachable(
 pub async fn resume(
     conn: &mut PgConnection,
     queue: &Queue,
-    chat_id: i64,
+    chat_id: ChatId,
 ) -> Result<usize, StoreError> {
     sqlx::query!(
         "update chats set reachable = true, unreachable_reason = null, updated_at = now()
          where chat_id = $1 and not reachable",
-        chat_id,
+        chat_id.0,
     )
     .execute(&mut *conn)
     .await?;
@@ -77,7 +78,7 @@ pub async fn resume(
         "update tasks set state = $2, updated_at = now()
          where chat_id = $1 and state = $3
          returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
-        chat_id,
+        chat_id.0,
         TaskState::Open.as_str(),
         TaskState::Paused.as_str(),
     )
@@ -110,22 +111,23 @@ pub async fn resume(
 #[tracing::instrument(skip_all, fields(old_chat_id, new_chat_id))]
 pub async fn migrate_chat(
     conn: &mut PgConnection,
-    old_chat_id: i64,
-    new_chat_id: i64,
+    old_chat_id: ChatId,
+    new_chat_id: ChatId,
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "insert into chats (chat_id, kind, lang, tz, default_lead_secs)
-         select $2, 'supergroup', lang, tz, default_lead_secs from chats where chat_id = $1
+         select $2, $3, lang, tz, default_lead_secs from chats where chat_id = $1
          on conflict (chat_id) do nothing",
-        old_chat_id,
-        new_chat_id,
+        old_chat_id.0,
+        new_chat_id.0,
+        ChatKind::Supergroup.as_str(),
     )
     .execute(&mut *conn)
     .await?;
     sqlx::query!(
         "update tasks set chat_id = $2, updated_at = now() where chat_id = $1",
-        old_chat_id,
-        new_chat_id,
+        old_chat_id.0,
+        new_chat_id.0,
     )
     .execute(&mut *conn)
     .await?;
@@ -133,7 +135,7 @@ pub async fn migrate_chat(
         "update chats set reachable = false, unreachable_reason = 'migrated to a supergroup',
              updated_at = now()
          where chat_id = $1",
-        old_chat_id,
+        old_chat_id.0,
     )
     .execute(&mut *conn)
     .await?;

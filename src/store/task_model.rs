@@ -133,7 +133,7 @@ impl TryFrom<TaskRow> for Task {
                 })
                 .transpose()?,
             zone: read("tasks", id, "tz", &row.tz, |tz| tz.parse().ok())?,
-            state: read("tasks", id, "state", &row.state, TaskState::parse)?,
+            state: read("tasks", id, "state", &row.state, TaskState::from_stored)?,
             id: TaskId(id),
             chat_id: ChatId(row.chat_id),
             owner_id: UserId(row.owner_id),

@@ -16,7 +16,7 @@ pub use super::occurrences::{
 pub(crate) use super::task_model::TaskRow;
 use super::task_model::read_task;
 pub use super::task_model::{MAX_TEXT_CHARS, NewTask, Task, TaskText, TaskTextError, TaskVersion};
-use super::types::{TaskState, read};
+use super::types::{ReminderKind, TaskState, read};
 use crate::domain::ids::{ChatId, TaskId, UserId};
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Occurrence, Recurrence};
@@ -509,9 +509,10 @@ pub async fn snooze(
         return Ok(None);
     };
     let old_jobs = sqlx::query_scalar!(
-        "delete from reminders where task_id = $1 and kind = 'snooze' and not sent
+        "delete from reminders where task_id = $1 and kind = $2 and not sent
          returning job_id",
         open.id.0,
+        ReminderKind::Snooze.as_str(),
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -519,11 +520,12 @@ pub async fn snooze(
         pgqueue::maintenance::cancel_job(&mut *conn, JobId(job_id)).await?;
     }
     let reminder_id = sqlx::query_scalar!(
-        "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, 'snooze')
+        "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, $4)
          returning id",
         open.id.0,
         open.due_at,
         fire_at,
+        ReminderKind::Snooze.as_str(),
     )
     .fetch_one(&mut *conn)
     .await?;

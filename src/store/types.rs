@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::domain::lead::Lead;
+use crate::domain::stored::text_column;
 
 /// Where a task stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,40 +78,6 @@ pub enum ErrorClass {
     /// The queue's class of a worker whose process died ([`pgqueue::JobError::WORKER_LOST`]).
     WorkerLost,
 }
-
-/// A text column's values, both ways: the one idiom of every enum stored as text (`ALL`,
-/// `as_str`, `parse`, `Display`).
-macro_rules! text_column {
-    ($type:ty { $($variant:ident => $text:literal),+ $(,)? }) => {
-        impl $type {
-            /// Every value.
-            pub const ALL: &'static [Self] = &[$(Self::$variant),+];
-
-            /// The value as stored.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $text),+
-                }
-            }
-
-            /// Reads a stored value; `None` when it is none of the known ones.
-            pub fn parse(text: &str) -> Option<Self> {
-                match text {
-                    $($text => Some(Self::$variant),)+
-                    _ => None,
-                }
-            }
-        }
-
-        impl std::fmt::Display for $type {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-pub(crate) use text_column;
 
 text_column!(TaskState { Open => "open", Paused => "paused", Done => "done", Deleted => "deleted" });
 text_column!(ChatKind {
@@ -202,7 +169,11 @@ pub(crate) fn read<T>(
 }
 
 /// Reads a lead time stored in seconds (column `lead_secs` or `default_lead_secs`).
-pub(crate) fn read_lead(table: &'static str, id: i64, secs: i32) -> Result<Lead, Corrupt> {
+pub(crate) fn read_lead(
+    table: &'static str,
+    id: impl fmt::Display,
+    secs: i32,
+) -> Result<Lead, Corrupt> {
     read(table, id, "lead", &secs.to_string(), |_| {
         Lead::from_secs(i64::from(secs)).ok()
     })
@@ -220,7 +191,7 @@ mod tests {
             TaskState::Done,
             TaskState::Deleted,
         ] {
-            assert_eq!(TaskState::parse(state.as_str()), Some(state));
+            assert_eq!(TaskState::from_stored(state.as_str()), Some(state));
         }
         for kind in [
             ChatKind::Private,
@@ -228,12 +199,12 @@ mod tests {
             ChatKind::Supergroup,
             ChatKind::Channel,
         ] {
-            assert_eq!(ChatKind::parse(kind.as_str()), Some(kind));
+            assert_eq!(ChatKind::from_stored(kind.as_str()), Some(kind));
         }
-        for class in ErrorClass::ALL {
-            assert_eq!(ErrorClass::parse(class.as_str()), Some(*class));
+        for class in ErrorClass::STORED {
+            assert_eq!(ErrorClass::from_stored(class.as_str()), Some(*class));
         }
-        let corrupt = read("tasks", 12, "state", "archived", TaskState::parse).unwrap_err();
+        let corrupt = read("tasks", 12, "state", "archived", TaskState::from_stored).unwrap_err();
         assert_eq!(
             corrupt.to_string(),
             "tasks row 12: the stored state \"archived\" is not valid"

@@ -8,9 +8,10 @@ use sqlx::PgConnection;
 
 use super::StoreError;
 use super::task_model::TaskVersion;
-use super::types::{Corrupt, read, read_lead, text_column};
+use super::types::{Corrupt, read, read_lead};
 use crate::domain::ids::{ChatId, TaskId, UserId};
 use crate::domain::recurrence::Recurrence;
+use crate::domain::stored::text_column;
 
 /// The change an Undo takes back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,7 +99,7 @@ impl TryFrom<UndoRow> for Undo {
 
     fn try_from(row: UndoRow) -> Result<Self, Corrupt> {
         let id = row.id;
-        let change = read("task_undo", id, "change", &row.change, Change::parse)?;
+        let change = read("task_undo", id, "change", &row.change, Change::from_stored)?;
         let before = match (row.before_text, row.before_due_at, row.before_lead_secs) {
             (Some(text), Some(due_at), Some(lead_secs)) => Some(TaskVersion {
                 text,

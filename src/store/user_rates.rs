@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
 
 use super::StoreError;
+use crate::domain::ids::UserId;
 
 /// A user's rate state as the update's transaction holds it (the row locked until it ends).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,12 +20,12 @@ pub struct RateState {
 
 /// Reads `user_id`'s state, locking its row for the rest of the transaction (a new user's is
 /// created), so that replicas count one user's messages one at a time.
-pub async fn hold(conn: &mut PgConnection, user_id: i64) -> Result<RateState, StoreError> {
+pub async fn hold(conn: &mut PgConnection, user_id: UserId) -> Result<RateState, StoreError> {
     let row = sqlx::query!(
         r#"insert into user_rates (user_id, tat) values ($1, now())
            on conflict (user_id) do update set user_id = excluded.user_id
            returning tat, warned_at, now() as "now!""#,
-        user_id,
+        user_id.0,
     )
     .fetch_one(conn)
     .await?;
@@ -38,13 +39,13 @@ pub async fn hold(conn: &mut PgConnection, user_id: i64) -> Result<RateState, St
 /// Stores `user_id`'s new state.
 pub async fn set(
     conn: &mut PgConnection,
-    user_id: i64,
+    user_id: UserId,
     tat: DateTime<Utc>,
     warned_at: Option<DateTime<Utc>>,
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "update user_rates set tat = $2, warned_at = $3 where user_id = $1",
-        user_id,
+        user_id.0,
         tat,
         warned_at,
     )

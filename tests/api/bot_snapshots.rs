@@ -1107,7 +1107,7 @@ fn group_guard_messages_in_every_language() {
             .with_keyboard(render::asking_keyboard(
                 tr,
                 Question::SnoozeTime { task_id: TaskId(7) },
-                Some(100_000_001),
+                Some(UserId(100_000_001)),
                 vec![render::snooze_choices(tr, TaskId(7))],
             )),
         );

@@ -21,7 +21,7 @@ async fn setup() -> (TestDb, Queue) {
     for chat in [CHAT, OTHER] {
         chats::upsert(
             &db.pool,
-            chat,
+            ChatId(chat),
             remindbot::store::types::ChatKind::Private,
             Lang::En,
         )

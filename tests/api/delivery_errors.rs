@@ -297,7 +297,7 @@ async fn a_blocked_user_and_a_missing_chat_fail_at_once_and_pause_recurring_task
 
     // The blocked user writes again: the daily task resumes at its next occurrence.
     let mut tx = app.pool.begin().await.unwrap();
-    let resumed = reachability::resume(&mut tx, &app.queue, blocked)
+    let resumed = reachability::resume(&mut tx, &app.queue, ChatId(blocked))
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -460,7 +460,7 @@ async fn cells(app: &TestApp, failures: &[Failure]) -> Vec<Cell> {
         } else {
             (app.user("Cy", "en"), ChatKind::Private, 0)
         };
-        chats::upsert(&app.pool, chat, kind, Lang::En)
+        chats::upsert(&app.pool, ChatId(chat), kind, Lang::En)
             .await
             .unwrap();
         app.sim.add_fault(failure.fault(chat, supergroup));
@@ -518,7 +518,7 @@ async fn noticed(app: &TestApp, cell: &Cell, id: i64) {
         }
         Failure::Unreachable | Failure::Rejected => {
             let job = settled(app, id, JobState::Failed).await;
-            let class = job.error_class.as_deref().and_then(ErrorClass::parse);
+            let class = job.error_class.as_deref().and_then(ErrorClass::from_stored);
             let expected = if cell.failure == Failure::Rejected {
                 ErrorClass::Rejected
             } else {
@@ -545,7 +545,7 @@ async fn message_job(app: &TestApp, chat: i64) -> i64 {
         .unwrap()
         .into_iter()
         .find(
-            |job| matches!(job.args::<OutboxJob>(), Ok(OutboxJob::Message(m)) if m.chat_id == chat),
+            |job| matches!(job.args::<OutboxJob>(), Ok(OutboxJob::Message(m)) if m.chat_id == ChatId(chat)),
         )
         .expect("the message's job")
         .id
@@ -558,7 +558,7 @@ async fn every_failure_of_a_message() {
     let cells = cells(&app, &Failure::ALL).await;
     for cell in &cells {
         let message = OutgoingMessage {
-            chat_id: cell.chat,
+            chat_id: ChatId(cell.chat),
             op: MessageOp::Send {
                 text: format!("an answer meeting {:?}", cell.failure),
                 keyboard: None,
@@ -615,7 +615,7 @@ async fn every_failure_of_an_agenda_but_an_unreachable_chat() {
     let mut tx = app.pool.begin().await.unwrap();
     for cell in &cells {
         let eight = NaiveTime::from_hms_opt(8, 0, 0).unwrap();
-        let set = agenda::set(&mut tx, &app.queue, cell.chat, eight, Tz::UTC)
+        let set = agenda::set(&mut tx, &app.queue, ChatId(cell.chat), eight, Tz::UTC)
             .await
             .unwrap();
         let job = set.job_id.expect("the agenda's job");
@@ -636,7 +636,7 @@ async fn every_failure_of_an_agenda_but_an_unreachable_chat() {
             cell.chat
         };
         let mut conn = app.pool.acquire().await.unwrap();
-        let moved = agenda::find(&mut conn, now_in).await.unwrap();
+        let moved = agenda::find(&mut conn, ChatId(now_in)).await.unwrap();
         assert_eq!(
             moved.map(|a| a.id),
             Some(set_ids[&cell.chat]),

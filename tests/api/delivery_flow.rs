@@ -19,7 +19,7 @@ async fn a_recurring_reminder_is_sent_in_the_chats_language_with_buttons_and_its
     let chat = app.users(5_000_000, 1)[0];
     chats::upsert(
         &app.pool,
-        chat,
+        ChatId(chat),
         remindbot::store::types::ChatKind::Private,
         Lang::Ru,
     )

@@ -21,7 +21,7 @@ use crate::support::{WAIT, eventually, reminders_with_jobs};
 async fn daily_task(app: &TestApp, chat: i64, max_attempts: i32) -> (i64, DateTime<Utc>) {
     chats::upsert(
         &app.pool,
-        chat,
+        ChatId(chat),
         remindbot::store::types::ChatKind::Private,
         remindbot::domain::lang::Lang::En,
     )

@@ -64,12 +64,21 @@ async fn with_telegram_slow_a_burst_of_300_users_gets_300_confirmations_none_twi
         })
         .collect();
     for user in &users {
-        chats::upsert(&app.pool, *user, ChatKind::Private, Lang::En)
-            .await
-            .unwrap();
-        chats::set_tz(&app.pool, *user, Tz::Asia__Tashkent)
-            .await
-            .unwrap();
+        chats::upsert(
+            &app.pool,
+            remindbot::domain::ids::ChatId(*user),
+            ChatKind::Private,
+            Lang::En,
+        )
+        .await
+        .unwrap();
+        chats::set_tz(
+            &app.pool,
+            remindbot::domain::ids::ChatId(*user),
+            Tz::Asia__Tashkent,
+        )
+        .await
+        .unwrap();
     }
     app.run().await;
     for user in &users {

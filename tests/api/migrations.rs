@@ -142,8 +142,12 @@ async fn a_database_of_the_last_release_migrates_forward_with_its_data() {
         .await
         .unwrap();
     assert_eq!(open.len(), 2);
-    let waiting = remindbot::store::conversation::pending(&mut *conn, 7, 7)
-        .await
-        .unwrap();
+    let waiting = remindbot::store::conversation::pending(
+        &mut *conn,
+        remindbot::domain::ids::ChatId(7),
+        remindbot::domain::ids::UserId(7),
+    )
+    .await
+    .unwrap();
     assert!(waiting.is_some());
 }

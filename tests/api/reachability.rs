@@ -28,9 +28,14 @@ async fn daily_task(app: &TestApp, chat: i64, text: &str) -> i64 {
     } else {
         ChatKind::Private
     };
-    remindbot::store::chats::upsert(&app.pool, chat, kind, remindbot::domain::lang::Lang::En)
-        .await
-        .unwrap();
+    remindbot::store::chats::upsert(
+        &app.pool,
+        ChatId(chat),
+        kind,
+        remindbot::domain::lang::Lang::En,
+    )
+    .await
+    .unwrap();
     let new = NewTask {
         chat_id: ChatId(chat),
         owner_id: UserId(chat.abs()),
@@ -165,7 +170,7 @@ async fn telegram_decides_not_a_stale_flag_and_a_delivery_resumes_the_chat() {
     let mut tx = app.pool.begin().await.unwrap();
     reachability::mark_unreachable(
         &mut tx,
-        user,
+        ChatId(user),
         "Forbidden: bot was blocked by the user",
         None,
     )

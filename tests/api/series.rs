@@ -41,7 +41,7 @@ impl JobHandler for Script {
 async fn daily_task_due_now(pool: &sqlx::PgPool, queue: &Queue) -> (i64, DateTime<Utc>) {
     chats::upsert(
         pool,
-        600,
+        ChatId(600),
         remindbot::store::types::ChatKind::Private,
         remindbot::domain::lang::Lang::En,
     )

@@ -47,7 +47,7 @@ async fn a_task_and_its_reminder_job_commit_or_roll_back_together() {
     let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     chats::upsert(
         &db.pool,
-        42,
+        ChatId(42),
         remindbot::store::types::ChatKind::Private,
         Lang::Ru,
     )
@@ -91,7 +91,7 @@ async fn the_next_occurrence_keeps_the_wall_time_across_dst_and_is_scheduled_onc
     let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     chats::upsert(
         &db.pool,
-        7,
+        ChatId(7),
         remindbot::store::types::ChatKind::Private,
         Lang::En,
     )
@@ -135,7 +135,7 @@ async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
     let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     chats::upsert(
         &db.pool,
-        9,
+        ChatId(9),
         remindbot::store::types::ChatKind::Private,
         Lang::En,
     )
@@ -238,7 +238,7 @@ async fn retention_purges_what_is_old_and_keeps_what_is_not() {
     let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     chats::upsert(
         &db.pool,
-        42,
+        ChatId(42),
         remindbot::store::types::ChatKind::Private,
         Lang::En,
     )

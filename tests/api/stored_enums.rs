@@ -17,7 +17,7 @@ use crate::support::TestDb;
 
 /// A task of chat 1 with its first reminder.
 async fn a_task(db: &TestDb) -> tasks::Task {
-    chats::upsert(&db.pool, 1, ChatKind::Private, Lang::En)
+    chats::upsert(&db.pool, ChatId(1), ChatKind::Private, Lang::En)
         .await
         .unwrap();
     let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
@@ -44,19 +44,32 @@ async fn a_task(db: &TestDb) -> tasks::Task {
 #[tokio::test]
 async fn every_chat_kind_and_language_is_stored_and_read_back() {
     let db = TestDb::new().await;
-    for (n, kind) in (100..).zip(ChatKind::ALL) {
-        chats::upsert(&db.pool, n, *kind, Lang::En).await.unwrap();
-        let chat = chats::find(&db.pool, n).await.unwrap().unwrap();
-        assert_eq!(chat.kind, *kind);
-    }
-    for (n, lang) in (200..).zip(Lang::CHOICES) {
-        chats::upsert(&db.pool, n, ChatKind::Private, lang)
+    for (n, kind) in (100..).zip(ChatKind::STORED) {
+        chats::upsert(&db.pool, ChatId(n), *kind, Lang::En)
             .await
             .unwrap();
-        assert_eq!(chats::find(&db.pool, n).await.unwrap().unwrap().lang, lang);
-        chats::set_lang(&db.pool, 100, lang).await.unwrap();
+        let chat = chats::find(&db.pool, ChatId(n)).await.unwrap().unwrap();
+        assert_eq!(chat.kind, *kind);
+    }
+    for (n, lang) in (200..).zip(Lang::STORED.iter().copied()) {
+        chats::upsert(&db.pool, ChatId(n), ChatKind::Private, lang)
+            .await
+            .unwrap();
         assert_eq!(
-            chats::find(&db.pool, 100).await.unwrap().unwrap().lang,
+            chats::find(&db.pool, ChatId(n))
+                .await
+                .unwrap()
+                .unwrap()
+                .lang,
+            lang
+        );
+        chats::set_lang(&db.pool, ChatId(100), lang).await.unwrap();
+        assert_eq!(
+            chats::find(&db.pool, ChatId(100))
+                .await
+                .unwrap()
+                .unwrap()
+                .lang,
             lang
         );
     }
@@ -66,7 +79,7 @@ async fn every_chat_kind_and_language_is_stored_and_read_back() {
 async fn every_task_state_and_reminder_kind_is_stored_and_read_back() {
     let db = TestDb::new().await;
     let task_id = a_task(&db).await.id;
-    for state in TaskState::ALL {
+    for state in TaskState::STORED {
         let stored: String =
             sqlx::query_scalar("update tasks set state = $2 where id = $1 returning state")
                 .bind(task_id)
@@ -74,9 +87,9 @@ async fn every_task_state_and_reminder_kind_is_stored_and_read_back() {
                 .fetch_one(&db.pool)
                 .await
                 .unwrap_or_else(|e| panic!("{state:?}: {e}"));
-        assert_eq!(TaskState::parse(&stored), Some(*state));
+        assert_eq!(TaskState::from_stored(&stored), Some(*state));
     }
-    for kind in ReminderKind::ALL {
+    for kind in ReminderKind::STORED {
         let stored: String =
             sqlx::query_scalar("update reminders set kind = $2 where task_id = $1 returning kind")
                 .bind(task_id)
@@ -84,7 +97,7 @@ async fn every_task_state_and_reminder_kind_is_stored_and_read_back() {
                 .fetch_one(&db.pool)
                 .await
                 .unwrap_or_else(|e| panic!("{kind:?}: {e}"));
-        assert_eq!(ReminderKind::parse(&stored), Some(*kind));
+        assert_eq!(ReminderKind::from_stored(&stored), Some(*kind));
     }
 }
 
@@ -92,7 +105,7 @@ async fn every_task_state_and_reminder_kind_is_stored_and_read_back() {
 async fn every_undo_change_is_stored_and_read_back() {
     let db = TestDb::new().await;
     let task = a_task(&db).await;
-    for change in Change::ALL.iter().copied() {
+    for change in Change::STORED.iter().copied() {
         let mut tx = db.pool.begin().await.unwrap();
         let before = (change != Change::Create).then(|| task.version());
         let id = undo::record(&mut tx, task.id, change, before.as_ref())
@@ -116,8 +129,8 @@ async fn every_kind_of_open_question_is_stored_and_read_back() {
         Pending::NewTaskTime {
             text: "pay rent".into(),
         },
-        Pending::EditTask { task_id: task_id.0 },
-        Pending::SnoozeTime { task_id: task_id.0 },
+        Pending::EditTask { task_id },
+        Pending::SnoozeTime { task_id },
         Pending::TimeZone { text: None },
         Pending::TimeZone {
             text: Some("pay rent tomorrow".into()),
@@ -142,10 +155,12 @@ async fn every_kind_of_open_question_is_stored_and_read_back() {
             | Pending::TimeForForward { .. } => {}
         }
         let mut conn = db.pool.acquire().await.unwrap();
-        conversation::ask(&mut conn, &queue, 1, 1, question)
+        conversation::ask(&mut conn, &queue, ChatId(1), UserId(1), question)
             .await
             .unwrap();
-        let read = conversation::pending(&db.pool, 1, 1).await.unwrap();
+        let read = conversation::pending(&db.pool, ChatId(1), UserId(1))
+            .await
+            .unwrap();
         assert_eq!(read.as_ref(), Some(question));
     }
 }

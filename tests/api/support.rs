@@ -98,7 +98,7 @@ pub async fn task_due_now(pool: &PgPool, queue: &pgqueue::Queue, chat_id: i64, t
     use remindbot::store::tasks::{self, NewTask, TaskText};
     remindbot::store::chats::upsert(
         pool,
-        chat_id,
+        ChatId(chat_id),
         remindbot::store::types::ChatKind::Private,
         remindbot::domain::lang::Lang::En,
     )

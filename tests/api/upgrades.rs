@@ -164,8 +164,8 @@ async fn untagged_jobs_of_the_previous_release_are_tagged_at_start_and_delivered
         app.user("Bob", "en"),
         app.user("Cy", "en"),
     );
-    let send = |chat_id, text: &str| OutgoingMessage {
-        chat_id,
+    let send = |chat_id: i64, text: &str| OutgoingMessage {
+        chat_id: ChatId(chat_id),
         op: MessageOp::Send {
             text: text.to_owned(),
             keyboard: None,
@@ -186,7 +186,7 @@ async fn untagged_jobs_of_the_previous_release_are_tagged_at_start_and_delivered
     // morning agenda (due now), and Cy's reminder due in an hour.
     let mut tx = app.pool.begin().await.unwrap();
     for chat in [ann, bob, cy] {
-        chats::upsert(&mut *tx, chat, ChatKind::Private, Lang::En)
+        chats::upsert(&mut *tx, ChatId(chat), ChatKind::Private, Lang::En)
             .await
             .unwrap();
     }
@@ -205,7 +205,7 @@ async fn untagged_jobs_of_the_previous_release_are_tagged_at_start_and_delivered
         .await
         .unwrap();
     let eight = NaiveTime::from_hms_opt(8, 0, 0).unwrap();
-    let morning = agenda::set(&mut tx, &app.queue, bob, eight, chrono_tz::Tz::UTC)
+    let morning = agenda::set(&mut tx, &app.queue, ChatId(bob), eight, chrono_tz::Tz::UTC)
         .await
         .unwrap();
     pgqueue::maintenance::reschedule_job(&mut tx, JobId(morning.job_id.unwrap()), now)
@@ -228,7 +228,7 @@ async fn untagged_jobs_of_the_previous_release_are_tagged_at_start_and_delivered
     // While replicas roll, one of the previous release still writes untagged jobs: delivered.
     let untagged = serde_json::to_value(send(cy, "an answer from an old replica")).unwrap();
     let mut tx = app.pool.begin().await.unwrap();
-    let job = NewJob::new(untagged).serial_key(OutgoingMessage::serial_key(cy));
+    let job = NewJob::new(untagged).serial_key(OutgoingMessage::serial_key(ChatId(cy)));
     app.queue.enqueue(&mut tx, job).await.unwrap();
     tx.commit().await.unwrap();
     app.reply_containing(cy, 0, "an answer from an old replica")

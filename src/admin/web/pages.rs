@@ -170,7 +170,7 @@ pub(super) async fn overview(
     );
     let class = match query.class.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(class) => match ErrorClass::parse(class) {
+        Some(class) => match ErrorClass::from_stored(class) {
             Some(class) => Some(class),
             None => return Ok((StatusCode::BAD_REQUEST, "no such kind of failure").into_response()),
         },
@@ -219,7 +219,7 @@ pub(super) async fn overview(
         lateness_p50: seconds(stats.lateness_p50_secs),
         lateness_p99: seconds(stats.lateness_p99_secs),
         reason: query.reason.unwrap_or_default(),
-        classes: ErrorClass::ALL
+        classes: ErrorClass::STORED
             .iter()
             .map(|kind| (*kind, class == Some(*kind)))
             .collect(),

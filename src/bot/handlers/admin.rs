@@ -30,7 +30,7 @@ const PAGE_SIZE: i64 = 5;
 
 /// The one admin guard: `user` is listed in ADMIN_CHAT_IDS and writes in their private chat.
 fn is_admin_here(ctx: &Ctx, chat: &teloxide::types::Chat, user: &teloxide::types::User) -> bool {
-    chat.is_private() && ctx.settings().admin_ids.contains(&user_id(user))
+    chat.is_private() && ctx.settings().admin_ids.contains(&user_id(user).0)
 }
 
 /// An admin command.

@@ -27,7 +27,7 @@ pub(super) async fn command(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), Bo
     };
     let args = args.trim().to_lowercase();
     if args.is_empty() {
-        let made = calendar_feeds::made_at(&mut *ctx.db().await, turn.chat()).await?;
+        let made = calendar_feeds::made_at(&mut *ctx.db().await, turn.chat_id).await?;
         if made.is_some() {
             let text = render::notice(None, &[tr.t("calendar-exists")])?;
             let keyboard = render::calendar_new_keyboard(tr);
@@ -66,7 +66,7 @@ pub(super) async fn tapped(
 /// Makes the chat's new feed URL (revoking any older one) and says how to subscribe to it.
 async fn new_link(ctx: &Ctx, turn: &Turn, public_url: &PublicUrl) -> Result<String, BotError> {
     let secret = FeedSecret::generate();
-    calendar_feeds::replace(&mut *ctx.db().await, turn.chat(), &secret.hash()).await?;
+    calendar_feeds::replace(&mut *ctx.db().await, turn.chat_id, &secret.hash()).await?;
     Ok(render::calendar_links(
         turn.tr,
         &public_url.feed_urls(&secret),

@@ -91,10 +91,10 @@ async fn legacy_undo(
     message_id: MessageId,
 ) -> Result<Toast, BotError> {
     let mut conn = ctx.db().await;
-    let open = tasks::find(&mut conn, turn.chat(), task_id)
+    let open = tasks::find(&mut conn, turn.chat_id, task_id)
         .await?
         .is_some_and(|task| task.is_open());
-    let unchanged = tasks::unchanged_since_created(&mut conn, turn.chat(), task_id).await?;
+    let unchanged = tasks::unchanged_since_created(&mut conn, turn.chat_id, task_id).await?;
     drop(conn);
     if !open {
         return Ok(Toast::Key("not-found"));

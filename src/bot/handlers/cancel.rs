@@ -9,6 +9,7 @@ use super::replies::Toast;
 use crate::bot::BotError;
 use crate::bot::render;
 use crate::callback::Question;
+use crate::domain::ids::UserId;
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
 use crate::store::outbox::ReplyKeyboard;
@@ -63,7 +64,7 @@ pub(super) async fn tapped(
     ctx: &Ctx,
     turn: &Turn,
     question: Question,
-    asker: Option<i64>,
+    asker: Option<UserId>,
     message_id: MessageId,
 ) -> Result<Toast, BotError> {
     if asker.is_some_and(|asker| asker != turn.user_id) {
@@ -100,7 +101,7 @@ fn asks(pending: &Pending, question: Question) -> bool {
         | (Pending::QuoteTime { .. }, Question::QuoteTime) => true,
         (Pending::EditTask { task_id }, Question::EditTask { task_id: asked })
         | (Pending::SnoozeTime { task_id }, Question::SnoozeTime { task_id: asked }) => {
-            *task_id == asked.0
+            *task_id == asked
         }
         _ => false,
     }
@@ -119,10 +120,10 @@ async fn say(ctx: &Ctx, turn: &Turn, closed: Option<&Pending>) -> Result<(), Bot
         Some(Pending::NewTaskTime { text }) => vec![dropped(text)],
         Some(Pending::QuoteTime { quote, .. }) => vec![dropped(&preview(quote))],
         Some(Pending::EditTask { task_id }) => {
-            vec![tr.t_with("cancel-edit", &[("id", Arg::Number(*task_id))])]
+            vec![tr.t_with("cancel-edit", &[("id", Arg::Number(task_id.0))])]
         }
         Some(Pending::SnoozeTime { task_id }) => {
-            vec![tr.t_with("cancel-snooze", &[("id", Arg::Number(*task_id))])]
+            vec![tr.t_with("cancel-snooze", &[("id", Arg::Number(task_id.0))])]
         }
         Some(Pending::TimeZone { text }) => {
             let zone = if turn.zone().is_some() {

@@ -86,9 +86,9 @@ pub(crate) struct Ctx {
 /// One user's update in one chat.
 pub(crate) struct Turn {
     /// Where.
-    pub chat_id: i64,
+    pub chat_id: ids::ChatId,
     /// Who.
-    pub user_id: i64,
+    pub user_id: ids::UserId,
     /// The chat's settings.
     pub chat: Chat,
     /// The chat's language.
@@ -101,24 +101,14 @@ impl Turn {
         self.chat.zone
     }
 
-    /// Where, as the store's id.
-    pub fn chat(&self) -> ids::ChatId {
-        ids::ChatId(self.chat_id)
-    }
-
-    /// Who, as the store's id.
-    pub fn user(&self) -> ids::UserId {
-        ids::UserId(self.user_id)
-    }
-
     /// Whether this is the user's private chat with the bot (where they own everything).
     pub fn is_private(&self) -> bool {
-        ChatId(self.chat_id).is_user()
+        ChatId(self.chat_id.0).is_user()
     }
 
     /// Whom a question asked in this turn is for, as its Cancel button names them: the user in a
     /// group; nobody in a private chat, which has no one else.
-    pub fn asker(&self) -> Option<i64> {
+    pub fn asker(&self) -> Option<ids::UserId> {
         (!self.is_private()).then_some(self.user_id)
     }
 }
@@ -147,7 +137,7 @@ impl Ctx {
 
     /// The message rate's verdict on an update of `user_id`. An update handled again after a
     /// look-up was counted by its first attempt: it passes.
-    pub async fn check_rate(&self, user_id: i64) -> Result<RateVerdict, BotError> {
+    pub async fn check_rate(&self, user_id: ids::UserId) -> Result<RateVerdict, BotError> {
         if self.looked_up.is_some() {
             return Ok(RateVerdict::Allow);
         }
@@ -219,7 +209,7 @@ impl Ctx {
     /// newer edit of the same message supersedes it.
     pub fn edit(
         &self,
-        chat_id: i64,
+        chat_id: ids::ChatId,
         message_id: MessageId,
         text: Option<String>,
         keyboard: Option<InlineKeyboardMarkup>,
@@ -237,7 +227,7 @@ impl Ctx {
     /// Whether the user of `turn` may change a task created by `owner_id`: in a private chat
     /// always; in a group, when they created it or administer the group.
     pub async fn may_change(&self, turn: &Turn, owner_id: ids::UserId) -> Result<bool, BotError> {
-        if turn.is_private() || owner_id == turn.user() {
+        if turn.is_private() || owner_id == turn.user_id {
             return Ok(true);
         }
         self.administers(turn)
@@ -268,7 +258,7 @@ impl Ctx {
         turn: &Turn,
         task_id: ids::TaskId,
     ) -> Result<bool, BotError> {
-        let task = tasks::find(&mut *self.db().await, turn.chat(), task_id).await?;
+        let task = tasks::find(&mut *self.db().await, turn.chat_id, task_id).await?;
         match task {
             Some(task) => self.may_change(turn, task.owner_id).await,
             None => Ok(true),
@@ -287,7 +277,7 @@ impl Ctx {
     /// Sends `reply` to the chat, through the outbox once the update commits (after the chat's
     /// earlier messages). A question in a group asks for a reply: a bot in privacy mode sees only
     /// those.
-    pub async fn send(&self, chat_id: i64, reply: Reply) -> Result<(), BotError> {
+    pub async fn send(&self, chat_id: ids::ChatId, reply: Reply) -> Result<(), BotError> {
         self.push_send(chat_id, reply, None);
         Ok(())
     }
@@ -295,15 +285,15 @@ impl Ctx {
     /// Sends `reply`, the message asking the question opened last ([`Ctx::open_question`]), as
     /// [`Ctx::send`] does: with buttons, it carries the question, so that answering it takes
     /// them off.
-    pub fn send_asking(&self, chat_id: i64, reply: Reply) {
+    pub fn send_asking(&self, chat_id: ids::ChatId, reply: Reply) {
         let asked = self.asked.lock().unwrap_or_else(|p| p.into_inner()).take();
         let asks = asked.filter(|_| reply.keyboard.is_some());
         self.push_send(chat_id, reply, asks);
     }
 
-    fn push_send(&self, chat_id: i64, reply: Reply, asks: Option<AskedQuestion>) {
+    fn push_send(&self, chat_id: ids::ChatId, reply: Reply, asks: Option<AskedQuestion>) {
         let force_reply =
-            reply.keyboard.is_none() && reply.expects_answer && !ChatId(chat_id).is_user();
+            reply.keyboard.is_none() && reply.expects_answer && !ChatId(chat_id.0).is_user();
         self.effects().outgoing.push(OutgoingMessage {
             chat_id,
             op: MessageOp::Send {
@@ -333,7 +323,12 @@ impl Ctx {
 
     /// Sends `text` (Telegram HTML) with a reply keyboard in place of the user's own, or taking
     /// such a keyboard away; through the outbox once the update commits.
-    pub fn send_with_reply_keyboard(&self, chat_id: i64, text: String, keyboard: ReplyKeyboard) {
+    pub fn send_with_reply_keyboard(
+        &self,
+        chat_id: ids::ChatId,
+        text: String,
+        keyboard: ReplyKeyboard,
+    ) {
         self.effects().outgoing.push(OutgoingMessage {
             chat_id,
             op: MessageOp::SendWithReplyKeyboard {
@@ -412,15 +407,16 @@ pub(super) async fn begin(
 ) -> Result<Turn, BotError> {
     let lang = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
     let mut db = ctx.db().await;
-    let mut stored = chats::upsert(&mut *db, chat.id.0, ChatKind::of(chat), lang).await?;
+    let mut stored =
+        chats::upsert(&mut *db, ids::ChatId(chat.id.0), ChatKind::of(chat), lang).await?;
     if !stored.reachable || stored.has_paused_tasks {
         // The user writes again after Telegram refused to deliver: their paused tasks resume.
-        reachability::resume(&mut db, ctx.queue(), chat.id.0).await?;
+        reachability::resume(&mut db, ctx.queue(), ids::ChatId(chat.id.0)).await?;
         stored.reachable = true;
         stored.has_paused_tasks = false;
     }
     Ok(Turn {
-        chat_id: chat.id.0,
+        chat_id: ids::ChatId(chat.id.0),
         user_id: user_id(user),
         tr: Tr::new(stored.lang),
         chat: stored,
@@ -434,12 +430,12 @@ pub(crate) async fn tapper_lang(
     user: &teloxide::types::User,
 ) -> Result<Lang, BotError> {
     let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-    Ok(chats::find(conn, user_id(user))
+    Ok(chats::find(conn, ids::ChatId(user_id(user).0))
         .await?
         .map_or(fallback, |chat| chat.lang))
 }
 
 /// A Telegram user's id as the store keeps it.
-pub(crate) fn user_id(user: &teloxide::types::User) -> i64 {
-    i64::try_from(user.id.0).unwrap_or(i64::MAX)
+pub(crate) fn user_id(user: &teloxide::types::User) -> ids::UserId {
+    ids::UserId(i64::try_from(user.id.0).unwrap_or(i64::MAX))
 }

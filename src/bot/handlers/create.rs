@@ -197,7 +197,7 @@ pub(super) async fn save(
     };
     let max = ctx.settings().max_open_tasks;
     let mut tx = ctx.db().await;
-    if tasks::count_open_by_owner(&mut tx, turn.user()).await? >= max {
+    if tasks::count_open_by_owner(&mut tx, turn.user_id).await? >= max {
         drop(tx);
         let problem = turn
             .tr
@@ -206,8 +206,8 @@ pub(super) async fn save(
         return Ok(None);
     }
     let new = NewTask {
-        chat_id: turn.chat(),
-        owner_id: turn.user(),
+        chat_id: turn.chat_id,
+        owner_id: turn.user_id,
         text,
         due_at: parsed.due,
         lead: parsed.lead.unwrap_or(turn.chat.default_lead),

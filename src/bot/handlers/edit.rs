@@ -37,7 +37,7 @@ use crate::store::undo::{self, Change};
 /// The Edit button: asks for the task's new time (or text and time).
 pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, task_id: TaskId) -> Result<Toast, BotError> {
     let mut conn = ctx.db().await;
-    let task = tasks::find(&mut conn, turn.chat(), task_id).await?;
+    let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
     drop(conn);
     let Some(task) = task.filter(|task| task.is_open()) else {
         not_found(ctx, turn).await?;
@@ -46,7 +46,7 @@ pub(super) async fn tapped(ctx: &Ctx, turn: &Turn, task_id: TaskId) -> Result<To
     if !ctx.may_change(turn, task.owner_id).await? {
         return Ok(Toast::Key("not-allowed-task"));
     }
-    let pending = Pending::EditTask { task_id: task_id.0 };
+    let pending = Pending::EditTask { task_id };
     let text = ctx
         .ask(turn, &pending, "ask-edit", &task.text, "edit-example")
         .await?;
@@ -66,7 +66,7 @@ pub(super) async fn answer(
         return not_allowed_task(ctx, turn).await;
     }
     let mut conn = ctx.db().await;
-    let task = tasks::find(&mut conn, turn.chat(), task_id).await?;
+    let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
     let Some(task) = task.filter(Task::is_open) else {
         conversation::close(&mut conn, ctx.queue(), turn.chat_id, turn.user_id).await?;
         drop(conn);
@@ -111,7 +111,7 @@ pub(super) async fn answer(
         recurrence: schedule.recurrence,
     };
     let mut tx = ctx.db().await;
-    let changed = tasks::reschedule(&mut tx, ctx.queue(), turn.chat(), task_id, &change).await?;
+    let changed = tasks::reschedule(&mut tx, ctx.queue(), turn.chat_id, task_id, &change).await?;
     drop(tx);
     let notes = assumed::notes(
         turn.tr,
@@ -126,7 +126,7 @@ pub(super) async fn answer(
 /// A new text alone: the schedule and the reminders stay as they are.
 async fn rename(ctx: &Ctx, turn: &Turn, task: &Task, text: &TaskText) -> Result<(), BotError> {
     let mut tx = ctx.db().await;
-    let changed = tasks::rename(&mut tx, turn.chat(), task.id, text).await?;
+    let changed = tasks::rename(&mut tx, turn.chat_id, task.id, text).await?;
     drop(tx);
     confirm(ctx, turn, task, changed, &[]).await
 }

@@ -13,7 +13,7 @@ use crate::store::{exports, outbox, tasks};
 /// or how long to wait after the last export.
 pub(super) async fn command(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
     let tr = turn.tr;
-    let total = tasks::count_open(&mut *ctx.db().await, turn.chat()).await?;
+    let total = tasks::count_open(&mut *ctx.db().await, turn.chat_id).await?;
     if total == 0 {
         return ctx.send_lines(turn, &[tr.t("export-empty")]).await;
     }

@@ -86,7 +86,7 @@ pub(super) async fn finish(
     }
     let mut tx = ctx.db().await;
     let queue = ctx.queue();
-    let before = match tasks::find(&mut tx, turn.chat(), task_id).await? {
+    let before = match tasks::find(&mut tx, turn.chat_id, task_id).await? {
         // Where its series stood, for an Undo to put back.
         Some(before) => Some(TaskVersion {
             occurrence: Some(occurrences::current(&mut tx, &before).await?.index),
@@ -96,9 +96,9 @@ pub(super) async fn finish(
     };
     let finished = match reminder_message {
         Some(message_id) => {
-            tasks::finish_from_reminder(&mut tx, queue, turn.chat(), task_id, message_id).await?
+            tasks::finish_from_reminder(&mut tx, queue, turn.chat_id, task_id, message_id).await?
         }
-        None => tasks::finish(&mut tx, queue, turn.chat(), task_id).await?,
+        None => tasks::finish(&mut tx, queue, turn.chat_id, task_id).await?,
     };
     let (Some(before), Some(task)) = (before, finished) else {
         drop(tx);
@@ -106,7 +106,7 @@ pub(super) async fn finish(
         return Ok(Changed::NotFound);
     };
     let tapped = reminder_message.map_or(cards::Keep::None, cards::Keep::EditedByCaller);
-    cards::close(&mut tx, queue, turn.chat(), task.id, tapped).await?;
+    cards::close(&mut tx, queue, turn.chat_id, task.id, tapped).await?;
     // Done under the reminder of a recurring task's past occurrence changes nothing but its
     // nagging: its Undo puts the task back as it is, and says when the next one comes.
     let undo_id = undo::record(&mut tx, task.id, Change::Done, Some(&before)).await?;
@@ -135,7 +135,7 @@ pub(super) async fn delete(ctx: &Ctx, turn: &Turn, task_id: TaskId) -> Result<Ch
         return Ok(Changed::NotAllowed);
     }
     let mut tx = ctx.db().await;
-    let deleted = tasks::delete(&mut tx, turn.chat(), task_id).await?;
+    let deleted = tasks::delete(&mut tx, turn.chat_id, task_id).await?;
     let Some(task) = deleted else {
         drop(tx);
         not_found(ctx, turn).await?;
@@ -144,7 +144,7 @@ pub(super) async fn delete(ctx: &Ctx, turn: &Turn, task_id: TaskId) -> Result<Ch
     cards::close(
         &mut tx,
         ctx.queue(),
-        turn.chat(),
+        turn.chat_id,
         task.id,
         cards::Keep::None,
     )

@@ -27,6 +27,7 @@ use crate::bot::BotError;
 use crate::bot::render;
 use crate::callback::Question;
 use crate::domain::due::parse_due;
+use crate::domain::ids::ChatId;
 use crate::store::conversation::{self, Pending};
 use crate::store::inbox;
 use crate::store::quotes::{MAX_QUOTE_CHARS, Quote, preview};
@@ -52,7 +53,7 @@ pub(crate) async fn on_forward(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     let Some(user) = msg.from.as_ref() else {
         return Ok(());
     };
-    if !admitted(&ctx, msg.chat.id.0, user).await? {
+    if !admitted(&ctx, ChatId(msg.chat.id.0), user).await? {
         return Ok(());
     }
     let turn = begin(&ctx, &msg.chat, user).await?;

@@ -80,15 +80,15 @@ async fn change(ctx: &Ctx, turn: &Turn, want: Want, task_id: TaskId) -> Result<C
         let mut tx = ctx.db().await;
         match want {
             Want::Pause => {
-                let paused = series::pause(&mut tx, turn.chat(), task_id).await?;
+                let paused = series::pause(&mut tx, turn.chat_id, task_id).await?;
                 if let Some(Hold::Changed(_)) = paused {
                     // Nothing fires while paused: no card offers Done or Snooze meanwhile.
                     let keep = cards::Keep::None;
-                    cards::close(&mut tx, ctx.queue(), turn.chat(), task_id, keep).await?;
+                    cards::close(&mut tx, ctx.queue(), turn.chat_id, task_id, keep).await?;
                 }
                 paused
             }
-            Want::Resume => series::resume(&mut tx, ctx.queue(), turn.chat(), task_id).await?,
+            Want::Resume => series::resume(&mut tx, ctx.queue(), turn.chat_id, task_id).await?,
         }
     };
     let Some(held) = held else {

@@ -29,7 +29,7 @@ pub(super) async fn tapped(
     half: HalfOfDay,
     message_id: MessageId,
 ) -> Result<Toast, BotError> {
-    let task = tasks::find(&mut *ctx.db().await, turn.chat(), task_id).await?;
+    let task = tasks::find(&mut *ctx.db().await, turn.chat_id, task_id).await?;
     let Some(task) = task.filter(|task| task.is_open()) else {
         return Ok(Toast::Key("not-found"));
     };
@@ -61,7 +61,7 @@ pub(super) async fn tapped(
     };
     let mut tx = ctx.db().await;
     let Some(changed) =
-        tasks::reschedule(&mut tx, ctx.queue(), turn.chat(), task_id, &change).await?
+        tasks::reschedule(&mut tx, ctx.queue(), turn.chat_id, task_id, &change).await?
     else {
         return Ok(Toast::Key("not-found"));
     };

@@ -5,6 +5,7 @@ use super::context::{Ctx, Turn};
 use super::replies::not_allowed_settings;
 use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
+use crate::domain::ids::ChatId;
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::chats;
@@ -33,7 +34,7 @@ pub(super) async fn command(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), Bo
 }
 
 /// Sets the chat's language and confirms in it (the caller checked the user may).
-pub(super) async fn set(ctx: &Ctx, chat_id: i64, lang: Lang) -> Result<(), BotError> {
+pub(super) async fn set(ctx: &Ctx, chat_id: ChatId, lang: Lang) -> Result<(), BotError> {
     chats::set_lang(&mut *ctx.db().await, chat_id, lang).await?;
     let text = render::notice(None, &[Tr::new(lang).t("lang-set")])?;
     ctx.send(chat_id, Reply::text(text)).await

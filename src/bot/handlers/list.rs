@@ -20,12 +20,12 @@ pub(super) async fn show(
 ) -> Result<(), BotError> {
     let zone = turn.zone().unwrap_or(chrono_tz::UTC);
     let mut conn = ctx.db().await;
-    let total = tasks::count_open(&mut conn, turn.chat()).await?;
+    let total = tasks::count_open(&mut conn, turn.chat_id).await?;
     let last_page = u32::try_from(render::page_count(total) - 1).unwrap_or(0);
     let page = page.min(last_page);
     let page_tasks = tasks::list_open(
         &mut conn,
-        turn.chat(),
+        turn.chat_id,
         PAGE_SIZE,
         i64::from(page) * PAGE_SIZE,
     )

@@ -44,7 +44,7 @@ use super::BotError;
 use super::commands::{self, Command, Input};
 use super::limits::RateVerdict;
 use super::render::{self, Reply};
-use crate::domain::ids::TaskId;
+use crate::domain::ids::ChatId;
 use crate::domain::lang::Lang;
 use crate::i18n::Tr;
 use crate::store::chats;
@@ -80,9 +80,10 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         Input::OtherBot => return Ok(()),
         Input::Text if !msg.chat.is_private() && !replies_to_bot(&ctx, &msg) => return Ok(()),
         Input::Text => {
-            let pending = conversation::pending(&mut *ctx.db().await, msg.chat.id.0, user_id(user))
-                .await?
-                .filter(Pending::is_question);
+            let pending =
+                conversation::pending(&mut *ctx.db().await, ChatId(msg.chat.id.0), user_id(user))
+                    .await?
+                    .filter(Pending::is_question);
             if pending.is_none() && !msg.chat.is_private() {
                 return Ok(());
             }
@@ -95,7 +96,7 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         RateVerdict::Allow => {}
         RateVerdict::Warn => {
             let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
-            return ctx.send(msg.chat.id.0, Reply::text(text)).await;
+            return ctx.send(ChatId(msg.chat.id.0), Reply::text(text)).await;
         }
         RateVerdict::Drop => return Ok(()),
     }
@@ -153,7 +154,7 @@ async fn on_location(
     user: &teloxide::types::User,
     location: &teloxide::types::Location,
 ) -> Result<(), BotError> {
-    if user.is_bot || !msg.chat.is_private() || !admitted(ctx, msg.chat.id.0, user).await? {
+    if user.is_bot || !msg.chat.is_private() || !admitted(ctx, ChatId(msg.chat.id.0), user).await? {
         return Ok(());
     }
     let turn = begin(ctx, &msg.chat, user).await?;
@@ -165,7 +166,11 @@ async fn on_location(
 
 /// Whether a message of `user` in `chat_id` is within their message rate: past it, the first
 /// one is told to wait (in the user's Telegram language) and the rest are dropped.
-async fn admitted(ctx: &Ctx, chat_id: i64, user: &teloxide::types::User) -> Result<bool, BotError> {
+async fn admitted(
+    ctx: &Ctx,
+    chat_id: ChatId,
+    user: &teloxide::types::User,
+) -> Result<bool, BotError> {
     match ctx.check_rate(user_id(user)).await? {
         RateVerdict::Allow => Ok(true),
         RateVerdict::Warn => {
@@ -217,8 +222,8 @@ async fn on_answer(ctx: &Ctx, turn: &Turn, pending: Pending, text: &str) -> Resu
             Some(zone) => create::answer_when(ctx, turn, zone, &task, text).await,
             None => task_message::from_text(ctx, turn, &task).await,
         },
-        Pending::EditTask { task_id } => edit::answer(ctx, turn, TaskId(task_id), text).await,
-        Pending::SnoozeTime { task_id } => snooze::answer(ctx, turn, TaskId(task_id), text).await,
+        Pending::EditTask { task_id } => edit::answer(ctx, turn, task_id, text).await,
+        Pending::SnoozeTime { task_id } => snooze::answer(ctx, turn, task_id, text).await,
         Pending::TimeZone { text: waiting } => before_zone::answer(ctx, turn, text, waiting).await,
         Pending::QuoteTime { quote, message_id } => {
             forward::answer(ctx, turn, quote, message_id, text).await
@@ -237,7 +242,7 @@ pub(crate) async fn on_membership(
     ctx: Arc<Ctx>,
     update: teloxide::types::ChatMemberUpdated,
 ) -> Result<(), BotError> {
-    let chat_id = update.chat.id.0;
+    let chat_id = ChatId(update.chat.id.0);
     let lang = Lang::from_code(update.from.language_code.as_deref().unwrap_or(""));
     let mut tx = ctx.db().await;
     chats::upsert(&mut *tx, chat_id, ChatKind::of(&update.chat), lang).await?;
@@ -269,7 +274,7 @@ pub(crate) async fn on_callback(ctx: Arc<Ctx>, query: CallbackQuery) -> Result<(
     };
     let lang = match (toast, query.message.as_ref()) {
         (Toast::Tapper(_), _) => tapper_lang(&mut *ctx.db().await, &query.from).await?,
-        (_, Some(message)) => chats::find(&mut *ctx.db().await, message.chat().id.0)
+        (_, Some(message)) => chats::find(&mut *ctx.db().await, ChatId(message.chat().id.0))
             .await?
             .map_or(fallback, |chat| chat.lang),
         (_, None) => fallback,

@@ -21,7 +21,7 @@ pub(super) async fn tapped(
     task_id: TaskId,
     message_id: MessageId,
 ) -> Result<Toast, BotError> {
-    let task = tasks::find(&mut *ctx.db().await, turn.chat(), task_id).await?;
+    let task = tasks::find(&mut *ctx.db().await, turn.chat_id, task_id).await?;
     let Some(task) = task.filter(tasks::Task::is_open) else {
         not_found(ctx, turn).await?;
         return Ok(Toast::Key("not-found"));
@@ -42,7 +42,7 @@ pub(super) async fn tapped(
     cards::close(
         &mut *ctx.db().await,
         ctx.queue(),
-        turn.chat(),
+        turn.chat_id,
         task_id,
         tapped,
     )

@@ -26,7 +26,7 @@ pub(super) async fn tapped(
     choice: Snooze,
 ) -> Result<Toast, BotError> {
     let mut conn = ctx.db().await;
-    let task = tasks::find(&mut conn, turn.chat(), task_id).await?;
+    let task = tasks::find(&mut conn, turn.chat_id, task_id).await?;
     drop(conn);
     let Some(task) = task.filter(|task| task.is_open()) else {
         not_found(ctx, turn).await?;
@@ -46,7 +46,7 @@ pub(super) async fn tapped(
             resolve_local(zone, tomorrow.and_time(DEFAULT_TIME))
         }
         Snooze::Custom => {
-            let pending = Pending::SnoozeTime { task_id: task_id.0 };
+            let pending = Pending::SnoozeTime { task_id };
             let text = ctx
                 .ask(turn, &pending, "ask-snooze", &task.text, "snooze-example")
                 .await?;
@@ -72,7 +72,7 @@ pub(super) async fn answer(
     answer: &str,
 ) -> Result<(), BotError> {
     let mut conn = ctx.db().await;
-    let Some(task) = tasks::find(&mut conn, turn.chat(), task_id).await? else {
+    let Some(task) = tasks::find(&mut conn, turn.chat_id, task_id).await? else {
         conversation::close(&mut conn, ctx.queue(), turn.chat_id, turn.user_id).await?;
         return not_found(ctx, turn).await;
     };
@@ -101,13 +101,13 @@ async fn snooze(
     zone: Tz,
 ) -> Result<(), BotError> {
     let mut tx = ctx.db().await;
-    let snoozed = tasks::snooze(&mut tx, ctx.queue(), turn.chat(), task_id, fire_at).await?;
+    let snoozed = tasks::snooze(&mut tx, ctx.queue(), turn.chat_id, task_id, fire_at).await?;
     if snoozed.is_some() {
         // The snooze comes back as a card of its own: no older card snoozes it again.
         cards::close(
             &mut tx,
             ctx.queue(),
-            turn.chat(),
+            turn.chat_id,
             task_id,
             cards::Keep::None,
         )

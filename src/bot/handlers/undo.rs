@@ -26,7 +26,7 @@ pub(super) async fn tapped(
     undo_id: i64,
     message_id: MessageId,
 ) -> Result<Toast, BotError> {
-    let found = undo::find_for_update(&mut *ctx.db().await, turn.chat(), undo_id).await?;
+    let found = undo::find_for_update(&mut *ctx.db().await, turn.chat_id, undo_id).await?;
     let Some(found) = found else {
         // Replaced by a newer change of the task, or the task is gone.
         return Ok(Toast::Key("undo-outdated"));
@@ -45,7 +45,7 @@ pub(super) async fn tapped(
     undo::mark_used(&mut tx, found.id).await?;
     let (title, before) = match (found.change, &found.before) {
         (Change::Create, _) | (_, None) => {
-            let removed = tasks::delete(&mut tx, turn.chat(), found.task_id).await?;
+            let removed = tasks::delete(&mut tx, turn.chat_id, found.task_id).await?;
             drop(tx);
             ctx.edit(turn.chat_id, message_id, None, None);
             if let Some(task) = removed {
@@ -65,7 +65,7 @@ pub(super) async fn tapped(
     let restored = tasks::restore(
         &mut tx,
         ctx.queue(),
-        turn.chat(),
+        turn.chat_id,
         found.task_id,
         before,
         now,

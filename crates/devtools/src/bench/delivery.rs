@@ -276,7 +276,7 @@ pub async fn seed(
         } else {
             ChatKind::Private
         };
-        chats::upsert(&mut *tx, *chat_id, kind, Lang::En).await?;
+        chats::upsert(&mut *tx, ChatId(*chat_id), kind, Lang::En).await?;
         let new = NewTask {
             chat_id: ChatId(*chat_id),
             owner_id: UserId(chat_id.abs()),

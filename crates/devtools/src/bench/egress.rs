@@ -403,8 +403,19 @@ async fn burst(
             .create_user(NewUser::new(&format!("Burst{i}")).language("en"))?
             .user
             .id;
-        chats::upsert(&pool, user, ChatKind::Private, Lang::En).await?;
-        chats::set_tz(&pool, user, Tz::Asia__Tashkent).await?;
+        chats::upsert(
+            &pool,
+            remindbot::domain::ids::ChatId(user),
+            ChatKind::Private,
+            Lang::En,
+        )
+        .await?;
+        chats::set_tz(
+            &pool,
+            remindbot::domain::ids::ChatId(user),
+            Tz::Asia__Tashkent,
+        )
+        .await?;
         users.push(user);
     }
     let config = super::delivery::run_config(database.url(), &sim, RATE, true, args.workers);

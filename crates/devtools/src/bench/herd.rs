@@ -207,7 +207,7 @@ async fn seed_at(pool: &PgPool, chat_ids: &[i64], due: DateTime<Utc>) -> anyhow:
         seeders.spawn(async move {
             let mut tx = pool.begin().await?;
             for chat_id in part {
-                chats::upsert(&mut *tx, chat_id, ChatKind::Private, Lang::En).await?;
+                chats::upsert(&mut *tx, ChatId(chat_id), ChatKind::Private, Lang::En).await?;
                 let new = NewTask {
                     chat_id: ChatId(chat_id),
                     owner_id: UserId(chat_id),

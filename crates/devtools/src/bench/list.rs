@@ -158,8 +158,8 @@ async fn seed_user(pool: &PgPool, user: i64, tasks: usize) -> anyhow::Result<()>
     let queue = outbox_queue(pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let zone: Tz = ZONE.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut tx = pool.begin().await?;
-    chats::upsert(&mut *tx, user, ChatKind::Private, Lang::En).await?;
-    chats::set_tz(&mut *tx, user, zone).await?;
+    chats::upsert(&mut *tx, ChatId(user), ChatKind::Private, Lang::En).await?;
+    chats::set_tz(&mut *tx, ChatId(user), zone).await?;
     let now = Utc::now();
     for n in 0..tasks {
         let new = NewTask {
