@@ -34,6 +34,7 @@ mod delivery_recovery;
 mod delivery_scale;
 mod delivery_series;
 mod intake;
+mod intake_group;
 mod listeners;
 mod migrations;
 mod operations;
