@@ -20,6 +20,7 @@ use teloxide::Bot;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
+use crate::bot::intake::group_commit::GroupCommit;
 use crate::bot::intake::webhook::{self, WebhookEndpoint};
 use crate::bot::updates::Apologize;
 use crate::config::RunConfig;
@@ -221,8 +222,7 @@ pub fn bot_client(config: &RunConfig) -> anyhow::Result<Bot> {
 fn webhook_router(context: &AppContext) -> Option<axum::Router> {
     let intake = &context.config.intake;
     Some(webhook::router(WebhookEndpoint {
-        pool: context.pool.clone(),
-        queue: context.updates.clone(),
+        inbox: GroupCommit::start(context.pool.clone(), context.updates.clone()),
         secret: intake.webhook_secret()?,
         max_body_bytes: intake.webhook_max_body_bytes,
         path: intake.webhook_path()?,

@@ -7,7 +7,8 @@ use chrono::{DateTime, Utc};
 use pgqueue::{JobKind, NewJob, Queue, QueueConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqlx::{PgConnection, PgExecutor, PgPool};
+use sqlx::types::Json;
+use sqlx::{Connection, PgConnection, PgExecutor, PgPool};
 
 use super::StoreError;
 use crate::domain::ids::ChatId;
@@ -121,17 +122,20 @@ impl Incoming {
 }
 
 /// Writes `updates` to the inbox with their jobs and returns how many were new (an `update_id`
-/// stored before is skipped). When this returns, they are committed: only then may Telegram be
-/// told they arrived. They go in one transaction; when PostgreSQL refuses a value of one (a data
+/// stored before, or twice in `updates`, is stored once). When this returns, they are committed:
+/// only then may Telegram be told they arrived. They go in one transaction of three statements
+/// whatever their number (the rows, their jobs, the rows' job ids), so a page of getUpdates or a
+/// group of webhook requests costs one commit; when PostgreSQL refuses a value of one (a data
 /// exception, such as U+0000 in jsonb), each is stored on its own and the refused ones as
-/// [`Incoming::unstorable`], so no update can keep the others (or itself) out.
+/// [`Incoming::unstorable`], so no update can keep the others (or itself) out. Within one call,
+/// the jobs of one chat are queued in the order of `updates`.
 #[tracing::instrument(skip_all, fields(updates = updates.len()))]
 pub async fn receive(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     queue: &Queue,
     updates: &[Incoming],
 ) -> Result<usize, StoreError> {
-    match receive_together(pool, queue, updates).await {
+    match receive_together(conn, queue, updates).await {
         Err(error) if error.is_refused_value() => {
             tracing::warn!(%error, "an update cannot be stored as it is; storing one at a time");
         }
@@ -139,10 +143,10 @@ pub async fn receive(
     }
     let mut new = 0;
     for update in updates {
-        new += match receive_together(pool, queue, std::slice::from_ref(update)).await {
+        new += match receive_together(conn, queue, std::slice::from_ref(update)).await {
             Err(error) if error.is_refused_value() => {
                 tracing::warn!(%error, update_id = update.update_id, "update stored as unreadable");
-                receive_together(pool, queue, &[update.unstorable()]).await?
+                receive_together(conn, queue, &[update.unstorable()]).await?
             }
             stored => stored?,
         };
@@ -152,52 +156,100 @@ pub async fn receive(
 
 /// Writes `updates` with their jobs in one transaction; how many were new.
 async fn receive_together(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     queue: &Queue,
     updates: &[Incoming],
 ) -> Result<usize, StoreError> {
-    let mut tx = pool.begin().await?;
-    let mut new = 0;
-    for update in updates {
-        if store(&mut tx, queue, update).await? {
-            new += 1;
-        }
+    let mut seen = std::collections::HashSet::new();
+    let updates: Vec<&Incoming> = updates
+        .iter()
+        .filter(|update| update.update_id.is_none_or(|id| seen.insert(id)))
+        .collect();
+    if updates.is_empty() {
+        return Ok(0);
     }
+    let mut tx = conn.begin().await?;
+    let stored = insert(&mut tx, &updates).await?;
+    let jobs: Vec<NewJob> = stored
+        .iter()
+        .map(|(inbox_id, update)| {
+            NewJob::of(&UpdateJob {
+                inbox_id: *inbox_id,
+            })
+            .serial_key(update.serial_key(*inbox_id))
+        })
+        .collect();
+    // Without dedupe keys every job is written, in the order given.
+    let job_ids = queue.enqueue_many(&mut tx, &jobs).await?;
+    let inbox_ids: Vec<i64> = stored.iter().map(|(id, _)| *id).collect();
+    let job_ids: Vec<i64> = job_ids.into_iter().map(|id| id.0).collect();
+    sqlx::query!(
+        "update updates u set job_id = j.job_id
+         from unnest($1::bigint[], $2::bigint[]) as j(id, job_id)
+         where u.id = j.id",
+        &inbox_ids,
+        &job_ids,
+    )
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
-    Ok(new)
+    Ok(stored.len())
 }
 
-/// Stores one update and its job; false when its `update_id` was stored before.
-async fn store(
+/// Inserts `updates` (no `update_id` twice) in one statement; the new ones with their inbox ids,
+/// in the order given (an `update_id` stored before is skipped).
+async fn insert<'u>(
     conn: &mut PgConnection,
-    queue: &Queue,
-    update: &Incoming,
-) -> Result<bool, StoreError> {
-    let inbox_id = sqlx::query_scalar!(
-        "insert into updates (update_id, chat_id, kind, raw, body) values ($1, $2, $3, $4, $5)
-         on conflict (update_id) do nothing
-         returning id",
-        update.update_id,
-        update.chat_id.map(|id| id.0),
-        update.kind,
-        update.raw,
-        update.body,
+    updates: &[&'u Incoming],
+) -> Result<Vec<(i64, &'u Incoming)>, StoreError> {
+    let update_ids: Vec<Option<i64>> = updates.iter().map(|u| u.update_id).collect();
+    let chat_ids: Vec<Option<i64>> = updates.iter().map(|u| u.chat_id.map(|id| id.0)).collect();
+    let kinds: Vec<&str> = updates.iter().map(|u| u.kind.as_str()).collect();
+    // The updates travel as one JSON array (PostgreSQL parses it once); JSON null stands for
+    // none, which no update is.
+    let raws = Json(updates.iter().map(|u| &u.raw).collect::<Vec<_>>());
+    let bodies: Vec<Option<&str>> = updates.iter().map(|u| u.body.as_deref()).collect();
+    // `rows from` yields the arrays' rows in order and the insert numbers them as they come, so
+    // the ids follow the order given.
+    let rows = sqlx::query!(
+        r#"insert into updates (update_id, chat_id, kind, raw, body)
+           select update_id, chat_id, kind, nullif(raw, 'null'::jsonb), body
+           from rows from (unnest($1::bigint[]), unnest($2::bigint[]), unnest($3::text[]),
+                           jsonb_array_elements($4), unnest($5::text[]))
+               as u(update_id, chat_id, kind, raw, body)
+           on conflict (update_id) do nothing
+           returning id, update_id"#,
+        &update_ids as &[Option<i64>],
+        &chat_ids as &[Option<i64>],
+        &kinds as &[&str],
+        raws as _,
+        &bodies as &[Option<&str>],
     )
-    .fetch_optional(&mut *conn)
+    .fetch_all(conn)
     .await?;
-    let Some(inbox_id) = inbox_id else {
-        return Ok(false);
-    };
-    let job = NewJob::of(&UpdateJob { inbox_id }).serial_key(update.serial_key(inbox_id));
-    let job_id = queue.enqueue(&mut *conn, job).await?;
-    sqlx::query!(
-        "update updates set job_id = $2 where id = $1",
-        inbox_id,
-        job_id.map(|id| id.0),
-    )
-    .execute(conn)
-    .await?;
-    Ok(true)
+    let mut by_update_id = std::collections::HashMap::new();
+    let mut without_id = Vec::new();
+    for row in rows {
+        match row.update_id {
+            Some(update_id) => {
+                by_update_id.insert(update_id, row.id);
+            }
+            None => without_id.push(row.id),
+        }
+    }
+    // Bodies without an update_id are all new, numbered in the order given.
+    without_id.sort_unstable();
+    let mut without_id = without_id.into_iter();
+    Ok(updates
+        .iter()
+        .filter_map(|update| {
+            let id = match update.update_id {
+                Some(update_id) => by_update_id.get(&update_id).copied(),
+                None => without_id.next(),
+            };
+            id.map(|id| (id, *update))
+        })
+        .collect())
 }
 
 /// An update as stored.

@@ -36,6 +36,7 @@ mod delivery_scale;
 mod delivery_series;
 mod egress_slow;
 mod intake;
+mod intake_group;
 mod listeners;
 mod migrations;
 mod operations;

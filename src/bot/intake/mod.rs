@@ -2,6 +2,7 @@
 //! ([`poll`]), or a webhook every replica serves ([`webhook`]). Either way an update is committed
 //! to the inbox before Telegram is told it arrived.
 
+pub mod group_commit;
 pub mod poll;
 pub mod webhook;
 

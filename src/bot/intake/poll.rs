@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use super::ALLOWED_UPDATES;
 use crate::bot::BotError;
 use crate::bot::metrics::{self, Via};
+use crate::store::StoreError;
 use crate::store::inbox::{self, Incoming};
 use pgqueue::Queue;
 
@@ -188,7 +189,7 @@ impl Poller {
     async fn store(&self, updates: &[Incoming], shutdown: &CancellationToken) -> bool {
         let mut pause = Duration::from_millis(200);
         loop {
-            match inbox::receive(&self.pool, &self.queue, updates).await {
+            match self.receive(updates).await {
                 Ok(new) => {
                     metrics::updates_received(Via::Polling, new);
                     return true;
@@ -202,6 +203,12 @@ impl Poller {
                 }
             }
         }
+    }
+
+    /// Writes a page of updates to the inbox in one transaction; how many were new.
+    async fn receive(&self, updates: &[Incoming]) -> Result<usize, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        inbox::receive(&mut conn, &self.queue, updates).await
     }
 
     /// One getUpdates, its results as raw JSON.

@@ -9,7 +9,8 @@
 //! - a body PostgreSQL refuses to store as it is (U+0000): stored as unreadable, answered 200;
 //! - an update seen before: 200, stored once.
 //!
-//! Every replica serves the endpoint; whichever receives an update, any replica handles it.
+//! Every replica serves the endpoint; whichever receives an update, any replica handles it. The
+//! updates of requests in flight together are committed together ([`super::group_commit`]).
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
@@ -20,11 +21,10 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use secrecy::{ExposeSecret, SecretString};
-use sqlx::PgPool;
 
-use crate::bot::metrics::{self, Via};
-use crate::store::inbox::{self, Incoming};
-use pgqueue::Queue;
+use super::group_commit::GroupCommit;
+use crate::bot::metrics;
+use crate::store::inbox::Incoming;
 
 /// The header Telegram sends the secret in.
 pub const SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
@@ -36,10 +36,8 @@ const KEEP_UNREADABLE: usize = 4096;
 /// What the endpoint needs.
 #[derive(Clone)]
 pub struct WebhookEndpoint {
-    /// The database.
-    pub pool: PgPool,
-    /// The updates queue.
-    pub queue: Queue,
+    /// The inbox, committing the updates of concurrent requests together.
+    pub inbox: GroupCommit,
     /// The secret Telegram sends with every request (shared by all replicas).
     pub secret: SecretString,
     /// The largest body accepted, in bytes.
@@ -89,13 +87,8 @@ async fn receive(
             Incoming::unreadable(String::from_utf8_lossy(kept).into_owned())
         }
     };
-    let incoming = [incoming];
-    let stored = inbox::receive(&endpoint.pool, &endpoint.queue, &incoming);
-    match tokio::time::timeout(STORE_TIMEOUT, stored).await {
-        Ok(Ok(new)) => {
-            metrics::updates_received(Via::Webhook, new);
-            StatusCode::OK
-        }
+    match tokio::time::timeout(STORE_TIMEOUT, endpoint.inbox.commit(incoming)).await {
+        Ok(Ok(())) => StatusCode::OK,
         Ok(Err(error)) => {
             tracing::warn!(%error, "storing a webhook update failed");
             refuse(StatusCode::SERVICE_UNAVAILABLE)

@@ -95,8 +95,9 @@ fn line(args: &IntakeBenchArgs, r: &RunResult, kind: &str) -> String {
     )
 }
 
-/// A message update as Telegram sends it.
-fn message_update(update_id: i64, user_id: i64, text: &str) -> serde_json::Value {
+/// A message update as Telegram sends it: `text` from user `user_id` in their private chat (a
+/// command's entity marked).
+pub fn message_update(update_id: i64, user_id: i64, text: &str) -> serde_json::Value {
     let command = text.starts_with('/').then(|| {
         let length = text.find(' ').unwrap_or(text.len());
         json!([{"type": "bot_command", "offset": 0, "length": length}])
