@@ -138,7 +138,7 @@ impl Queue {
     /// is due now, `None` when nothing is pending. A keyed job waiting for the job ahead of it
     /// counts as due: the runner then looks again after its cooldown, and the statement that
     /// finishes a keyed job wakes the queue when a job of its key is pending (a NOTIFY from the
-    /// `jobs_key_released` trigger).
+    /// `jobs_after_transition` trigger).
     #[tracing::instrument(skip_all, fields(queue = %self.config.name))]
     pub async fn next_due_in(&self) -> Result<Option<Duration>, QueueError> {
         let seconds = sqlx::query_scalar!(
