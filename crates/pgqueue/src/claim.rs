@@ -57,6 +57,13 @@ impl Queue {
     /// work stays outside any transaction. The completion is fenced as [`Queue::complete`] is; the
     /// claim follows it, so the next job of `done`'s serial key may be the one taken.
     ///
+    /// It runs on an idle connection of the pool taken as it is (`PgPool::try_acquire`), without
+    /// the liveness ping the pool's `acquire` sends first by default: that ping is a round trip
+    /// of its own, and a worker loop on its own connection does not pay it. When no connection is
+    /// idle, or the statement fails on the one taken (a connection the server closed), it runs
+    /// once more through the pool's `acquire`, ping included. A repeat is harmless: the
+    /// completion is fenced, and the claim is a transaction of its own.
+    ///
     /// Returns whether the completion was recorded (`false`: the lease was lost and nothing was
     /// changed, as [`QueueError::LeaseLost`] means elsewhere) and the next job, if one is due.
     #[tracing::instrument(skip_all, fields(queue = %self.config.name, job = done.id.0, claim = done.claim))]
@@ -65,18 +72,26 @@ impl Queue {
         done: &ClaimedJob,
         worker: &str,
     ) -> Result<(bool, Option<ClaimedJob>), QueueError> {
-        let row = sqlx::query!(
-            r#"select completed as "completed!", id, queue, payload, attempt, max_attempts, claim,
-                      throttles, serial_key, priority, run_at, locked_until
-               from complete_and_claim_job($1, $2, $3, $4, $5)"#,
-            done.id.0,
-            done.claim,
-            self.config.name,
-            secs(self.config.lease),
-            worker,
-        )
-        .fetch_one(&self.pool)
-        .await?;
+        let statement = || {
+            sqlx::query!(
+                r#"select completed as "completed!", id, queue, payload, attempt, max_attempts,
+                          claim, throttles, serial_key, priority, run_at, locked_until
+                   from complete_and_claim_job($1, $2, $3, $4, $5)"#,
+                done.id.0,
+                done.claim,
+                self.config.name,
+                secs(self.config.lease),
+                worker,
+            )
+        };
+        let idle = match self.pool.try_acquire() {
+            Some(mut conn) => statement().fetch_one(&mut *conn).await.ok(),
+            None => None,
+        };
+        let row = match idle {
+            Some(row) => row,
+            None => statement().fetch_one(&self.pool).await?,
+        };
         // The function's columns are all null when no job was due, none of them null otherwise.
         let next = match (
             row.id,
@@ -123,7 +138,7 @@ impl Queue {
     /// is due now, `None` when nothing is pending. A keyed job waiting for the job ahead of it
     /// counts as due: the runner then looks again after its cooldown, and the statement that
     /// finishes a keyed job wakes the queue when a job of its key is pending (a NOTIFY from the
-    /// `jobs_key_released` trigger).
+    /// `jobs_after_transition` trigger).
     #[tracing::instrument(skip_all, fields(queue = %self.config.name))]
     pub async fn next_due_in(&self) -> Result<Option<Duration>, QueueError> {
         let seconds = sqlx::query_scalar!(

@@ -59,25 +59,24 @@ impl Queue {
             self.admits(job)?;
         }
         // The payloads travel as one JSON array: PostgreSQL parses it once, where an array of
-        // jsonb values costs a parse per element.
+        // jsonb values costs a parse per element. A column that every job leaves at its default
+        // (due now, the queue's attempts, no serial key, priority 0) travels as a null array,
+        // which `unnest` turns into no rows and `rows from` pads with nulls: a batch of plain
+        // jobs costs no array to encode, send and unnest per column.
         let payloads = Json(jobs.iter().map(|j| &j.payload).collect::<Vec<_>>());
-        let run_ats: Vec<Option<DateTime<Utc>>> = jobs.iter().map(|j| j.run_at).collect();
-        let keys: Vec<Option<String>> = jobs.iter().map(|j| j.dedupe_key.clone()).collect();
-        let attempts: Vec<i32> = jobs
-            .iter()
-            .map(|j| j.max_attempts.unwrap_or(self.config.max_attempts))
-            .collect();
-        let serial_keys: Vec<Option<String>> = jobs.iter().map(|j| j.serial_key.clone()).collect();
-        let priorities: Vec<i16> = jobs.iter().map(|j| j.priority).collect();
+        let run_ats = column(jobs, |j| j.run_at.is_some(), |j| j.run_at);
+        let attempts = column(jobs, |j| j.max_attempts.is_some(), |j| j.max_attempts);
+        let serial_keys = column(jobs, |j| j.serial_key.is_some(), |j| j.serial_key.clone());
+        let priorities = column(jobs, |j| j.priority != 0, |j| j.priority);
         // Without dedupe keys the statement needs no ON CONFLICT: its speculative insertion
         // costs every row a lock and a WAL record more than a plain insert.
-        let ids = if keys.iter().all(Option::is_none) {
+        let ids = if jobs.iter().all(|j| j.dedupe_key.is_none()) {
             sqlx::query_scalar!(
                 r#"with inserted as (
                        insert into jobs (queue, payload, run_at, max_attempts, serial_key,
                                          priority)
-                       select $1, payload, coalesce(run_at, now()), max_attempts, serial_key,
-                              priority
+                       select $1, payload, coalesce(run_at, now()), coalesce(max_attempts, $8),
+                              serial_key, coalesce(priority, 0)
                        from rows from (jsonb_array_elements($2), unnest($3::timestamptz[]),
                                        unnest($4::int[]), unnest($6::text[]),
                                        unnest($7::smallint[]))
@@ -88,21 +87,23 @@ impl Queue {
                    from inserted, notified"#,
                 self.config.name,
                 payloads as _,
-                &run_ats as &[Option<DateTime<Utc>>],
-                &attempts,
+                run_ats.as_deref() as Option<&[Option<DateTime<Utc>>]>,
+                attempts.as_deref() as Option<&[Option<i32>]>,
                 super::NOTIFY_CHANNEL,
-                &serial_keys as &[Option<String>],
-                &priorities,
+                serial_keys.as_deref() as Option<&[Option<String>]>,
+                priorities.as_deref() as Option<&[i16]>,
+                self.config.max_attempts,
             )
             .fetch_one(conn)
             .await?
         } else {
+            let keys: Vec<Option<String>> = jobs.iter().map(|j| j.dedupe_key.clone()).collect();
             sqlx::query_scalar!(
                 r#"with inserted as (
                        insert into jobs (queue, payload, run_at, dedupe_key, max_attempts,
                                          serial_key, priority)
-                       select $1, payload, coalesce(run_at, now()), dedupe_key, max_attempts,
-                              serial_key, priority
+                       select $1, payload, coalesce(run_at, now()), dedupe_key,
+                              coalesce(max_attempts, $9), serial_key, coalesce(priority, 0)
                        from rows from (jsonb_array_elements($2), unnest($3::timestamptz[]),
                                        unnest($4::text[]), unnest($5::int[]),
                                        unnest($7::text[]), unnest($8::smallint[]))
@@ -116,12 +117,13 @@ impl Queue {
                    from inserted, notified"#,
                 self.config.name,
                 payloads as _,
-                &run_ats as &[Option<DateTime<Utc>>],
+                run_ats.as_deref() as Option<&[Option<DateTime<Utc>>]>,
                 &keys as &[Option<String>],
-                &attempts,
+                attempts.as_deref() as Option<&[Option<i32>]>,
                 super::NOTIFY_CHANNEL,
-                &serial_keys as &[Option<String>],
-                &priorities,
+                serial_keys.as_deref() as Option<&[Option<String>]>,
+                priorities.as_deref() as Option<&[i16]>,
+                self.config.max_attempts,
             )
             .fetch_one(conn)
             .await?
@@ -140,4 +142,16 @@ impl Queue {
             _ => Ok(()),
         }
     }
+}
+
+/// One column of a batch of jobs for `enqueue_many`: every job's value, or `None` (sent as a
+/// null array) when no job sets it (`is_set`), so the statement takes the column's default.
+fn column<T>(
+    jobs: &[NewJob],
+    is_set: impl Fn(&NewJob) -> bool,
+    value: impl Fn(&NewJob) -> T,
+) -> Option<Vec<T>> {
+    jobs.iter()
+        .any(is_set)
+        .then(|| jobs.iter().map(value).collect())
 }

@@ -1,7 +1,12 @@
-//! `claim`: the experiment of the seed lesson (§2.2). A plain table of jobs; each worker, on its
-//! own connection, loops: begin → take one pending job → work → mark it done → commit, the work
-//! inside the claiming transaction. Only the way the job is taken differs:
-//! `FOR UPDATE SKIP LOCKED`, plain `FOR UPDATE`, or no lock at all.
+//! `claim`: the experiment of the seed lesson (§2.2 and §7, its `t55-navbat.mjs`), on the seed's
+//! own table and index: `t55_ish` (id, tur, payload, holat, urinish, keyingi_urinish, bajaruvchi)
+//! with a partial index on the ids of pending jobs (`holat = 'kutmoqda'`), the one its
+//! `ORDER BY id` reads. Each worker, on its own connection, runs the seed's loop word for word:
+//! begin → `SELECT id … WHERE holat = 'kutmoqda' AND keyingi_urinish <= now() ORDER BY id LIMIT 1
+//! FOR UPDATE SKIP LOCKED` → work → `UPDATE … SET holat = 'bajarildi', bajaruvchi = $2,
+//! urinish = urinish + 1` → commit, the work inside the claiming transaction. Only the way the
+//! job is taken differs between strategies: `FOR UPDATE SKIP LOCKED` (the seed's), plain
+//! `FOR UPDATE`, or no lock at all. `bench queue --side-by-side` runs the first as its baseline.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -34,14 +39,16 @@ impl Strategy {
     fn select(self) -> &'static str {
         match self {
             Self::SkipLocked => {
-                "select id from bench_claim where state = 'pending' order by id limit 1 \
-                 for update skip locked"
+                "select id from t55_ish where holat = 'kutmoqda' and keyingi_urinish <= now() \
+                 order by id limit 1 for update skip locked"
             }
             Self::ForUpdate => {
-                "select id from bench_claim where state = 'pending' order by id limit 1 for update"
+                "select id from t55_ish where holat = 'kutmoqda' and keyingi_urinish <= now() \
+                 order by id limit 1 for update"
             }
             Self::NoLock => {
-                "select id from bench_claim where state = 'pending' order by id limit 1"
+                "select id from t55_ish where holat = 'kutmoqda' and keyingi_urinish <= now() \
+                 order by id limit 1"
             }
         }
     }
@@ -75,6 +82,8 @@ pub(super) struct ClaimRun {
     duplicates: usize,
     per_worker: Vec<usize>,
     work_mean_ms: f64,
+    /// Bytes of WAL the server wrote during the loop, per job.
+    pub(super) wal_bytes_per_job: f64,
 }
 
 /// Runs the experiment `args.runs` times and prints a line per run, then the medians.
@@ -85,7 +94,7 @@ pub async fn run(args: &ClaimArgs, server_url: &str) -> anyhow::Result<()> {
         let per_second = args.jobs as f64 / (result.millis / 1000.0);
         println!(
             "bench=claim strategy={} jobs={} workers={} work_ms={} work_mean_ms={:.3} ms={:.0} \
-             jobs_per_s={:.0} executions={} duplicates={} per_worker={}",
+             jobs_per_s={:.0} wal_bytes_per_job={:.0} executions={} duplicates={} per_worker={}",
             args.strategy.name(),
             args.jobs,
             args.workers,
@@ -93,6 +102,7 @@ pub async fn run(args: &ClaimArgs, server_url: &str) -> anyhow::Result<()> {
             result.work_mean_ms,
             result.millis,
             per_second,
+            result.wal_bytes_per_job,
             result.executions,
             result.duplicates,
             result
@@ -120,22 +130,33 @@ pub async fn run(args: &ClaimArgs, server_url: &str) -> anyhow::Result<()> {
 pub(super) async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Result<ClaimRun> {
     let database = crate::scratch(server_url).await?;
     let mut setup = PgConnection::connect(database.url()).await?;
+    // The seed's table (its §4.2 columns that the loop reads and writes, and `bajaruvchi`, who did
+    // it) and the index its `ORDER BY id` reads: only pending ids, so a worker never walks the
+    // jobs already done.
     sqlx::query(
-        "create table bench_claim (id bigint primary key, state text not null default 'pending', \
-         done_by int)",
+        "create table t55_ish (
+             id bigint generated always as identity primary key,
+             tur text not null,
+             payload jsonb not null,
+             holat text not null default 'kutmoqda',
+             urinish int not null default 0,
+             keyingi_urinish timestamptz not null default now(),
+             bajaruvchi int)",
     )
     .execute(&mut setup)
     .await?;
+    sqlx::query("create index t55_ish_kutmoqda on t55_ish (id) where holat = 'kutmoqda'")
+        .execute(&mut setup)
+        .await?;
+    // The same rows as the queue's benchmark: a payload `{"n": k}` per job.
     sqlx::query(AssertSqlSafe(format!(
-        "insert into bench_claim (id) select generate_series(1, {})",
+        "insert into t55_ish (tur, payload) \
+         select 'eslatma', jsonb_build_object('n', g) from generate_series(0, {} - 1) g",
         args.jobs
     )))
     .execute(&mut setup)
     .await?;
-    sqlx::query("analyze bench_claim")
-        .execute(&mut setup)
-        .await?;
-    setup.close().await?;
+    sqlx::query("analyze t55_ish").execute(&mut setup).await?;
 
     let mut connections = Vec::with_capacity(args.workers);
     for _ in 0..args.workers {
@@ -146,6 +167,7 @@ pub(super) async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Resu
     let executed = Arc::new(std::sync::Mutex::new(Vec::with_capacity(args.jobs * 2)));
     let work_nanos = Arc::new(AtomicU64::new(0));
     let work = Duration::from_secs_f64(args.work_ms.max(0.0) / 1000.0);
+    let wal_before = pgqueue::synthetic::wal_usage(&mut setup).await?;
     let started = Instant::now();
     let mut workers = tokio::task::JoinSet::new();
     for (number, conn) in connections.into_iter().enumerate() {
@@ -170,6 +192,8 @@ pub(super) async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Resu
         per_worker[number] = count;
     }
     let millis = started.elapsed().as_secs_f64() * 1000.0;
+    let wal_after = pgqueue::synthetic::wal_usage(&mut setup).await?;
+    setup.close().await?;
     let executed = executed.lock().expect("poisoned").clone();
     let distinct: std::collections::HashSet<i64> = executed.iter().copied().collect();
     Ok(ClaimRun {
@@ -178,6 +202,7 @@ pub(super) async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Resu
         duplicates: executed.len() - distinct.len(),
         work_mean_ms: work::mean_ms(work_nanos.load(Ordering::Relaxed), executed.len() as u64),
         per_worker,
+        wal_bytes_per_job: (wal_after.bytes - wal_before.bytes) as f64 / args.jobs.max(1) as f64,
     })
 }
 
@@ -204,11 +229,14 @@ async fn worker(
             break;
         };
         work::simulate(work, work_nanos).await;
-        sqlx::query("update bench_claim set state = 'done', done_by = $2 where id = $1")
-            .bind(id)
-            .bind(number as i32)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "update t55_ish set holat = 'bajarildi', bajaruvchi = $2, urinish = urinish + 1 \
+             where id = $1",
+        )
+        .bind(id)
+        .bind(number as i32)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         executed.lock().expect("poisoned").push(id);
         count += 1;

@@ -37,8 +37,9 @@ pub struct QueueBenchArgs {
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
     /// Also measure, in each run and on fresh databases of their own, the two baselines: the
-    /// seed's one-transaction loop (`claim --strategy skip-locked` with the same jobs,
-    /// workers and work) and a plain `INSERT … jsonb_array_elements` of the same rows.
+    /// seed's one-transaction loop on the seed's table and index (`claim --strategy skip-locked`
+    /// with the same jobs, workers and work) and a plain `INSERT … jsonb_array_elements` of the
+    /// same rows into the queue's table.
     #[arg(long)]
     pub side_by_side: bool,
 }
@@ -46,6 +47,7 @@ pub struct QueueBenchArgs {
 /// The baselines of one run, measured beside it.
 struct Baselines {
     seed_loop_jobs_per_s: f64,
+    seed_loop_wal_bytes_per_job: f64,
     raw_insert_jobs_per_s: f64,
 }
 
@@ -57,6 +59,8 @@ struct QueueRun {
     duplicates: u64,
     lost: u64,
     work_mean_ms: f64,
+    /// Bytes of WAL the server wrote during the drain, per job.
+    drain_wal_bytes_per_job: f64,
 }
 
 /// Counts executions per job and simulates the work.
@@ -88,6 +92,7 @@ impl JobHandler for BenchHandler {
 pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> {
     let (mut enqueue_rates, mut drain_rates) = (Vec::new(), Vec::new());
     let (mut seed_rates, mut raw_rates) = (Vec::new(), Vec::new());
+    let (mut drain_wal, mut seed_wal) = (Vec::new(), Vec::new());
     let work_ms = args.work_ms.max(0.0);
     for _ in 0..args.runs {
         let r = run_once(args, server_url).await?;
@@ -101,7 +106,8 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
         println!(
             "bench=queue jobs={} workers={} batch={} work_ms={} work_mean_ms={:.3} \
              ceiling_jobs_per_s={} enqueue_ms={:.0} enqueue_jobs_per_s={:.0} drain_ms={:.0} \
-             drain_jobs_per_s={:.0} executions={} duplicates={} lost={}",
+             drain_jobs_per_s={:.0} drain_wal_bytes_per_job={:.0} executions={} duplicates={} \
+             lost={}",
             args.jobs,
             args.workers,
             args.batch,
@@ -112,6 +118,7 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
             enqueue_rate,
             r.drain_ms,
             drain_rate,
+            r.drain_wal_bytes_per_job,
             r.executions,
             r.duplicates,
             r.lost,
@@ -120,25 +127,30 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
             let baselines = measure_baselines(args, server_url).await?;
             println!(
                 "bench=queue-baselines jobs={} workers={} work_ms={} seed_loop_jobs_per_s={:.0} \
-                 drain_to_seed_loop={:.2} raw_insert_jobs_per_s={:.0} enqueue_to_raw_insert={:.2}",
+                 drain_to_seed_loop={:.2} seed_loop_wal_bytes_per_job={:.0} \
+                 raw_insert_jobs_per_s={:.0} enqueue_to_raw_insert={:.2}",
                 args.jobs,
                 args.workers,
                 work_ms,
                 baselines.seed_loop_jobs_per_s,
                 drain_rate / baselines.seed_loop_jobs_per_s,
+                baselines.seed_loop_wal_bytes_per_job,
                 baselines.raw_insert_jobs_per_s,
                 enqueue_rate / baselines.raw_insert_jobs_per_s,
             );
             seed_rates.push(baselines.seed_loop_jobs_per_s);
+            seed_wal.push(baselines.seed_loop_wal_bytes_per_job);
             raw_rates.push(baselines.raw_insert_jobs_per_s);
         }
         enqueue_rates.push(enqueue_rate);
         drain_rates.push(drain_rate);
+        drain_wal.push(r.drain_wal_bytes_per_job);
     }
     if args.runs > 1 {
         println!(
             "summary bench=queue jobs={} workers={} batch={} work_ms={} runs={} \
-             median_enqueue_jobs_per_s={:.0} median_drain_jobs_per_s={:.0}",
+             median_enqueue_jobs_per_s={:.0} median_drain_jobs_per_s={:.0} \
+             median_drain_wal_bytes_per_job={:.0}",
             args.jobs,
             args.workers,
             args.batch,
@@ -146,6 +158,7 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
             args.runs,
             devdb::stats::median(&mut enqueue_rates),
             devdb::stats::median(&mut drain_rates),
+            devdb::stats::median(&mut drain_wal),
         );
         if args.side_by_side {
             let (seed, raw) = (
@@ -153,12 +166,18 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
                 devdb::stats::median(&mut raw_rates),
             );
             println!(
-                "summary bench=queue-baselines runs={} median_seed_loop_jobs_per_s={:.0} \
-                 median_drain_to_seed_loop={:.2} median_raw_insert_jobs_per_s={:.0} \
+                "summary bench=queue-baselines jobs={} workers={} batch={} work_ms={} runs={} \
+                 median_seed_loop_jobs_per_s={:.0} median_drain_to_seed_loop={:.2} \
+                 median_seed_loop_wal_bytes_per_job={:.0} median_raw_insert_jobs_per_s={:.0} \
                  median_enqueue_to_raw_insert={:.2}",
+                args.jobs,
+                args.workers,
+                args.batch,
+                work_ms,
                 args.runs,
                 seed,
                 devdb::stats::median(&mut drain_rates) / seed,
+                devdb::stats::median(&mut seed_wal),
                 raw,
                 devdb::stats::median(&mut enqueue_rates) / raw,
             );
@@ -197,6 +216,7 @@ async fn measure_baselines(args: &QueueBenchArgs, server_url: &str) -> anyhow::R
     pool.close().await;
     Ok(Baselines {
         seed_loop_jobs_per_s: args.jobs as f64 / (seed.millis / 1000.0),
+        seed_loop_wal_bytes_per_job: seed.wal_bytes_per_job,
         raw_insert_jobs_per_s: args.jobs as f64 / (raw_ms / 1000.0),
     })
 }
@@ -234,6 +254,7 @@ async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Que
     } else {
         (args.workers, 1)
     };
+    let wal_before = pgqueue::synthetic::wal_usage(&pool).await?;
     let started = Instant::now();
     let mut draining = tokio::task::JoinSet::new();
     for worker in 0..runners {
@@ -260,6 +281,7 @@ async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Que
         joined?;
     }
     let drain_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let wal_after = pgqueue::synthetic::wal_usage(&pool).await?;
 
     let done = pgqueue::count(&pool, queue.name(), JobState::Done).await?;
     anyhow::ensure!(
@@ -277,5 +299,7 @@ async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Que
         duplicates: executions - ran,
         lost: args.jobs as u64 - ran,
         work_mean_ms: work::mean_ms(handler.work_nanos.load(Ordering::Relaxed), executions),
+        drain_wal_bytes_per_job: (wal_after.bytes - wal_before.bytes) as f64
+            / args.jobs.max(1) as f64,
     })
 }
