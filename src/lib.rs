@@ -20,6 +20,7 @@ pub mod export;
 pub mod flags;
 pub mod http;
 pub mod i18n;
+pub mod miniapp;
 pub mod store;
 pub mod telemetry;
 pub mod text;

@@ -158,6 +158,7 @@ impl TestApp {
             admin: AdminArgs::default(),
             http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             listeners: remindbot::http::ListenerLimits::default(),
+            miniapp: remindbot::miniapp::MiniAppSettings::default(),
             db_max_connections: 10,
             retention_days: 90,
             intake: remindbot::config::IntakeArgs::default(),
@@ -307,6 +308,10 @@ impl TestApp {
             (
                 "HTTP_MAX_CONNECTIONS",
                 self.config.listeners.max_connections.to_string(),
+            ),
+            (
+                "MINIAPP_INIT_DATA_MAX_AGE_SECS",
+                self.config.miniapp.init_data_max_age_secs.to_string(),
             ),
             (
                 "DB_MAX_CONNECTIONS",

@@ -339,6 +339,7 @@ pub(super) fn run_config(
         admin: remindbot::config::AdminArgs::default(),
         http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         listeners: remindbot::http::ListenerLimits::default(),
+        miniapp: remindbot::miniapp::MiniAppSettings::default(),
         db_max_connections: 20,
         retention_days: 90,
         intake: remindbot::config::IntakeArgs::default(),

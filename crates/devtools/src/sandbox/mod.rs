@@ -129,6 +129,7 @@ fn run_config(
             .expect("32 random hex digits are a strong admin token"),
         http_addr: args.http_addr,
         listeners: remindbot::http::ListenerLimits::default(),
+        miniapp: remindbot::miniapp::MiniAppSettings::default(),
         db_max_connections: 10,
         retention_days: 90,
         intake: remindbot::config::IntakeArgs::default(),
