@@ -21,6 +21,7 @@ pub mod feed;
 pub mod flags;
 pub mod http;
 pub mod i18n;
+pub mod miniapp;
 pub mod store;
 pub mod telemetry;
 pub mod text;

@@ -54,6 +54,9 @@ pub struct RunConfig {
     /// The timeouts and connection cap of every listener (the side-car, the webhook).
     #[command(flatten)]
     pub listeners: crate::http::ListenerLimits,
+    /// The Mini App's settings (how long its signed launch data is accepted).
+    #[command(flatten)]
+    pub miniapp: crate::miniapp::MiniAppSettings,
     /// Connections in the database pool.
     #[arg(long, env = "DB_MAX_CONNECTIONS", default_value_t = 20)]
     pub db_max_connections: u32,

@@ -159,6 +159,7 @@ impl TestApp {
             http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             calendar_feed_rate_per_min: std::num::NonZeroU32::new(6).expect("not zero"),
             listeners: remindbot::http::ListenerLimits::default(),
+            miniapp: remindbot::miniapp::MiniAppSettings::default(),
             db_max_connections: 10,
             retention_days: 90,
             intake: remindbot::config::IntakeArgs::default(),
@@ -308,6 +309,10 @@ impl TestApp {
             (
                 "HTTP_MAX_CONNECTIONS",
                 self.config.listeners.max_connections.to_string(),
+            ),
+            (
+                "MINIAPP_INIT_DATA_MAX_AGE_SECS",
+                self.config.miniapp.init_data_max_age_secs.to_string(),
             ),
             (
                 "DB_MAX_CONNECTIONS",

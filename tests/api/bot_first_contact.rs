@@ -41,6 +41,7 @@ async fn bot_a_shared_location_sets_the_zone_with_its_offset_and_a_first_task_hi
             rows: vec![vec![KeyboardButtonView {
                 text: tr.t("button-share-location"),
                 request_location: true,
+                web_app: None,
             }]]
         })
     );

@@ -17,7 +17,7 @@ use super::clock::ClockMode;
 use super::error::SimError;
 use super::faults::FaultRule;
 use super::limits::LimitsConfig;
-use super::methods::resolve_commands;
+use super::methods::{resolve_commands, resolve_menu_button};
 use super::state::Shared;
 use super::world::{BotMembership, Forward, MemberStatus, NewGroup, NewUser, UserState};
 
@@ -41,6 +41,8 @@ pub(crate) fn routes() -> Router<Arc<Shared>> {
         .route("/chats/{id}/forwards", post(chat_forward))
         .route("/chats/{id}/transcript", get(transcript))
         .route("/chats/{id}/commands", get(commands))
+        .route("/chats/{id}/menu_button", get(menu_button))
+        .route("/users/{id}/init_data", get(init_data))
         .route("/files/{file_id}", get(file))
         .route("/taps", post(tap))
         .route("/callbacks/{id}", get(callback))
@@ -303,6 +305,15 @@ async fn commands(
     Query(q): Query<CommandsQuery>,
 ) -> Json<Value> {
     Json(json!(s.read(|w| resolve_commands(w, id, q.user_id))))
+}
+
+async fn menu_button(State(s): SimState, Path(id): Path<i64>) -> Json<Value> {
+    Json(json!(s.read(|w| resolve_menu_button(w, Some(id)))))
+}
+
+async fn init_data(State(s): SimState, Path(id): Path<i64>) -> Result<Value> {
+    let data = s.read(|w| w.init_data(id))?;
+    Ok(Json(json!({ "init_data": data.sign(&s.token) })))
 }
 
 #[derive(Deserialize)]

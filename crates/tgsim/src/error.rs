@@ -77,6 +77,16 @@ pub mod descriptions {
     /// 400 for a command description outside 1–256 characters.
     pub const BOT_COMMAND_DESCRIPTION_INVALID: &str =
         "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID";
+    /// 400 for a `menu_button` that is not JSON (setChatMenuButton).
+    pub const BAD_MENU_BUTTON_JSON: &str = "Bad Request: can't parse menu button JSON object";
+    /// Prefix of the 400 answer for a `menu_button` of the wrong shape; the detail follows.
+    pub const CANT_PARSE_MENU_BUTTON: &str = "Bad Request: can't parse menu button: ";
+    /// 400 for a Web App menu button with an empty label.
+    pub const MENU_BUTTON_TEXT_EMPTY: &str = "Bad Request: menu button text must be non-empty";
+    /// 400 for a menu button `chat_id` that is not a private chat's (a positive user id).
+    pub const CHAT_ID_INVALID: &str = "Bad Request: invalid chat_id specified";
+    /// 400 for a `web_app` inline button outside a private chat.
+    pub const BUTTON_TYPE_INVALID: &str = "Bad Request: BUTTON_TYPE_INVALID";
     /// 400 for a malformed `scope`.
     pub const BAD_COMMAND_SCOPE: &str = "Bad Request: can't parse BotCommandScope JSON object";
     /// 400 for a callback answer text over 200 characters (not verified against Telegram).

@@ -15,11 +15,11 @@ use super::delivery;
 use super::error::SimError;
 use super::faults::{ActiveFault, FaultRule};
 use super::limits::LimitsConfig;
-use super::methods::resolve_commands;
+use super::methods::{resolve_commands, resolve_menu_button};
 use super::server;
 use super::state::Shared;
 use super::stats::{CallRecord, Counters};
-use super::types::{BotCommand, Message, Update};
+use super::types::{BotCommand, MenuButton, Message, Update};
 use super::world::{
     BotMembership, CallbackStatus, ChatInfo, Forward, MemberStatus, NewGroup, NewUser, StoredFile,
     TranscriptEntry, UserInfo, UserState, World,
@@ -319,6 +319,18 @@ impl SimHandle {
     /// The command menu the user sees in the chat (scope and language resolved).
     pub fn commands_for(&self, chat_id: i64, user_id: Option<i64>) -> Vec<BotCommand> {
         self.shared.read(|w| resolve_commands(w, chat_id, user_id))
+    }
+
+    /// The menu button a private chat shows (`None`: the button chosen for every chat).
+    pub fn menu_button(&self, chat_id: Option<i64>) -> MenuButton {
+        self.shared.read(|w| resolve_menu_button(w, chat_id))
+    }
+
+    /// The `initData` a Mini App receives when this user opens it now (by the simulator's
+    /// clock), signed with the bot's token exactly as Telegram signs it.
+    pub fn init_data(&self, user_id: i64) -> Result<String, SimError> {
+        let data = self.shared.read(|w| w.init_data(user_id))?;
+        Ok(data.sign(&self.shared.token))
     }
 
     /// getUpdates calls received so far; each counts on arrival, before it waits.

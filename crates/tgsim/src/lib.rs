@@ -26,6 +26,7 @@ mod stats;
 mod text;
 pub mod types;
 mod updates;
+pub mod web_app;
 mod world;
 
 pub use clock::{ClockMode, ClockReading};
@@ -40,6 +41,7 @@ pub use limits::{LimitsConfig, Rate, Window};
 pub use methods::implemented as implemented_methods;
 pub use stats::{CallRecord, Counters, ThrottleCounters};
 pub use text::{MAX_TEXT_LEN, utf16_len};
+pub use web_app::{InitData, WebAppUser};
 pub use world::{
     BotMembership, ButtonView, CallbackAnswer, CallbackStatus, ChatInfo, Forward,
     KeyboardButtonView, MemberStatus, NewGroup, NewUser, ReplyKeyboardView, StoredFile,

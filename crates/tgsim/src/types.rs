@@ -460,6 +460,31 @@ pub struct BotCommand {
     pub description: String,
 }
 
+/// `WebAppInfo`: the Mini App a button opens.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WebAppInfo {
+    /// An HTTPS URL of the Mini App.
+    pub url: String,
+}
+
+/// `MenuButton`: the button next to the message field of a private chat with the bot
+/// (`MenuButtonCommands`, `MenuButtonWebApp` or `MenuButtonDefault`, told apart by `type`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum MenuButton {
+    /// Opens the bot's list of commands.
+    Commands,
+    /// Opens a Mini App.
+    WebApp {
+        /// The button's label.
+        text: String,
+        /// The Mini App it opens.
+        web_app: WebAppInfo,
+    },
+    /// No specific value was set.
+    Default,
+}
+
 /// `WebhookInfo`: the result of getWebhookInfo.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WebhookInfo {

@@ -340,6 +340,7 @@ pub(super) fn run_config(
         http_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         calendar_feed_rate_per_min: std::num::NonZeroU32::new(6).expect("not zero"),
         listeners: remindbot::http::ListenerLimits::default(),
+        miniapp: remindbot::miniapp::MiniAppSettings::default(),
         db_max_connections: 20,
         retention_days: 90,
         intake: remindbot::config::IntakeArgs::default(),

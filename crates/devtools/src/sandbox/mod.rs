@@ -130,6 +130,7 @@ fn run_config(
         http_addr: args.http_addr,
         calendar_feed_rate_per_min: std::num::NonZeroU32::new(6).expect("not zero"),
         listeners: remindbot::http::ListenerLimits::default(),
+        miniapp: remindbot::miniapp::MiniAppSettings::default(),
         db_max_connections: 10,
         retention_days: 90,
         intake: remindbot::config::IntakeArgs::default(),

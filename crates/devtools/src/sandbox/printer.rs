@@ -119,6 +119,7 @@ mod tests {
             text: text.to_owned(),
             callback_data: Some(text.to_lowercase()),
             url: None,
+            web_app: None,
         }
     }
 

@@ -1,9 +1,10 @@
 //! A call's `reply_markup`, validated as Telegram does: an inline keyboard (callback data of 1-64
-//! bytes, http(s) or tg URLs, no button without an action), or on sends a reply keyboard, its
-//! removal, or force-reply.
+//! bytes, http(s) or tg URLs, Web App buttons with HTTPS URLs in private chats only, no button
+//! without an action), or on sends a reply keyboard, its removal, or force-reply.
 
 use serde_json::Value;
 
+use super::menu::check_web_app_url;
 use crate::error::{ApiError, descriptions};
 use crate::params::Params;
 use crate::types::InlineKeyboardMarkup;
@@ -20,6 +21,7 @@ pub(super) fn reply_markup(params: &Params, inline_only: bool) -> Result<Markup,
     let Some(value) = params.json::<Value>("reply_markup").map_err(|_| bad())? else {
         return Ok(Markup::default());
     };
+    let private = params.chat_hint().is_none_or(|id| id > 0);
     if value.get("inline_keyboard").is_none() {
         if inline_only {
             return Err(bad());
@@ -27,7 +29,7 @@ pub(super) fn reply_markup(params: &Params, inline_only: bool) -> Result<Markup,
         return if let Some(rows) = value.get("keyboard") {
             Ok(Markup {
                 inline: None,
-                reply: Some(reply_keyboard(rows).ok_or_else(bad)?),
+                reply: Some(reply_keyboard(rows, private)?.ok_or_else(bad)?),
             })
         } else if value.get("remove_keyboard").is_some() {
             Ok(Markup {
@@ -54,6 +56,15 @@ pub(super) fn reply_markup(params: &Params, inline_only: bool) -> Result<Markup,
         {
             return Err(ApiError::bad_request(descriptions::BUTTON_URL_INVALID));
         }
+        if let Some(web_app) = button.other.get("web_app") {
+            check_web_app_url(
+                "inline keyboard button Web App URL",
+                web_app_url(web_app).ok_or_else(bad)?,
+            )?;
+            if !private {
+                return Err(ApiError::bad_request(descriptions::BUTTON_TYPE_INVALID));
+            }
+        }
         if button.callback_data.is_none() && button.url.is_none() && button.other.is_empty() {
             return Err(ApiError::bad_request(descriptions::TEXT_BUTTONS_UNALLOWED));
         }
@@ -65,30 +76,63 @@ pub(super) fn reply_markup(params: &Params, inline_only: bool) -> Result<Markup,
     })
 }
 
-/// The rows of a `ReplyKeyboardMarkup`: each button a string or a `KeyboardButton` with `text`.
-fn reply_keyboard(rows: &Value) -> Option<ReplyKeyboardView> {
-    let rows = rows
-        .as_array()?
-        .iter()
-        .map(|row| {
-            row.as_array()?
-                .iter()
-                .map(|button| match button {
-                    Value::String(text) => Some(KeyboardButtonView {
-                        text: text.clone(),
-                        request_location: false,
-                    }),
-                    Value::Object(fields) => Some(KeyboardButtonView {
-                        text: fields.get("text")?.as_str()?.to_owned(),
+/// The `url` of a `WebAppInfo`.
+fn web_app_url(web_app: &Value) -> Option<&str> {
+    web_app.get("url")?.as_str()
+}
+
+/// The rows of a `ReplyKeyboardMarkup`: each button a string or a `KeyboardButton` with `text`
+/// (`None` when malformed). A `web_app` button needs an HTTPS URL and a private chat.
+fn reply_keyboard(rows: &Value, private: bool) -> Result<Option<ReplyKeyboardView>, ApiError> {
+    let Some(rows) = rows.as_array() else {
+        return Ok(None);
+    };
+    let mut shown = Vec::with_capacity(rows.len());
+    for row in rows {
+        let Some(row) = row.as_array() else {
+            return Ok(None);
+        };
+        let mut buttons = Vec::with_capacity(row.len());
+        for button in row {
+            let view = match button {
+                Value::String(text) => KeyboardButtonView {
+                    text: text.clone(),
+                    request_location: false,
+                    web_app: None,
+                },
+                Value::Object(fields) => {
+                    let Some(text) = fields.get("text").and_then(Value::as_str) else {
+                        return Ok(None);
+                    };
+                    let web_app = match fields.get("web_app") {
+                        None => None,
+                        Some(web_app) => {
+                            let Some(url) = web_app_url(web_app) else {
+                                return Ok(None);
+                            };
+                            check_web_app_url("keyboard button Web App URL", url)?;
+                            if !private {
+                                return Err(ApiError::bad_request(
+                                    descriptions::BUTTON_TYPE_INVALID,
+                                ));
+                            }
+                            Some(url.to_owned())
+                        }
+                    };
+                    KeyboardButtonView {
+                        text: text.to_owned(),
                         request_location: fields
                             .get("request_location")
                             .and_then(Value::as_bool)
                             .unwrap_or(false),
-                    }),
-                    _ => None,
-                })
-                .collect::<Option<Vec<_>>>()
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some(ReplyKeyboardView::Show { rows })
+                        web_app,
+                    }
+                }
+                _ => return Ok(None),
+            };
+            buttons.push(view);
+        }
+        shown.push(buttons);
+    }
+    Ok(Some(ReplyKeyboardView::Show { rows: shown }))
 }

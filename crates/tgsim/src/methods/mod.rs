@@ -6,6 +6,7 @@ mod documents;
 mod formatting;
 mod markup;
 mod members;
+mod menu;
 mod messages;
 mod polling;
 mod sending;
@@ -32,6 +33,8 @@ pub(crate) enum Method {
     SetMyCommands,
     GetMyCommands,
     DeleteMyCommands,
+    SetChatMenuButton,
+    GetChatMenuButton,
     SetWebhook,
     DeleteWebhook,
     GetWebhookInfo,
@@ -50,6 +53,8 @@ const METHODS: &[(Method, &str)] = &[
     (Method::SetMyCommands, "setMyCommands"),
     (Method::GetMyCommands, "getMyCommands"),
     (Method::DeleteMyCommands, "deleteMyCommands"),
+    (Method::SetChatMenuButton, "setChatMenuButton"),
+    (Method::GetChatMenuButton, "getChatMenuButton"),
     (Method::SetWebhook, "setWebhook"),
     (Method::DeleteWebhook, "deleteWebhook"),
     (Method::GetWebhookInfo, "getWebhookInfo"),
@@ -138,6 +143,8 @@ fn call_now(
         Method::SetMyCommands => Success::of(commands::set_my_commands(world, params)?),
         Method::GetMyCommands => Success::of(commands::get_my_commands(world, params)?),
         Method::DeleteMyCommands => Success::of(commands::delete_my_commands(world, params)?),
+        Method::SetChatMenuButton => Success::of(menu::set_chat_menu_button(world, params)?),
+        Method::GetChatMenuButton => Success::of(menu::get_chat_menu_button(world, params)?),
         Method::SetWebhook => webhook::set_webhook(world, webhook, params),
         Method::DeleteWebhook => webhook::delete_webhook(world, params),
         Method::GetWebhookInfo => Success::of(webhook::get_webhook_info(world)),
@@ -146,3 +153,4 @@ fn call_now(
 }
 
 pub(crate) use commands::resolve_commands;
+pub(crate) use menu::resolve_menu_button;

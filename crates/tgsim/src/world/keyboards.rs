@@ -15,6 +15,8 @@ pub struct ButtonView {
     pub callback_data: Option<String>,
     /// URL opened when tapped.
     pub url: Option<String>,
+    /// URL of the Mini App opened when tapped (`web_app`).
+    pub web_app: Option<String>,
 }
 
 /// One button of a reply keyboard (the keyboard that replaces the user's own while it is shown).
@@ -24,6 +26,8 @@ pub struct KeyboardButtonView {
     pub text: String,
     /// Tapping it shares the user's location (`request_location`).
     pub request_location: bool,
+    /// URL of the Mini App opened when tapped (`web_app`).
+    pub web_app: Option<String>,
 }
 
 /// The reply keyboard a message came with (`reply_markup` of kind `ReplyKeyboardMarkup` or
@@ -61,6 +65,12 @@ pub(super) fn button_rows(markup: Option<&InlineKeyboardMarkup>) -> Vec<Vec<Butt
                     text: b.text.clone(),
                     callback_data: b.callback_data.clone(),
                     url: b.url.clone(),
+                    web_app: b
+                        .other
+                        .get("web_app")
+                        .and_then(|w| w.get("url"))
+                        .and_then(serde_json::Value::as_str)
+                        .map(str::to_owned),
                 })
                 .collect()
         })

@@ -41,7 +41,7 @@ use crate::error::SimError;
 use crate::faults::Faults;
 use crate::limits::Limiter;
 use crate::stats::Stats;
-use crate::types::{BotCommand, BotUser, User};
+use crate::types::{BotCommand, BotUser, MenuButton, User};
 use crate::updates::UpdateQueue;
 use records::ChatRecord;
 
@@ -88,6 +88,9 @@ pub(crate) struct World {
     pub webhook: Option<Webhook>,
     /// Command menus by (scope, language code), as setMyCommands left them.
     pub commands: BTreeMap<(String, String), Vec<BotCommand>>,
+    /// Menu buttons chosen with setChatMenuButton: for one private chat (`Some(chat id)`) or
+    /// for every chat without a choice of its own (`None`). `MenuButtonDefault` is never kept.
+    pub menu_buttons: BTreeMap<Option<i64>, MenuButton>,
     /// How long after a tap a callback query can still be answered.
     callback_timeout_ms: i64,
     users: HashMap<i64, UserInfo>,
@@ -130,6 +133,7 @@ impl World {
             updates: UpdateQueue::new(config.first_update_id),
             webhook: None,
             commands: BTreeMap::new(),
+            menu_buttons: BTreeMap::new(),
             callback_timeout_ms: i64::try_from(config.callback_answer_timeout.as_millis())
                 .unwrap_or(i64::MAX),
             users: HashMap::new(),

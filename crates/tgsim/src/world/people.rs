@@ -9,6 +9,7 @@ use super::records::ChatRecord;
 use super::status::{MemberStatus, UserState};
 use crate::error::SimError;
 use crate::types::{Chat, ChatType, User};
+use crate::web_app::{InitData, WebAppUser};
 
 /// A user to create. Unset fields get defaults (a fresh id, state `Started`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,5 +160,21 @@ impl World {
         self.users
             .get(&user_id)
             .and_then(|u| u.user.language_code.clone())
+    }
+
+    /// The user with this id, if the simulator knows them.
+    pub(crate) fn user(&self, user_id: i64) -> Option<&UserInfo> {
+        self.users.get(&user_id)
+    }
+
+    /// The launch data of a Mini App the user opens now (by the simulator's clock), unsigned.
+    /// The query id is made of the user's id and the time, as unique as Telegram's.
+    pub(crate) fn init_data(&self, user_id: i64) -> Result<InitData, SimError> {
+        let info = self.user(user_id).ok_or(SimError::UnknownUser(user_id))?;
+        Ok(InitData {
+            query_id: format!("AAH{user_id:x}{:x}", self.clock.now_ms()),
+            user: WebAppUser::from(&info.user),
+            auth_date: self.clock.unix(),
+        })
     }
 }

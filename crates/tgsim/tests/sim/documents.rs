@@ -152,6 +152,7 @@ async fn a_reply_keyboard_is_shown_and_removed_and_a_shared_location_reaches_the
             rows: vec![vec![KeyboardButtonView {
                 text: "📍 Share location".into(),
                 request_location: true,
+                web_app: None,
             }]]
         })
     );

@@ -14,4 +14,5 @@ mod members;
 mod messages;
 mod polling;
 mod support;
+mod web_app;
 mod webhook;
