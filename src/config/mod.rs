@@ -503,7 +503,7 @@ mod tests {
         let file = SecretFile::new("bot", "123:SECRET\n");
         let probe = Probe::parse_from(["probe", "--token-file", file.arg()]);
         assert_eq!(probe.run.telegram.token.expose_secret(), "123:SECRET");
-        assert_eq!(probe.run.delivery.workers, 16);
+        assert_eq!(probe.run.delivery.workers, 128);
         assert!(matches!(
             probe.run.intake.mode,
             crate::bot::intake::IntakeMode::Polling

@@ -154,7 +154,7 @@ fn decode_hex(text: &str) -> Option<Vec<u8>> {
         .chunks(2)
         .map(|pair| {
             let digit = |b: u8| char::from(b).to_digit(16);
-            Some(u8::try_from(digit(pair[0])? * 16 + digit(pair[1])?).ok()?)
+            u8::try_from(digit(pair[0])? * 16 + digit(pair[1])?).ok()
         })
         .collect()
 }
