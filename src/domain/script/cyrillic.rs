@@ -6,7 +6,12 @@
 //!
 //! Only the bot's own words change. What is kept as it is: the text passed in `keep` (a task's
 //! text and other values put into a message), HTML tags and entities, commands (`/list`), URLs,
-//! file and zone names (`tasks.ics`, `Asia/Tashkent`), acronyms (`UTC+5`, `IANA`) and numbers.
+//! file and zone names (`tasks.ics`, `Asia/Tashkent`), acronyms (`UTC+5`, `IANA`), the names of
+//! products written in Latin in every script (`Google Calendar`) and numbers.
+
+/// Names of products that Uzbek in Cyrillic writes in Latin, as their makers do (the calendar
+/// apps `/calendar` names).
+const PRODUCT_NAMES: &[&str] = &["Apple", "Calendar", "Google", "Outlook", "Thunderbird"];
 
 /// Loanwords spelt in Cyrillic as in Russian, by their Latin stem (matched at a word's start).
 const LOANWORD_STEMS: &[(&str, &str)] = &[
@@ -102,9 +107,13 @@ fn convert_words(text: &str, out: &mut String) {
 }
 
 /// Whether a word is technical and stays in Latin: a command, a URL, a path or zone name, a file
-/// name, an address, an acronym.
+/// name, an address, an acronym, a product's name.
 fn is_technical(word: &str) -> bool {
     if word.contains(['/', '@', '_', '#', '\\']) {
+        return true;
+    }
+    let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+    if PRODUCT_NAMES.contains(&bare) {
         return true;
     }
     let chars: Vec<char> = word.chars().collect();
@@ -284,6 +293,14 @@ mod tests {
         assert_eq!(to_cyrillic("iyun va iyul"), "июн ва июл");
         assert_eq!(to_cyrillic("dekabrda"), "декабрда");
         assert_eq!(to_cyrillic("Nyu-York"), "Нью-Йорк");
+    }
+
+    #[test]
+    fn product_names_stay_in_latin() {
+        assert_eq!(
+            to_cyrillic("Apple Calendar, Outlook yoki Thunderbird: (Google — bir marta)"),
+            "Apple Calendar, Outlook ёки Thunderbird: (Google — бир марта)"
+        );
     }
 
     #[test]
