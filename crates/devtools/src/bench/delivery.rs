@@ -67,6 +67,10 @@ pub struct DeliveryBenchArgs {
     /// Runs, each on a fresh database and simulator.
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
+    /// A folder to write `delivery-sends-per-second.svg` to: each run's successful sends per
+    /// second, beside the bot's budget.
+    #[arg(long)]
+    pub plots: Option<std::path::PathBuf>,
 }
 
 /// What one run measured.
@@ -81,6 +85,8 @@ struct RunResult {
     p50_ms: f64,
     p99_ms: f64,
     max_ms: f64,
+    /// When each successful send arrived at the simulator, in milliseconds.
+    sent_at_ms: Vec<i64>,
 }
 
 /// Runs the benchmark `--runs` times; prints one `bench=delivery …` line per run and, with several
@@ -107,10 +113,34 @@ pub async fn run(args: &DeliveryBenchArgs, server_url: &str) -> anyhow::Result<(
             p50_ms: median(|r| r.p50_ms),
             p99_ms: median(|r| r.p99_ms),
             max_ms: median(|r| r.max_ms),
+            sent_at_ms: Vec::new(),
         };
         println!("{}", line(args, latency, &summary, "summary"));
     }
+    if let Some(folder) = &args.plots {
+        let runs: Vec<(String, Vec<i64>)> = results
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| (format!("run {}", i + 1), r.sent_at_ms))
+            .collect();
+        let budget = (!args.no_limits).then_some(args.bot_rate);
+        super::plots::sends_per_second(
+            folder,
+            "delivery-sends-per-second.svg",
+            &format!(
+                "Reminders sent per second, Telegram answering in {} ms",
+                latency_label(latency)
+            ),
+            &runs,
+            budget,
+        )?;
+    }
     Ok(())
+}
+
+/// The latency added to the simulator's answers as `MIN-MAX` (milliseconds), or 0 without.
+pub(super) fn latency_label(latency: Option<(u64, u64)>) -> String {
+    latency.map_or("0".to_owned(), |(lo, hi)| format!("{lo}-{hi}"))
 }
 
 fn line(
@@ -226,10 +256,15 @@ async fn run_once(
     let secs = started.elapsed().as_secs_f64();
     running.stop().await?;
     let counters = sim.counters();
-    let arrivals: Vec<i64> = sim
-        .calls(0)
+    let calls = sim.calls(0);
+    let arrivals: Vec<i64> = calls
         .iter()
         .filter(|c| c.method == "sendMessage")
+        .map(|c| c.at_ms)
+        .collect();
+    let sent_at_ms: Vec<i64> = calls
+        .iter()
+        .filter(|c| c.method == "sendMessage" && c.status == 200)
         .map(|c| c.at_ms)
         .collect();
     let span_ms = match (arrivals.iter().min(), arrivals.iter().max()) {
@@ -258,6 +293,7 @@ async fn run_once(
         p50_ms: p50,
         p99_ms: p99,
         max_ms: max,
+        sent_at_ms,
     })
 }
 

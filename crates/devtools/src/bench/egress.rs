@@ -67,6 +67,10 @@ pub struct EgressBenchArgs {
     /// Runs of each measurement.
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
+    /// A folder to write `egress-sends-per-second.svg` to: the budget measurement's sends per
+    /// second with each replica count (its last run), beside the shared budget.
+    #[arg(long)]
+    pub plots: Option<std::path::PathBuf>,
 }
 
 /// What one burst measurement found.
@@ -129,13 +133,17 @@ async fn budgets(
     server_url: &str,
     latency: Option<(u64, u64)>,
 ) -> anyhow::Result<()> {
+    let mut curves = Vec::new();
     for replicas in &args.replicas {
         let mut runs = Vec::new();
+        let mut last_sends = Vec::new();
         for _ in 0..args.runs.max(1) {
-            let budget = budget(args, server_url, *replicas, latency).await?;
+            let (budget, sent_at_ms) = budget(args, server_url, *replicas, latency).await?;
             println!("{}", budget_line(args, latency, *replicas, &budget, "run"));
             runs.push(budget);
+            last_sends = sent_at_ms;
         }
+        curves.push((format!("{replicas} replica(s)"), last_sends));
         if runs.len() > 1 {
             let median = |f: fn(&Budget) -> f64| {
                 devdb::stats::median(&mut runs.iter().map(f).collect::<Vec<_>>())
@@ -151,6 +159,18 @@ async fn budgets(
                 budget_line(args, latency, *replicas, &summary, "summary")
             );
         }
+    }
+    if let Some(folder) = &args.plots {
+        super::plots::sends_per_second(
+            folder,
+            "egress-sends-per-second.svg",
+            &format!(
+                "Messages sent per second under one budget, Telegram answering in {} ms",
+                super::delivery::latency_label(latency)
+            ),
+            &curves,
+            Some(RATE),
+        )?;
     }
     Ok(())
 }
@@ -206,11 +226,6 @@ async fn bursts(
     Ok(())
 }
 
-/// `MIN-MAX`, or 0 without added latency.
-fn latency_label(latency: Option<(u64, u64)>) -> String {
-    latency.map_or("0".to_owned(), |(lo, hi)| format!("{lo}-{hi}"))
-}
-
 fn budget_line(
     args: &EgressBenchArgs,
     latency: Option<(u64, u64)>,
@@ -222,7 +237,7 @@ fn budget_line(
         "bench=egress {kind} measure=budget limit_per_s={RATE} latency_ms={} workers={} \
          replicas={replicas} messages={} messages_per_s={:.1} busiest_second={:.0} r429={:.0} \
          duplicates={:.0}",
-        latency_label(latency),
+        super::delivery::latency_label(latency),
         super::delivery::max_in_flight(args.workers),
         args.reminders,
         b.per_s,
@@ -241,7 +256,7 @@ fn answers_line(
     format!(
         "bench=egress {kind} measure=answers_under_backlog latency_ms={} backlog={} askers={} \
          p50_ms={:.0} p95_ms={:.0} p99_ms={:.0} backlog_left={:.0}",
-        latency_label(latency),
+        super::delivery::latency_label(latency),
         args.reminders,
         args.askers,
         a.p50_ms,
@@ -260,7 +275,7 @@ fn burst_line(
     format!(
         "bench=egress {kind} measure=burst limit_per_s={RATE} latency_ms={} workers={} users={} \
          all_confirmed_s={:.2} confirmed_within_{}s={:.0} duplicates={:.0}",
-        latency_label(latency),
+        super::delivery::latency_label(latency),
         super::delivery::max_in_flight(args.workers),
         args.burst_users,
         b.all_confirmed_s,
@@ -300,12 +315,13 @@ async fn with_backlog(
     Ok((database, pool, sim))
 }
 
+/// One budget measurement, and when each successful send arrived (milliseconds).
 async fn budget(
     args: &EgressBenchArgs,
     server_url: &str,
     replicas: usize,
     latency: Option<(u64, u64)>,
-) -> anyhow::Result<Budget> {
+) -> anyhow::Result<(Budget, Vec<i64>)> {
     let (database, pool, sim) = with_backlog(server_url, args.reminders, latency).await?;
     let mut running = Vec::new();
     for _ in 0..replicas.max(1) {
@@ -343,12 +359,13 @@ async fn budget(
         .unwrap_or(0);
     sim.shutdown().await;
     pool.close().await;
-    Ok(Budget {
+    let budget = Budget {
         per_s: (arrivals.len().saturating_sub(1)) as f64 * 1000.0 / span_ms.max(1) as f64,
         busiest_second: busiest as f64,
         r429: counters.errors_by_code.get(&429).copied().unwrap_or(0) as f64,
         duplicates: counters.messages_sent.saturating_sub(args.reminders as u64) as f64,
-    })
+    };
+    Ok((budget, arrivals))
 }
 
 async fn answers(

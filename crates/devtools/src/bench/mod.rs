@@ -9,6 +9,7 @@ pub mod explain;
 pub mod herd;
 pub mod intake;
 pub mod list;
+mod plots;
 
 use clap::Subcommand;
 

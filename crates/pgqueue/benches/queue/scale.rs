@@ -47,6 +47,18 @@ pub struct ScaleArgs {
     /// Jobs per claim and per completion statement in the drain.
     #[arg(long, default_value_t = 64)]
     pub batch: usize,
+    /// A folder to write the curves to, as SVG: `scale-claim-p99.svg` and `scale-drain.svg`, by
+    /// backlog (the scenario with `done` jobs is left out of the curves).
+    #[arg(long)]
+    pub plots: Option<std::path::PathBuf>,
+}
+
+/// What a scenario measured that the curves show.
+struct Measured {
+    pending: i64,
+    done: i64,
+    claim_p99_ms: f64,
+    drain_jobs_per_s: f64,
 }
 
 /// Counts the jobs it ran and wakes the benchmark when `target` have.
@@ -97,9 +109,40 @@ pub async fn run(args: &ScaleArgs, server_url: &str) -> anyhow::Result<()> {
             done: args.done,
         });
     }
+    let mut measured = Vec::with_capacity(scenarios.len());
     for scenario in &scenarios {
-        run_scenario(args, scenario, server_url).await?;
+        measured.push(run_scenario(args, scenario, server_url).await?);
     }
+    if let Some(folder) = &args.plots {
+        plot(folder, &measured)?;
+    }
+    Ok(())
+}
+
+/// Writes the claim p99 and the drain rate by backlog (log scale) to `folder`.
+fn plot(folder: &std::path::Path, measured: &[Measured]) -> anyhow::Result<()> {
+    use benchplot::{Axis, Chart, Series};
+    let curve = |y: fn(&Measured) -> f64| -> Vec<(f64, f64)> {
+        measured
+            .iter()
+            .filter(|m| m.done == 0)
+            .map(|m| (m.pending as f64, y(m)))
+            .collect()
+    };
+    Chart {
+        title: "Single-job claim p99 by backlog",
+        x: Axis::log("pending jobs"),
+        y: Axis::linear("claim p99, ms"),
+        series: vec![Series::new("claim p99", curve(|m| m.claim_p99_ms))],
+    }
+    .write(&folder.join("scale-claim-p99.svg"))?;
+    Chart {
+        title: "Drain rate by backlog",
+        x: Axis::log("pending jobs"),
+        y: Axis::linear("jobs/s"),
+        series: vec![Series::new("drain", curve(|m| m.drain_jobs_per_s))],
+    }
+    .write(&folder.join("scale-drain.svg"))?;
     Ok(())
 }
 
@@ -107,7 +150,7 @@ async fn run_scenario(
     args: &ScaleArgs,
     scenario: &Scenario,
     server_url: &str,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Measured> {
     let database = crate::scratch(server_url).await?;
     let pool = database.pool(2 * args.workers as u32 + 2).await?;
     let queue = Queue::new(pool.clone(), QueueConfig::new("scale"));
@@ -188,7 +231,12 @@ async fn run_scenario(
         size.index_bytes as f64 / 1e6,
     );
     pool.close().await;
-    Ok(())
+    Ok(Measured {
+        pending: scenario.pending,
+        done: scenario.done,
+        claim_p99_ms: claim_p99,
+        drain_jobs_per_s: drain_rate,
+    })
 }
 
 /// Drains `count` due jobs with a runner; returns jobs per second.
