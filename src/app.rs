@@ -24,7 +24,7 @@ use crate::bot::intake::group_commit::GroupCommit;
 use crate::bot::intake::webhook::{self, WebhookEndpoint};
 use crate::bot::updates::Apologize;
 use crate::config::RunConfig;
-use crate::egress::{Egress, InFlight, Pacer};
+use crate::egress::{Egress, InFlight, Pacer, PaidBroadcast};
 use crate::store::inbox::{UPDATE_QUEUE, update_queue};
 use crate::store::outbox::LEGACY_REMINDER_QUEUE;
 use crate::store::retention::Keep;
@@ -45,8 +45,10 @@ pub struct AppContext {
     pub outbox: Queue,
     /// The updates queue: every update Telegram sent, handled in order per chat.
     pub updates: Queue,
-    /// The pacing of sends under the budget all replicas share.
+    /// The pacing of sends under the budget all replicas share (and paid broadcast, when on).
     pub pacer: Pacer,
+    /// How many sends the egress keeps in flight: the budget's rate times Telegram's latency.
+    pub in_flight: InFlight,
     /// NOTIFY-fed wake-ups of the queue runners.
     pub wakeups: Wakeups,
     /// Cancelled to shut everything down.
@@ -267,12 +269,26 @@ async fn context(config: RunConfig) -> anyhow::Result<(AppContext, Presence)> {
     }));
     let presence = Presence::register(&pool, "remindbot").await?;
     let shutdown = CancellationToken::new();
-    let context = AppContext {
-        pacer: Pacer::start(
+    let delivery = &config.delivery;
+    let in_flight = InFlight::new(delivery.rate_per_sec, delivery.workers);
+    let mut pacer = Pacer::start(pool.clone(), delivery.rates(), shutdown.child_token());
+    if let Some(settings) = config.paid_broadcast.settings {
+        tracing::info!(
+            after_secs = settings.after.as_secs(),
+            stars_per_day = %settings.per_day,
+            "paid broadcast is on"
+        );
+        pacer = pacer.with_paid_broadcast(PaidBroadcast::start(
             pool.clone(),
-            config.delivery.rates(),
+            settings,
+            delivery.rate_per_sec,
+            in_flight.clone(),
             shutdown.child_token(),
-        ),
+        ));
+    }
+    let context = AppContext {
+        pacer,
+        in_flight,
         wakeups: Wakeups::listen(pool.clone(), shutdown.child_token()),
         config: Arc::new(config),
         pool,
@@ -309,7 +325,7 @@ fn spawn_bot(context: &AppContext, subsystems: &mut Subsystems) {
 /// as the budget needs at Telegram's measured latency, at most `DELIVERY_WORKERS`.
 fn spawn_egress(context: &AppContext, subsystems: &mut Subsystems) {
     let delivery = &context.config.delivery;
-    let in_flight = InFlight::new(delivery.rate_per_sec, delivery.workers);
+    let in_flight = context.in_flight.clone();
     let egress = Egress::new(
         context.bot.clone(),
         context.outbox.clone(),

@@ -16,6 +16,7 @@ use teloxide::{ApiError, Bot, RequestError};
 use crate::bot::BotError;
 use crate::bot::intake::IntakeMode;
 use crate::config::RunConfig;
+use crate::egress::Stars;
 
 /// How far apart the database's clock and this host's may be before the check warns: reminders
 /// are due by the database clock, and people read the host's.
@@ -230,6 +231,71 @@ async fn check_database(config: &RunConfig, report: &mut Report) {
     check_migrations(&mut conn, report).await;
     check_clock(&mut conn, report).await;
     check_vacuum(&mut conn, report).await;
+    check_paid_broadcast(config, &mut conn, report).await;
+}
+
+/// Paid broadcast: off, on with the budget left today, or stopped by Telegram's refusal.
+async fn check_paid_broadcast(config: &RunConfig, conn: &mut PgConnection, report: &mut Report) {
+    let Some(settings) = config.paid_broadcast.settings else {
+        report.add(
+            "paid",
+            Severity::Ok,
+            "paid broadcast is off: reminders leave at the free rate (PAID_BROADCAST)",
+        );
+        return;
+    };
+    let state = match crate::store::paid_broadcast::state(conn).await {
+        Ok(state) => state,
+        Err(error) => {
+            report.add(
+                "paid",
+                Severity::Warn,
+                format!(
+                    "paid broadcast is on, but its state cannot be read ({error}): are the \
+                     migrations applied?"
+                ),
+            );
+            return;
+        }
+    };
+    let budget = settings.per_day;
+    let spent = Stars {
+        tenths: state.spent_today_tenths.min(budget.tenths),
+    };
+    let left = Stars {
+        tenths: budget.tenths - spent.tenths,
+    };
+    let on = format!(
+        "paid broadcast is on: reminders later than {} s leave with allow_paid_broadcast, up to \
+         1000/s; {spent} of {budget} Stars spent today (UTC), {left} left",
+        settings.after.as_secs(),
+    );
+    match state.refusal {
+        Some(refusal) if refusal.current => report.add(
+            "paid",
+            Severity::Warn,
+            format!(
+                "{on}; but Telegram refused a paid send at {} ({}): the free rate until {}",
+                refusal.at.format("%Y-%m-%d %H:%M:%S UTC"),
+                refusal.reason,
+                refusal.until.format("%H:%M:%S UTC"),
+            ),
+        ),
+        _ if left.tenths == 0 => report.add(
+            "paid",
+            Severity::Warn,
+            format!("{on}: today's budget is spent, the free rate until midnight UTC"),
+        ),
+        Some(refusal) => report.add(
+            "paid",
+            Severity::Ok,
+            format!(
+                "{on} (Telegram last refused a paid send at {})",
+                refusal.at.format("%Y-%m-%d %H:%M:%S UTC")
+            ),
+        ),
+        None => report.add("paid", Severity::Ok, on),
+    }
 }
 
 /// Whether each connection keeps its session (no pooler in transaction mode in between).

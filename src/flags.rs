@@ -15,7 +15,7 @@ pub fn defaults<T: clap::Args + clap::FromArgMatches>() -> T {
 mod tests {
     use crate::bot::BotSettings;
     use crate::bot::intake::IntakeMode;
-    use crate::config::{DeliveryArgs, IntakeArgs};
+    use crate::config::{DeliveryArgs, IntakeArgs, PaidBroadcastArgs};
 
     #[test]
     fn the_defaults_are_the_flags_defaults() {
@@ -32,5 +32,10 @@ mod tests {
         assert_eq!(delivery.workers, 128);
         assert_eq!(delivery.rate_per_sec, 30);
         assert_eq!(delivery.lease_secs, None);
+        assert_eq!(
+            PaidBroadcastArgs::default().settings,
+            None,
+            "paid broadcast is off"
+        );
     }
 }

@@ -16,8 +16,10 @@ use crate::db::DatabaseArgs;
 use crate::egress::{EgressConfig, RateConfig};
 
 mod intake;
+mod paid;
 
 pub use intake::{IntakeArgs, IntakeError, WEBHOOK_SECRET};
+pub use paid::{PaidBroadcastArgs, PaidBroadcastError};
 
 /// Everything `remindbot run` needs.
 #[derive(Clone, Debug, clap::Args)]
@@ -34,6 +36,9 @@ pub struct RunConfig {
     /// How messages and reminders are sent.
     #[command(flatten)]
     pub delivery: DeliveryArgs,
+    /// Paid broadcast for reminders that would otherwise be late (off by default).
+    #[command(flatten)]
+    pub paid_broadcast: PaidBroadcastArgs,
     /// The chat's limits and its admins.
     #[command(flatten)]
     pub bot: crate::bot::BotSettings,
@@ -514,6 +519,35 @@ mod tests {
         );
         assert!(probe.run.admin.web().is_none(), "no admin token: page off");
         assert!(!format!("{probe:?}").contains("SECRET"));
+    }
+
+    #[test]
+    fn paid_broadcast_needs_a_daily_budget() {
+        let file = SecretFile::new("paid", "123:SECRET");
+        let error =
+            Probe::try_parse_from(["probe", "--token-file", file.arg(), "--paid-broadcast"])
+                .unwrap_err()
+                .to_string();
+        assert!(error.contains("PAID_BROADCAST_STARS_PER_DAY"), "{error}");
+        let probe = Probe::parse_from([
+            "probe",
+            "--token-file",
+            file.arg(),
+            "--paid-broadcast",
+            "--paid-broadcast-stars-per-day",
+            "12.5",
+        ]);
+        let settings = probe.run.paid_broadcast.settings.expect("on");
+        assert_eq!(settings.per_day.tenths, 125);
+        assert_eq!(settings.after, Duration::from_secs(60));
+        let bad = Probe::try_parse_from([
+            "probe",
+            "--token-file",
+            file.arg(),
+            "--paid-broadcast-stars-per-day",
+            "1.25",
+        ]);
+        assert!(bad.is_err(), "two decimals");
     }
 
     #[test]

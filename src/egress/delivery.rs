@@ -12,7 +12,8 @@ use super::after_failure::KindSteps;
 use super::classify::classify;
 use super::extras::Extras;
 use super::metrics;
-use super::pacing::Recipient;
+use super::pacing::{Fare, Payment, Recipient};
+use super::paid;
 use super::record::{self, DueReminder, Recorded};
 use super::render::ReminderView;
 use super::worker::{Egress, database_retry};
@@ -36,10 +37,15 @@ impl Egress {
         };
         let extras = Extras::of(&due);
         let to = Recipient::new(due.chat.chat_id, due.is_group());
-        // Reminders of one chat may leave in any order: they wait in the chat's line.
-        if let Some(outcome) = self.turn(job, to, true).await {
-            return outcome;
-        }
+        // Reminders of one chat may leave in any order: they wait in the chat's line. A reminder
+        // that would otherwise be late may pay (see `super::paid`).
+        let payment = Payment::IfLate {
+            overdue_secs: due.overdue_secs,
+        };
+        let fare = match self.paying_turn(job, to, true, payment).await {
+            Ok(fare) => fare,
+            Err(outcome) => return outcome,
+        };
         let tr = Tr::new(due.chat.lang);
         let html = extras.html(tr, &self.view(&due));
         let mut request = self
@@ -50,14 +56,31 @@ impl Egress {
         if let Some(reply) = extras.reply() {
             request = request.reply_parameters(reply);
         }
+        if fare == Fare::Paid {
+            request = request.allow_paid_broadcast(true);
+        }
         let sent = self.timed(request).await;
         match sent {
             Ok(message) => {
                 metrics::message_sent(metrics::Kind::Reminder);
+                if fare == Fare::Paid {
+                    metrics::paid_sent();
+                }
                 self.record_sent(job, &due, Some(i64::from(message.id.0)))
                     .await
             }
-            Err(error) => self.after_failure(job, &*due, to, classify(&error)).await,
+            Err(error) => {
+                let failure = classify(&error);
+                if fare == Fare::Paid
+                    && let Some(reason) = paid::refusal(&failure)
+                    && let Some(paid) = self.pacer.paid_broadcast()
+                {
+                    // Not sent: it goes back to the queue and leaves in a free slot.
+                    paid.refused(reason).await;
+                    return Outcome::Snooze(Duration::ZERO);
+                }
+                self.after_failure(job, &*due, to, failure).await
+            }
         }
     }
 

@@ -16,6 +16,7 @@
 //! way (each takes one from the pool for a statement at a time), so the pool's size is never
 //! exceeded, however many are in flight.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -41,7 +42,7 @@ const SPARE: usize = 8;
 pub struct InFlight {
     limit: ConcurrencyLimit,
     latency: Arc<Mutex<f64>>,
-    rate_per_sec: u32,
+    rate_per_sec: Arc<AtomicU32>,
     bound: usize,
 }
 
@@ -56,7 +57,7 @@ impl InFlight {
         Self {
             limit,
             latency: Arc::new(Mutex::new(latency)),
-            rate_per_sec,
+            rate_per_sec: Arc::new(AtomicU32::new(rate_per_sec)),
             bound,
         }
     }
@@ -74,7 +75,21 @@ impl InFlight {
             *average += SMOOTHING * (round_trip.as_secs_f64() - *average);
             *average
         };
-        let limit = target(self.rate_per_sec, latency, self.bound);
+        self.follow(latency);
+    }
+
+    /// The budget's rate became `rate_per_sec` (paid broadcast adds its paid slots while it
+    /// pays, see [`super::paid`]): the limit follows at once.
+    pub fn set_rate(&self, rate_per_sec: u32) {
+        if self.rate_per_sec.swap(rate_per_sec, Ordering::Relaxed) != rate_per_sec {
+            let latency = *self.latency.lock().unwrap_or_else(|p| p.into_inner());
+            self.follow(latency);
+        }
+    }
+
+    fn follow(&self, latency: f64) {
+        let rate = self.rate_per_sec.load(Ordering::Relaxed);
+        let limit = target(rate, latency, self.bound);
         self.limit.set(limit);
         metrics::in_flight_limit(limit, latency);
     }
@@ -134,5 +149,11 @@ mod tests {
         }
         let fast = in_flight.current();
         assert!(fast < 16, "{fast} after 100 ms answers");
+        in_flight.set_rate(1000);
+        assert!(
+            in_flight.current() > 100,
+            "1000/s at 100 ms: {}",
+            in_flight.current()
+        );
     }
 }

@@ -44,6 +44,19 @@ pub const QUEUE_DUE_BY_PRIORITY: &str = "remindbot_queue_due_jobs_by_priority";
 /// How long the oldest due job of each priority has waited, in seconds (gauge).
 pub const QUEUE_OLDEST_DUE_BY_PRIORITY: &str = "remindbot_queue_oldest_due_seconds_by_priority";
 
+/// Reminders Telegram accepted with `allow_paid_broadcast` (counter).
+pub const PAID_SENDS: &str = "remindbot_paid_broadcast_sends_total";
+/// Paid sends Telegram refused (no balance, not eligible): each stops paid sends for a while
+/// (counter).
+pub const PAID_REFUSALS: &str = "remindbot_paid_broadcast_refusals_total";
+/// 1 while this process pays for reminders that would otherwise be late (gauge).
+pub const PAID_ACTIVE: &str = "remindbot_paid_broadcast_active";
+/// 1 while paid sends stop after a refusal, on every replica (gauge).
+pub const PAID_REFUSED: &str = "remindbot_paid_broadcast_refused";
+/// Stars given to paid slots today (UTC), all replicas: an upper bound of what Telegram charged
+/// (gauge).
+pub const PAID_SPENT_STARS: &str = "remindbot_paid_broadcast_spent_stars";
+
 /// Buckets of the lateness histogram, in seconds: 10 ms to a day.
 pub const LATENESS_BUCKETS: &[f64] = &[
     0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0,
@@ -129,4 +142,21 @@ pub fn in_flight_limit(limit: usize, latency_secs: f64) {
 /// Telegram answered 429; `scope` says whether it paused one chat or, as part of a flood, all.
 pub fn too_many_requests(scope: PauseScope) {
     metrics::counter!(TOO_MANY_REQUESTS, "scope" => scope.label()).increment(1);
+}
+
+/// A reminder left with `allow_paid_broadcast`.
+pub fn paid_sent() {
+    metrics::counter!(PAID_SENDS).increment(1);
+}
+
+/// Telegram refused a paid send.
+pub fn paid_refused() {
+    metrics::counter!(PAID_REFUSALS).increment(1);
+}
+
+/// Where paid broadcast stands: paying now, stopped by a refusal, and the Stars spent today.
+pub fn paid_state(paying: bool, refused: bool, spent_today_stars: f64) {
+    metrics::gauge!(PAID_ACTIVE).set(if paying { 1.0 } else { 0.0 });
+    metrics::gauge!(PAID_REFUSED).set(if refused { 1.0 } else { 0.0 });
+    metrics::gauge!(PAID_SPENT_STARS).set(spent_today_stars);
 }

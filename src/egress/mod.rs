@@ -12,10 +12,13 @@ pub mod in_flight;
 pub mod metrics;
 mod outgoing;
 pub mod pacing;
+pub mod paid;
 pub mod record;
 pub mod render;
+mod slots;
 pub mod worker;
 
 pub use in_flight::InFlight;
 pub use pacing::{Pacer, RateConfig};
+pub use paid::{PaidBroadcast, PaidSettings, Stars};
 pub use worker::{Egress, EgressConfig};

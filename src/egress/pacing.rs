@@ -12,6 +12,10 @@
 //!    replica books more than a few slots ahead of the others.
 //! 3. The chat is booked at that slot; the worker sleeps until it and sends.
 //!
+//! A reminder that would otherwise be late may take a paid slot instead of a free one, when paid
+//! broadcast is on ([`super::paid`]: a second schedule served the same way, [`SlotLine`]); it then
+//! leaves with `allow_paid_broadcast` ([`Fare::Paid`]).
+//!
 //! Overall and per-chat slots are spaced at exactly the configured rates: Telegram's overall and
 //! per-chat limits are rates that allow short bursts (the Bot API FAQ; the simulator's token
 //! buckets), so the jitter between a slot and the moment Telegram counts the message costs
@@ -21,21 +25,21 @@
 //! [`GROUP_MARGIN`]. A replica that dies holds at most the slots of its horizon: its share is
 //! free again at once, and its claimed jobs return to the queue with their leases.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::Utc;
 use sqlx::PgPool;
-use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::metrics;
+use super::paid::PaidBroadcast;
+use super::slots::{Slot, SlotLine, horizon, secs};
 use crate::domain::ids::ChatId;
 use crate::store::StoreError;
-use crate::store::budget::{self, PauseScope, Slots};
+use crate::store::budget::{self, Budget, PauseScope};
 
 /// The rates to keep to, and how 429s pause sending.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,16 +78,6 @@ pub const GROUP_MARGIN: f64 = 0.93;
 fn spacing(unit: Duration, n: u32, share: f64) -> Option<Duration> {
     (n > 0).then(|| unit.div_f64(f64::from(n) * share))
 }
-
-/// Overall slots are booked at most this many intervals ahead (and at least [`MIN_HORIZON`]).
-const HORIZON_INTERVALS: u32 = 2;
-/// The shortest horizon: the round trip of one booking.
-const MIN_HORIZON: Duration = Duration::from_millis(20);
-/// A worker waits this long at most for an overall slot; then its job goes back to the queue
-/// (keeping its place by due time) rather than holding a worker and its lease.
-const MAX_SLOT_WAIT: Duration = Duration::from_secs(10);
-/// After a database error, the slot task waits this long before asking again.
-const ERROR_PAUSE: Duration = Duration::from_millis(500);
 
 /// Where a message goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,52 +127,33 @@ impl Deferral {
 /// What became of a request to send.
 #[derive(Debug)]
 pub enum Admission {
-    /// Send at the booked slot (the worker has slept until it).
-    Send,
+    /// Send at the booked slot (the worker has slept until it), with `allow_paid_broadcast` when
+    /// the slot is a paid one.
+    Send(Fare),
     /// Not now.
     Defer(Deferral),
 }
 
-/// What a worker waiting for an overall slot is told.
+/// Whether a message may take a paid slot (see [`super::paid`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Slot {
-    /// Send at `at` (by the database clock).
-    Granted {
-        /// The slot's instant.
-        at: DateTime<Utc>,
-    },
-    /// No slot now: the job comes back in `in_secs`.
-    Wait {
-        /// When to come back, in seconds.
-        in_secs: f64,
+pub enum Payment {
+    /// Never: replies, edits, files and agendas.
+    Never,
+    /// A reminder, this many seconds past its time: it pays when it (or the line of reminders
+    /// due) would otherwise be late by more than PAID_BROADCAST_AFTER_SECS.
+    IfLate {
+        /// How late it is already.
+        overdue_secs: f64,
     },
 }
 
-/// A worker's request for an overall slot, most urgent first.
-#[derive(Debug)]
-struct Waiter {
-    rank: Reverse<(i16, u64)>,
-    reply: oneshot::Sender<Slot>,
-}
-
-impl PartialEq for Waiter {
-    fn eq(&self, other: &Self) -> bool {
-        self.rank == other.rank
-    }
-}
-
-impl Eq for Waiter {}
-
-impl PartialOrd for Waiter {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Waiter {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.rank.cmp(&other.rank)
-    }
+/// The slot a message was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fare {
+    /// Within Telegram's free limit.
+    Free,
+    /// Above it: sent with `allow_paid_broadcast`.
+    Paid,
 }
 
 /// The pacing of one process: cheap to clone, shared by its egress workers.
@@ -186,30 +161,42 @@ impl Ord for Waiter {
 pub struct Pacer {
     pool: PgPool,
     config: RateConfig,
-    requests: mpsc::UnboundedSender<(i16, oneshot::Sender<Slot>)>,
+    free: Option<SlotLine>,
+    paid: Option<PaidBroadcast>,
     recent: Arc<Mutex<VecDeque<Instant>>>,
 }
 
 impl Pacer {
     /// Starts the process's slot task (it stops with `shutdown`) and returns the pacer.
     pub fn start(pool: PgPool, config: RateConfig, shutdown: CancellationToken) -> Self {
-        let (requests, incoming) = mpsc::unbounded_channel();
-        if let Some(interval) = config.global_interval() {
-            let horizon = (interval * HORIZON_INTERVALS).max(MIN_HORIZON);
-            tokio::spawn(hand_out_slots(
-                pool.clone(),
+        let free = config.global_interval().map(|interval| {
+            let pool = pool.clone();
+            SlotLine::start(
+                move |wanted| {
+                    let pool = pool.clone();
+                    async move {
+                        budget::take_slots(&pool, Budget::Free, interval, horizon(interval), wanted)
+                            .await
+                    }
+                },
                 interval,
-                horizon,
-                incoming,
                 shutdown,
-            ));
-        }
+            )
+        });
         Self {
             pool,
             config,
-            requests,
+            free,
+            paid: None,
             recent: Arc::default(),
         }
+    }
+
+    /// The same pacer, giving reminders that would otherwise be late the paid slots of `paid`.
+    #[must_use]
+    pub fn with_paid_broadcast(mut self, paid: PaidBroadcast) -> Self {
+        self.paid = Some(paid);
+        self
     }
 
     /// The rates kept to.
@@ -217,15 +204,24 @@ impl Pacer {
         self.config
     }
 
+    /// Paid broadcast, when on.
+    pub fn paid_broadcast(&self) -> Option<&PaidBroadcast> {
+        self.paid.as_ref()
+    }
+
     /// Waits for a message to `to`, of `priority` (lower first), to be allowed out; on
-    /// [`Admission::Send`] the caller sends at once. `in_line`: the message may leave in any order
-    /// relative to others for the chat (see the module's documentation).
+    /// [`Admission::Send`] the caller sends at once, with `allow_paid_broadcast` when its fare is
+    /// [`Fare::Paid`] (only a message that may pay, [`Payment::IfLate`], gets a paid slot, when
+    /// [`PaidBroadcast::pays`] says so and one is to be had; otherwise it waits for a free one).
+    /// `in_line`: the message may leave in any order relative to others for the chat (see the
+    /// module's documentation).
     #[tracing::instrument(skip_all, fields(chat_id = to.chat_id.0, priority))]
     pub async fn admit(
         &self,
         to: Recipient,
         priority: i16,
         in_line: bool,
+        payment: Payment,
     ) -> Result<Admission, StoreError> {
         let chat_interval = self.config.chat_interval(to.is_group);
         if let Some(interval) = chat_interval {
@@ -234,12 +230,21 @@ impl Pacer {
                 return Ok(Admission::Defer(Deferral::Spacing(secs(wait))));
             }
         }
-        let at = match self.slot(priority).await {
-            Some(Slot::Granted { at }) => Some(at),
-            Some(Slot::Wait { in_secs }) => {
-                return Ok(Admission::Defer(Deferral::Busy(secs(in_secs))));
+        let paid_slot = match (payment, &self.paid) {
+            (Payment::IfLate { overdue_secs }, Some(paid)) if paid.pays(overdue_secs) => {
+                paid.slot().await
             }
-            None => None,
+            _ => None,
+        };
+        let (at, fare) = match paid_slot {
+            Some(at) => (Some(at), Fare::Paid),
+            None => match self.slot(priority).await {
+                Some(Slot::Granted { at }) => (Some(at), Fare::Free),
+                Some(Slot::Wait { in_secs }) => {
+                    return Ok(Admission::Defer(Deferral::Busy(secs(in_secs))));
+                }
+                None => (None, Fare::Free),
+            },
         };
         if let Some(interval) = chat_interval {
             let at = at.unwrap_or_else(Utc::now);
@@ -254,21 +259,12 @@ impl Pacer {
             tokio::time::sleep(wait).await;
         }
         self.count_send();
-        Ok(Admission::Send)
+        Ok(Admission::Send(fare))
     }
 
     /// An overall slot from the slot task; `None` without an overall limit.
     async fn slot(&self, priority: i16) -> Option<Slot> {
-        self.config.global_interval()?;
-        let (reply, answer) = oneshot::channel();
-        if self.requests.send((priority, reply)).is_err() {
-            return Some(Slot::Wait { in_secs: 1.0 });
-        }
-        match tokio::time::timeout(MAX_SLOT_WAIT, answer).await {
-            Ok(Ok(slot)) => Some(slot),
-            // The slot task stopped (shutdown), or the wait was too long: come back shortly.
-            Ok(Err(_)) | Err(_) => Some(Slot::Wait { in_secs: 0.0 }),
-        }
+        Some(self.free.as_ref()?.slot(priority).await)
     }
 
     /// Records a 429 for the chat of `to` (see [`budget::throttled`]) and says what it paused.
@@ -304,93 +300,6 @@ impl Pacer {
     }
 }
 
-/// Seconds as a duration (negative: zero).
-fn secs(seconds: f64) -> Duration {
-    Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or(Duration::ZERO)
-}
-
-/// The slot task: takes overall slots from the database, a batch at a time (as many as workers
-/// wait, at most `horizon` ahead), and hands them to the waiting workers, most urgent first.
-/// When all sending is paused, every waiting worker is told at once (their jobs come back when
-/// the pause ends).
-async fn hand_out_slots(
-    pool: PgPool,
-    interval: Duration,
-    horizon: Duration,
-    mut incoming: mpsc::UnboundedReceiver<(i16, oneshot::Sender<Slot>)>,
-    shutdown: CancellationToken,
-) {
-    let mut waiting: BinaryHeap<Waiter> = BinaryHeap::new();
-    let mut arrivals = 0u64;
-    let mut enqueue = |waiting: &mut BinaryHeap<Waiter>, (priority, reply)| {
-        arrivals += 1;
-        waiting.push(Waiter {
-            rank: Reverse((priority, arrivals)),
-            reply,
-        });
-    };
-    loop {
-        while let Ok(request) = incoming.try_recv() {
-            enqueue(&mut waiting, request);
-        }
-        waiting.retain(|w| !w.reply.is_closed());
-        if waiting.is_empty() {
-            tokio::select! {
-                request = incoming.recv() => match request {
-                    Some(request) => enqueue(&mut waiting, request),
-                    None => return,
-                },
-                () = shutdown.cancelled() => return,
-            }
-            continue;
-        }
-        let wanted = u32::try_from(waiting.len()).unwrap_or(u32::MAX);
-        let pause = match budget::take_slots(&pool, interval, horizon, wanted).await {
-            Ok(Slots::Granted { first, count, .. }) => {
-                for n in 0..count {
-                    // A worker that gave up meanwhile leaves its slot unused.
-                    if let Some(waiter) = waiting.pop() {
-                        let at = first + TimeDelta::from_std(interval * n).unwrap_or_default();
-                        let _ = waiter.reply.send(Slot::Granted { at });
-                    }
-                }
-                continue;
-            }
-            Ok(Slots::Wait {
-                in_secs,
-                paused: true,
-            }) => {
-                for waiter in waiting.drain() {
-                    let _ = waiter.reply.send(Slot::Wait { in_secs });
-                }
-                continue;
-            }
-            Ok(Slots::Wait { in_secs, .. }) => secs(in_secs).min(horizon),
-            Err(error) => {
-                // The workers' jobs come back shortly; the database may be back by then.
-                tracing::warn!(%error, "taking send slots failed");
-                for waiter in waiting.drain() {
-                    let _ = waiter.reply.send(Slot::Wait {
-                        in_secs: ERROR_PAUSE.as_secs_f64(),
-                    });
-                }
-                ERROR_PAUSE
-            }
-        };
-        let until = Instant::now() + pause;
-        loop {
-            tokio::select! {
-                request = incoming.recv() => match request {
-                    Some(request) => enqueue(&mut waiting, request),
-                    None => return,
-                },
-                () = tokio::time::sleep_until(until) => break,
-                () = shutdown.cancelled() => return,
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,19 +332,5 @@ mod tests {
         };
         assert_eq!(off.global_interval(), None);
         assert_eq!(off.chat_interval(true), None);
-    }
-
-    #[test]
-    fn waiters_are_served_by_priority_then_arrival() {
-        let mut heap = BinaryHeap::new();
-        for (priority, seq) in [(1, 1), (0, 3), (1, 2), (0, 4)] {
-            let (reply, _) = oneshot::channel();
-            heap.push(Waiter {
-                rank: Reverse((priority, seq)),
-                reply,
-            });
-        }
-        let order: Vec<(i16, u64)> = std::iter::from_fn(|| heap.pop().map(|w| w.rank.0)).collect();
-        assert_eq!(order, [(0, 3), (0, 4), (1, 1), (1, 2)]);
     }
 }

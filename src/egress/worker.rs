@@ -15,7 +15,7 @@ use tokio::time::Instant;
 
 use super::in_flight::InFlight;
 use super::metrics;
-use super::pacing::{Admission, Pacer, Recipient};
+use super::pacing::{Admission, Fare, Pacer, Payment, Recipient};
 use crate::store::outbox::OutboxJob;
 use crate::store::types::ErrorClass;
 use pgqueue::{ClaimedJob, JobHandler, Outcome, Queue, QueueError};
@@ -123,20 +123,34 @@ impl Egress {
         to: Recipient,
         in_line: bool,
     ) -> Option<Outcome> {
-        match self.pacer.admit(to, job.priority, in_line).await {
-            Ok(Admission::Send) => match self.queue.recheck(job).await {
-                Ok(_) => None,
+        self.paying_turn(job, to, in_line, Payment::Never)
+            .await
+            .err()
+    }
+
+    /// [`Self::turn`] for a message that may take a paid slot (`payment`): when it may leave
+    /// now, its fare (with `allow_paid_broadcast` when paid).
+    pub(super) async fn paying_turn(
+        &self,
+        job: &ClaimedJob,
+        to: Recipient,
+        in_line: bool,
+        payment: Payment,
+    ) -> Result<Fare, Outcome> {
+        match self.pacer.admit(to, job.priority, in_line, payment).await {
+            Ok(Admission::Send(fare)) => match self.queue.recheck(job).await {
+                Ok(_) => Ok(fare),
                 Err(QueueError::NotConfirmed { .. }) => {
                     tracing::warn!("the job is no longer confirmed as this worker's; not sent");
-                    Some(Outcome::Snooze(NOT_CONFIRMED_WAIT))
+                    Err(Outcome::Snooze(NOT_CONFIRMED_WAIT))
                 }
-                Err(error) => Some(database_retry(format!("confirming the claim: {error}"))),
+                Err(error) => Err(database_retry(format!("confirming the claim: {error}"))),
             },
             Ok(Admission::Defer(deferral)) => {
                 metrics::deferred(deferral.label());
-                Some(Outcome::Snooze(deferral.wait()))
+                Err(Outcome::Snooze(deferral.wait()))
             }
-            Err(error) => Some(database_retry(format!("pacing failed: {error}"))),
+            Err(error) => Err(database_retry(format!("pacing failed: {error}"))),
         }
     }
 }

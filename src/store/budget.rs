@@ -17,6 +17,25 @@ use pgqueue::JobId;
 
 /// The overall budget's row.
 const BUDGET: &str = "telegram";
+
+/// A schedule of overall slots (a `send_budget` row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Telegram's free limit, for every message.
+    Free,
+    /// The paid slots above it (`allow_paid_broadcast`), see [`super::paid_broadcast`].
+    Paid,
+}
+
+impl Budget {
+    /// Its row's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Free => BUDGET,
+            Self::Paid => "paid",
+        }
+    }
+}
 /// A slot this close to a chat's next free time counts as free (the statements that read and
 /// write the times are a few milliseconds apart).
 const TOLERANCE_SECS: f64 = 0.005;
@@ -49,7 +68,7 @@ pub enum Slots {
     },
 }
 
-/// Takes up to `max` consecutive overall slots, as many as fall within `horizon` from now (at
+/// Takes up to `max` consecutive slots of `budget`, as many as fall within `horizon` from now (at
 /// least one when the next one does): the row's `next_at` moves on by one `interval` per slot.
 /// One statement, one row: replicas take slots one batch after another, and a batch costs one
 /// round trip whatever the rate (at 1,000 messages a second, a slot each would be a thousand
@@ -57,6 +76,7 @@ pub enum Slots {
 #[tracing::instrument(skip_all)]
 pub async fn take_slots<'e>(
     executor: impl PgExecutor<'e>,
+    budget: Budget,
     interval: Duration,
     horizon: Duration,
     max: u32,
@@ -89,7 +109,7 @@ pub async fn take_slots<'e>(
                                      - now())::float8 as "retry_secs!",
                   coalesce(b.paused_until > now(), false) as "paused!"
            from send_budget b where b.name = $1"#,
-        BUDGET,
+        budget.name(),
         interval.as_secs_f64(),
         horizon.as_secs_f64(),
         i32::try_from(max.max(1)).unwrap_or(i32::MAX),

@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod nags;
 pub mod occurrences;
 pub mod outbox;
+pub mod paid_broadcast;
 pub mod quotes;
 pub mod reachability;
 pub mod retention;

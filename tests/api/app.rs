@@ -163,6 +163,7 @@ impl TestApp {
             db_max_connections: 10,
             retention_days: 90,
             intake: remindbot::config::IntakeArgs::default(),
+            paid_broadcast: remindbot::config::PaidBroadcastArgs::default(),
         }
     }
 
@@ -327,6 +328,14 @@ impl TestApp {
         if let Some(lease) = delivery.lease_secs {
             env.push(("DELIVERY_LEASE_SECS", lease.to_string()));
         }
+        if let Some(paid) = self.config.paid_broadcast.settings {
+            env.push(("PAID_BROADCAST", "true".to_owned()));
+            env.push((
+                "PAID_BROADCAST_AFTER_SECS",
+                paid.after.as_secs().to_string(),
+            ));
+            env.push(("PAID_BROADCAST_STARS_PER_DAY", paid.per_day.to_string()));
+        }
         if !bot.admin_ids.is_empty() {
             let ids: Vec<String> = bot.admin_ids.iter().map(i64::to_string).collect();
             env.push(("ADMIN_CHAT_IDS", ids.join(",")));
@@ -339,6 +348,11 @@ impl TestApp {
             .envs(env)
             .kill_on_drop(true);
         command
+    }
+
+    /// The settings every run uses.
+    pub fn config(&self) -> &RunConfig {
+        &self.config
     }
 
     /// The URL of the test's database.

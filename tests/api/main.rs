@@ -31,6 +31,7 @@ mod db_proxy;
 mod delivery_blip;
 mod delivery_errors;
 mod delivery_flow;
+mod delivery_paid;
 mod delivery_recovery;
 mod delivery_scale;
 mod delivery_series;

@@ -26,6 +26,10 @@ pub struct SimArgs {
     /// Seed for random fault choices and latencies.
     #[arg(long, env = "SIM_SEED", default_value_t = 0x5EED)]
     pub seed: u64,
+    /// The bot's Stars balance at start, in tenths of a Star: paid broadcasts
+    /// (`allow_paid_broadcast`) above the free rate cost one tenth each.
+    #[arg(long, env = "SIM_STARS_BALANCE_TENTHS", default_value_t = 0)]
+    pub stars_balance_tenths: i64,
 }
 
 impl std::fmt::Debug for SimArgs {
@@ -36,6 +40,7 @@ impl std::fmt::Debug for SimArgs {
             .field("bot_username", &self.bot_username)
             .field("no_limits", &self.no_limits)
             .field("seed", &self.seed)
+            .field("stars_balance_tenths", &self.stars_balance_tenths)
             .finish()
     }
 }
@@ -55,6 +60,7 @@ pub async fn run(args: SimArgs) -> anyhow::Result<()> {
             LimitsConfig::default()
         },
         seed: args.seed,
+        stars_balance_tenths: args.stars_balance_tenths,
         ..SimConfig::default()
     };
     let sim = Simulator::start(config)

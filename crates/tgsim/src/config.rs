@@ -93,6 +93,9 @@ pub struct SimConfig {
     /// start; a simulator in front of a database that outlives it starts after the ids stored
     /// there. Below 2^31 (teloxide keeps offsets in an `i32`).
     pub first_update_id: i64,
+    /// The bot's Stars balance at start, in tenths of a Star: what paid broadcasts
+    /// (`allow_paid_broadcast`) above the free rate are paid from.
+    pub stars_balance_tenths: i64,
 }
 
 impl std::fmt::Debug for SimConfig {
@@ -108,6 +111,7 @@ impl std::fmt::Debug for SimConfig {
             .field("call_log_capacity", &self.call_log_capacity)
             .field("webhook", &self.webhook)
             .field("first_update_id", &self.first_update_id)
+            .field("stars_balance_tenths", &self.stars_balance_tenths)
             .finish()
     }
 }
@@ -131,6 +135,7 @@ impl Default for SimConfig {
             call_log_capacity: 100_000,
             webhook: WebhookSettings::default(),
             first_update_id: FIRST_UPDATE_ID,
+            stars_balance_tenths: 0,
         }
     }
 }

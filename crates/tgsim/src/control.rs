@@ -18,6 +18,7 @@ use super::error::SimError;
 use super::faults::FaultRule;
 use super::limits::LimitsConfig;
 use super::methods::{resolve_commands, resolve_menu_button};
+use super::paid::PaidBroadcastUpdate;
 use super::state::Shared;
 use super::world::{BotMembership, Forward, MemberStatus, NewGroup, NewUser, UserState};
 
@@ -49,6 +50,10 @@ pub(crate) fn routes() -> Router<Arc<Shared>> {
         .route("/calls", get(calls))
         .route("/counters", get(counters).delete(reset_counters))
         .route("/limits", get(limits).put(set_limits))
+        .route(
+            "/paid_broadcast",
+            get(paid_broadcast).put(set_paid_broadcast),
+        )
         .route(
             "/faults",
             get(list_faults).post(add_fault).delete(clear_faults),
@@ -356,8 +361,25 @@ async fn counters(State(s): SimState) -> Json<Value> {
 }
 
 async fn reset_counters(State(s): SimState) -> Json<Value> {
-    s.with(|w| w.stats.reset());
+    s.with(|w| {
+        w.stats.reset();
+        w.paid.reset_counts();
+    });
     Json(json!({}))
+}
+
+async fn paid_broadcast(State(s): SimState) -> Json<Value> {
+    Json(json!(s.read(|w| w.paid.state())))
+}
+
+async fn set_paid_broadcast(
+    State(s): SimState,
+    Json(update): Json<PaidBroadcastUpdate>,
+) -> Json<Value> {
+    Json(json!(s.with(|w| {
+        w.paid.update(update);
+        w.paid.state()
+    })))
 }
 
 async fn limits(State(s): SimState) -> Json<Value> {

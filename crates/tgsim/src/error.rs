@@ -120,6 +120,12 @@ pub mod descriptions {
     pub const URL_UNREACHABLE: &str = "Bad Request: failed to get HTTP URL content";
     /// 400 for a caption over 1024 characters.
     pub const CAPTION_TOO_LONG: &str = "Bad Request: message caption is too long";
+    /// 400 for a send with `allow_paid_broadcast` that the bot cannot pay for (its Stars balance
+    /// is short) or may not make (not eligible for paid broadcasts). A guess: the Bot API
+    /// documents no error for either, so this is the MTProto error Telegram lists for a Stars
+    /// balance too low to pay (`BALANCE_TOO_LOW`, e.g. on messages.sendPaidReaction), in the
+    /// form the Bot API gives MTProto errors ("Bad Request: BUTTON_DATA_INVALID").
+    pub const BALANCE_TOO_LOW: &str = "Bad Request: BALANCE_TOO_LOW";
 }
 
 /// An error answer of the Bot API, as Telegram sends it: `error_code` (also the HTTP status),

@@ -16,6 +16,7 @@ use super::error::SimError;
 use super::faults::{ActiveFault, FaultRule};
 use super::limits::LimitsConfig;
 use super::methods::{resolve_commands, resolve_menu_button};
+use super::paid::{PaidBroadcastState, PaidBroadcastUpdate};
 use super::server;
 use super::state::Shared;
 use super::stats::{CallRecord, Counters};
@@ -378,9 +379,28 @@ impl SimHandle {
         self.shared.read(|w| w.stats.counters.clone())
     }
 
-    /// Zeroes the counters and empties the call log.
+    /// Zeroes the counters (also the Stars charged for paid broadcasts; the balance stays) and
+    /// empties the call log.
     pub fn reset_counters(&self) {
-        self.shared.with(|w| w.stats.reset());
+        self.shared.with(|w| {
+            w.stats.reset();
+            w.paid.reset_counts();
+        });
+    }
+
+    // ----- paid broadcasts -----
+
+    /// The bot's Stars balance, whether it may use paid broadcasts, and what they cost so far.
+    pub fn paid_broadcast(&self) -> PaidBroadcastState {
+        self.shared.read(|w| w.paid.state())
+    }
+
+    /// Sets the bot's Stars balance and/or its eligibility for paid broadcasts.
+    pub fn set_paid_broadcast(&self, update: PaidBroadcastUpdate) -> PaidBroadcastState {
+        self.shared.with(|w| {
+            w.paid.update(update);
+            w.paid.state()
+        })
     }
 
     // ----- limits, faults, clock -----

@@ -380,5 +380,6 @@ pub(super) fn run_config(
         db_max_connections: 20,
         retention_days: 90,
         intake: remindbot::config::IntakeArgs::default(),
+        paid_broadcast: remindbot::config::PaidBroadcastArgs::default(),
     }
 }

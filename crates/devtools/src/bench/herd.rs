@@ -11,6 +11,10 @@
 //! - lateness grows linearly with the place in line (a least-squares line and its worst
 //!   residual), and every reminder later than the "late" threshold (Telegram's 5 minutes, scaled by
 //!   `30 / rate`) says how late it is, and none before it does.
+//!
+//! With `--paid`, each run drains the herd twice, on fresh databases and simulators: at the free
+//! rate, then with paid broadcast on (PAID_BROADCAST, the simulator's paid cap of 1000/s and a
+//! Stars balance), and prints both drains side by side with the paid sends and the Stars charged.
 
 use std::time::{Duration, Instant};
 
@@ -24,6 +28,8 @@ use pgqueue::QueueConfig;
 use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::lead::Lead;
+use remindbot::egress::paid::PAID_MAX_PER_SEC;
+use remindbot::egress::{PaidSettings, Stars};
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::types::ChatKind;
 use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
@@ -46,6 +52,19 @@ pub struct HerdArgs {
     /// Runs, each on a fresh database and simulator.
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
+    /// Also drain the herd with paid broadcast on (`allow_paid_broadcast`, up to 1000/s), and
+    /// report both drains (use `--rate 30`, Telegram's free limit, for the real comparison).
+    #[arg(long)]
+    pub paid: bool,
+    /// The simulated bot's Stars balance for the paid drain.
+    #[arg(long, default_value = "100000")]
+    pub stars_balance: Stars,
+    /// PAID_BROADCAST_STARS_PER_DAY for the paid drain.
+    #[arg(long, default_value = "100000")]
+    pub stars_per_day: Stars,
+    /// PAID_BROADCAST_AFTER_SECS for the paid drain.
+    #[arg(long, default_value_t = 60)]
+    pub paid_after_secs: u64,
 }
 
 /// Telegram's overall limit, against which the "late" threshold is scaled.
@@ -76,6 +95,8 @@ struct Herd {
     late_with_note: f64,
     late_without_note: f64,
     note_when_on_time: f64,
+    paid_sends: f64,
+    charged_stars: f64,
 }
 
 impl Herd {
@@ -85,47 +106,74 @@ impl Herd {
     }
 }
 
-/// Runs the herd `--runs` times: a line per run, then medians.
+/// Runs the herd `--runs` times (with `--paid`, twice each: free, then paid): a line per run,
+/// then medians, then the drains side by side.
 pub async fn run(args: &HerdArgs, server_url: &str) -> anyhow::Result<()> {
-    let mut runs = Vec::new();
-    for _ in 0..args.runs.max(1) {
-        let herd = run_once(args, server_url).await?;
-        println!("{}", line(args, &herd, "run"));
-        runs.push(herd);
+    let passes: &[bool] = if args.paid { &[false, true] } else { &[false] };
+    let mut summaries = Vec::new();
+    for &paid in passes {
+        let mut runs = Vec::new();
+        for _ in 0..args.runs.max(1) {
+            let herd = run_once(args, server_url, paid).await?;
+            println!("{}", line(args, &herd, "run", paid));
+            runs.push(herd);
+        }
+        let summary = median_of(&runs);
+        if runs.len() > 1 {
+            println!("{}", line(args, &summary, "summary", paid));
+        }
+        summaries.push(summary);
     }
-    if runs.len() > 1 {
-        let median =
-            |f: fn(&Herd) -> f64| devdb::stats::median(&mut runs.iter().map(f).collect::<Vec<_>>());
-        let summary = Herd {
-            physical_s: median(|h| h.physical_s),
-            drain_s: median(|h| h.drain_s),
-            first_send_ms: median(|h| h.first_send_ms),
-            r429: median(|h| h.r429),
-            missing: median(|h| h.missing),
-            duplicates: median(|h| h.duplicates),
-            displacement_p99: median(|h| h.displacement_p99),
-            displacement_max: median(|h| h.displacement_max),
-            lateness_p50_s: median(|h| h.lateness_p50_s),
-            lateness_max_s: median(|h| h.lateness_max_s),
-            slope_vs_rate: median(|h| h.slope_vs_rate),
-            residual_max_ms: median(|h| h.residual_max_ms),
-            r_squared: median(|h| h.r_squared),
-            late_with_note: median(|h| h.late_with_note),
-            late_without_note: median(|h| h.late_without_note),
-            note_when_on_time: median(|h| h.note_when_on_time),
-        };
-        println!("{}", line(args, &summary, "summary"));
+    if let [free, paid] = summaries[..] {
+        println!(
+            "bench=herd compare users={} rate={} drain_free_s={:.2} drain_paid_s={:.2} \
+             speedup={:.2} paid_sends={:.0} charged_stars={:.1}",
+            args.users,
+            args.rate,
+            free.drain_s,
+            paid.drain_s,
+            free.drain_s / paid.drain_s,
+            paid.paid_sends,
+            paid.charged_stars,
+        );
     }
     Ok(())
 }
 
-fn line(args: &HerdArgs, h: &Herd, kind: &str) -> String {
+/// The median of every figure of `runs`.
+fn median_of(runs: &[Herd]) -> Herd {
+    let median =
+        |f: fn(&Herd) -> f64| devdb::stats::median(&mut runs.iter().map(f).collect::<Vec<_>>());
+    Herd {
+        physical_s: median(|h| h.physical_s),
+        drain_s: median(|h| h.drain_s),
+        first_send_ms: median(|h| h.first_send_ms),
+        r429: median(|h| h.r429),
+        missing: median(|h| h.missing),
+        duplicates: median(|h| h.duplicates),
+        displacement_p99: median(|h| h.displacement_p99),
+        displacement_max: median(|h| h.displacement_max),
+        lateness_p50_s: median(|h| h.lateness_p50_s),
+        lateness_max_s: median(|h| h.lateness_max_s),
+        slope_vs_rate: median(|h| h.slope_vs_rate),
+        residual_max_ms: median(|h| h.residual_max_ms),
+        r_squared: median(|h| h.r_squared),
+        late_with_note: median(|h| h.late_with_note),
+        late_without_note: median(|h| h.late_without_note),
+        note_when_on_time: median(|h| h.note_when_on_time),
+        paid_sends: median(|h| h.paid_sends),
+        charged_stars: median(|h| h.charged_stars),
+    }
+}
+
+fn line(args: &HerdArgs, h: &Herd, kind: &str, paid: bool) -> String {
     format!(
-        "bench=herd {kind} users={} rate={} workers={} physical_s={:.2} drain_s={:.2} \
+        "bench=herd {kind} paid={paid} users={} rate={} workers={} physical_s={:.2} drain_s={:.2} \
          overhead_pct={:.2} first_send_ms={:.0} r429={:.0} missing={:.0} duplicates={:.0} \
          displacement_p99={:.0} displacement_max={:.0} lateness_p50_s={:.1} lateness_max_s={:.1} \
          slope_vs_rate={:.4} residual_max_ms={:.0} r_squared={:.5} late_threshold_s={:.1} \
-         late_with_note={:.0} late_without_note={:.0} note_when_on_time={:.0}",
+         late_with_note={:.0} late_without_note={:.0} note_when_on_time={:.0} paid_sends={:.0} \
+         charged_stars={:.1}",
         args.users,
         args.rate,
         args.workers,
@@ -147,6 +195,8 @@ fn line(args: &HerdArgs, h: &Herd, kind: &str) -> String {
         h.late_with_note,
         h.late_without_note,
         h.note_when_on_time,
+        h.paid_sends,
+        h.charged_stars,
     )
 }
 
@@ -156,7 +206,7 @@ fn late_threshold(rate: u32) -> f64 {
     LATE_AT_TELEGRAMS_RATE * TELEGRAM_RATE / f64::from(rate.max(1))
 }
 
-async fn run_once(args: &HerdArgs, server_url: &str) -> anyhow::Result<Herd> {
+async fn run_once(args: &HerdArgs, server_url: &str, paid: bool) -> anyhow::Result<Herd> {
     let database = crate::database::scratch(server_url).await?;
     let pool = database.pool(SEEDERS as u32 + 2).await?;
     let mut sim_config = SimConfig::default().with_limits(LimitsConfig {
@@ -164,6 +214,9 @@ async fn run_once(args: &HerdArgs, server_url: &str) -> anyhow::Result<Herd> {
         ..LimitsConfig::default()
     });
     sim_config.call_log_capacity = args.users * 2 + 1_000;
+    if paid {
+        sim_config.stars_balance_tenths = args.stars_balance.tenths;
+    }
     let sim = Simulator::start(sim_config).await?;
     let mut chat_ids = Vec::with_capacity(args.users);
     for i in 0..args.users {
@@ -173,6 +226,12 @@ async fn run_once(args: &HerdArgs, server_url: &str) -> anyhow::Result<Herd> {
     let mut config =
         super::delivery::run_config(database.url(), &sim, args.rate, true, Some(args.workers));
     config.delivery.late_threshold_secs = late_threshold(args.rate).round() as u64;
+    if paid {
+        config.paid_broadcast.settings = Some(PaidSettings {
+            after: Duration::from_secs(args.paid_after_secs),
+            per_day: args.stars_per_day,
+        });
+    }
     let running = remindbot::app::start(config).await?;
 
     let due = Utc::now() + chrono::Duration::seconds(args.lead_in_secs as i64);
@@ -191,7 +250,7 @@ async fn run_once(args: &HerdArgs, server_url: &str) -> anyhow::Result<Herd> {
         "not every reminder was sent within {timeout:?}"
     );
     running.stop().await?;
-    let herd = measure(args, &pool, &sim, due).await;
+    let herd = measure(args, &pool, &sim, due, paid).await;
     sim.shutdown().await;
     pool.close().await;
     herd
@@ -235,8 +294,18 @@ async fn measure(
     pool: &PgPool,
     sim: &SimHandle,
     due: DateTime<Utc>,
+    paid: bool,
 ) -> anyhow::Result<Herd> {
     let due_ms = due.timestamp_millis();
+    let paid_sends = sim
+        .calls(0)
+        .iter()
+        .filter(|c| {
+            c.method == "sendMessage"
+                && c.status == 200
+                && c.params["allow_paid_broadcast"].as_bool() == Some(true)
+        })
+        .count();
     let mut sends: Vec<(i64, u64, i64, bool)> = sim
         .calls(0)
         .into_iter()
@@ -295,8 +364,14 @@ async fn measure(
         .last()
         .map_or(f64::NAN, |(at, ..)| (at - due_ms) as f64 / 1000.0);
     let counters = sim.counters();
+    // With paid broadcast the cap is Telegram's 1000/s (free and paid together).
+    let cap = if paid {
+        PAID_MAX_PER_SEC.max(args.rate)
+    } else {
+        args.rate.max(1)
+    };
     Ok(Herd {
-        physical_s: args.users as f64 / f64::from(args.rate.max(1)),
+        physical_s: args.users as f64 / f64::from(cap),
         drain_s,
         first_send_ms: first_ms,
         r429: counters.errors_by_code.get(&429).copied().unwrap_or(0) as f64,
@@ -312,6 +387,8 @@ async fn measure(
         late_with_note: f64::from(late_with_note),
         late_without_note: f64::from(late_without_note),
         note_when_on_time: f64::from(note_when_on_time),
+        paid_sends: paid_sends as f64,
+        charged_stars: sim.paid_broadcast().charged_tenths as f64 / 10.0,
     })
 }
 

@@ -138,6 +138,7 @@ fn run_config(
         db_max_connections: 10,
         retention_days: 90,
         intake: remindbot::config::IntakeArgs::default(),
+        paid_broadcast: remindbot::config::PaidBroadcastArgs::default(),
     }
 }
 

@@ -1,6 +1,6 @@
 //! What every send (sendMessage, sendDocument) does besides its content: the message it replies
-//! to, flood control (a 429 with `retry_after` when the chat's or the bot's turn has not come), and
-//! counting what was sent.
+//! to, flood control (a 429 with `retry_after` when the chat's or the bot's turn has not come),
+//! the price of a paid broadcast, and counting what was sent.
 
 use serde_json::Value;
 
@@ -48,22 +48,29 @@ fn allows_missing_reply(params: &Params) -> bool {
             .unwrap_or(false)
 }
 
-/// Flood control for a send to `chat_id`: a 429 when its turn has not come.
+/// Flood control for a send to `chat_id`: a 429 when its turn has not come. A paid broadcast
+/// (`allow_paid_broadcast=true`) is first priced (see `crate::paid`): refused with a 400 when the
+/// bot cannot pay, charged once flood control lets it through.
 pub(super) fn admit(world: &mut World, chat_id: i64, params: &Params) -> Result<(), ApiError> {
     let is_group = world.is_group(chat_id);
     let now_ms = world.clock.now_ms();
-    if let Err(refused) = world.limiter.admit(
-        chat_id,
-        is_group,
-        params.flag("allow_paid_broadcast"),
-        now_ms,
-    ) {
+    let paid = params.flag("allow_paid_broadcast");
+    let cost = if paid {
+        let free_per_sec = world.limiter.config().global.count;
+        Some(world.paid.quote(free_per_sec, now_ms)?)
+    } else {
+        None
+    };
+    if let Err(refused) = world.limiter.admit(chat_id, is_group, paid, now_ms) {
         world.stats.throttled(refused.kind);
         let with_parameters = !world.limiter.config().omit_parameters;
         return Err(ApiError::too_many_requests(
             refused.retry_after,
             with_parameters,
         ));
+    }
+    if let Some(cost) = cost {
+        world.paid.charge(cost);
     }
     Ok(())
 }
@@ -73,4 +80,5 @@ pub(super) fn sent(world: &mut World, chat_id: i64) {
     let is_group = world.is_group(chat_id);
     let now_ms = world.clock.now_ms();
     world.stats.message_sent(chat_id, is_group, now_ms);
+    world.paid.delivered(now_ms);
 }

@@ -40,6 +40,7 @@ use crate::config::SimConfig;
 use crate::error::SimError;
 use crate::faults::Faults;
 use crate::limits::Limiter;
+use crate::paid::PaidBroadcast;
 use crate::stats::Stats;
 use crate::types::{BotCommand, BotUser, MenuButton, User};
 use crate::updates::UpdateQueue;
@@ -78,6 +79,8 @@ pub(crate) struct World {
     pub bot: BotUser,
     /// Flood control.
     pub limiter: Limiter,
+    /// The bot's Stars, spent on paid broadcasts.
+    pub paid: PaidBroadcast,
     /// Fault rules.
     pub faults: Faults,
     /// Counters, rate meters and the call log.
@@ -128,6 +131,7 @@ impl World {
             clock: Clock::new(config.clock),
             bot,
             limiter: Limiter::new(config.limits.clone()),
+            paid: PaidBroadcast::new(config.stars_balance_tenths),
             faults: Faults::new(config.seed),
             stats: Stats::new(config.call_log_capacity),
             updates: UpdateQueue::new(config.first_update_id),

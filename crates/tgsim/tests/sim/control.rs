@@ -259,3 +259,41 @@ async fn a_transcript_request_can_wait_for_the_bot() {
     let transcript = waiting.await.unwrap();
     assert_eq!(transcript.json[0]["text"], json!("late reply"));
 }
+
+#[tokio::test]
+async fn the_bots_stars_over_http() {
+    let sim = start().await;
+    let ann = control(
+        &sim,
+        Method::POST,
+        "users",
+        Some(json!({"first_name": "Ann"})),
+    )
+    .await
+    .json["user"]["id"]
+        .as_i64()
+        .unwrap();
+    let state = control(&sim, Method::GET, "paid_broadcast", None).await;
+    assert_eq!(
+        state.json,
+        json!({"balance_tenths": 0, "eligible": true, "charged_tenths": 0, "sent": 0, "refused": 0})
+    );
+    let set = control(
+        &sim,
+        Method::PUT,
+        "paid_broadcast",
+        Some(json!({"balance_tenths": 25, "eligible": false})),
+    )
+    .await;
+    assert_eq!(set.json["balance_tenths"], json!(25));
+    assert_eq!(set.json["eligible"], json!(false));
+    let refused = call(
+        &sim,
+        "sendMessage",
+        json!({"chat_id": ann, "text": "x", "allow_paid_broadcast": true}),
+    )
+    .await;
+    assert_eq!(refused.status, 400);
+    let state = control(&sim, Method::GET, "paid_broadcast", None).await;
+    assert_eq!(state.json["refused"], json!(1));
+}

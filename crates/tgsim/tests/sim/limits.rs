@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use serde_json::json;
-use tgsim::{LimitsConfig, NewGroup, Rate, SimConfig, SimHandle};
+use tgsim::{LimitsConfig, NewGroup, PaidBroadcastUpdate, Rate, SimConfig, SimHandle};
 
 use crate::support::{call, start_with, user};
 
@@ -87,14 +87,107 @@ async fn the_global_limit_refuses_bursts_across_chats_and_passes_paced_ones() {
 }
 
 #[tokio::test]
-async fn paid_broadcasts_raise_the_overall_cap() {
+async fn paid_broadcasts_raise_the_overall_cap_and_cost_a_tenth_of_a_star_above_the_free_rate() {
     let sim = manual_clock_sim(LimitsConfig::default()).await;
+    sim.set_paid_broadcast(PaidBroadcastUpdate {
+        balance_tenths: Some(1000),
+        ..PaidBroadcastUpdate::default()
+    });
     let chats: Vec<i64> = (0..100).map(|i| user(&sim, &format!("U{i}"))).collect();
     assert_eq!(
         send_all(&sim, &chats, Duration::ZERO, true).await,
         Vec::<u64>::new()
     );
     assert_eq!(sim.counters().max_global_rate_per_s, 100);
+    let paid = sim.paid_broadcast();
+    assert_eq!(paid.sent, 100);
+    assert_eq!(
+        paid.charged_tenths, 70,
+        "the first 30 of the second are within the free limit, the other 70 cost 0.1 Star each"
+    );
+    assert_eq!(paid.balance_tenths, 930);
+
+    // A quiet second later, a paid broadcast within the free rate costs nothing.
+    sim.advance_clock(Duration::from_secs(2));
+    send_all(&sim, &chats[..10], Duration::ZERO, true).await;
+    assert_eq!(sim.paid_broadcast().charged_tenths, 70);
+}
+
+#[tokio::test]
+async fn a_paid_broadcast_the_bot_cannot_pay_for_is_refused_and_costs_nothing() {
+    let sim = manual_clock_sim(LimitsConfig::default()).await;
+    sim.set_paid_broadcast(PaidBroadcastUpdate {
+        balance_tenths: Some(5),
+        ..PaidBroadcastUpdate::default()
+    });
+    let chats: Vec<i64> = (0..40).map(|i| user(&sim, &format!("U{i}"))).collect();
+    let mut statuses = Vec::new();
+    for chat in &chats {
+        let answer = call(
+            &sim,
+            "sendMessage",
+            json!({"chat_id": chat, "text": "herd", "allow_paid_broadcast": true}),
+        )
+        .await;
+        if answer.status == 400 {
+            assert_eq!(
+                answer.text,
+                r#"{"ok":false,"error_code":400,"description":"Bad Request: BALANCE_TOO_LOW"}"#
+            );
+        }
+        statuses.push(answer.status);
+    }
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 200).count(),
+        35,
+        "30 free, 5 paid"
+    );
+    assert_eq!(statuses.iter().filter(|s| **s == 400).count(), 5);
+    let paid = sim.paid_broadcast();
+    assert_eq!(
+        (paid.balance_tenths, paid.charged_tenths, paid.refused),
+        (0, 5, 5)
+    );
+    assert_eq!(sim.counters().messages_sent, 35);
+
+    sim.advance_clock(Duration::from_secs(2));
+    sim.set_paid_broadcast(PaidBroadcastUpdate {
+        balance_tenths: Some(1000),
+        eligible: Some(false),
+    });
+    let answer = call(
+        &sim,
+        "sendMessage",
+        json!({"chat_id": chats[0], "text": "x", "allow_paid_broadcast": true}),
+    )
+    .await;
+    assert_eq!(
+        answer.status, 400,
+        "not eligible: refused even within the free rate"
+    );
+    assert_eq!(answer.description(), "Bad Request: BALANCE_TOO_LOW");
+    let free = call(
+        &sim,
+        "sendMessage",
+        json!({"chat_id": chats[0], "text": "x"}),
+    )
+    .await;
+    assert_eq!(free.status, 200, "sends without the flag are not affected");
+    assert_eq!(sim.paid_broadcast().balance_tenths, 1000);
+}
+
+#[tokio::test]
+async fn per_chat_limits_still_apply_to_paid_broadcasts() {
+    let sim = manual_clock_sim(LimitsConfig::default()).await;
+    sim.set_paid_broadcast(PaidBroadcastUpdate {
+        balance_tenths: Some(1000),
+        ..PaidBroadcastUpdate::default()
+    });
+    let ann = user(&sim, "Ann");
+    let refused = send_all(&sim, &[ann; 5], Duration::ZERO, true).await;
+    assert_eq!(refused.len(), 2, "a burst of 3 to one chat, then 429s");
+    assert_eq!(sim.counters().too_many_requests.per_chat, 2);
+    assert_eq!(sim.paid_broadcast().sent, 3);
 }
 
 #[tokio::test]
