@@ -276,7 +276,7 @@ pub(super) async fn settings(
         None => None,
         Some(code) => Some(Lang::from_stored(code).ok_or_else(|| bad(&turn, "lang-unknown"))?),
     };
-    let agenda = match &body.agenda {
+    let agenda_time = match &body.agenda {
         None => None,
         Some(None) => Some(None),
         Some(Some(time)) => Some(Some(
@@ -296,7 +296,7 @@ pub(super) async fn settings(
             .map_err(internal)?
             .map_err(ApiError::BadRequest)?;
     }
-    if let Some(time) = agenda {
+    if let Some(time) = agenda_time {
         turn.set_agenda(time)
             .await
             .map_err(internal)?
