@@ -499,3 +499,38 @@ async fn miniapp_answers_bad_text_with_the_chats_message_in_the_users_language()
     assert!(tasks(&app, vera).await.is_empty());
     app.stop().await;
 }
+
+#[tokio::test]
+async fn miniapp_holds_to_the_chats_rate_and_caps_bodies() {
+    let mut app = TestApp::builder()
+        .config(|c| {
+            c.bot.public_url = Some(PUBLIC_URL.parse().expect("a public URL"));
+            c.bot.user_updates_per_minute = std::num::NonZeroU32::new(5).expect("not zero");
+        })
+        .start()
+        .await;
+    let ann = user(&app, "ann", "en").await;
+    let huge = "x".repeat(20 * 1024);
+    let (status, _) = as_user(
+        &app,
+        ann,
+        Method::POST,
+        "/preview",
+        Some(json!({ "text": huge })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        let body = Some(json!({ "text": "tea tomorrow at 10:00" }));
+        statuses.push(as_user(&app, ann, Method::POST, "/preview", body).await.0);
+    }
+    assert_eq!(statuses[0], StatusCode::OK, "{statuses:?}");
+    assert!(
+        statuses.contains(&StatusCode::TOO_MANY_REQUESTS),
+        "past the chat's rate: {statuses:?}"
+    );
+    let (status, body) = as_user(&app, ann, Method::GET, "/tasks", None).await;
+    assert_eq!(status, StatusCode::OK, "reads are not counted: {body}");
+    app.stop().await;
+}
