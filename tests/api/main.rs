@@ -40,6 +40,7 @@ mod intake;
 mod intake_group;
 mod listeners;
 mod migrations;
+mod miniapp;
 mod operations;
 mod outbox;
 mod parser_properties;
