@@ -1,6 +1,7 @@
 //! The HTTP side-car of `remindbot run`: `/healthz` (is the database reachable), `/metrics`
 //! (Prometheus text, with the queues' depth refreshed in the background), the admin page
-//! `/admin` ([`crate::admin::web`], when an admin token is set), the calendar feeds
+//! `/admin` ([`crate::admin::web`], when an admin token is set), the Mini App's page `/app/`
+//! ([`crate::miniapp::page`]), the calendar feeds
 //! ([`crate::feed`], when a public URL is set) and, in webhook mode, the webhook
 //! endpoint ([`crate::bot::intake::webhook`]) unless it has an address of its own. Every listener
 //! is served within [`ListenerLimits`] ([`listener`]).
@@ -145,7 +146,8 @@ pub async fn serve(
             pool: pool.clone(),
             metrics,
         })
-        .merge(crate::admin::web::router(outbox, admin));
+        .merge(crate::admin::web::router(outbox, admin))
+        .merge(crate::miniapp::page::router());
     if let Some(feed) = feed {
         app = app.merge(crate::feed::router(pool, &feed));
     }

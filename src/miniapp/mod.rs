@@ -1,7 +1,8 @@
-//! The Mini App's server side: who is asking (Telegram's signed launch data, [`init_data`]) and
-//! its settings ([`MiniAppSettings`]).
+//! The Mini App's server side: who is asking (Telegram's signed launch data, [`init_data`]), the
+//! page itself ([`page`]) and its settings ([`MiniAppSettings`]).
 
 pub mod init_data;
+pub mod page;
 
 use std::time::Duration;
 
