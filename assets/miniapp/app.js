@@ -210,9 +210,9 @@
     item.append(
       el("p", { id: textId, class: "task-text", text: task.text }),
       el("p", { class: "task-meta" }, [
-        meta("app-due", task.due ? "🕒 " + task.due : null, sectionKey === "overdue" ? "overdue" : ""),
+        meta("app-due", task.due, sectionKey === "overdue" ? "overdue" : ""),
         meta("app-repeat", task.repeat ? "↻ " + task.repeat : null),
-        meta("app-next-reminder", task.next_reminder ? "🔔 " + task.next_reminder : null),
+        task.next_reminder ? el("span", { text: t("app-next-reminder") + ": " + task.next_reminder }) : null,
       ]),
       el("div", { class: "task-actions" }, [
         button("app-done", "done", () => act(task, "done"), Object.assign({ class: "primary" }, described)),
