@@ -1,6 +1,8 @@
-//! A real headless Chromium driven through WebDriver (Debian's `chromium` and `chromium-driver`,
-//! fantoccini as the client): [`Browser::start`] runs `chromedriver` on a free port, opens a
-//! session with a phone-sized window and kills the driver with its browser when dropped.
+//! A real headless Chromium driven through WebDriver (Debian's `chromium` and `chromium-driver`):
+//! [`Browser::start`] runs `chromedriver` on a free port, opens a session with a phone-sized
+//! window and kills the driver with its browser when dropped. The client is the W3C WebDriver
+//! protocol's few commands the tests use, as JSON over HTTP with the tests' reqwest (a WebDriver
+//! crate would bring some 25 crates into the build for them).
 //!
 //! Without the two binaries the tests that need them say so and pass, unless
 //! `REMINDBOT_REQUIRE_BROWSER` is set, as CI sets it (`.ci/run` installs the packages).
@@ -9,8 +11,6 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder};
-use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 use tokio::process::{Child, Command};
 
@@ -19,10 +19,14 @@ use crate::support::WAIT;
 /// The window's size: a phone's, in CSS pixels.
 pub const PHONE: (u32, u32) = (390, 844);
 
+/// The key of a web element's id in WebDriver's JSON.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
 /// `chromedriver` with one browser session; both end when dropped.
 pub struct Browser {
-    /// The WebDriver session.
-    pub client: Client,
+    http: reqwest::Client,
+    /// `http://127.0.0.1:<port>/session/<id>`.
+    session: String,
     driver: Child,
 }
 
@@ -45,6 +49,28 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// Sends one WebDriver command; returns its `value`, or WebDriver's error as text.
+async fn command(
+    http: &reqwest::Client,
+    method: reqwest::Method,
+    url: &str,
+    body: Option<Value>,
+) -> Result<Value, String> {
+    let mut request = http.request(method, url);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.map_err(|e| e.to_string())?;
+    let status = response.status();
+    let mut answer: Value = response.json().await.map_err(|e| e.to_string())?;
+    let value = answer["value"].take();
+    if status.is_success() {
+        Ok(value)
+    } else {
+        Err(format!("{status}: {} {}", value["error"], value["message"]))
+    }
+}
+
 impl Browser {
     /// Chromium behind `chromedriver`, or `None` (with a note) where they are not installed and
     /// not required.
@@ -64,17 +90,17 @@ impl Browser {
             return None;
         };
         let port = free_port();
-        let mut command = Command::new(driver);
-        command
+        let driver = Command::new(driver)
             .arg(format!("--port={port}"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            // Its own process group, so that dropping it ends the browsers it started too.
+            // Its own process group, so that dropping it ends the browser it started too.
             .process_group(0)
-            .kill_on_drop(true);
-        let driver = command.spawn().expect("chromedriver starts");
-        let capabilities = json!({
+            .kill_on_drop(true)
+            .spawn()
+            .expect("chromedriver starts");
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
             "goog:chromeOptions": {
                 "binary": chromium,
                 "args": [
@@ -83,23 +109,26 @@ impl Browser {
                     "--disable-gpu",
                     "--disable-dev-shm-usage",
                     "--hide-scrollbars",
-                    "--force-device-scale-factor=1",
-                    format!("--window-size={},{}", PHONE.0, PHONE.1),
                 ],
+                // The page sees a phone's viewport (a desktop window is at least 500 wide).
+                "mobileEmulation": {"deviceMetrics": {
+                    "width": PHONE.0, "height": PHONE.1, "pixelRatio": 1
+                }},
             }
-        });
-        let Value::Object(capabilities) = capabilities else {
-            unreachable!("an object")
-        };
-        let url = format!("http://127.0.0.1:{port}");
+        }}});
+        let http = reqwest::Client::new();
+        let base = format!("http://127.0.0.1:{port}");
         let started = Instant::now();
-        let client = loop {
-            let attempt = ClientBuilder::new(HttpConnector::new())
-                .capabilities(capabilities.clone())
-                .connect(&url)
-                .await;
+        let session = loop {
+            let attempt = command(
+                &http,
+                reqwest::Method::POST,
+                &format!("{base}/session"),
+                Some(capabilities.clone()),
+            )
+            .await;
             match attempt {
-                Ok(client) => break client,
+                Ok(value) => break value["sessionId"].as_str().expect("a session id").to_owned(),
                 // chromedriver is still starting; its port answers within a second.
                 Err(_) if started.elapsed() < 3 * WAIT => {
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -107,29 +136,45 @@ impl Browser {
                 Err(error) => panic!("a browser session through chromedriver: {error}"),
             }
         };
-        Some(Self { client, driver })
+        Some(Self {
+            http,
+            session: format!("{base}/session/{session}"),
+            driver,
+        })
+    }
+
+    async fn call(&self, method: reqwest::Method, path: &str, body: Value) -> Value {
+        let body = (method != reqwest::Method::GET).then_some(body);
+        command(&self.http, method, &format!("{}{path}", self.session), body)
+            .await
+            .unwrap_or_else(|e| panic!("WebDriver {path}: {e}"))
     }
 
     /// Opens `url` (WebDriver returns once it has loaded).
     pub async fn open(&self, url: &str) {
-        self.client.goto(url).await.expect("the page opens");
+        self.call(reqwest::Method::POST, "/url", json!({ "url": url }))
+            .await;
     }
 
     /// Runs `script` (a function body; `arguments` as given) and returns what it returns.
     pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
-        self.client
-            .execute(script, args)
-            .await
-            .unwrap_or_else(|e| panic!("script {script:?}: {e}"))
+        self.call(
+            reqwest::Method::POST,
+            "/execute/sync",
+            json!({"script": script, "args": args}),
+        )
+        .await
     }
 
     /// Runs the asynchronous `script` (it calls `arguments[arguments.length - 1]` with its
     /// result) and returns its result.
     pub async fn js_async(&self, script: &str, args: Vec<Value>) -> Value {
-        self.client
-            .execute_async(script, args)
-            .await
-            .unwrap_or_else(|e| panic!("script {script:?}: {e}"))
+        self.call(
+            reqwest::Method::POST,
+            "/execute/async",
+            json!({"script": script, "args": args}),
+        )
+        .await
     }
 
     /// Waits until `script` returns something other than `null`, `false` or `""`, and returns
@@ -138,17 +183,49 @@ impl Browser {
         let started = Instant::now();
         loop {
             let value = self.js(script, Vec::new()).await;
-            if !matches!(&value, Value::Null | Value::Bool(false))
-                && value.as_str() != Some("")
-            {
+            if !matches!(&value, Value::Null | Value::Bool(false)) && value.as_str() != Some("") {
                 return value;
             }
             if started.elapsed() > WAIT {
-                let page = self.js("return document.body.innerText", Vec::new()).await;
-                panic!("timed out waiting for {what}; the page shows: {page}");
+                panic!(
+                    "timed out waiting for {what}; the page shows: {}",
+                    self.text().await
+                );
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+
+    /// The element `script` returns (e.g. `return document.querySelector(…)`), once it returns
+    /// one; panics with `what` after [`WAIT`].
+    async fn element(&self, what: &str, script: &str) -> String {
+        let found = self.until(what, script).await;
+        found[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("{what}: not an element: {found}"))
+            .to_owned()
+    }
+
+    /// Clicks, as a user does, the element `script` returns, once it does.
+    pub async fn click(&self, what: &str, script: &str) {
+        let id = self.element(what, script).await;
+        self.call(
+            reqwest::Method::POST,
+            &format!("/element/{id}/click"),
+            json!({}),
+        )
+        .await;
+    }
+
+    /// Types `text` into the element `script` returns, once it does, as a keyboard would.
+    pub async fn type_into(&self, what: &str, script: &str, text: &str) {
+        let id = self.element(what, script).await;
+        self.call(
+            reqwest::Method::POST,
+            &format!("/element/{id}/value"),
+            json!({ "text": text }),
+        )
+        .await;
     }
 
     /// The page's visible text.
@@ -159,16 +236,20 @@ impl Browser {
 
     /// A PNG of the window.
     pub async fn screenshot(&self) -> Vec<u8> {
-        self.client.screenshot().await.expect("a screenshot")
+        let encoded = self
+            .call(reqwest::Method::GET, "/screenshot", Value::Null)
+            .await;
+        base64_decode(encoded.as_str().expect("base64 text"))
     }
 
     /// Ends the session and the driver.
-    pub async fn close(mut self) {
-        let _ = self.client.clone().close().await;
-        self.kill_group();
+    pub async fn close(self) {
+        let _ = command(&self.http, reqwest::Method::DELETE, &self.session, None).await;
     }
+}
 
-    fn kill_group(&mut self) {
+impl Drop for Browser {
+    fn drop(&mut self) {
         if let Some(pid) = self.driver.id() {
             // The driver leads its group: the browser and its helpers end with it.
             // SAFETY: kill(2) with a negative pid signals a process group; no memory is involved.
@@ -179,8 +260,37 @@ impl Browser {
     }
 }
 
-impl Drop for Browser {
-    fn drop(&mut self) {
-        self.kill_group();
-    }
+/// Standard base64 (WebDriver's screenshots) to bytes.
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+        .map(value)
+        .collect();
+    digits
+        .chunks(4)
+        .flat_map(|chunk| {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, d)| n | u32::from(*d) << (18 - 6 * i));
+            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+            bytes.into_iter().take(chunk.len().saturating_sub(1))
+        })
+        .collect()
+}
+
+#[test]
+fn base64_decodes_as_rfc_4648_says() {
+    assert_eq!(base64_decode("Zm9vYmFy"), b"foobar");
+    assert_eq!(base64_decode("Zm9vYg=="), b"foob");
+    assert_eq!(base64_decode("Zm9vYmE="), b"fooba");
 }

@@ -56,21 +56,16 @@ fn task_in_section(section: &str, needle: &str) -> String {
     )
 }
 
-/// Clicks the button `action` of the task whose text is `needle`.
+/// Clicks, as a user does, the button `action` of the task whose text is `needle`.
 async fn click_task_button(browser: &Browser, needle: &str, action: &str) {
-    let clicked = browser
-        .js(
-            "const [needle, action] = arguments;
-             const li = [...document.querySelectorAll('li.task')]
-               .find(li => li.querySelector('.task-text').textContent === needle);
-             const button = li && li.querySelector(`button[data-action=\"${action}\"]`);
-             if (!button) return false;
-             button.click();
-             return true;",
-            vec![json!(needle), json!(action)],
-        )
+    let script = format!(
+        "const li = [...document.querySelectorAll('li.task')]
+           .find(li => li.querySelector('.task-text')?.textContent === {needle:?});
+         return li?.querySelector('button[data-action=\"{action}\"]') || null"
+    );
+    browser
+        .click(&format!("{action} of {needle:?}"), &script)
         .await;
-    assert_eq!(clicked, json!(true), "{action} of {needle:?}");
 }
 
 /// A started user with this Telegram language, in Tashkent, with `tasks` written in the chat.
@@ -117,13 +112,12 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
 
     // Create by text, with a preview of what was understood first.
     browser
-        .client
-        .find(fantoccini::Locator::Id("create-text"))
-        .await
-        .expect("the text field")
-        .send_keys("pay rent tomorrow at 18:00")
-        .await
-        .expect("typing");
+        .type_into(
+            "the text field",
+            "return document.getElementById('create-text')",
+            "pay rent tomorrow at 18:00",
+        )
+        .await;
     let preview = browser
         .until(
             "the preview",
@@ -135,7 +129,10 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
         "{preview}"
     );
     browser
-        .js("document.getElementById('create-submit').click()", Vec::new())
+        .click(
+            "Create",
+            "return document.getElementById('create-submit')",
+        )
         .await;
     browser
         .until("the new task", &task_in_section("tomorrow", "pay rent"))
