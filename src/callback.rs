@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::domain::due::HalfOfDay;
 use crate::domain::ids::{TaskId, UserId};
+use pgqueue::JobId;
 
 /// Snooze choices offered under a reminder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,12 +81,12 @@ pub enum Action {
     /// Admin: return a failed job to the queue.
     AdminRetry {
         /// The failed job.
-        job_id: i64,
+        job_id: JobId,
     },
     /// Admin: cancel a failed job.
     AdminCancel {
         /// The failed job.
-        job_id: i64,
+        job_id: JobId,
     },
     /// Choose the time zone at this index of the bot's list of common zones.
     Zone {
@@ -196,10 +197,10 @@ impl Action {
                 page: parts.next()?.parse().ok()?,
             },
             "ar" => Self::AdminRetry {
-                job_id: id(parts.next())?,
+                job_id: JobId(id(parts.next())?),
             },
             "ac" => Self::AdminCancel {
-                job_id: id(parts.next())?,
+                job_id: JobId(id(parts.next())?),
             },
             "z" => Self::Zone {
                 index: parts.next()?.parse().ok()?,
@@ -327,8 +328,8 @@ mod tests {
                 task_id: TaskId(max),
             },
             Action::ListPage { page: u32::MAX },
-            Action::AdminRetry { job_id: max },
-            Action::AdminCancel { job_id: max },
+            Action::AdminRetry { job_id: JobId(max) },
+            Action::AdminCancel { job_id: JobId(max) },
             Action::Zone { index: u8::MAX },
             Action::Language { index: 2 },
             Action::UndoChange { undo_id: max },

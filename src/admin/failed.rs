@@ -14,7 +14,7 @@ use crate::store::types::{Corrupt, ErrorClass, read};
 #[derive(Clone, Debug, Serialize)]
 pub struct FailedJob {
     /// The job (the id admins retry or cancel).
-    pub job_id: i64,
+    pub job_id: JobId,
     /// Its queue.
     pub queue: String,
     /// The task of a reminder job.
@@ -104,7 +104,7 @@ pub async fn list<'c>(
             let reminder = by_job.remove(&job.id);
             let (update_chat, user_sent) = updates.remove(&job.id).unzip();
             Ok(FailedJob {
-                job_id: job.id.0,
+                job_id: job.id,
                 queue: job.queue,
                 task_id: reminder.as_ref().and_then(|r| r.task_id),
                 task_text: reminder.as_ref().and_then(|r| r.task_text.clone()),

@@ -9,7 +9,7 @@ use sqlx::PgPool;
 
 use super::AdminError;
 use crate::store::OUTBOX_QUEUE;
-use pgqueue::{JobState, maintenance};
+use pgqueue::{JobId, JobState, maintenance};
 
 /// A snapshot of the queue and of the last hour.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -38,7 +38,7 @@ pub struct Stats {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OldestDue {
     /// The job.
-    pub job_id: i64,
+    pub job_id: JobId,
     /// When it fell due.
     pub run_at: DateTime<Utc>,
     /// How long it has waited since, in seconds.
@@ -53,7 +53,7 @@ pub async fn read(pool: &PgPool) -> Result<Stats, AdminError> {
         .oldest_due
         .zip(depth.oldest_due_secs)
         .map(|(job, waiting_secs)| OldestDue {
-            job_id: job.id.0,
+            job_id: job.id,
             run_at: job.run_at,
             waiting_secs,
         });

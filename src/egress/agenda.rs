@@ -70,7 +70,7 @@ impl Egress {
     pub(super) async fn agenda(&self, job: &ClaimedJob, payload: AgendaJob) -> Outcome {
         let pool = self.queue.pool();
         let due = match agenda::load(pool, payload.agenda_id).await {
-            Ok(Some(due)) if due.agenda.job_id == Some(job.id.0) => due,
+            Ok(Some(due)) if due.agenda.job_id == Some(job.id) => due,
             // Turned off, or set anew (which scheduled a job of its own).
             Ok(_) => return Outcome::Cancel,
             Err(error) => return database_retry(format!("reading the agenda: {error}")),

@@ -27,7 +27,7 @@ impl Egress {
     /// Sends or applies `message` and says what became of the job.
     pub(super) async fn message(&self, job: &ClaimedJob, message: &OutgoingMessage) -> Outcome {
         if let MessageOp::Edit { message_id, .. } = &message.op {
-            match budget::edit_superseded(self.queue.pool(), message.chat_id, *message_id, job.id.0)
+            match budget::edit_superseded(self.queue.pool(), message.chat_id, *message_id, job.id)
                 .await
             {
                 Ok(true) => {
@@ -191,7 +191,7 @@ impl Egress {
     async fn done(&self, job: &ClaimedJob, message: &OutgoingMessage) -> Outcome {
         if let MessageOp::Edit { message_id, .. } = &message.op
             && let Err(error) =
-                budget::edit_sent(self.queue.pool(), message.chat_id, *message_id, job.id.0).await
+                budget::edit_sent(self.queue.pool(), message.chat_id, *message_id, job.id).await
         {
             // Only a stale row: a later edit of the message replaces it.
             tracing::warn!(%error, "forgetting a sent edit failed");

@@ -35,7 +35,7 @@ pub struct Agenda {
     /// When the next one comes.
     pub next_at: DateTime<Utc>,
     /// The job that sends the next one.
-    pub job_id: Option<i64>,
+    pub job_id: Option<JobId>,
     /// The instant of the last one sent.
     pub sent_for: Option<DateTime<Utc>>,
 }
@@ -60,7 +60,7 @@ impl TryFrom<AgendaRow> for Agenda {
             chat_id: row.chat_id,
             time: row.local_time,
             next_at: row.next_at,
-            job_id: row.job_id,
+            job_id: row.job_id.map(JobId),
             sent_for: row.sent_for,
         })
     }
@@ -290,7 +290,7 @@ pub async fn sent(
         Ok(()) | Err(QueueError::LeaseLost { .. }) => {}
         Err(error) => return Err(error.into()),
     }
-    continue_series(&mut tx, queue, job.id.0, payload).await?;
+    continue_series(&mut tx, queue, job.id, payload).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -306,7 +306,7 @@ pub async fn skip(
 ) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
     queue.complete(&mut *tx, job).await?;
-    continue_series(&mut tx, queue, job.id.0, payload).await?;
+    continue_series(&mut tx, queue, job.id, payload).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -314,11 +314,11 @@ pub async fn skip(
 /// The agenda job `job_id` is over, whatever became of it (sent, skipped, failed, cancelled):
 /// when it is still the agenda's own job, the next one is scheduled, at the agenda's time in the
 /// chat's zone after both the job's instant and now, in the caller's transaction.
-#[tracing::instrument(skip_all, fields(job = job_id, agenda_id = payload.agenda_id))]
+#[tracing::instrument(skip_all, fields(job = job_id.0, agenda_id = payload.agenda_id))]
 pub async fn continue_series(
     conn: &mut PgConnection,
     queue: &Queue,
-    job_id: i64,
+    job_id: JobId,
     payload: AgendaJob,
 ) -> Result<(), StoreError> {
     let current = sqlx::query!(
@@ -326,7 +326,7 @@ pub async fn continue_series(
            join chats c on c.chat_id = a.chat_id
            where a.id = $1 and a.job_id = $2 for update of a"#,
         payload.agenda_id,
-        job_id,
+        job_id.0,
     )
     .fetch_optional(&mut *conn)
     .await?;

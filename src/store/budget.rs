@@ -13,6 +13,7 @@ use sqlx::{PgConnection, PgExecutor};
 
 use super::StoreError;
 use crate::domain::ids::ChatId;
+use pgqueue::JobId;
 
 /// The overall budget's row.
 const BUDGET: &str = "telegram";
@@ -252,14 +253,14 @@ pub async fn newest_edit(
     conn: &mut PgConnection,
     chat_id: ChatId,
     message_id: i32,
-    job_id: i64,
+    job_id: JobId,
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "insert into message_edits (chat_id, message_id, job_id) values ($1, $2, $3)
          on conflict (chat_id, message_id) do update set job_id = excluded.job_id",
         chat_id.0,
         message_id,
-        job_id,
+        job_id.0,
     )
     .execute(conn)
     .await?;
@@ -272,7 +273,7 @@ pub async fn edit_superseded<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: ChatId,
     message_id: i32,
-    job_id: i64,
+    job_id: JobId,
 ) -> Result<bool, StoreError> {
     let newest = sqlx::query_scalar!(
         "select job_id from message_edits where chat_id = $1 and message_id = $2",
@@ -281,7 +282,7 @@ pub async fn edit_superseded<'e>(
     )
     .fetch_optional(executor)
     .await?;
-    Ok(newest.is_some_and(|newest| newest != job_id))
+    Ok(newest.is_some_and(|newest| newest != job_id.0))
 }
 
 /// Forgets the message's newest edit once job `job_id`, that edit, has been sent.
@@ -290,13 +291,13 @@ pub async fn edit_sent<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: ChatId,
     message_id: i32,
-    job_id: i64,
+    job_id: JobId,
 ) -> Result<(), StoreError> {
     sqlx::query!(
         "delete from message_edits where chat_id = $1 and message_id = $2 and job_id = $3",
         chat_id.0,
         message_id,
-        job_id,
+        job_id.0,
     )
     .execute(executor)
     .await?;

@@ -32,7 +32,7 @@ pub async fn enqueue(
         .priority(REPLY_PRIORITY);
     let job_id = queue.enqueue(&mut *conn, job).await?;
     if let (MessageOp::Edit { message_id, .. }, Some(job_id)) = (&message.op, job_id) {
-        budget::newest_edit(conn, message.chat_id, *message_id, job_id.0).await?;
+        budget::newest_edit(conn, message.chat_id, *message_id, job_id).await?;
     }
     Ok(())
 }
@@ -86,7 +86,7 @@ impl GiveUpHook for KeepSeries {
                     occurrences::continue_series(conn, queue, reminder.reminder_id).await?;
                 }
                 Ok(OutboxJob::Agenda(agenda)) => {
-                    agenda::continue_series(conn, queue, job.id.0, agenda).await?;
+                    agenda::continue_series(conn, queue, job.id, agenda).await?;
                 }
                 Ok(OutboxJob::Message(_) | OutboxJob::Export(_)) => {}
                 // Failed as `bad_payload`: there is no series to keep, and refusing the failure

@@ -621,14 +621,14 @@ async fn every_failure_of_an_agenda_but_an_unreachable_chat() {
         let job = set.job_id.expect("the agenda's job");
         set_ids.insert(cell.chat, set.id);
         // Due now, for the morning it was set for.
-        pgqueue::maintenance::reschedule_job(&mut tx, JobId(job), now)
+        pgqueue::maintenance::reschedule_job(&mut tx, job, now)
             .await
             .unwrap();
         jobs.push(job);
     }
     tx.commit().await.unwrap();
     for (cell, job) in cells.iter().zip(jobs) {
-        noticed(&app, cell, job).await;
+        noticed(&app, cell, job.0).await;
         // The agenda arrived where its chat now is (a migrated group's moved with it).
         let now_in = if cell.failure == Failure::Migrated {
             cell.supergroup

@@ -133,10 +133,7 @@ async fn a_database_of_the_last_release_migrates_forward_with_its_data() {
     .unwrap();
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].task_text.as_deref(), Some("call mom"));
-    assert_eq!(
-        attempt_outcomes(&pool, JobId(failed[0].job_id)).await.len(),
-        2
-    );
+    assert_eq!(attempt_outcomes(&pool, failed[0].job_id).await.len(), 2);
     let mut conn = pool.acquire().await.unwrap();
     let open = remindbot::store::tasks::list_open(&mut conn, ChatId(7), 10, 0)
         .await

@@ -251,13 +251,13 @@ async fn a_job_of_an_unknown_kind_fails_as_bad_payload_and_another_kinds_job_is_
         limit: 10,
         ..FailedFilter::default()
     };
-    let listed: Vec<i64> = failed::list(&app.pool, &filter)
+    let listed: Vec<pgqueue::JobId> = failed::list(&app.pool, &filter)
         .await
         .unwrap()
         .iter()
         .map(|job| job.job_id)
         .collect();
     assert_eq!(listed.len(), 2);
-    assert!(bad.iter().all(|id| listed.contains(&id.0)), "{listed:?}");
+    assert!(bad.iter().all(|id| listed.contains(id)), "{listed:?}");
     app.stop().await;
 }

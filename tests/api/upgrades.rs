@@ -5,7 +5,6 @@
 //! or defaulted columns, indexes) until a later release contracts what nobody reads any more.
 //! And what a previous-release replica still writes during the roll is taken over by this one.
 
-use pgqueue::JobId;
 use serde::Deserialize;
 use sqlx::{AssertSqlSafe, Column, Executor, SqlSafeStr, Statement, TypeInfo};
 
@@ -208,7 +207,7 @@ async fn untagged_jobs_of_the_previous_release_are_tagged_at_start_and_delivered
     let morning = agenda::set(&mut tx, &app.queue, ChatId(bob), eight, chrono_tz::Tz::UTC)
         .await
         .unwrap();
-    pgqueue::maintenance::reschedule_job(&mut tx, JobId(morning.job_id.unwrap()), now)
+    pgqueue::maintenance::reschedule_job(&mut tx, morning.job_id.unwrap(), now)
         .await
         .unwrap();
     tx.commit().await.unwrap();

@@ -16,11 +16,11 @@ use pgqueue::Queue;
 pub(super) async fn retry(
     State(state): State<AdminState>,
     Authenticated(access): Authenticated,
-    Path(id): Path<i64>,
+    Path(id): Path<JobId>,
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PageError> {
     act(&state, access, form, |queue, actor| async move {
-        actions::retry(&queue, &actor, JobId(id)).await
+        actions::retry(&queue, &actor, id).await
     })
     .await
 }
@@ -28,11 +28,11 @@ pub(super) async fn retry(
 pub(super) async fn cancel(
     State(state): State<AdminState>,
     Authenticated(access): Authenticated,
-    Path(id): Path<i64>,
+    Path(id): Path<JobId>,
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PageError> {
     act(&state, access, form, |queue, actor| async move {
-        actions::cancel(&queue, &actor, JobId(id)).await
+        actions::cancel(&queue, &actor, id).await
     })
     .await
 }

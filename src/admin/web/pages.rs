@@ -50,7 +50,7 @@ pub(super) struct OverviewPage {
 }
 
 pub(super) struct FailedRow {
-    job_id: i64,
+    job_id: JobId,
     task: String,
     chat: String,
     due: String,
@@ -205,7 +205,7 @@ pub(super) async fn overview(
                 tr.t_with(
                     "admin-web-oldest-job",
                     &[
-                        ("job", Arg::Number(o.job_id)),
+                        ("job", Arg::Number(o.job_id.0)),
                         ("when", Arg::Text(&when(o.run_at))),
                         ("secs", Arg::Text(&format!("{:.0}", o.waiting_secs))),
                     ],
@@ -255,13 +255,13 @@ pub(super) async fn job_page(
     State(state): State<AdminState>,
     Authenticated(_): Authenticated,
     lang: PageLang,
-    Path(id): Path<i64>,
+    Path(id): Path<JobId>,
 ) -> Result<Response, PageError> {
     let tr = Tr::new(lang.lang);
-    let Some(job) = pgqueue::inspect(state.pool(), JobId(id)).await? else {
+    let Some(job) = pgqueue::inspect(state.pool(), id).await? else {
         return Ok((StatusCode::NOT_FOUND, "no such job").into_response());
     };
-    let history = maintenance::attempts(state.pool(), JobId(id))
+    let history = maintenance::attempts(state.pool(), id)
         .await?
         .into_iter()
         .map(|a| {
@@ -284,7 +284,7 @@ pub(super) async fn job_page(
         .map_err(|corrupt| AdminError::Store(corrupt.into()))?;
     let html = JobPage {
         tr,
-        title: tr.t_with("admin-web-job", &[("job", Arg::Number(id))]),
+        title: tr.t_with("admin-web-job", &[("job", Arg::Number(id.0))]),
         state: job.state,
         summary: tr.t_with(
             "admin-web-job-summary",

@@ -44,8 +44,8 @@ enum AdminCommand {
 /// What an admin button asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum AdminTap {
-    Retry(i64),
-    Cancel(i64),
+    Retry(JobId),
+    Cancel(JobId),
 }
 
 /// The branch of message handling that serves admin commands from admins.
@@ -113,13 +113,13 @@ async fn tapped(ctx: &Ctx, query: &CallbackQuery, tap: AdminTap) -> Result<(Toas
     let turn = begin(ctx, message.chat(), &query.from).await?;
     let toast = match tap {
         AdminTap::Retry(job_id) => {
-            match actions::retry(ctx.queue(), &actor(&turn), JobId(job_id)).await? {
+            match actions::retry(ctx.queue(), &actor(&turn), job_id).await? {
                 ActionResult::Retried(_) => Toast::Key("admin-toast-retried"),
                 _ => Toast::Key("admin-toast-not-failed"),
             }
         }
         AdminTap::Cancel(job_id) => {
-            match actions::cancel(ctx.queue(), &actor(&turn), JobId(job_id)).await? {
+            match actions::cancel(ctx.queue(), &actor(&turn), job_id).await? {
                 ActionResult::Cancelled(_) => Toast::Key("admin-toast-cancelled"),
                 _ => Toast::Key("admin-toast-not-failed"),
             }
@@ -169,7 +169,7 @@ async fn failed(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
         lines.push(tr.t_with(
             "admin-failed-item",
             &[
-                ("job", Arg::Number(job.job_id)),
+                ("job", Arg::Number(job.job_id.0)),
                 ("task", Arg::Text(&task)),
                 ("chat", Arg::Number(job.chat_id.unwrap_or_default())),
                 ("attempts", Arg::Number(i64::from(job.attempts))),
@@ -235,7 +235,7 @@ async fn stats(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
         lines.push(tr.t_with(
             "admin-stats-oldest",
             &[
-                ("job", Arg::Number(oldest.job_id)),
+                ("job", Arg::Number(oldest.job_id.0)),
                 ("secs", Arg::Number(oldest.waiting_secs.round() as i64)),
             ],
         ));

@@ -90,8 +90,12 @@ pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
     .await
     .context("starting the Bot API simulator")?;
     let admin_token = random_token();
-    let running = app::start(run_config(&args, &sim, database_url, &admin_token)).await?;
-    let chatted = chat(&args, &sim, &running, &admin_token).await;
+    let where_ = Where {
+        database_url: &database_url,
+        admin_token: &admin_token,
+    };
+    let running = app::start(run_config(&args, &sim, database_url.clone(), &admin_token)).await?;
+    let chatted = chat(&args, &sim, &running, &where_).await;
     let stopped = running.stop().await;
     sim.shutdown().await;
     chatted?;
@@ -142,13 +146,13 @@ async fn chat(
     args: &SandboxArgs,
     sim: &SimHandle,
     running: &Running,
-    admin_token: &str,
+    where_: &Where<'_>,
 ) -> anyhow::Result<()> {
     let mut session = Session::create(sim, usize::from(args.users), &args.lang)?;
     sim.wait_for_polls_started(1, STARTUP_WAIT)
         .await
         .context("the bot did not start polling the simulator")?;
-    say(&banner(args, sim, running.http_addr, admin_token))?;
+    say(&banner(args, sim, running.http_addr, where_))?;
     say(&prefixed(session.describe_users()))?;
     say(&session.start_all(args.tz.as_deref())?)?;
     let echo = !std::io::stdin().is_terminal();
@@ -271,20 +275,30 @@ async fn bot_is_busy(sim: &SimHandle, running: &Running) -> anyhow::Result<bool>
     Ok(false)
 }
 
+/// What the banner names that the sandbox made at start: the database it connected to and the
+/// admin page's token.
+struct Where<'a> {
+    /// The URL of the sandbox's database (on the private cluster, the port it really listens on,
+    /// which is the next free one when `--pg-port` was taken).
+    database_url: &'a str,
+    /// The admin page's sign-in token.
+    admin_token: &'a str,
+}
+
 /// Where everything is.
 fn banner(
     args: &SandboxArgs,
     sim: &SimHandle,
     http_addr: SocketAddr,
-    admin_token: &str,
+    where_: &Where<'_>,
 ) -> Vec<String> {
+    let admin_token = where_.admin_token;
     let database = match args.db.explicit_url() {
         Some(_) => "DATABASE_URL".to_owned(),
         None => format!(
-            "{} on the private cluster in {} (port {})",
-            database::SANDBOX_DATABASE,
+            "{} (the private cluster in {})",
+            where_.database_url,
             args.db.pgdata.display(),
-            args.db.pg_port
         ),
     };
     let lines = [
