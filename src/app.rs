@@ -180,6 +180,7 @@ pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
         metrics: crate::http::metrics_handle()?,
         admin: context.config.admin.web(),
         feed: context.config.feed(),
+        miniapp: miniapp_parts(&context),
         extra,
         limits,
     };
@@ -286,9 +287,21 @@ async fn context(config: RunConfig) -> anyhow::Result<(AppContext, Presence)> {
     Ok((context, presence))
 }
 
-/// The chat: the intake (polling or the webhook's registration) and the update workers.
-fn spawn_bot(context: &AppContext, subsystems: &mut Subsystems) {
-    let deps = crate::bot::BotDeps {
+/// The Mini App's API, when a public URL is set: it acts through the chat's handlers.
+fn miniapp_parts(context: &AppContext) -> Option<crate::miniapp::MiniAppParts> {
+    let config = &context.config;
+    Some(crate::miniapp::MiniAppParts {
+        public_url: config.bot.public_url.clone()?,
+        bot: context.bot.clone(),
+        deps: bot_deps(context),
+        token: config.telegram.token.expose_secret().to_owned().into(),
+        settings: config.miniapp,
+    })
+}
+
+/// What the chat's handlers need.
+fn bot_deps(context: &AppContext) -> crate::bot::BotDeps {
+    crate::bot::BotDeps {
         pool: context.pool.clone(),
         queue: context.outbox.clone(),
         updates: context.updates.clone(),
@@ -298,7 +311,12 @@ fn spawn_bot(context: &AppContext, subsystems: &mut Subsystems) {
         wakeups: context.wakeups.clone(),
         worker_id: context.worker_id.clone(),
         presence: Some(context.presence.clone()),
-    };
+    }
+}
+
+/// The chat: the intake (polling or the webhook's registration) and the update workers.
+fn spawn_bot(context: &AppContext, subsystems: &mut Subsystems) {
+    let deps = bot_deps(context);
     let (bot, token) = (context.bot.clone(), context.shutdown.child_token());
     subsystems.spawn("bot", async move {
         Ok(crate::bot::run(bot, deps, token).await?)

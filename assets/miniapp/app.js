@@ -80,7 +80,12 @@
       headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
-    const response = await fetch("api/" + path, init);
+    let response;
+    try {
+      response = await fetch("api/" + path, init);
+    } catch (_) {
+      throw new ApiError(0, { error: t("app-err-network") });
+    }
     let json = null;
     try {
       json = await response.json();
@@ -136,7 +141,7 @@
     if (!token) return;
     try {
       await api("POST", "undo/" + encodeURIComponent(token));
-      say(t("app-undone-status"));
+      say(t("app-undone-toast"));
     } catch (error) {
       say(error.message);
     }
@@ -145,7 +150,7 @@
 
   function failed(error) {
     if (error.status === 401) return fatal(error.message);
-    say(error.body.error || t("app-error"));
+    say(error.body.error || t("app-err-server"));
   }
 
   function fatal(message) {
@@ -197,11 +202,14 @@
     const item = el("li", { class: "task", dataset: { taskId: String(task.id) } });
     const choicesId = "snooze-" + task.id;
     const described = { "aria-describedby": textId };
-    const choices = el("div", { id: choicesId, class: "snooze-choices", hidden: true }, [
-      button("app-snooze-hour", "snooze-60", () => act(task, "snooze", { minutes: 60 }), described),
-      button("app-snooze-tomorrow", "snooze-1440", () => act(task, "snooze", { minutes: 1440 }), described),
-    ]);
-    const snooze = button("app-snooze", "snooze", () => {
+    const choices = el(
+      "div",
+      { id: choicesId, class: "snooze-choices", hidden: true },
+      SNOOZES.map(([key, minutes]) =>
+        button(key, "snooze-" + minutes, () => act(task, "snooze", { minutes }), described),
+      ),
+    );
+    const snooze = button("app-button-snooze", "snooze", () => {
       const open = choices.hidden;
       choices.hidden = !open;
       snooze.setAttribute("aria-expanded", String(open));
@@ -210,22 +218,24 @@
     item.append(
       el("p", { id: textId, class: "task-text", text: task.text }),
       el("p", { class: "task-meta" }, [
-        meta("app-due", task.due, sectionKey === "overdue" ? "overdue" : ""),
-        meta("app-repeat", task.repeat ? "↻ " + task.repeat : null),
+        meta("app-field-when", task.due, sectionKey === "overdue" ? "overdue" : ""),
+        meta("app-field-repeat", task.repeat ? "↻ " + task.repeat : null),
         task.next_reminder ? el("span", { text: t("app-next-reminder") + ": " + task.next_reminder }) : null,
       ]),
       el("div", { class: "task-actions" }, [
-        button("app-done", "done", () => act(task, "done"), Object.assign({ class: "primary" }, described)),
+        button("app-button-done", "done", () => act(task, "done"), Object.assign({ class: "primary" }, described)),
         snooze,
-        button("app-edit", "edit", () => edit(item, task), described),
-        button("app-delete", "delete", () => act(task, "delete"), Object.assign({ class: "danger" }, described)),
+        button("app-button-edit", "edit", () => edit(item, task), described),
+        button("app-button-delete", "delete", () => act(task, "delete"), Object.assign({ class: "danger" }, described)),
       ]),
       choices,
     );
     return item;
   }
 
-  const DONE_MESSAGES = { done: "app-done-status", snooze: "app-snoozed-status", delete: "app-deleted-status" };
+  const SNOOZES = [["app-snooze-10m", 10], ["app-snooze-1h", 60], ["app-snooze-3h", 180], ["app-snooze-1d", 1440]];
+
+  const DONE_MESSAGES = { done: "app-done-toast", snooze: "app-snoozed-toast", delete: "app-deleted-toast" };
 
   /** Done, Snooze or Delete: the list reloaded, the status bar with Undo. */
   async function act(task, action, extra) {
@@ -253,19 +263,19 @@
     const base = "edit-" + task.id + "-";
     const text = el("input", { type: "text", name: "text", maxlength: "1000", value: task.text });
     const when = el("input", { type: "text", name: "when", placeholder: task.due || "" });
-    const repeat = el("input", { type: "text", name: "repeat", value: task.repeat || "", placeholder: t("app-no-repeat") });
+    const repeat = el("input", { type: "text", name: "repeat", value: task.repeat || "", placeholder: t("app-repeat-none") });
     const lead = el("input", { type: "number", name: "lead_minutes", min: "0", step: "1", value: String(task.lead_minutes ?? 0) });
     const error = el("p", { class: "error", role: "alert", tabindex: "-1", hidden: true });
     let current = task;
     const form = el("form", { class: "edit", novalidate: true }, [
-      ...field(base + "text", "app-edit-text", text),
-      ...field(base + "when", "app-edit-when", when),
-      ...field(base + "repeat", "app-edit-repeat", repeat),
-      ...field(base + "lead", "app-edit-lead", lead),
+      ...field(base + "text", "app-field-text", text),
+      ...field(base + "when", "app-field-when", when),
+      ...field(base + "repeat", "app-field-repeat", repeat),
+      ...field(base + "lead", "app-field-lead", lead),
       error,
       el("div", { class: "edit-actions" }, [
-        el("button", { type: "submit", class: "primary", text: t("app-save"), dataset: { action: "save" } }),
-        button("app-cancel", "cancel", () => loadTasks()),
+        el("button", { type: "submit", class: "primary", text: t("app-button-save"), dataset: { action: "save" } }),
+        button("app-button-cancel", "cancel", () => loadTasks()),
       ]),
     ]);
     form.addEventListener("submit", async (event) => {
@@ -279,12 +289,12 @@
       try {
         await api("PATCH", "tasks/" + task.id, body);
         await loadTasks();
-        say(t("app-saved-status"));
+        say(t("app-saved-toast"));
       } catch (failure) {
         if (failure.status === 401) return fatal(failure.message);
         if (failure.status === 404) return failed(failure);
         if (failure.status === 409 && failure.body.task) current = failure.body.task;
-        error.textContent = failure.body.error || t("app-error");
+        error.textContent = failure.body.error || t("app-err-server");
         error.hidden = false;
         error.focus();
       }
@@ -313,13 +323,13 @@
     } catch (error) {
       if (seq !== state.previewSeq) return;
       if (error.status === 401) return fatal(error.message);
-      return box.replaceChildren(el("p", { class: "error", text: error.body.error || t("app-error") }));
+      return box.replaceChildren(el("p", { class: "error", text: error.body.error || t("app-err-server") }));
     }
     if (seq !== state.previewSeq) return;
     const rows = [
-      ["app-preview-text", result.text],
+      ["app-field-text", result.text],
       ["app-preview-due", result.due],
-      ["app-preview-repeat", result.repeat || t("app-no-repeat")],
+      ["app-preview-repeat", result.repeat || t("app-repeat-none")],
     ];
     if (result.assumed && result.assumed.length) rows.push(["app-preview-assumed", result.assumed.join("; ")]);
     box.replaceChildren(
@@ -338,13 +348,13 @@
       await api("POST", "tasks", { text });
     } catch (error) {
       if (error.status === 401) return fatal(error.message);
-      byId("preview").replaceChildren(el("p", { class: "error", text: error.body.error || t("app-error") }));
+      byId("preview").replaceChildren(el("p", { class: "error", text: error.body.error || t("app-err-server") }));
       return;
     }
     input.value = "";
     byId("preview").replaceChildren();
     await loadTasks();
-    say(t("app-created-status"));
+    say(t("app-created-toast"));
   }
 
   // ----- settings -----
@@ -361,22 +371,23 @@
     const error = byId("settings-error");
     const lead = parseInt(byId("settings-lead").value, 10);
     const body = {
-      zone: byId("settings-zone").value.trim(),
       lang: byId("settings-lang").value,
       lead_minutes: Number.isNaN(lead) ? 0 : lead,
       agenda: byId("settings-agenda").value || null,
     };
+    const zone = byId("settings-zone").value.trim();
+    if (zone) body.zone = zone;
     try {
       await api("PUT", "settings", body);
     } catch (failure) {
       if (failure.status === 401) return fatal(failure.message);
-      error.textContent = failure.body.error || t("app-error");
+      error.textContent = failure.body.error || t("app-err-server");
       error.hidden = false;
       return;
     }
     error.hidden = true;
     await start();
-    say(t("app-settings-saved"));
+    say(t("app-saved-toast"));
   }
 
   // ----- start -----
@@ -414,6 +425,9 @@
     byId("create-text").addEventListener("input", schedulePreview);
     byId("settings-form").addEventListener("submit", saveSettings);
     byId("undo").addEventListener("click", undoLast);
+    byId("agenda-off").addEventListener("click", () => {
+      byId("settings-agenda").value = "";
+    });
     byId("settings").addEventListener("toggle", zones, { once: true });
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape") say("");

@@ -41,6 +41,7 @@ repeat-weekdays = on weekdays
 repeat-monthly = every month on day { $day }
 button-undo = ↩️ Undo
 button-change-time = 🕒 Change time
+button-open-app = 📱 Open app
 button-edit = ✏️ Edit
 button-delete = 🗑 Delete
 button-snooze = 💤 Snooze

@@ -41,6 +41,7 @@ repeat-weekdays = по будням
 repeat-monthly = каждый месяц, { $day }-го числа
 button-undo = ↩️ Вернуть
 button-change-time = 🕒 Изменить время
+button-open-app = 📱 Открыть приложение
 button-edit = ✏️ Изменить
 button-delete = 🗑 Удалить
 button-snooze = 💤 Отложить

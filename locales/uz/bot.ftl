@@ -41,6 +41,7 @@ repeat-weekdays = ish kunlari
 repeat-monthly = har oyning { $day }-kuni
 button-undo = ↩️ Qaytarish
 button-change-time = 🕒 Vaqtni o'zgartirish
+button-open-app = 📱 Ilovani ochish
 button-edit = ✏️ O'zgartirish
 button-delete = 🗑 O'chirish
 button-snooze = 💤 Keyinroq

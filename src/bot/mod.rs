@@ -19,10 +19,13 @@ pub mod group_admins;
 mod handlers;
 pub mod intake;
 pub mod limits;
+pub mod menu_button;
 pub mod metrics;
 pub mod nag_phrase;
 pub mod render;
 pub mod updates;
+
+pub(crate) use handlers::from_app;
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -138,6 +141,11 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
     };
     if let Err(error) = commands::publish(&bot).await {
         tracing::warn!(error = %BotError::from(error), "publishing the command menus failed");
+    }
+    if let Some(public_url) = &deps.settings.public_url
+        && let Err(error) = menu_button::publish(&bot, public_url).await
+    {
+        tracing::warn!(error = %BotError::from(error), "setting the Mini App's menu button failed");
     }
     let limits = limits::UserLimits::new(deps.settings.user_updates_per_minute);
     let shared = Arc::new(handlers::Shared {

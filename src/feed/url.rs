@@ -83,6 +83,16 @@ impl PublicUrl {
         format!("{}/calendar/{{file}}", self.prefix)
     }
 
+    /// The path prefix the side-car serves under (`""` or `/remindbot`).
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The Mini App's URL: `<PUBLIC_URL>/app/`.
+    pub fn app_url(&self) -> String {
+        format!("{}{}/app/", self.origin, self.prefix)
+    }
+
     /// The feed URLs of `secret`.
     pub fn feed_urls(&self, secret: &FeedSecret) -> FeedUrls {
         let https = format!(

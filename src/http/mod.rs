@@ -1,8 +1,8 @@
 //! The HTTP side-car of `remindbot run`: `/healthz` (is the database reachable), `/metrics`
 //! (Prometheus text, with the queues' depth refreshed in the background), the admin page
-//! `/admin` ([`crate::admin::web`], when an admin token is set), the Mini App's page `/app/`
-//! ([`crate::miniapp::page`]), the calendar feeds
-//! ([`crate::feed`], when a public URL is set) and, in webhook mode, the webhook
+//! `/admin` ([`crate::admin::web`], when an admin token is set), the calendar feeds
+//! ([`crate::feed`], when a public URL is set), the Mini App's page and API ([`crate::miniapp`], likewise)
+//! and, in webhook mode, the webhook
 //! endpoint ([`crate::bot::intake::webhook`]) unless it has an address of its own. Every listener
 //! is served within [`ListenerLimits`] ([`listener`]).
 
@@ -91,6 +91,8 @@ pub struct SideCarParts {
     pub admin: Option<crate::admin::web::AdminWebSettings>,
     /// The calendar feeds' settings; no feed route without them.
     pub feed: Option<crate::feed::FeedSettings>,
+    /// The Mini App's API; no route of it without a public URL.
+    pub miniapp: Option<crate::miniapp::MiniAppParts>,
     /// More routes (the webhook endpoint).
     pub extra: Option<Router>,
     /// The listener's timeouts and connection cap.
@@ -120,6 +122,7 @@ pub async fn serve(
         metrics,
         admin,
         feed,
+        miniapp,
         extra,
         limits,
     } = parts;
@@ -146,10 +149,12 @@ pub async fn serve(
             pool: pool.clone(),
             metrics,
         })
-        .merge(crate::admin::web::router(outbox, admin))
-        .merge(crate::miniapp::page::router());
+        .merge(crate::admin::web::router(outbox, admin));
     if let Some(feed) = feed {
         app = app.merge(crate::feed::router(pool, &feed));
+    }
+    if let Some(miniapp) = miniapp {
+        app = app.merge(crate::miniapp::router(miniapp));
     }
     if let Some(extra) = extra {
         app = app.merge(extra);

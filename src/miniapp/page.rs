@@ -1,8 +1,9 @@
-//! The Mini App's page: `GET /app/` answers one HTML file, `/app/app.js` and `/app/app.css` its
-//! script and style (vanilla, no build step), all three embedded in the binary from
+//! The Mini App's page: `GET <prefix>/app/` answers one HTML file, and `app.js` and `app.css`
+//! beside it its script and style (vanilla, no build step), all three embedded in the binary from
 //! `assets/miniapp/`. The page reads Telegram's launch data itself (`Telegram.WebApp.initData`,
-//! else the URL fragment's `tgWebAppData`) and sends it with every request to the JSON API under
-//! `/app/api/`; the files carry nothing of the user, so they are the same for everyone.
+//! else the URL fragment's `tgWebAppData`) and sends it with every request to the JSON API beside
+//! it (`api/…`, [`super::routes`]); the files carry nothing of the user, so they are the same for
+//! everyone.
 //!
 //! Each answer has a Content-Security-Policy (scripts and styles from this origin only, no inline
 //! script, requests to this origin only, framed only by Telegram's web clients), `Cache-Control:
@@ -20,9 +21,6 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use sha2::{Digest, Sha256};
-
-/// Where the page is served (its API lives under `{PATH}api/`).
-pub const PATH: &str = "/app/";
 
 /// What the page may load and who may frame it: its own files and API only; Telegram's web
 /// clients (web.telegram.org, its A and K versions) as the only frames around it.
@@ -96,18 +94,27 @@ static STYLE: LazyLock<Asset> = LazyLock::new(|| {
     )
 });
 
-/// The page's routes: `/app/`, its script and style, and `/app` sent on to `/app/` (the
+/// The page's routes under `prefix` (the public URL's path, `""` or `/remindbot`):
+/// `{prefix}/app/`, its script and style, and `{prefix}/app` sent on to `{prefix}/app/` (the
 /// fragment with the launch data stays with the browser).
-pub fn router() -> Router {
+pub fn router(prefix: &str) -> Router {
+    let page = format!("{prefix}/app/");
+    let redirect_to = page.clone();
     Router::new()
-        .route("/app", get(|| async { Redirect::permanent(PATH) }))
-        .route(PATH, get(|headers: HeaderMap| async move { HTML.answer(&headers) }))
         .route(
-            "/app/app.js",
+            &format!("{prefix}/app"),
+            get(move || async move { Redirect::permanent(&redirect_to) }),
+        )
+        .route(
+            &page,
+            get(|headers: HeaderMap| async move { HTML.answer(&headers) }),
+        )
+        .route(
+            &format!("{page}app.js"),
             get(|headers: HeaderMap| async move { SCRIPT.answer(&headers) }),
         )
         .route(
-            "/app/app.css",
+            &format!("{page}app.css"),
             get(|headers: HeaderMap| async move { STYLE.answer(&headers) }),
         )
 }

@@ -3,6 +3,7 @@
 //! reminded changes its reminder job in the same transaction, through the queue.
 
 pub mod agenda;
+pub mod app_tasks;
 pub mod budget;
 pub mod calendar_feeds;
 pub mod cards;

@@ -184,3 +184,14 @@ pub async fn mark_used(conn: &mut PgConnection, undo_id: i64) -> Result<(), Stor
     .await?;
     Ok(())
 }
+
+/// The id of task `task_id`'s Undo (that of its last change), if it has one.
+#[tracing::instrument(skip_all, fields(task_id))]
+pub async fn of_task(conn: &mut PgConnection, task_id: TaskId) -> Result<Option<i64>, StoreError> {
+    Ok(sqlx::query_scalar!(
+        "select id from task_undo where task_id = $1 and used_at is null",
+        task_id.0
+    )
+    .fetch_optional(conn)
+    .await?)
+}

@@ -40,6 +40,7 @@ mod intake;
 mod intake_group;
 mod listeners;
 mod migrations;
+mod miniapp;
 mod miniapp_browser;
 mod operations;
 mod outbox;

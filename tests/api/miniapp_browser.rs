@@ -21,6 +21,17 @@ const LIGHT: &str = r##"{"bg_color":"#ffffff","text_color":"#000000","hint_color
 /// Telegram's night theme.
 const DARK: &str = r##"{"bg_color":"#17212b","text_color":"#f5f5f5","hint_color":"#708499","link_color":"#6ab3f3","button_color":"#5288c1","button_text_color":"#ffffff","secondary_bg_color":"#232e3c","section_bg_color":"#232e3c","section_header_text_color":"#6ab3f3","destructive_text_color":"#ec3942"}"##;
 
+/// The public URL the tests give the bot: the app is served under its path.
+const PUBLIC_URL: &str = "https://bot.example.org/rb/";
+
+/// The app with a public URL (without one there is no Mini App).
+async fn app_with_public_url() -> TestApp {
+    TestApp::builder()
+        .config(|c| c.bot.public_url = Some(PUBLIC_URL.parse().expect("a public URL")))
+        .start()
+        .await
+}
+
 fn encode(value: &str) -> String {
     form_urlencoded::byte_serialize(value.as_bytes()).collect()
 }
@@ -34,7 +45,7 @@ fn app_url(app: &TestApp, init_data: Option<&str>, theme: &str) -> String {
     fragment.push("tgWebAppVersion=8.0".to_owned());
     fragment.push("tgWebAppPlatform=weba".to_owned());
     fragment.push(format!("tgWebAppThemeParams={}", encode(theme)));
-    format!("http://{}/app/#{}", app.http_addr(), fragment.join("&"))
+    format!("http://{}/rb/app/#{}", app.http_addr(), fragment.join("&"))
 }
 
 /// The id and state of `chat`'s task with `text`.
@@ -83,7 +94,7 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
     let Some(browser) = Browser::start().await else {
         return;
     };
-    let mut app = TestApp::start().await;
+    let mut app = app_with_public_url().await;
     let ann = user_with_tasks(
         &app,
         "Ann",
@@ -193,7 +204,7 @@ async fn miniapp_forged_expired_or_missing_launch_data_shows_an_error_and_nothin
     let Some(browser) = Browser::start().await else {
         return;
     };
-    let mut app = TestApp::start().await;
+    let mut app = app_with_public_url().await;
     let ann = user_with_tasks(&app, "Ann", "en", &["buy milk tomorrow at 10:00"]).await;
     let genuine = app.sim.init_data(ann).expect("Ann's launch data");
     let forged = genuine.replace(&format!("%22id%22%3A{ann}"), "%22id%22%3A1");
@@ -251,7 +262,7 @@ async fn miniapp_another_users_task_is_not_found() {
     let Some(browser) = Browser::start().await else {
         return;
     };
-    let mut app = TestApp::start().await;
+    let mut app = app_with_public_url().await;
     let ann = user_with_tasks(&app, "Ann", "en", &["buy milk tomorrow at 10:00"]).await;
     let bob = user_with_tasks(&app, "Bob", "en", &["secret plan tomorrow at 9:00"]).await;
     let (bobs, _) = task(&app.pool, bob, "secret plan").await;
@@ -291,9 +302,9 @@ async fn miniapp_another_users_task_is_not_found() {
 
 #[tokio::test]
 async fn miniapp_the_page_is_small_locked_down_and_revalidated() {
-    let mut app = TestApp::start().await;
+    let mut app = app_with_public_url().await;
     let http = reqwest::Client::new();
-    let base = format!("http://{}/app/", app.http_addr());
+    let base = format!("http://{}/rb/app/", app.http_addr());
     let mut size = 0;
     for path in ["", "app.js", "app.css"] {
         let response = http
@@ -343,7 +354,7 @@ async fn miniapp_screenshots() {
     let browser = Browser::start()
         .await
         .expect("chromium and chromedriver for the screenshots");
-    let mut app = TestApp::start().await;
+    let mut app = app_with_public_url().await;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
     std::fs::create_dir_all(&dir).expect("docs/screenshots");
     for (lang, tasks, overdue) in [

@@ -97,9 +97,9 @@ async fn hold(ctx: &Ctx, turn: &Turn, text: &str, waiting: Option<String>) -> Re
 
 /// Saves a task whose time needs no zone and says when it reminds, with its Undo.
 async fn save_now(ctx: &Ctx, turn: &Turn, parsed: &ParsedDue) -> Result<(), BotError> {
-    let Some(saved) = create::save(ctx, turn, ANY_ZONE, parsed, &TaskExtras::default()).await?
-    else {
-        return Ok(());
+    let saved = match create::save(ctx, turn, ANY_ZONE, parsed, &TaskExtras::default()).await? {
+        Ok(saved) => saved,
+        Err(refused) => return create::tell_refused(ctx, turn, refused).await,
     };
     let now = Utc::now();
     let at = saved.next_reminder.unwrap_or(saved.task.due_at);

@@ -27,7 +27,7 @@ use crate::callback::Question;
 use crate::domain::due::{DueError, ParsedDue, UnplacedKind, loose_time_words, parse_due};
 use crate::i18n::Arg;
 use crate::store::conversation::{self, Pending};
-use crate::store::tasks::{self, NewTask, Task, TaskText};
+use crate::store::tasks::{self, NewTask, Task, TaskText, TaskTextError};
 use crate::store::undo::{self, Change};
 
 /// A task message in a chat whose zone is `zone`: creates the task, asks when if no time was
@@ -129,7 +129,8 @@ fn loose_repeats(turn: &Turn, message: &str) -> Vec<String> {
 }
 
 /// Creates the parsed task with its first reminder job and its extras, within the user's
-/// open-task limit, and confirms it with its card and what was assumed.
+/// open-task limit, and confirms it with its card and what was assumed; a refusal is said in
+/// the chat.
 pub(super) async fn create(
     ctx: &Ctx,
     turn: &Turn,
@@ -137,8 +138,24 @@ pub(super) async fn create(
     parsed: ParsedDue,
     extras: TaskExtras,
 ) -> Result<(), BotError> {
-    let Some(saved) = save(ctx, turn, zone, &parsed, &extras).await? else {
-        return Ok(());
+    match create_confirmed(ctx, turn, zone, &parsed, &extras).await? {
+        Ok(_) => Ok(()),
+        Err(refused) => tell_refused(ctx, turn, refused).await,
+    }
+}
+
+/// Creates the parsed task as [`create`] does and sends its confirmation card; a refusal is
+/// handed back unsaid (the Mini App answers it itself).
+pub(super) async fn create_confirmed(
+    ctx: &Ctx,
+    turn: &Turn,
+    zone: Tz,
+    parsed: &ParsedDue,
+    extras: &TaskExtras,
+) -> Result<Result<Saved, Refused>, BotError> {
+    let saved = match save(ctx, turn, zone, parsed, extras).await? {
+        Ok(saved) => saved,
+        Err(refused) => return Ok(Err(refused)),
     };
     let now = Utc::now();
     let task = &saved.task;
@@ -155,7 +172,7 @@ pub(super) async fn create(
     for line in extras.card_lines(turn.tr) {
         card = format!("{card}\n{}", render::notice(None, &[line])?);
     }
-    let notes = assumed::notes_of(turn.tr, zone, now, &parsed);
+    let notes = assumed::notes_of(turn.tr, zone, now, parsed);
     let card = assumed::under_card(card, &notes)?;
     let mut keyboard = render::confirm_keyboard(turn.tr, saved.undo_id, task.id);
     if let Some(choice) = parsed.choice {
@@ -165,7 +182,30 @@ pub(super) async fn create(
             .insert(0, render::hour_choice_row(task.id, chosen));
     }
     ctx.send(turn.chat_id, Reply::text(card).with_keyboard(keyboard))
-        .await
+        .await?;
+    Ok(Ok(saved))
+}
+
+/// Why a parsed task was not saved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Refused {
+    /// Its text cannot be a task's.
+    Text(TaskTextError),
+    /// The user has this many open tasks, the most allowed.
+    TooMany(i64),
+}
+
+/// Tells the user why their task was not saved.
+pub(super) async fn tell_refused(ctx: &Ctx, turn: &Turn, refused: Refused) -> Result<(), BotError> {
+    match refused {
+        Refused::Text(error) => text_problem(ctx, turn, error).await,
+        Refused::TooMany(max) => {
+            let problem = turn
+                .tr
+                .t_with("too-many-tasks", &[("max", Arg::Number(max))]);
+            ctx.send_lines(turn, &[problem]).await
+        }
+    }
 }
 
 /// A task just saved: the task, the Undo of its creation and its first reminder.
@@ -179,31 +219,23 @@ pub(super) struct Saved {
 }
 
 /// Saves the parsed task with its first reminder job and its extras, closing the user's open
-/// question; `None` (and the user told why) past the user's open-task limit or with an
-/// unusable text.
+/// question; refused (and nothing said) past the user's open-task limit or with an unusable
+/// text.
 pub(super) async fn save(
     ctx: &Ctx,
     turn: &Turn,
     zone: Tz,
     parsed: &ParsedDue,
     extras: &TaskExtras,
-) -> Result<Option<Saved>, BotError> {
+) -> Result<Result<Saved, Refused>, BotError> {
     let text = match TaskText::parse(&parsed.text) {
         Ok(text) => text,
-        Err(error) => {
-            text_problem(ctx, turn, error).await?;
-            return Ok(None);
-        }
+        Err(error) => return Ok(Err(Refused::Text(error))),
     };
     let max = ctx.settings().max_open_tasks;
     let mut tx = ctx.db().await;
     if tasks::count_open_by_owner(&mut tx, turn.user_id).await? >= max {
-        drop(tx);
-        let problem = turn
-            .tr
-            .t_with("too-many-tasks", &[("max", Arg::Number(max))]);
-        ctx.send_lines(turn, &[problem]).await?;
-        return Ok(None);
+        return Ok(Err(Refused::TooMany(max)));
     }
     let new = NewTask {
         chat_id: turn.chat_id,
@@ -219,7 +251,7 @@ pub(super) async fn save(
     extras.attach(&mut tx, task.id).await?;
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
     conversation::close(&mut tx, ctx.queue(), turn.chat_id, turn.user_id).await?;
-    Ok(Some(Saved {
+    Ok(Ok(Saved {
         task,
         undo_id,
         next_reminder,

@@ -124,7 +124,7 @@ pub(super) async fn answer(
 }
 
 /// A new text alone: the schedule and the reminders stay as they are.
-async fn rename(ctx: &Ctx, turn: &Turn, task: &Task, text: &TaskText) -> Result<(), BotError> {
+pub(super) async fn rename(ctx: &Ctx, turn: &Turn, task: &Task, text: &TaskText) -> Result<(), BotError> {
     let mut tx = ctx.db().await;
     let changed = tasks::rename(&mut tx, turn.chat_id, task.id, text).await?;
     drop(tx);
@@ -133,7 +133,7 @@ async fn rename(ctx: &Ctx, turn: &Turn, task: &Task, text: &TaskText) -> Result<
 
 /// Closes the question, records the Undo of the change from `before` and shows the task as it
 /// is now with `notes` ([`assumed::notes`]) under it (or says it is gone).
-async fn confirm(
+pub(super) async fn confirm(
     ctx: &Ctx,
     turn: &Turn,
     before: &Task,

@@ -15,6 +15,7 @@ mod edit;
 mod export;
 mod finish;
 mod forward;
+pub(crate) mod from_app;
 mod hold;
 mod hour_choice;
 mod language;

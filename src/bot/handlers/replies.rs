@@ -56,7 +56,12 @@ pub(super) async fn text_problem(
     turn: &Turn,
     error: TaskTextError,
 ) -> Result<(), BotError> {
-    let tr = turn.tr;
+    let (problem, example) = text_problem_text(turn.tr, error);
+    ctx.send_problem(turn, &problem, None, example).await
+}
+
+/// The message for a text that cannot be a task's, and the key of its example.
+pub(super) fn text_problem_text(tr: Tr, error: TaskTextError) -> (String, &'static str) {
     let problem = match error {
         TaskTextError::Empty => tr.t("err-empty"),
         TaskTextError::TooLong(len) => tr.t_with(
@@ -67,7 +72,7 @@ pub(super) async fn text_problem(
             ],
         ),
     };
-    ctx.send_problem(turn, &problem, None, "add-example").await
+    (problem, "add-example")
 }
 
 /// Explains a parser error with an example that works (a time that has passed in `zone`).
@@ -83,7 +88,7 @@ pub(super) async fn due_problem(
 
 /// The message for a parser error and the key of its example; a time that has passed is shown
 /// in `zone` as seen at `now`.
-fn due_problem_text(
+pub(super) fn due_problem_text(
     tr: Tr,
     zone: Tz,
     now: DateTime<Utc>,

@@ -93,7 +93,7 @@ pub(super) async fn answer(
 }
 
 /// Snoozes the task until `fire_at` and says until when (or that the task is not found).
-async fn snooze(
+pub(super) async fn snooze(
     ctx: &Ctx,
     turn: &Turn,
     task_id: TaskId,

@@ -64,26 +64,39 @@ pub(super) async fn nag_suffix<'a>(
     turn: &Turn,
     phrase: &'a str,
 ) -> Result<Option<(Cow<'a, str>, TaskExtras)>, BotError> {
+    match split_nag(turn.tr, phrase) {
+        Ok(split) => Ok(Some(split)),
+        Err((problem, example)) => {
+            ctx.send_problem(turn, &problem, None, example).await?;
+            Ok(None)
+        }
+    }
+}
+
+/// [`nag_suffix`] without a chat: the rest and the extras, or the problem with its interval and
+/// the key of an example.
+pub(super) fn split_nag(
+    tr: Tr,
+    phrase: &str,
+) -> Result<(Cow<'_, str>, TaskExtras), (String, &'static str)> {
     match nag_phrase::find(phrase) {
-        Ok(None) => Ok(Some((Cow::Borrowed(phrase), TaskExtras::default()))),
-        Ok(Some(found)) => Ok(Some((
+        Ok(None) => Ok((Cow::Borrowed(phrase), TaskExtras::default())),
+        Ok(Some(found)) => Ok((
             Cow::Owned(found.rest),
             TaskExtras {
                 nag: Some(found.every),
                 quote: None,
             },
-        ))),
+        )),
         Err(_) => {
-            let problem = turn.tr.t_with(
+            let problem = tr.t_with(
                 "err-nag-interval",
                 &[
-                    ("min", Arg::Text(&dates::duration(turn.tr, MIN_EVERY))),
-                    ("max", Arg::Text(&dates::duration(turn.tr, MAX_EVERY))),
+                    ("min", Arg::Text(&dates::duration(tr, MIN_EVERY))),
+                    ("max", Arg::Text(&dates::duration(tr, MAX_EVERY))),
                 ],
             );
-            ctx.send_problem(turn, &problem, None, "nag-example")
-                .await?;
-            Ok(None)
+            Err((problem, "nag-example"))
         }
     }
 }

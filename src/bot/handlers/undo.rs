@@ -14,6 +14,7 @@ use super::context::{Ctx, Turn};
 use super::replies::Toast;
 use crate::bot::BotError;
 use crate::bot::render::{self, Reply};
+use crate::domain::ids::TaskId;
 use crate::i18n::Arg;
 use crate::store::series;
 use crate::store::tasks;
@@ -26,19 +27,44 @@ pub(super) async fn tapped(
     undo_id: i64,
     message_id: MessageId,
 ) -> Result<Toast, BotError> {
+    Ok(match apply(ctx, turn, undo_id, Some(message_id)).await? {
+        Undone::Removed | Undone::Restored(_) => Toast::Key("callback-undone"),
+        Undone::Refused(key) => Toast::Key(key),
+    })
+}
+
+/// What became of an Undo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Undone {
+    /// A creation was taken back: the task is gone.
+    Removed,
+    /// The task is back as it was.
+    Restored(TaskId),
+    /// Nothing changed; the string with this key says why (used, outdated, not allowed).
+    Refused(&'static str),
+}
+
+/// Takes back the change recorded as `undo_id` and says so in the chat, taking the buttons off
+/// message `message_id` (the one whose Undo was tapped, if any).
+pub(super) async fn apply(
+    ctx: &Ctx,
+    turn: &Turn,
+    undo_id: i64,
+    message_id: Option<MessageId>,
+) -> Result<Undone, BotError> {
     let found = undo::find_for_update(&mut *ctx.db().await, turn.chat_id, undo_id).await?;
     let Some(found) = found else {
         // Replaced by a newer change of the task, or the task is gone.
-        return Ok(Toast::Key("undo-outdated"));
+        return Ok(Undone::Refused("undo-outdated"));
     };
     if !ctx.may_change(turn, found.owner_id).await? {
-        return Ok(Toast::Key("not-allowed-task"));
+        return Ok(Undone::Refused("not-allowed-task"));
     }
     if found.used {
-        return Ok(Toast::Key("undo-used"));
+        return Ok(Undone::Refused("undo-used"));
     }
     if found.outdated {
-        return Ok(Toast::Key("undo-outdated"));
+        return Ok(Undone::Refused("undo-outdated"));
     }
     let now = Utc::now();
     let mut tx = ctx.db().await;
@@ -47,7 +73,9 @@ pub(super) async fn tapped(
         (Change::Create, _) | (_, None) => {
             let removed = tasks::delete(&mut tx, turn.chat_id, found.task_id).await?;
             drop(tx);
-            ctx.edit(turn.chat_id, message_id, None, None);
+            if let Some(message_id) = message_id {
+                ctx.edit(turn.chat_id, message_id, None, None);
+            }
             if let Some(task) = removed {
                 let text = render::shorten(&task.text, 200);
                 ctx.send_lines(
@@ -56,7 +84,7 @@ pub(super) async fn tapped(
                 )
                 .await?;
             }
-            return Ok(Toast::Key("callback-undone"));
+            return Ok(Undone::Removed);
         }
         (Change::Edit, Some(before)) => ("undo-edit-title", before),
         (Change::Done, Some(before)) => ("undo-done-title", before),
@@ -72,12 +100,14 @@ pub(super) async fn tapped(
     )
     .await?;
     let Some(task) = restored else {
-        return Ok(Toast::Key("undo-outdated"));
+        return Ok(Undone::Refused("undo-outdated"));
     };
     let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
     let paused = series::on_hold(&mut tx, task.id).await?;
     drop(tx);
-    ctx.edit(turn.chat_id, message_id, None, None);
+    if let Some(message_id) = message_id {
+        ctx.edit(turn.chat_id, message_id, None, None);
+    }
     let zone = turn.zone().unwrap_or(task.zone);
     let card = render::task_card(turn.tr, title, &task, next_reminder, paused, zone, now)?;
     ctx.send(
@@ -85,5 +115,5 @@ pub(super) async fn tapped(
         Reply::text(card).with_keyboard(render::change_time_keyboard(turn.tr, task.id)),
     )
     .await?;
-    Ok(Toast::Key("callback-undone"))
+    Ok(Undone::Restored(task.id))
 }

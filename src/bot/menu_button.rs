@@ -1,0 +1,38 @@
+//! The Mini App's ways in from the chat: the chat's menu button (`setChatMenuButton` with a
+//! `web_app`, set for every private chat at start) and the "Open app" button under `/list`; both
+//! only when `PUBLIC_URL` is set, the app's URL being `<PUBLIC_URL>/app/`.
+
+use teloxide::prelude::*;
+use teloxide::types::{InlineKeyboardButton, MenuButton, WebAppInfo};
+
+use crate::domain::lang::Lang;
+use crate::feed::PublicUrl;
+use crate::i18n::Tr;
+
+/// The Mini App's launch description at `public_url`, if its URL reads.
+fn web_app(public_url: &PublicUrl) -> Option<WebAppInfo> {
+    let url = public_url.app_url().parse().ok()?;
+    Some(WebAppInfo { url })
+}
+
+/// Sets the default menu button of private chats to open the Mini App (labelled in English:
+/// the default button has one label for everyone).
+pub async fn publish(bot: &Bot, public_url: &PublicUrl) -> Result<(), teloxide::RequestError> {
+    let Some(web_app) = web_app(public_url) else {
+        return Ok(());
+    };
+    let button = MenuButton::WebApp {
+        text: Tr::new(Lang::En).t("button-open-app"),
+        web_app,
+    };
+    bot.set_chat_menu_button().menu_button(button).await?;
+    Ok(())
+}
+
+/// The "Open app" button, in `tr`'s language.
+pub fn open_app_button(tr: Tr, public_url: &PublicUrl) -> Option<InlineKeyboardButton> {
+    Some(InlineKeyboardButton::web_app(
+        tr.t("button-open-app"),
+        web_app(public_url)?,
+    ))
+}

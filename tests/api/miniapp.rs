@@ -1,0 +1,451 @@
+//! The Mini App's API over real HTTP, signed as Telegram signs it (the simulator's `initData`):
+//! the user's tasks by section; a task created by text shows in the chat with its card; Done and
+//! Snooze change the task and take the buttons off the chat's reminder card; Undo brings it back;
+//! a stale version is refused with 409 and changes nothing; missing, forged or expired launch data
+//! gets 401 and nothing else; another user's task is 404; bad text is 400 with the chat's own
+//! message in the user's language. The chat's menu button and the /list button open the app.
+
+use remindbot::domain::lang::Lang;
+use remindbot::i18n::Tr;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::app::{TestApp, text};
+
+/// The public URL the tests give the bot (a reverse proxy passes its paths on unchanged).
+const PUBLIC_URL: &str = "https://bot.example.org/rb/";
+
+/// The app with a public URL.
+async fn app_with_public_url() -> TestApp {
+    TestApp::builder()
+        .config(|c| c.bot.public_url = Some(PUBLIC_URL.parse().expect("a public URL")))
+        .start()
+        .await
+}
+
+/// A user of the chat in `lang` whose zone is Tashkent.
+async fn user(app: &TestApp, name: &str, lang: &str) -> i64 {
+    let id = app.user(name, lang);
+    app.say(id, "/tz Asia/Tashkent").await;
+    id
+}
+
+/// Calls the API as a page would: `Authorization: tma <init_data>` when given.
+async fn call(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    init_data: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let url = format!("http://{}/rb/app/api{path}", app.http_addr());
+    let mut request = reqwest::Client::new().request(method, url);
+    if let Some(data) = init_data {
+        request = request.header("Authorization", format!("tma {data}"));
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.expect("the side-car answers");
+    let status = response.status();
+    let body = response.json().await.unwrap_or(Value::Null);
+    (status, body)
+}
+
+/// Calls the API signed as `user`.
+async fn as_user(
+    app: &TestApp,
+    user: i64,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let data = app.sim.init_data(user).expect("the user exists");
+    call(app, method, path, Some(&data), body).await
+}
+
+/// The user's open tasks: `(section key, task)` in the order shown.
+async fn tasks(app: &TestApp, user: i64) -> Vec<(String, Value)> {
+    let (status, body) = as_user(app, user, Method::GET, "/tasks", None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .flat_map(|section| {
+            let key = section["key"].as_str().expect("a key").to_owned();
+            section["tasks"]
+                .as_array()
+                .expect("tasks")
+                .iter()
+                .map(move |task| (key.clone(), task.clone()))
+        })
+        .collect()
+}
+
+/// The open task with `text` (its section and JSON).
+async fn task_named(app: &TestApp, user: i64, name: &str) -> Option<(String, Value)> {
+    tasks(app, user)
+        .await
+        .into_iter()
+        .find(|(_, task)| task["text"] == name)
+}
+
+/// Creates a task in the chat and waits for its reminder card (with buttons); returns the
+/// task's id and the card's message id.
+async fn task_with_reminder_card(app: &TestApp, user: i64, name: &str) -> (i64, i64) {
+    let card = app.say(user, &format!("{name} in 2 seconds")).await;
+    let reminder = app.reply_containing(user, card.message_id, name).await;
+    assert!(!reminder.buttons.is_empty(), "{reminder:?}");
+    let (_, task) = task_named(app, user, name).await.expect("the task is open");
+    (task["id"].as_i64().expect("an id"), reminder.message_id)
+}
+
+#[tokio::test]
+async fn miniapp_shows_the_tasks_by_section_and_the_chat_opens_it() {
+    let mut app = app_with_public_url().await;
+    let ann = user(&app, "ann", "en").await;
+    app.say(ann, "pay rent in 3 days").await;
+    app.say(ann, "call mom tomorrow at 10:00").await;
+    app.say(ann, "renew passport in 30 days").await;
+    app.say(ann, "feed the cat in 5 minutes").await;
+    sqlx::query("update tasks set due_at = now() - interval '1 hour' where text = 'feed the cat'")
+        .execute(&app.pool)
+        .await
+        .unwrap();
+
+    let shown = tasks(&app, ann).await;
+    let order: Vec<(&str, &str)> = shown
+        .iter()
+        .map(|(key, task)| (key.as_str(), task["text"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            ("overdue", "feed the cat"),
+            ("tomorrow", "call mom"),
+            ("week", "pay rent"),
+            ("later", "renew passport"),
+        ]
+    );
+    let (_, call_mom) = &shown[1];
+    assert!(
+        call_mom["due"].as_str().unwrap().contains("10:00"),
+        "{call_mom}"
+    );
+    assert!(call_mom["due_at"].as_str().unwrap().ends_with('Z'));
+    assert!(call_mom["version"].is_i64() && call_mom["repeat"].is_null());
+    let (_, body) = as_user(&app, ann, Method::GET, "/tasks", None).await;
+    assert_eq!(body["sections"][1]["title"], "Tomorrow");
+
+    let (status, me) = as_user(&app, ann, Method::GET, "/me", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(me["lang"], "en");
+    assert_eq!(me["zone"], "Asia/Tashkent");
+    assert_eq!(me["settings"]["zone"], "Asia/Tashkent");
+    assert_eq!(me["strings"]["app-section-overdue"], "Overdue");
+
+    // The chat opens the app: its menu button, and a button under /list.
+    let app_url = "https://bot.example.org/rb/app/";
+    match app.sim.menu_button(Some(ann)) {
+        tgsim::types::MenuButton::WebApp { web_app, .. } => assert_eq!(web_app.url, app_url),
+        other => panic!("the menu button opens the app, not {other:?}"),
+    }
+    let list = app.say(ann, "/list").await;
+    let opens: Vec<_> = list
+        .buttons
+        .iter()
+        .flatten()
+        .filter_map(|button| button.web_app.clone())
+        .collect();
+    assert_eq!(opens, [app_url], "{list:?}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_creates_by_text_as_the_chat_does_and_the_chat_shows_it() {
+    let mut app = app_with_public_url().await;
+    let ann = user(&app, "ann", "en").await;
+
+    let (status, preview) = as_user(
+        &app,
+        ann,
+        Method::POST,
+        "/preview",
+        Some(json!({ "text": "buy milk tomorrow at 3" })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    assert_eq!(preview["text"], "buy milk");
+    assert!(preview["due"].as_str().unwrap().contains("15:00"), "{preview}");
+    let assumed: Vec<String> = serde_json::from_value(preview["assumed"].clone()).unwrap();
+    assert!(!assumed.is_empty(), "an hour without am/pm is said: {preview}");
+    assert!(tasks(&app, ann).await.is_empty(), "a preview creates nothing");
+
+    let before = app.last_message_id(ann);
+    let (status, created) = as_user(
+        &app,
+        ann,
+        Method::POST,
+        "/tasks",
+        Some(json!({ "text": "buy milk tomorrow at 3" })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["task"]["text"], "buy milk");
+    assert_eq!(created["task"]["due"], preview["due"]);
+    // The chat gets the card it would get for the message, with what was assumed.
+    let card = app.reply_containing(ann, before, "buy milk").await;
+    assert!(
+        text(&card).contains(&Tr::new(Lang::En).t("task-saved")),
+        "{card:?}"
+    );
+    for line in &assumed {
+        assert!(text(&card).contains(line.as_str()), "{line} in {card:?}");
+    }
+    assert!(!card.buttons.is_empty(), "{card:?}");
+    let jobs = app.pending_jobs().await;
+    assert_eq!(jobs.len(), 1, "the task's reminder job: {jobs:?}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_done_snooze_and_undo_change_the_task_and_the_chats_card() {
+    let mut app = app_with_public_url().await;
+    let ann = user(&app, "ann", "en").await;
+    let tr = Tr::new(Lang::En);
+
+    // Done: the task closes, the reminder card loses its buttons, the chat says so.
+    let (task_id, card) = task_with_reminder_card(&app, ann, "water plants").await;
+    let (_, task) = task_named(&app, ann, "water plants").await.unwrap();
+    let before = app.last_message_id(ann);
+    let (status, done) = as_user(
+        &app,
+        ann,
+        Method::POST,
+        &format!("/tasks/{task_id}/done"),
+        Some(json!({ "version": task["version"] })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert!(done["task"].is_null(), "{done}");
+    let undo = done["undo"].as_str().expect("an undo token").to_owned();
+    app.message_once(ann, card, |e| e.buttons.is_empty()).await;
+    let said = tr.t_with(
+        "done-ok",
+        &[("text", remindbot::i18n::Arg::Text("water plants"))],
+    );
+    app.reply_containing(ann, before, &said).await;
+    assert!(task_named(&app, ann, "water plants").await.is_none());
+
+    // Undo: the task is back, open, in the list.
+    let (status, undone) =
+        as_user(&app, ann, Method::POST, &format!("/undo/{undo}"), None).await;
+    assert_eq!(status, StatusCode::OK, "{undone}");
+    assert_eq!(undone["task"]["text"], "water plants");
+    assert!(task_named(&app, ann, "water plants").await.is_some());
+    let (status, again) =
+        as_user(&app, ann, Method::POST, &format!("/undo/{undo}"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "an Undo works once: {again}");
+
+    // Snooze: an extra reminder; the old card loses its buttons.
+    let (task_id, card) = task_with_reminder_card(&app, ann, "stretch").await;
+    let (_, task) = task_named(&app, ann, "stretch").await.unwrap();
+    let (status, snoozed) = as_user(
+        &app,
+        ann,
+        Method::POST,
+        &format!("/tasks/{task_id}/snooze"),
+        Some(json!({ "version": task["version"], "minutes": 30 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{snoozed}");
+    assert!(snoozed["task"]["next_reminder"].is_string(), "{snoozed}");
+    assert!(snoozed["undo"].is_string(), "{snoozed}");
+    app.message_once(ann, card, |e| e.buttons.is_empty()).await;
+    let pending: Vec<i64> = sqlx::query_scalar(
+        "select r.task_id from reminders r where r.kind = 'snooze' and not r.sent",
+    )
+    .fetch_all(&app.pool)
+    .await
+    .unwrap();
+    assert_eq!(pending, [task_id]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_refuses_a_stale_version_and_changes_nothing() {
+    let mut app = app_with_public_url().await;
+    let ann = user(&app, "ann", "en").await;
+    app.say(ann, "write report tomorrow at 10:00").await;
+    let (_, task) = task_named(&app, ann, "write report").await.unwrap();
+    let id = task["id"].as_i64().unwrap();
+    let read = task["version"].clone();
+
+    let (status, edited) = as_user(
+        &app,
+        ann,
+        Method::PATCH,
+        &format!("/tasks/{id}"),
+        Some(json!({ "version": read, "text": "write the report" })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{edited}");
+    assert_eq!(edited["task"]["text"], "write the report");
+    assert_ne!(edited["task"]["version"], read);
+
+    // Another tab still holds the version it read.
+    for (method, path, body) in [
+        (Method::POST, format!("/tasks/{id}/done"), json!({ "version": read })),
+        (
+            Method::POST,
+            format!("/tasks/{id}/snooze"),
+            json!({ "version": read, "minutes": 10 }),
+        ),
+        (Method::DELETE, format!("/tasks/{id}"), json!({ "version": read })),
+        (
+            Method::PATCH,
+            format!("/tasks/{id}"),
+            json!({ "version": read, "when": "friday 18:00" }),
+        ),
+    ] {
+        let (status, refused) = as_user(&app, ann, method.clone(), &path, Some(body)).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{method} {path}: {refused}");
+        assert_eq!(refused["task"]["text"], "write the report", "{refused}");
+        assert_eq!(refused["task"]["version"], edited["task"]["version"]);
+        assert!(refused["error"].is_string());
+    }
+    let (_, now) = task_named(&app, ann, "write the report").await.unwrap();
+    assert_eq!(now, edited["task"], "nothing changed");
+    let snoozes: i64 = sqlx::query_scalar("select count(*) from reminders where kind = 'snooze'")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(snoozes, 0);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_answers_401_to_missing_forged_or_expired_launch_data() {
+    let mut app = app_with_public_url().await;
+    let ann = user(&app, "ann", "en").await;
+    app.say(ann, "secret plan tomorrow at 10:00").await;
+    let signed = app.sim.init_data(ann).unwrap();
+    let forged = signed.replace(&format!("%22id%22%3A{ann}"), "%22id%22%3A1");
+    assert_ne!(forged, signed);
+    let old = tgsim::InitData {
+        query_id: "AAH1".to_owned(),
+        user: tgsim::WebAppUser {
+            id: ann,
+            first_name: "ann".to_owned(),
+            last_name: None,
+            username: None,
+            language_code: Some("en".to_owned()),
+            allows_write_to_pm: None,
+        },
+        auth_date: chrono::Utc::now().timestamp() - 2 * 3600,
+    }
+    .sign(app.sim.token());
+    for (what, data) in [
+        ("missing", None),
+        ("forged", Some(forged.as_str())),
+        ("expired", Some(old.as_str())),
+        ("empty", Some("")),
+    ] {
+        for path in ["/me", "/tasks"] {
+            let (status, body) = call(&app, Method::GET, path, data, None).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{what} {path}");
+            let keys: Vec<&String> = body.as_object().unwrap().keys().collect();
+            assert_eq!(keys, ["error"], "{what}: nothing else in {body}");
+            assert!(!body.to_string().contains("secret plan"));
+        }
+        let (status, _) = call(
+            &app,
+            Method::POST,
+            "/tasks",
+            data,
+            Some(json!({ "text": "sneak in tomorrow at 9" })),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{what}");
+    }
+    assert_eq!(tasks(&app, ann).await.len(), 1, "nothing was created");
+    let (status, _) = call(&app, Method::GET, "/tasks", Some(&signed), None).await;
+    assert_eq!(status, StatusCode::OK, "the signed data itself is fine");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_answers_404_for_another_users_task() {
+    let mut app = app_with_public_url().await;
+    let ann = user(&app, "ann", "en").await;
+    let bob = user(&app, "bob", "en").await;
+    app.say(ann, "ann's dentist tomorrow at 10:00").await;
+    let (_, task) = task_named(&app, ann, "ann's dentist").await.unwrap();
+    let id = task["id"].as_i64().unwrap();
+    let version = task["version"].clone();
+    for (method, path, body) in [
+        (Method::POST, format!("/tasks/{id}/done"), json!({ "version": version })),
+        (
+            Method::POST,
+            format!("/tasks/{id}/snooze"),
+            json!({ "version": version, "minutes": 10 }),
+        ),
+        (Method::DELETE, format!("/tasks/{id}"), json!({ "version": version })),
+        (
+            Method::PATCH,
+            format!("/tasks/{id}"),
+            json!({ "version": version, "text": "mine now" }),
+        ),
+        (Method::POST, "/tasks/999999/done".to_owned(), json!({ "version": 0 })),
+    ] {
+        let (status, body) = as_user(&app, bob, method.clone(), &path, Some(body)).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{method} {path}: {body}");
+        assert!(!body.to_string().contains("dentist"), "{body}");
+    }
+    assert!(tasks(&app, bob).await.is_empty());
+    let (_, now) = task_named(&app, ann, "ann's dentist").await.unwrap();
+    assert_eq!(now, task, "ann's task is as it was");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_answers_bad_text_with_the_chats_message_in_the_users_language() {
+    let mut app = app_with_public_url().await;
+    let vera = user(&app, "vera", "ru").await;
+    let bad = "купить молоко 31.02";
+    let chat = app.say(vera, bad).await;
+    let (status, body) = as_user(
+        &app,
+        vera,
+        Method::POST,
+        "/tasks",
+        Some(json!({ "text": bad })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(text(&chat).contains(error), "{error:?} as in {chat:?}");
+    let ru = Tr::new(Lang::Ru);
+    assert_eq!(
+        error,
+        ru.t_with(
+            "err-invalid-date",
+            &[("date", remindbot::i18n::Arg::Text("31.02"))]
+        )
+    );
+    let (status, preview) = as_user(
+        &app,
+        vera,
+        Method::POST,
+        "/preview",
+        Some(json!({ "text": bad })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(preview["error"], body["error"]);
+    let (status, _) = as_user(&app, vera, Method::POST, "/tasks", Some(json!({ "txt": 1 }))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(tasks(&app, vera).await.is_empty());
+    app.stop().await;
+}
