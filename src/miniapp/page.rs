@@ -152,7 +152,11 @@ mod tests {
         let html = HTML.body;
         assert!(html.contains(r#"<script src="app.js" defer></script>"#));
         assert!(html.contains(r#"<link rel="stylesheet" href="app.css">"#));
-        assert_eq!(html.matches("<script").count(), 1, "one script, from a file");
+        assert_eq!(
+            html.matches("<script").count(),
+            1,
+            "one script, from a file"
+        );
         let handlers = html.match_indices(" on").filter(|(at, _)| {
             let rest = &html[at + 3..];
             let name = rest.len() - rest.trim_start_matches(char::is_alphabetic).len();

@@ -22,7 +22,10 @@ pub(crate) fn router(prefix: &str, state: ApiState) -> Router {
         .route(&at("/preview"), post(api::preview))
         .route(&at("/tasks/{id}/done"), post(api::done))
         .route(&at("/tasks/{id}/snooze"), post(api::snooze))
-        .route(&at("/tasks/{id}"), axum::routing::delete(api::delete).patch(api::edit))
+        .route(
+            &at("/tasks/{id}"),
+            axum::routing::delete(api::delete).patch(api::edit),
+        )
         .route(&at("/undo/{token}"), post(api::undo))
         .route(&at("/settings"), axum::routing::put(api::settings))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

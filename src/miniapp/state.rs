@@ -43,16 +43,11 @@ impl ApiState {
         let header = headers
             .get(AUTHORIZATION)
             .and_then(|value| value.to_str().ok());
-        init_data::from_authorization(
-            header,
-            self.token.expose_secret(),
-            Utc::now(),
-            self.max_age,
-        )
-        .map_err(|reason| {
-            tracing::debug!(%reason, "Mini App launch data refused");
-            ApiError::Unauthorized(browser_tr(headers).t("app-err-auth"))
-        })
+        init_data::from_authorization(header, self.token.expose_secret(), Utc::now(), self.max_age)
+            .map_err(|reason| {
+                tracing::debug!(%reason, "Mini App launch data refused");
+                ApiError::Unauthorized(browser_tr(headers).t("app-err-auth"))
+            })
     }
 
     /// The signed user's turn in their private chat, counted against their rate when `counted`.
@@ -68,13 +63,9 @@ impl ApiState {
                 return Err(ApiError::TooMany(tr.t("app-err-rate")));
             }
         }
-        AppTurn::begin(
-            self.shared.clone(),
-            user.id,
-            user.language_code.as_deref(),
-        )
-        .await
-        .map_err(internal)
+        AppTurn::begin(self.shared.clone(), user.id, user.language_code.as_deref())
+            .await
+            .map_err(internal)
     }
 }
 

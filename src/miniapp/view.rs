@@ -201,7 +201,10 @@ mod tests {
                 .with_timezone(&Utc)
         };
         assert_eq!(Section::of(local(1, 22), zone, now), Section::Overdue);
-        assert_eq!(Section::of(local(1, 23) + chrono::Duration::minutes(30), zone, now), Section::Today);
+        assert_eq!(
+            Section::of(local(1, 23) + chrono::Duration::minutes(30), zone, now),
+            Section::Today
+        );
         assert_eq!(Section::of(local(2, 1), zone, now), Section::Tomorrow);
         assert_eq!(Section::of(local(7, 9), zone, now), Section::Week);
         assert_eq!(Section::of(local(8, 9), zone, now), Section::Later);

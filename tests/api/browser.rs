@@ -128,7 +128,12 @@ impl Browser {
             )
             .await;
             match attempt {
-                Ok(value) => break value["sessionId"].as_str().expect("a session id").to_owned(),
+                Ok(value) => {
+                    break value["sessionId"]
+                        .as_str()
+                        .expect("a session id")
+                        .to_owned();
+                }
                 // chromedriver is still starting; its port answers within a second.
                 Err(_) if started.elapsed() < 3 * WAIT => {
                     tokio::time::sleep(Duration::from_millis(50)).await;

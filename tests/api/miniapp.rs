@@ -177,10 +177,19 @@ async fn miniapp_creates_by_text_as_the_chat_does_and_the_chat_shows_it() {
     .await;
     assert_eq!(status, StatusCode::OK, "{preview}");
     assert_eq!(preview["text"], "buy milk");
-    assert!(preview["due"].as_str().unwrap().contains("15:00"), "{preview}");
+    assert!(
+        preview["due"].as_str().unwrap().contains("15:00"),
+        "{preview}"
+    );
     let assumed: Vec<String> = serde_json::from_value(preview["assumed"].clone()).unwrap();
-    assert!(!assumed.is_empty(), "an hour without am/pm is said: {preview}");
-    assert!(tasks(&app, ann).await.is_empty(), "a preview creates nothing");
+    assert!(
+        !assumed.is_empty(),
+        "an hour without am/pm is said: {preview}"
+    );
+    assert!(
+        tasks(&app, ann).await.is_empty(),
+        "a preview creates nothing"
+    );
 
     let before = app.last_message_id(ann);
     let (status, created) = as_user(
@@ -239,13 +248,11 @@ async fn miniapp_done_snooze_and_undo_change_the_task_and_the_chats_card() {
     assert!(task_named(&app, ann, "water plants").await.is_none());
 
     // Undo: the task is back, open, in the list.
-    let (status, undone) =
-        as_user(&app, ann, Method::POST, &format!("/undo/{undo}"), None).await;
+    let (status, undone) = as_user(&app, ann, Method::POST, &format!("/undo/{undo}"), None).await;
     assert_eq!(status, StatusCode::OK, "{undone}");
     assert_eq!(undone["task"]["text"], "water plants");
     assert!(task_named(&app, ann, "water plants").await.is_some());
-    let (status, again) =
-        as_user(&app, ann, Method::POST, &format!("/undo/{undo}"), None).await;
+    let (status, again) = as_user(&app, ann, Method::POST, &format!("/undo/{undo}"), None).await;
     assert_eq!(status, StatusCode::CONFLICT, "an Undo works once: {again}");
 
     // Snooze: an extra reminder; the old card loses its buttons.
@@ -296,13 +303,21 @@ async fn miniapp_refuses_a_stale_version_and_changes_nothing() {
 
     // Another tab still holds the version it read.
     for (method, path, body) in [
-        (Method::POST, format!("/tasks/{id}/done"), json!({ "version": read })),
+        (
+            Method::POST,
+            format!("/tasks/{id}/done"),
+            json!({ "version": read }),
+        ),
         (
             Method::POST,
             format!("/tasks/{id}/snooze"),
             json!({ "version": read, "minutes": 10 }),
         ),
-        (Method::DELETE, format!("/tasks/{id}"), json!({ "version": read })),
+        (
+            Method::DELETE,
+            format!("/tasks/{id}"),
+            json!({ "version": read }),
+        ),
         (
             Method::PATCH,
             format!("/tasks/{id}"),
@@ -385,19 +400,31 @@ async fn miniapp_answers_404_for_another_users_task() {
     let id = task["id"].as_i64().unwrap();
     let version = task["version"].clone();
     for (method, path, body) in [
-        (Method::POST, format!("/tasks/{id}/done"), json!({ "version": version })),
+        (
+            Method::POST,
+            format!("/tasks/{id}/done"),
+            json!({ "version": version }),
+        ),
         (
             Method::POST,
             format!("/tasks/{id}/snooze"),
             json!({ "version": version, "minutes": 10 }),
         ),
-        (Method::DELETE, format!("/tasks/{id}"), json!({ "version": version })),
+        (
+            Method::DELETE,
+            format!("/tasks/{id}"),
+            json!({ "version": version }),
+        ),
         (
             Method::PATCH,
             format!("/tasks/{id}"),
             json!({ "version": version, "text": "mine now" }),
         ),
-        (Method::POST, "/tasks/999999/done".to_owned(), json!({ "version": 0 })),
+        (
+            Method::POST,
+            "/tasks/999999/done".to_owned(),
+            json!({ "version": 0 }),
+        ),
     ] {
         let (status, body) = as_user(&app, bob, method.clone(), &path, Some(body)).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{method} {path}: {body}");
@@ -444,7 +471,14 @@ async fn miniapp_answers_bad_text_with_the_chats_message_in_the_users_language()
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(preview["error"], body["error"]);
-    let (status, _) = as_user(&app, vera, Method::POST, "/tasks", Some(json!({ "txt": 1 }))).await;
+    let (status, _) = as_user(
+        &app,
+        vera,
+        Method::POST,
+        "/tasks",
+        Some(json!({ "txt": 1 })),
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(tasks(&app, vera).await.is_empty());
     app.stop().await;

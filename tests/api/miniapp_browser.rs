@@ -7,6 +7,8 @@
 
 use std::time::{Duration, Instant};
 
+use remindbot::domain::lang::Lang;
+use remindbot::i18n::Tr;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tgsim::{InitData, WebAppUser};
@@ -99,7 +101,10 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
         &app,
         "Ann",
         "en",
-        &["buy milk tomorrow at 10:00", "call the bank in 9 days at 11:00"],
+        &[
+            "buy milk tomorrow at 10:00",
+            "call the bank in 9 days at 11:00",
+        ],
     )
     .await;
     crate::support::task_due_now(&app.pool, &app.queue, ann, "water the plants").await;
@@ -114,7 +119,10 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
         .until("a later task", &task_in_section("later", "call the bank"))
         .await;
     browser
-        .until("the overdue task", &task_in_section("overdue", "water the plants"))
+        .until(
+            "the overdue task",
+            &task_in_section("overdue", "water the plants"),
+        )
         .await;
     let theme = browser
         .js("return document.documentElement.dataset.theme", Vec::new())
@@ -140,10 +148,7 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
         "{preview}"
     );
     browser
-        .click(
-            "Create",
-            "return document.getElementById('create-submit')",
-        )
+        .click("Create", "return document.getElementById('create-submit')")
         .await;
     browser
         .until("the new task", &task_in_section("tomorrow", "pay rent"))
@@ -153,11 +158,14 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
 
     // Done, with Undo offered.
     click_task_button(&browser, "buy milk", "done").await;
+    let done = Tr::new(Lang::En).t("app-done-toast");
     browser
         .until(
-            "the undo bar",
-            "return !document.getElementById('undo').hidden
-               && document.getElementById('status-text').textContent",
+            "Done's status with Undo",
+            &format!(
+                "return !document.getElementById('undo').hidden
+                   && document.getElementById('status-text').textContent === {done:?}"
+            ),
         )
         .await;
     browser
@@ -173,24 +181,38 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
     // Snooze the overdue task by an hour.
     click_task_button(&browser, "water the plants", "snooze").await;
     click_task_button(&browser, "water the plants", "snooze-60").await;
+    let snoozed = Tr::new(Lang::En).t("app-snoozed-toast");
     browser
         .until(
-            "the snoozed task to leave the overdue section",
-            "return !document.querySelector('section[data-section=\"overdue\"]')",
+            "the snooze's status with Undo",
+            &format!(
+                "return !document.getElementById('undo').hidden
+                   && document.getElementById('status-text').textContent === {snoozed:?}"
+            ),
         )
         .await;
     let (plants, _) = task(&app.pool, ann, "water the plants").await;
     let in_an_hour = chrono::Utc::now() + chrono::Duration::minutes(60);
     eventually(WAIT, "a reminder an hour ahead", || async {
-        reminders_with_jobs(&app.pool, plants).await.iter().any(|r| {
-            r.job.state == pgqueue::JobState::Pending
-                && (r.job.run_at - in_an_hour).num_minutes().abs() <= 2
-        })
+        reminders_with_jobs(&app.pool, plants)
+            .await
+            .iter()
+            .any(|r| {
+                r.job.state == pgqueue::JobState::Pending
+                    && (r.job.run_at - in_an_hour).num_minutes().abs() <= 2
+            })
     })
     .await;
 
-    // The chat shows the same tasks.
-    let list = app.say(ann, "/list").await;
+    // The chat shows the same: it says what was done, and /list has the same tasks.
+    app.reply_containing(ann, 0, "Done: buy milk").await;
+    let asked = app
+        .sim
+        .user_says_in(ann, ann, "/list", None)
+        .expect("the message is delivered");
+    let list = app
+        .reply_containing(ann, asked.message_id, "pay rent")
+        .await;
     assert!(text(&list).contains("pay rent"), "{list:?}");
     assert!(text(&list).contains("water the plants"), "{list:?}");
     assert!(!text(&list).contains("buy milk"), "{list:?}");
@@ -274,13 +296,21 @@ async fn miniapp_another_users_task_is_not_found() {
     assert!(!browser.text().await.contains("secret plan"));
 
     for (method, path, body) in [
-        ("POST", format!("api/tasks/{bobs}/done"), json!({"version": 1})),
+        (
+            "POST",
+            format!("api/tasks/{bobs}/done"),
+            json!({"version": 1}),
+        ),
         (
             "POST",
             format!("api/tasks/{bobs}/snooze"),
             json!({"version": 1, "minutes": 60}),
         ),
-        ("PATCH", format!("api/tasks/{bobs}"), json!({"version": 1, "text": "mine"})),
+        (
+            "PATCH",
+            format!("api/tasks/{bobs}"),
+            json!({"version": 1, "text": "mine"}),
+        ),
         ("DELETE", format!("api/tasks/{bobs}"), json!({"version": 1})),
     ] {
         let status = browser
@@ -317,7 +347,10 @@ async fn miniapp_the_page_is_small_locked_down_and_revalidated() {
         let csp = headers["content-security-policy"].to_str().unwrap();
         assert!(csp.contains("script-src 'self'"), "{csp}");
         assert!(!csp.contains("unsafe-inline"), "{csp}");
-        assert!(csp.contains("frame-ancestors https://web.telegram.org"), "{csp}");
+        assert!(
+            csp.contains("frame-ancestors https://web.telegram.org"),
+            "{csp}"
+        );
         assert_eq!(headers["cache-control"], "no-cache");
         assert_eq!(headers["x-content-type-options"], "nosniff");
         size += response.bytes().await.expect("the body").len();

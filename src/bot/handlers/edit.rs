@@ -124,7 +124,12 @@ pub(super) async fn answer(
 }
 
 /// A new text alone: the schedule and the reminders stay as they are.
-pub(super) async fn rename(ctx: &Ctx, turn: &Turn, task: &Task, text: &TaskText) -> Result<(), BotError> {
+pub(super) async fn rename(
+    ctx: &Ctx,
+    turn: &Turn,
+    task: &Task,
+    text: &TaskText,
+) -> Result<(), BotError> {
     let mut tx = ctx.db().await;
     let changed = tasks::rename(&mut tx, turn.chat_id, task.id, text).await?;
     drop(tx);

@@ -27,8 +27,8 @@ use crate::domain::lead::Lead;
 use crate::domain::timezone::parse_zone;
 use crate::i18n::{Arg, Tr};
 use crate::store::chats::{self, Chat};
-use crate::store::outbox;
 use crate::store::occurrences;
+use crate::store::outbox;
 use crate::store::tasks::{self, Task, TaskChange, TaskText, TaskVersion};
 use crate::store::types::ChatKind;
 use crate::store::undo::{self, Change};
@@ -211,16 +211,18 @@ impl AppTurn {
         )
         .await?;
         let tr = self.turn.tr;
-        Ok(created.map(|saved| saved.task.id).map_err(|refused| match refused {
-            Refused::Text(error) => {
-                let (problem, example) = text_problem_text(tr, error);
-                Problem::with_example(tr, problem, example)
-            }
-            Refused::TooMany(max) => Problem {
-                message: tr.t_with("too-many-tasks", &[("max", Arg::Number(max))]),
-                example: None,
-            },
-        }))
+        Ok(created
+            .map(|saved| saved.task.id)
+            .map_err(|refused| match refused {
+                Refused::Text(error) => {
+                    let (problem, example) = text_problem_text(tr, error);
+                    Problem::with_example(tr, problem, example)
+                }
+                Refused::TooMany(max) => Problem {
+                    message: tr.t_with("too-many-tasks", &[("max", Arg::Number(max))]),
+                    example: None,
+                },
+            }))
     }
 
     /// Done, as the Done button does; returns the id of its Undo.
@@ -292,7 +294,10 @@ impl AppTurn {
             .map(str::trim)
             .filter(|words| !words.is_empty())
             .collect();
-        let one_off = change.repeat.as_deref().is_some_and(|r| r.trim().is_empty());
+        let one_off = change
+            .repeat
+            .as_deref()
+            .is_some_and(|r| r.trim().is_empty());
         if words.is_empty() && !one_off && change.lead_minutes.is_none() {
             return match text {
                 Some(text) => {

@@ -35,7 +35,11 @@ pub(super) async fn show(
     let text = render::task_list(turn.tr, &page_tasks, page, total, zone, Utc::now())?;
     let mut keyboard = render::list_keyboard(turn.tr, &page_tasks, page, total);
     // The Mini App shows the same tasks by day; Telegram allows its button in private chats.
-    if let Some(public_url) = ctx.settings().public_url.as_ref().filter(|_| turn.is_private())
+    if let Some(public_url) = ctx
+        .settings()
+        .public_url
+        .as_ref()
+        .filter(|_| turn.is_private())
         && let Some(button) = open_app_button(turn.tr, public_url)
     {
         keyboard.inline_keyboard.push(vec![button]);
