@@ -220,7 +220,9 @@
       el("p", { class: "task-meta" }, [
         meta("app-field-when", task.due, sectionKey === "overdue" ? "overdue" : ""),
         meta("app-field-repeat", task.repeat ? "↻ " + task.repeat : null),
-        task.next_reminder ? el("span", { text: t("app-next-reminder") + ": " + task.next_reminder }) : null,
+        task.next_reminder && task.next_reminder !== task.due
+          ? el("span", { text: t("app-next-reminder") + ": " + task.next_reminder })
+          : null,
       ]),
       el("div", { class: "task-actions" }, [
         button("app-button-done", "done", () => act(task, "done"), Object.assign({ class: "primary" }, described)),

@@ -155,10 +155,13 @@ impl Browser {
             .unwrap_or_else(|e| panic!("WebDriver {path}: {e}"))
     }
 
-    /// Opens `url` (WebDriver returns once it has loaded).
+    /// Opens `url` afresh (WebDriver returns once it has loaded): through a blank page first,
+    /// since a URL that differs from the current one only in its fragment would not load again.
     pub async fn open(&self, url: &str) {
-        self.call(reqwest::Method::POST, "/url", json!({ "url": url }))
-            .await;
+        for url in ["about:blank", url] {
+            self.call(reqwest::Method::POST, "/url", json!({ "url": url }))
+                .await;
+        }
     }
 
     /// Runs `script` (a function body; `arguments` as given) and returns what it returns.
