@@ -390,7 +390,7 @@ async fn miniapp_screenshots() {
     let mut app = app_with_public_url().await;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
     std::fs::create_dir_all(&dir).expect("docs/screenshots");
-    for (lang, tasks, overdue) in [
+    for (lang, tasks, overdue, typed) in [
         (
             "en",
             [
@@ -400,6 +400,7 @@ async fn miniapp_screenshots() {
                 "dentist in 20 days at 9:00",
             ],
             "water the plants",
+            "buy milk tomorrow",
         ),
         (
             "ru",
@@ -410,6 +411,7 @@ async fn miniapp_screenshots() {
                 "стоматолог через 20 дней в 9:00",
             ],
             "полить цветы",
+            "купить молоко завтра",
         ),
         (
             "uz",
@@ -420,6 +422,7 @@ async fn miniapp_screenshots() {
                 "20 kundan keyin soat 9:00 da tish shifokori",
             ],
             "gullarga suv quyish",
+            "ertaga sut olish",
         ),
     ] {
         let user = user_with_tasks(&app, lang, lang, &tasks).await;
@@ -432,6 +435,20 @@ async fn miniapp_screenshots() {
                     "the tasks",
                     "return document.getElementById('app').hidden === false
                        && document.querySelectorAll('li.task').length >= 3",
+                )
+                .await;
+            // A text being typed, with what the bot understood of it.
+            browser
+                .type_into(
+                    "the text field",
+                    "return document.getElementById('create-text')",
+                    typed,
+                )
+                .await;
+            browser
+                .until(
+                    "the preview",
+                    "return document.querySelector('#preview dl')",
                 )
                 .await;
             let png = browser.screenshot().await;
