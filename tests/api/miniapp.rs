@@ -91,11 +91,27 @@ async fn task_named(app: &TestApp, user: i64, name: &str) -> Option<(String, Val
         .find(|(_, task)| task["text"] == name)
 }
 
-/// Creates a task in the chat and waits for its reminder card (with buttons); returns the
-/// task's id and the card's message id.
+/// Creates a task in the chat (in English) and waits for its reminder card (with buttons);
+/// returns the task's id and the card's message id.
 async fn task_with_reminder_card(app: &TestApp, user: i64, name: &str) -> (i64, i64) {
-    let card = app.say(user, &format!("{name} in 2 seconds")).await;
-    let reminder = app.reply_containing(user, card.message_id, name).await;
+    let before = app.last_message_id(user);
+    app.say(user, &format!("{name} in 2 seconds")).await;
+    let title = Tr::new(Lang::En).t("reminder-title");
+    let is_reminder = |e: &tgsim::TranscriptEntry| {
+        e.from_bot
+            && e.message_id > before
+            && e.text
+                .as_deref()
+                .is_some_and(|t| t.contains(&title) && t.contains(name))
+    };
+    let transcript = app
+        .sim
+        .wait_for_transcript(user, std::time::Duration::from_secs(20), |t| {
+            t.iter().any(is_reminder)
+        })
+        .await
+        .expect("the reminder comes");
+    let reminder = transcript.into_iter().find(is_reminder).unwrap();
     assert!(!reminder.buttons.is_empty(), "{reminder:?}");
     let (_, task) = task_named(app, user, name).await.expect("the task is open");
     (task["id"].as_i64().expect("an id"), reminder.message_id)
