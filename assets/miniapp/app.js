@@ -303,6 +303,7 @@
     });
     item.replaceChildren(form);
     text.focus();
+    text.setSelectionRange(text.value.length, text.value.length);
   }
 
   // ----- creating -----

@@ -1,6 +1,7 @@
 //! The Mini App in a real headless Chromium ([`crate::browser`]): a user opens `/app/` with the
 //! launch data Telegram would give them (the simulator signs it), sees their tasks by day, creates
-//! one by text, marks one done and snoozes one, and the chat agrees; forged, expired or missing
+//! one by text, marks one done and snoozes one, and the chat agrees; an edit by keyboard meets a
+//! change made in the chat first and says so (409); forged, expired or missing
 //! launch data shows an error and nothing else; another user's task is 404 to them. Also: the
 //! page's own answer (size, headers, 304), and the screenshots in docs/screenshots (an ignored
 //! test that writes them).
@@ -456,6 +457,80 @@ async fn miniapp_screenshots() {
             std::fs::write(&path, png).expect("the screenshot is written");
         }
     }
+    browser.close().await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_an_edit_in_place_by_keyboard_is_refused_when_the_chat_changed_the_task_first() {
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let mut app = app_with_public_url().await;
+    let ann = user_with_tasks(&app, "Ann", "en", &[]).await;
+    let card = app.say(ann, "buy milk tomorrow at 10:00").await;
+    let (milk, _) = task(&app.pool, ann, "buy milk").await;
+    let init_data = app.sim.init_data(ann).expect("Ann's launch data");
+    browser.open(&app_url(&app, Some(&init_data), DARK)).await;
+    browser
+        .until("her task", &task_in_section("tomorrow", "buy milk"))
+        .await;
+    assert_eq!(
+        browser
+            .js("return document.documentElement.dataset.theme", Vec::new())
+            .await,
+        json!("dark")
+    );
+    click_task_button(&browser, "buy milk", "edit").await;
+    // The edit form takes the focus; the new text is typed and Enter saves.
+    let focused = browser
+        .until(
+            "the focused text field",
+            "return document.activeElement?.name === 'text' && document.activeElement",
+        )
+        .await;
+    assert!(focused.is_object(), "{focused}");
+
+    // Meanwhile the chat moves the task to 19:00.
+    app.tap(ann, card.message_id, ann, &format!("e:{milk}"))
+        .await;
+    app.say(ann, "19:00").await;
+
+    let field = "return document.activeElement?.name === 'text' && document.activeElement";
+    browser
+        .type_into("the text field", field, " and bread\u{E007}")
+        .await;
+    let conflict = Tr::new(Lang::En).t("app-err-conflict");
+    browser
+        .until(
+            "the conflict's message",
+            &format!(
+                "return document.querySelector('form.edit [role=alert]')?.textContent === {conflict:?}"
+            ),
+        )
+        .await;
+    let (_, state) = task(&app.pool, ann, "buy milk").await;
+    assert_eq!(state, "open", "the refused edit changed nothing");
+
+    // Saving again, knowingly, over the task as it now is.
+    browser
+        .click(
+            "Save",
+            "return document.querySelector('form.edit button[data-action=\"save\"]')",
+        )
+        .await;
+    let shown = browser
+        .until(
+            "the new text's item",
+            &task_in_section("tomorrow", "buy milk and bread"),
+        )
+        .await;
+    assert!(
+        shown.as_str().unwrap_or_default().contains("19:00"),
+        "{shown}"
+    );
+    let (_, state) = task(&app.pool, ann, "buy milk and bread").await;
+    assert_eq!(state, "open");
     browser.close().await;
     app.stop().await;
 }
