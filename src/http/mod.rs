@@ -1,7 +1,7 @@
 //! The HTTP side-car of `remindbot run`: `/healthz` (is the database reachable), `/metrics`
 //! (Prometheus text, with the queues' depth refreshed in the background), the admin page
 //! `/admin` ([`crate::admin::web`], when an admin token is set), the calendar feeds
-//! ([`crate::feed`], when a public URL is set), the Mini App's API ([`crate::miniapp`], likewise)
+//! ([`crate::feed`], when a public URL is set), the Mini App's page and API ([`crate::miniapp`], likewise)
 //! and, in webhook mode, the webhook
 //! endpoint ([`crate::bot::intake::webhook`]) unless it has an address of its own. Every listener
 //! is served within [`ListenerLimits`] ([`listener`]).

@@ -1,12 +1,14 @@
 //! The Mini App's server side: who is asking (Telegram's signed launch data, [`init_data`]), its
 //! JSON API under `<PUBLIC_URL's path>/app/api` ([`api`], routed in [`routes`]), which acts
 //! through the chat's own handlers ([`crate::bot::from_app`]) on the tasks of the user's private
-//! chat, and its settings ([`MiniAppSettings`]). The API is served only when `PUBLIC_URL` is set
-//! (as the calendar feeds are): the Mini App's URL is made from it.
+//! chat, the page that uses it under `<PUBLIC_URL's path>/app/` ([`page`]), and its settings
+//! ([`MiniAppSettings`]). The page and the API are served only when `PUBLIC_URL` is set (as the
+//! calendar feeds are): the Mini App's URL is made from it.
 
 mod api;
 mod error;
 pub mod init_data;
+pub mod page;
 pub mod routes;
 mod state;
 mod strings;
@@ -78,5 +80,6 @@ pub fn router(parts: MiniAppParts) -> Router {
         token: Arc::new(parts.token),
         max_age: parts.settings.init_data_max_age(),
     };
-    routes::router(parts.public_url.prefix(), state)
+    let prefix = parts.public_url.prefix();
+    routes::router(prefix, state).merge(page::router(prefix))
 }
