@@ -65,7 +65,14 @@ pub struct HerdArgs {
     /// PAID_BROADCAST_AFTER_SECS for the paid drain.
     #[arg(long, default_value_t = 60)]
     pub paid_after_secs: u64,
+    /// A folder to write `herd-lateness.svg` to: each reminder's lateness by its place in line
+    /// (the last run of each drain), beside the physical limit's line.
+    #[arg(long)]
+    pub plots: Option<std::path::PathBuf>,
 }
+
+/// The most points a curve of the chart keeps (every n-th reminder of a larger herd).
+const PLOT_POINTS: usize = 2_000;
 
 /// Telegram's overall limit, against which the "late" threshold is scaled.
 const TELEGRAM_RATE: f64 = 30.0;
@@ -111,13 +118,18 @@ impl Herd {
 pub async fn run(args: &HerdArgs, server_url: &str) -> anyhow::Result<()> {
     let passes: &[bool] = if args.paid { &[false, true] } else { &[false] };
     let mut summaries = Vec::new();
+    let mut curves = Vec::new();
     for &paid in passes {
         let mut runs = Vec::new();
+        let mut last_lateness = Vec::new();
         for _ in 0..args.runs.max(1) {
-            let herd = run_once(args, server_url, paid).await?;
+            let (herd, lateness_s) = run_once(args, server_url, paid).await?;
             println!("{}", line(args, &herd, "run", paid));
             runs.push(herd);
+            last_lateness = lateness_s;
         }
+        let name = if paid { "with paid broadcast" } else { "free" };
+        curves.push((name, last_lateness));
         let summary = median_of(&runs);
         if runs.len() > 1 {
             println!("{}", line(args, &summary, "summary", paid));
@@ -137,6 +149,46 @@ pub async fn run(args: &HerdArgs, server_url: &str) -> anyhow::Result<()> {
             paid.charged_stars,
         );
     }
+    if let Some(folder) = &args.plots {
+        plot(args, folder, &curves)?;
+    }
+    Ok(())
+}
+
+/// Writes the lateness of each reminder by its place in line, for each drain, and the line of
+/// the free rate's physical limit (place / rate).
+fn plot(
+    args: &HerdArgs,
+    folder: &std::path::Path,
+    curves: &[(&str, Vec<f64>)],
+) -> anyhow::Result<()> {
+    use benchplot::{Axis, Chart, Series};
+    let every = args.users.div_ceil(PLOT_POINTS).max(1);
+    let mut series: Vec<Series> = curves
+        .iter()
+        .map(|(name, lateness_s)| {
+            let points = lateness_s
+                .iter()
+                .enumerate()
+                .step_by(every)
+                .map(|(place, late)| (place as f64, *late))
+                .collect();
+            Series::new(*name, points)
+        })
+        .collect();
+    let rate = f64::from(args.rate.max(1));
+    let last = args.users.saturating_sub(1) as f64;
+    series.push(Series::new(
+        format!("physical limit at {rate}/s"),
+        vec![(0.0, 0.0), (last, last / rate)],
+    ));
+    Chart {
+        title: &format!("The 09:00 herd: {} reminders due at once", args.users),
+        x: Axis::linear("place in line (arrival order)"),
+        y: Axis::linear("seconds late"),
+        series,
+    }
+    .write(&folder.join("herd-lateness.svg"))?;
     Ok(())
 }
 
@@ -206,7 +258,12 @@ fn late_threshold(rate: u32) -> f64 {
     LATE_AT_TELEGRAMS_RATE * TELEGRAM_RATE / f64::from(rate.max(1))
 }
 
-async fn run_once(args: &HerdArgs, server_url: &str, paid: bool) -> anyhow::Result<Herd> {
+/// One drain: its figures, and each reminder's lateness in seconds in arrival order.
+async fn run_once(
+    args: &HerdArgs,
+    server_url: &str,
+    paid: bool,
+) -> anyhow::Result<(Herd, Vec<f64>)> {
     let database = crate::database::scratch(server_url).await?;
     let pool = database.pool(SEEDERS as u32 + 2).await?;
     let mut sim_config = SimConfig::default().with_limits(LimitsConfig {
@@ -295,7 +352,7 @@ async fn measure(
     sim: &SimHandle,
     due: DateTime<Utc>,
     paid: bool,
-) -> anyhow::Result<Herd> {
+) -> anyhow::Result<(Herd, Vec<f64>)> {
     let due_ms = due.timestamp_millis();
     let paid_sends = sim
         .calls(0)
@@ -370,7 +427,7 @@ async fn measure(
     } else {
         args.rate.max(1)
     };
-    Ok(Herd {
+    let herd = Herd {
         physical_s: args.users as f64 / f64::from(cap),
         drain_s,
         first_send_ms: first_ms,
@@ -389,7 +446,8 @@ async fn measure(
         note_when_on_time: f64::from(note_when_on_time),
         paid_sends: paid_sends as f64,
         charged_stars: sim.paid_broadcast().charged_tenths as f64 / 10.0,
-    })
+    };
+    Ok((herd, lateness_s))
 }
 
 /// A least-squares line through `(i, y[i])`.
