@@ -45,6 +45,7 @@
 //! All times come from the database clock (`now()`).
 
 pub mod backoff;
+mod chain;
 mod claim;
 mod completer;
 mod enqueue;
