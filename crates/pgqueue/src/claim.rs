@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use super::{ClaimedJob, Queue, QueueError, secs};
+use super::{ClaimedJob, JobId, Queue, QueueError, secs};
 
 impl Queue {
     /// Claims up to `limit` due jobs for `worker` in one statement: counts the attempt and sets the
@@ -49,6 +49,89 @@ impl Queue {
         .await?;
         jobs.sort_by_key(|j| (j.priority, j.run_at, j.id));
         Ok(jobs)
+    }
+
+    /// Marks `done` the job this worker ran and claims the next due job of the queue for
+    /// `worker`, in one statement and one commit (the SQL function `complete_and_claim_job`): a
+    /// worker that takes one job at a time pays one round trip per job instead of two, and the
+    /// work stays outside any transaction. The completion is fenced as [`Queue::complete`] is; the
+    /// claim follows it, so the next job of `done`'s serial key may be the one taken.
+    ///
+    /// It runs on an idle connection of the pool taken as it is (`PgPool::try_acquire`), without
+    /// the liveness ping the pool's `acquire` sends first by default: that ping is a round trip
+    /// of its own, and a worker loop on its own connection does not pay it. When no connection is
+    /// idle, or the statement fails on the one taken (a connection the server closed), it runs
+    /// once more through the pool's `acquire`, ping included. A repeat is harmless: the
+    /// completion is fenced, and the claim is a transaction of its own.
+    ///
+    /// Returns whether the completion was recorded (`false`: the lease was lost and nothing was
+    /// changed, as [`QueueError::LeaseLost`] means elsewhere) and the next job, if one is due.
+    #[tracing::instrument(skip_all, fields(queue = %self.config.name, job = done.id.0, claim = done.claim))]
+    pub async fn complete_and_claim(
+        &self,
+        done: &ClaimedJob,
+        worker: &str,
+    ) -> Result<(bool, Option<ClaimedJob>), QueueError> {
+        let statement = || {
+            sqlx::query!(
+                r#"select completed as "completed!", id, queue, payload, attempt, max_attempts,
+                          claim, throttles, serial_key, priority, run_at, locked_until
+                   from complete_and_claim_job($1, $2, $3, $4, $5)"#,
+                done.id.0,
+                done.claim,
+                self.config.name,
+                secs(self.config.lease),
+                worker,
+            )
+        };
+        let idle = match self.pool.try_acquire() {
+            Some(mut conn) => statement().fetch_one(&mut *conn).await.ok(),
+            None => None,
+        };
+        let row = match idle {
+            Some(row) => row,
+            None => statement().fetch_one(&self.pool).await?,
+        };
+        // The function's columns are all null when no job was due, none of them null otherwise.
+        let next = match (
+            row.id,
+            row.queue,
+            row.payload,
+            row.attempt,
+            row.max_attempts,
+            row.claim,
+            row.throttles,
+            row.priority,
+            row.run_at,
+            row.locked_until,
+        ) {
+            (
+                Some(id),
+                Some(queue),
+                Some(payload),
+                Some(attempt),
+                Some(max_attempts),
+                Some(claim),
+                Some(throttles),
+                Some(priority),
+                Some(run_at),
+                Some(locked_until),
+            ) => Some(ClaimedJob {
+                id: JobId(id),
+                queue,
+                payload,
+                attempt,
+                max_attempts,
+                claim,
+                throttles,
+                serial_key: row.serial_key,
+                priority,
+                run_at,
+                locked_until,
+            }),
+            _ => None,
+        };
+        Ok((row.completed, next))
     }
 
     /// How long until the queue's earliest pending job is due, by the database clock: zero when one

@@ -45,7 +45,6 @@
 //! All times come from the database clock (`now()`).
 
 pub mod backoff;
-mod chain;
 mod claim;
 mod completer;
 mod enqueue;
