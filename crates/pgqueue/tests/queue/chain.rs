@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use pgqueue::JobId;
 use pgqueue::{
-    ClaimedJob, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig,
-    Wakeups,
+    ClaimedJob, JobError, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, Runner,
+    RunnerConfig, Wakeups,
 };
 use serde_json::json;
 use sqlx::PgPool;
@@ -116,6 +116,80 @@ async fn completing_a_job_claims_the_next_one_of_its_key_and_a_stale_claim_recor
             .await
             .unwrap(),
         2
+    );
+}
+
+#[tokio::test]
+async fn a_keyless_job_is_finished_with_its_history_and_the_next_is_claimed_by_priority() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    let ids = enqueue(
+        &queue,
+        &db.pool,
+        &[
+            NewJob::new(json!({ "n": 0 })).priority(1),
+            NewJob::new(json!({ "n": 1 })).priority(1),
+            NewJob::new(json!({ "n": 2 })).priority(0),
+            NewJob::new(json!({ "n": 3 }))
+                .priority(0)
+                .serial_key("chat:1"),
+        ],
+    )
+    .await;
+    // The first job fails once and runs again: its success goes into its history.
+    let first = queue.claim("w", 1).await.unwrap().remove(0);
+    assert_eq!(first.id, ids[2]);
+    queue
+        .retry(&first, JobError::new("transient", "try again"), None)
+        .await
+        .unwrap();
+    let mut conn = db.pool.acquire().await.unwrap();
+    assert!(
+        pgqueue::maintenance::reschedule_job(
+            &mut conn,
+            first.id,
+            chrono::Utc::now() - chrono::Duration::hours(1)
+        )
+        .await
+        .unwrap()
+    );
+    let again = queue.claim("w", 1).await.unwrap().remove(0);
+    assert_eq!((again.id, again.attempt), (ids[2], 2));
+
+    // Finishing it claims the most urgent due job, a keyed one, under a lease of this worker.
+    let (completed, next) = queue.complete_and_claim(&again, "w2").await.unwrap();
+    assert!(completed);
+    let next = next.expect("a job was due");
+    assert_eq!((next.id, next.attempt, next.priority), (ids[3], 1, 0));
+    assert_eq!(next.serial_key.as_deref(), Some("chat:1"));
+    assert!(next.locked_until > chrono::Utc::now());
+    let info = pgqueue::inspect(&db.pool, next.id).await.unwrap().unwrap();
+    assert_eq!(info.state, JobState::Running);
+    let history = pgqueue::maintenance::attempts(&db.pool, again.id)
+        .await
+        .unwrap();
+    let outcomes: Vec<_> = history.iter().map(|a| (a.attempt, a.outcome)).collect();
+    assert_eq!(
+        outcomes,
+        [
+            (1, pgqueue::maintenance::AttemptOutcome::Retry),
+            (2, pgqueue::maintenance::AttemptOutcome::Done)
+        ]
+    );
+
+    // A result under an older claim records nothing; the claim in its statement still runs.
+    let stale = ClaimedJob {
+        claim: again.claim - 1,
+        ..again.clone()
+    };
+    let (completed, taken) = queue.complete_and_claim(&stale, "w").await.unwrap();
+    assert!(!completed, "a stale claim was recorded");
+    assert_eq!(taken.map(|j| j.id), Some(ids[0]));
+    assert_eq!(
+        pgqueue::count(&db.pool, "work", JobState::Done)
+            .await
+            .unwrap(),
+        1
     );
 }
 
