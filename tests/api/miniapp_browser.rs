@@ -1,7 +1,8 @@
 //! The Mini App in a real headless Chromium ([`crate::browser`]): a user opens `/app/` with the
 //! launch data Telegram would give them (the simulator signs it), sees their tasks by day, creates
 //! one by text, marks one done and snoozes one, and the chat agrees; an edit by keyboard meets a
-//! change made in the chat first and says so (409); forged, expired or missing
+//! change made in the chat first and says so (409); the settings panel changes the chat's
+//! language and lead, and the page and the chat speak the new language; forged, expired or missing
 //! launch data shows an error and nothing else; another user's task is 404 to them. Also: the
 //! page's own answer (size, headers, 304), and the screenshots in docs/screenshots (an ignored
 //! test that writes them).
@@ -217,6 +218,104 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
     assert!(text(&list).contains("pay rent"), "{list:?}");
     assert!(text(&list).contains("water the plants"), "{list:?}");
     assert!(!text(&list).contains("buy milk"), "{list:?}");
+
+    browser.close().await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_settings_change_the_chats_language_and_lead() {
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let mut app = app_with_public_url().await;
+    let (en, ru) = (Tr::new(Lang::En), Tr::new(Lang::Ru));
+    let ann = user_with_tasks(&app, "Ann", "en", &["buy milk tomorrow at 10:00"]).await;
+    let init_data = app.sim.init_data(ann).expect("Ann's launch data");
+    browser.open(&app_url(&app, Some(&init_data), LIGHT)).await;
+    browser
+        .until("her task", &task_in_section("tomorrow", "buy milk"))
+        .await;
+
+    // The panel shows the chat's settings as they are.
+    browser
+        .click(
+            "the settings panel",
+            "return document.querySelector('#settings summary')",
+        )
+        .await;
+    let shown = browser
+        .js(
+            "return [document.getElementById('settings-lang').value,
+                     document.getElementById('settings-lead').value,
+                     document.getElementById('settings-zone').value]",
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(shown, json!(["en", "0", "Asia/Tashkent"]));
+
+    // Russian and a 30-minute lead, chosen and typed as a user does, then Save.
+    browser
+        .click(
+            "Русский",
+            "return document.querySelector('#settings-lang option[value=\"ru\"]')",
+        )
+        .await;
+    browser
+        .js(
+            "document.getElementById('settings-lead').select()",
+            Vec::new(),
+        )
+        .await;
+    browser
+        .type_into(
+            "the lead",
+            "return document.getElementById('settings-lead')",
+            "30",
+        )
+        .await;
+    browser
+        .click(
+            "Save",
+            "return document.querySelector('#settings-form button[type=submit]')",
+        )
+        .await;
+
+    // The page now speaks Russian and says it saved.
+    let saved = ru.t("app-saved-toast");
+    browser
+        .until(
+            "the saved status in Russian",
+            &format!("return document.getElementById('status-text').textContent === {saved:?}"),
+        )
+        .await;
+    let title = browser
+        .js(
+            "return document.getElementById('title').textContent",
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(title, json!(ru.t("app-title")));
+    assert_ne!(ru.t("app-title"), en.t("app-title"));
+
+    // The chat's settings changed: in the store, and in what the chat says.
+    let (lang, lead_secs): (String, i32) =
+        sqlx::query_as("select lang, default_lead_secs from chats where chat_id = $1")
+            .bind(ann)
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!((lang.as_str(), lead_secs), ("ru", 30 * 60));
+    // The chat answers in Russian now, with the new lead (the app's own confirmations in the
+    // chat may come first: the first Russian answer after /settings is its).
+    let asked = app
+        .sim
+        .user_says_in(ann, ann, "/settings", None)
+        .expect("the message is delivered");
+    let settings = app
+        .reply_containing(ann, asked.message_id, &ru.t("settings-usage"))
+        .await;
+    assert!(text(&settings).contains("30"), "{settings:?}");
 
     browser.close().await;
     app.stop().await;
