@@ -413,6 +413,18 @@
     }
   }
 
+  /** The task whose card's Open button opened the app (`?task=<id>`): scrolled to and focused. */
+  function showLaunchedTask() {
+    const id = new URLSearchParams(window.location.search).get("task");
+    if (!id || !/^[0-9]+$/.test(id)) return;
+    const item = document.querySelector('li.task[data-task-id="' + id + '"]');
+    if (!item) return;
+    item.classList.add("launched");
+    item.tabIndex = -1;
+    item.scrollIntoView({ block: "center" });
+    item.focus();
+  }
+
   function zones() {
     const list = byId("zones");
     const names = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
@@ -437,6 +449,6 @@
     });
     postEvent("web_app_ready");
     postEvent("web_app_expand");
-    start();
+    start().then(showLaunchedTask);
   });
 })();

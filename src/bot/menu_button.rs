@@ -6,6 +6,7 @@
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, MenuButton, WebAppInfo};
 
+use crate::domain::ids::TaskId;
 use crate::domain::lang::Lang;
 use crate::feed::PublicUrl;
 use crate::i18n::Tr;
@@ -32,13 +33,23 @@ pub async fn publish(bot: &Bot, public_url: &PublicUrl) -> Result<(), teloxide::
 
 /// The "Open app" button, in `tr`'s language, as a row of its own for the bottom of a keyboard:
 /// only in a `private` chat (Telegram allows Mini App buttons nowhere else) and only when a
-/// public URL is set.
+/// public URL is set. Under a card it opens the app at its `task` (`<PUBLIC_URL>/app/?task=<id>`,
+/// which the page scrolls to; Telegram adds its launch data in the fragment).
 pub fn open_app_row(
     tr: Tr,
     public_url: Option<&PublicUrl>,
     private: bool,
+    task: Option<TaskId>,
 ) -> Option<Vec<InlineKeyboardButton>> {
-    let web_app = web_app(public_url.filter(|_| private)?)?;
+    let public_url = public_url.filter(|_| private)?;
+    let web_app = match task {
+        None => web_app(public_url)?,
+        Some(task) => WebAppInfo {
+            url: format!("{}?task={}", public_url.app_url(), task.0)
+                .parse()
+                .ok()?,
+        },
+    };
     Some(vec![InlineKeyboardButton::web_app(
         tr.t("button-open-app"),
         web_app,

@@ -196,10 +196,13 @@ async fn miniapp_is_opened_from_a_private_chats_cards_and_never_from_a_groups() 
     let app_url = "https://bot.example.org/rb/app/";
     let ann = user(&app, "ann", "en").await;
 
-    // The new task's card: Undo and Change time first, then a row that opens the app.
+    // The new task's card: Undo and Change time first, then a row that opens the app at the task.
     let card = app.say(ann, "buy milk tomorrow 10:00").await;
     assert!(text(&card).contains("buy milk"), "{card:?}");
-    assert_eq!(app_buttons(&card), [app_url], "{card:?}");
+    let edit = crate::app::buttons(&card)[1].clone();
+    let task = edit.strip_prefix("e:").expect("Change time second");
+    let at_task = format!("{app_url}?task={task}");
+    assert_eq!(app_buttons(&card), [at_task.as_str()], "{card:?}");
     let last_row = card.buttons.last().expect("buttons under the card");
     assert_eq!(last_row.len(), 1, "the app's button has a row of its own");
     assert_eq!(last_row[0].text, en.t("button-open-app"));
@@ -209,13 +212,13 @@ async fn miniapp_is_opened_from_a_private_chats_cards_and_never_from_a_groups() 
             .all(|button| button.callback_data.is_some()),
         "{card:?}"
     );
-    // A changed task's card too.
-    let edit = crate::app::buttons(&card)[1].clone();
-    assert!(edit.starts_with("e:"), "{card:?}");
+    // A changed task's card too; /list opens the app as it is.
     app.tap_reply(ann, card.message_id, ann, &edit).await;
     let changed = app.say(ann, "tomorrow 11:00").await;
     assert!(text(&changed).contains("11:00"), "{changed:?}");
-    assert_eq!(app_buttons(&changed), [app_url], "{changed:?}");
+    assert_eq!(app_buttons(&changed), [at_task.as_str()], "{changed:?}");
+    let list = app.say(ann, "/list").await;
+    assert_eq!(app_buttons(&list), [app_url], "{list:?}");
 
     // In a group Telegram refuses Mini App buttons: its card and its list have none, and are sent.
     let group = app.group("Team");

@@ -1,8 +1,9 @@
 //! The Mini App in a real headless Chromium ([`crate::browser`]): a user opens `/app/` with the
 //! launch data Telegram would give them (the simulator signs it), sees their tasks by day, creates
 //! one by text, marks one done and snoozes one, and the chat agrees; an edit by keyboard meets a
-//! change made in the chat first and says so (409); the settings panel changes the chat's
-//! language and lead, and the page and the chat speak the new language; forged, expired or missing
+//! change made in the chat first and says so (409); opened at a task (a card's button), the page
+//! focuses it; the settings panel changes the chat's language and lead, and the page and the chat
+//! speak the new language; forged, expired or missing
 //! launch data shows an error and nothing else; another user's task is 404 to them. Also: the
 //! page's own answer (size, headers, 304), and the screenshots in docs/screenshots (an ignored
 //! test that writes them).
@@ -230,12 +231,33 @@ async fn miniapp_settings_change_the_chats_language_and_lead() {
     };
     let mut app = app_with_public_url().await;
     let (en, ru) = (Tr::new(Lang::En), Tr::new(Lang::Ru));
-    let ann = user_with_tasks(&app, "Ann", "en", &["buy milk tomorrow at 10:00"]).await;
+    let ann = user_with_tasks(
+        &app,
+        "Ann",
+        "en",
+        &["buy milk tomorrow at 10:00", "call the bank in 9 days"],
+    )
+    .await;
     let init_data = app.sim.init_data(ann).expect("Ann's launch data");
-    browser.open(&app_url(&app, Some(&init_data), LIGHT)).await;
+    // Opened from a card's button (`?task=<id>`): that task is brought into view and focused.
+    let (bank, _) = task(&app.pool, ann, "call the bank").await;
+    let launched = app_url(&app, Some(&init_data), LIGHT).replacen(
+        "/app/#",
+        &format!("/app/?task={bank}#"),
+        1,
+    );
+    browser.open(&launched).await;
     browser
         .until("her task", &task_in_section("tomorrow", "buy milk"))
         .await;
+    let focused = browser
+        .until(
+            "the card's task focused",
+            "return document.activeElement?.matches('li.task.launched')
+               && document.activeElement.dataset.taskId",
+        )
+        .await;
+    assert_eq!(focused, json!(bank.to_string()));
 
     // The panel shows the chat's settings as they are.
     browser

@@ -195,13 +195,19 @@ impl Ctx {
         &self.shared.deps.settings
     }
 
-    /// The "Open app" row for the bottom of a keyboard in `turn`'s chat: in a private chat when
-    /// the Mini App is served ([`crate::bot::menu_button::open_app_row`]).
-    pub fn open_app_row(&self, turn: &Turn) -> Option<Vec<InlineKeyboardButton>> {
+    /// The "Open app" row for the bottom of a keyboard in `turn`'s chat, opening the app at
+    /// `task` if given: in a private chat when the Mini App is served
+    /// ([`crate::bot::menu_button::open_app_row`]).
+    pub fn open_app_row(
+        &self,
+        turn: &Turn,
+        task: Option<ids::TaskId>,
+    ) -> Option<Vec<InlineKeyboardButton>> {
         crate::bot::menu_button::open_app_row(
             turn.tr,
             self.settings().public_url.as_ref(),
             turn.is_private(),
+            task,
         )
     }
 

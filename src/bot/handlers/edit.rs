@@ -167,7 +167,9 @@ pub(super) async fn confirm(
     )?;
     let card = assumed::under_card(card, notes)?;
     let mut keyboard = render::confirm_keyboard(turn.tr, undo_id, task.id);
-    keyboard.inline_keyboard.extend(ctx.open_app_row(turn));
+    keyboard
+        .inline_keyboard
+        .extend(ctx.open_app_row(turn, Some(task.id)));
     ctx.send(turn.chat_id, Reply::text(card).with_keyboard(keyboard))
         .await
 }

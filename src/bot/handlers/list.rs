@@ -34,7 +34,9 @@ pub(super) async fn show(
     let text = render::task_list(turn.tr, &page_tasks, page, total, zone, Utc::now())?;
     let mut keyboard = render::list_keyboard(turn.tr, &page_tasks, page, total);
     // The Mini App shows the same tasks by day.
-    keyboard.inline_keyboard.extend(ctx.open_app_row(turn));
+    keyboard
+        .inline_keyboard
+        .extend(ctx.open_app_row(turn, None));
     match edit {
         Some(message_id) => {
             ctx.edit(turn.chat_id, message_id, Some(text), Some(keyboard));
