@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use remindbot::domain::lang::Lang;
-use remindbot::i18n::Tr;
+use remindbot::i18n::{Arg, Tr};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tgsim::{InitData, WebAppUser};
@@ -328,8 +328,21 @@ async fn miniapp_settings_change_the_chats_language_and_lead() {
             .await
             .unwrap();
     assert_eq!((lang.as_str(), lead_secs), ("ru", 30 * 60));
-    // The chat answers in Russian now, with the new lead (the app's own confirmations in the
-    // chat may come first: the first Russian answer after /settings is its).
+    // The chat confirms what changed, in the new language (the language is set first), and
+    // nothing else: the zone, unchanged, is not announced again.
+    app.reply_containing(ann, 0, &ru.t("lang-set")).await;
+    let lead_set = ru.t_with("settings-set", &[("lead", Arg::Text("\u{1}"))]);
+    let lead_set = lead_set.split('\u{1}').next().unwrap_or_default().trim();
+    assert!(!lead_set.is_empty());
+    app.reply_containing(ann, 0, lead_set).await;
+    let transcript = app.sim.transcript(ann).expect("Ann's chat");
+    let zone_lines = transcript
+        .iter()
+        .filter(|e| e.from_bot && text(e).contains("Asia/Tashkent (UTC+5)"))
+        .count();
+    assert_eq!(zone_lines, 1, "only /tz's answer: {transcript:#?}");
+
+    // The chat answers in Russian now, with the new lead.
     let asked = app
         .sim
         .user_says_in(ann, ann, "/settings", None)
