@@ -372,14 +372,22 @@
   async function saveSettings(event) {
     event.preventDefault();
     const error = byId("settings-error");
-    const lead = parseInt(byId("settings-lead").value, 10);
-    const body = {
-      lang: byId("settings-lang").value,
-      lead_minutes: Number.isNaN(lead) ? 0 : lead,
-      agenda: byId("settings-agenda").value || null,
-    };
+    // Only what changed is sent: the chat confirms each setting the request changes.
+    const was = state.settings || {};
+    const body = {};
+    const lang = byId("settings-lang").value;
+    if (lang !== was.lang) body.lang = lang;
+    const parsed = parseInt(byId("settings-lead").value, 10);
+    const lead = Number.isNaN(parsed) ? 0 : parsed;
+    if (lead !== (was.lead_minutes ?? 0)) body.lead_minutes = lead;
+    const agenda = byId("settings-agenda").value || null;
+    if (agenda !== (was.agenda || null)) body.agenda = agenda;
     const zone = byId("settings-zone").value.trim();
-    if (zone) body.zone = zone;
+    if (zone && zone !== was.zone) body.zone = zone;
+    if (Object.keys(body).length === 0) {
+      error.hidden = true;
+      return say(t("app-saved-toast"));
+    }
     try {
       await api("PUT", "settings", body);
     } catch (failure) {
@@ -413,6 +421,18 @@
     }
   }
 
+  /** The task whose card's Open button opened the app (`?task=<id>`): scrolled to and focused. */
+  function showLaunchedTask() {
+    const id = new URLSearchParams(window.location.search).get("task");
+    if (!id || !/^[0-9]+$/.test(id)) return;
+    const item = document.querySelector('li.task[data-task-id="' + id + '"]');
+    if (!item) return;
+    item.classList.add("launched");
+    item.tabIndex = -1;
+    item.scrollIntoView({ block: "center" });
+    item.focus();
+  }
+
   function zones() {
     const list = byId("zones");
     const names = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
@@ -437,6 +457,6 @@
     });
     postEvent("web_app_ready");
     postEvent("web_app_expand");
-    start();
+    start().then(showLaunchedTask);
   });
 })();

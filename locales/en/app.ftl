@@ -41,7 +41,6 @@ app-saved-toast = Saved.
 app-created-toast = Created.
 app-settings-title = Settings
 app-settings-zone = Time zone
-app-settings-location = Use my location
 app-settings-lang = Language
 app-settings-lead = Default reminder, minutes before
 app-settings-agenda = Morning agenda

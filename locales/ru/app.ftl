@@ -41,7 +41,6 @@ app-saved-toast = Сохранено.
 app-created-toast = Создано.
 app-settings-title = Настройки
 app-settings-zone = Часовой пояс
-app-settings-location = По моему местоположению
 app-settings-lang = Язык
 app-settings-lead = Напоминать по умолчанию за минут
 app-settings-agenda = Утренний план

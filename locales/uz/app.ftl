@@ -41,7 +41,6 @@ app-saved-toast = Saqlandi.
 app-created-toast = Yaratildi.
 app-settings-title = Sozlamalar
 app-settings-zone = Vaqt mintaqasi
-app-settings-location = Joylashuvim bo'yicha
 app-settings-lang = Til
 app-settings-lead = Odatda necha daqiqa oldin eslatish
 app-settings-agenda = Ertalabki reja

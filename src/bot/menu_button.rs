@@ -1,10 +1,12 @@
 //! The Mini App's ways in from the chat: the chat's menu button (`setChatMenuButton` with a
-//! `web_app`, set for every private chat at start) and the "Open app" button under `/list`; both
-//! only when `PUBLIC_URL` is set, the app's URL being `<PUBLIC_URL>/app/`.
+//! `web_app`, set for every private chat at start) and the "Open app" button under `/list` and
+//! under a task's card; all only when `PUBLIC_URL` is set, the app's URL being
+//! `<PUBLIC_URL>/app/`, and the buttons only in private chats (Telegram refuses them elsewhere).
 
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, MenuButton, WebAppInfo};
 
+use crate::domain::ids::TaskId;
 use crate::domain::lang::Lang;
 use crate::feed::PublicUrl;
 use crate::i18n::Tr;
@@ -29,10 +31,27 @@ pub async fn publish(bot: &Bot, public_url: &PublicUrl) -> Result<(), teloxide::
     Ok(())
 }
 
-/// The "Open app" button, in `tr`'s language.
-pub fn open_app_button(tr: Tr, public_url: &PublicUrl) -> Option<InlineKeyboardButton> {
-    Some(InlineKeyboardButton::web_app(
+/// The "Open app" button, in `tr`'s language, as a row of its own for the bottom of a keyboard:
+/// only in a `private` chat (Telegram allows Mini App buttons nowhere else) and only when a
+/// public URL is set. Under a card it opens the app at its `task` (`<PUBLIC_URL>/app/?task=<id>`,
+/// which the page scrolls to; Telegram adds its launch data in the fragment).
+pub fn open_app_row(
+    tr: Tr,
+    public_url: Option<&PublicUrl>,
+    private: bool,
+    task: Option<TaskId>,
+) -> Option<Vec<InlineKeyboardButton>> {
+    let public_url = public_url.filter(|_| private)?;
+    let web_app = match task {
+        None => web_app(public_url)?,
+        Some(task) => WebAppInfo {
+            url: format!("{}?task={}", public_url.app_url(), task.0)
+                .parse()
+                .ok()?,
+        },
+    };
+    Some(vec![InlineKeyboardButton::web_app(
         tr.t("button-open-app"),
-        web_app(public_url)?,
-    ))
+        web_app,
+    )])
 }

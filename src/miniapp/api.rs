@@ -270,7 +270,7 @@ pub(super) async fn settings(
     headers: HeaderMap,
     body: Bytes,
 ) -> Answer {
-    let turn = state.turn(&headers, Counted::Yes).await?;
+    let mut turn = state.turn(&headers, Counted::Yes).await?;
     let body: SettingsBody = read_body(&turn, &body)?;
     let lang = match body.lang.as_deref() {
         None => None,
@@ -284,6 +284,10 @@ pub(super) async fn settings(
                 .map_err(|_| bad(&turn, "agenda-bad"))?,
         )),
     };
+    // The language first, so that the chat's confirmations of the rest speak it.
+    if let Some(lang) = lang {
+        turn.set_lang(lang).await.map_err(internal)?;
+    }
     if let Some(zone) = &body.zone {
         turn.set_zone(zone)
             .await
@@ -301,9 +305,6 @@ pub(super) async fn settings(
             .await
             .map_err(internal)?
             .map_err(ApiError::BadRequest)?;
-    }
-    if let Some(lang) = lang {
-        turn.set_lang(lang).await.map_err(internal)?;
     }
     let settings = settings_of(&turn).await?;
     turn.commit().await.map_err(internal)?;

@@ -3,7 +3,8 @@
 //! Snooze change the task and take the buttons off the chat's reminder card; Undo brings it back;
 //! a stale version is refused with 409 and changes nothing; missing, forged or expired launch data
 //! gets 401 and nothing else; another user's task is 404; bad text is 400 with the chat's own
-//! message in the user's language. The chat's menu button and the /list button open the app.
+//! message in the user's language. The chat's menu button and the buttons under /list and under a
+//! task's card open the app, in private chats only.
 
 use remindbot::domain::lang::Lang;
 use remindbot::i18n::Tr;
@@ -175,6 +176,64 @@ async fn miniapp_shows_the_tasks_by_section_and_the_chat_opens_it() {
         .filter_map(|button| button.web_app.clone())
         .collect();
     assert_eq!(opens, [app_url], "{list:?}");
+    app.stop().await;
+}
+
+/// The Mini App buttons of a message, by URL.
+fn app_buttons(entry: &tgsim::TranscriptEntry) -> Vec<String> {
+    entry
+        .buttons
+        .iter()
+        .flatten()
+        .filter_map(|button| button.web_app.clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn miniapp_is_opened_from_a_private_chats_cards_and_never_from_a_groups() {
+    let mut app = app_with_public_url().await;
+    let en = Tr::new(Lang::En);
+    let app_url = "https://bot.example.org/rb/app/";
+    let ann = user(&app, "ann", "en").await;
+
+    // The new task's card: Undo and Change time first, then a row that opens the app at the task.
+    let card = app.say(ann, "buy milk tomorrow 10:00").await;
+    assert!(text(&card).contains("buy milk"), "{card:?}");
+    let edit = crate::app::buttons(&card)[1].clone();
+    let task = edit.strip_prefix("e:").expect("Change time second");
+    let at_task = format!("{app_url}?task={task}");
+    assert_eq!(app_buttons(&card), [at_task.as_str()], "{card:?}");
+    let last_row = card.buttons.last().expect("buttons under the card");
+    assert_eq!(last_row.len(), 1, "the app's button has a row of its own");
+    assert_eq!(last_row[0].text, en.t("button-open-app"));
+    assert!(
+        card.buttons[0]
+            .iter()
+            .all(|button| button.callback_data.is_some()),
+        "{card:?}"
+    );
+    // A changed task's card too; /list opens the app as it is.
+    app.tap_reply(ann, card.message_id, ann, &edit).await;
+    let changed = app.say(ann, "tomorrow 11:00").await;
+    assert!(text(&changed).contains("11:00"), "{changed:?}");
+    assert_eq!(app_buttons(&changed), [at_task.as_str()], "{changed:?}");
+    let list = app.say(ann, "/list").await;
+    assert_eq!(app_buttons(&list), [app_url], "{list:?}");
+
+    // In a group Telegram refuses Mini App buttons: its card and its list have none, and are sent.
+    let group = app.group("Team");
+    let bot = "remindbot_sim_bot";
+    let start = app.say_in(group, ann, &format!("/start@{bot}")).await;
+    app.tap_reply(group, start.message_id, ann, "z:2").await;
+    let card = app
+        .say_in(group, ann, &format!("/add@{bot} standup tomorrow 10:00"))
+        .await;
+    assert!(text(&card).contains("standup"), "{card:?}");
+    assert!(!card.buttons.is_empty(), "{card:?}");
+    assert!(app_buttons(&card).is_empty(), "{card:?}");
+    let list = app.say_in(group, ann, &format!("/list@{bot}")).await;
+    assert!(text(&list).contains("standup"), "{list:?}");
+    assert!(app_buttons(&list).is_empty(), "{list:?}");
     app.stop().await;
 }
 

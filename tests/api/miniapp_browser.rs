@@ -1,7 +1,9 @@
 //! The Mini App in a real headless Chromium ([`crate::browser`]): a user opens `/app/` with the
 //! launch data Telegram would give them (the simulator signs it), sees their tasks by day, creates
 //! one by text, marks one done and snoozes one, and the chat agrees; an edit by keyboard meets a
-//! change made in the chat first and says so (409); forged, expired or missing
+//! change made in the chat first and says so (409); opened at a task (a card's button), the page
+//! focuses it; the settings panel changes the chat's language and lead, and the page and the chat
+//! speak the new language; forged, expired or missing
 //! launch data shows an error and nothing else; another user's task is 404 to them. Also: the
 //! page's own answer (size, headers, 304), and the screenshots in docs/screenshots (an ignored
 //! test that writes them).
@@ -9,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use remindbot::domain::lang::Lang;
-use remindbot::i18n::Tr;
+use remindbot::i18n::{Arg, Tr};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tgsim::{InitData, WebAppUser};
@@ -217,6 +219,138 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
     assert!(text(&list).contains("pay rent"), "{list:?}");
     assert!(text(&list).contains("water the plants"), "{list:?}");
     assert!(!text(&list).contains("buy milk"), "{list:?}");
+
+    browser.close().await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_settings_change_the_chats_language_and_lead() {
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let mut app = app_with_public_url().await;
+    let (en, ru) = (Tr::new(Lang::En), Tr::new(Lang::Ru));
+    let ann = user_with_tasks(
+        &app,
+        "Ann",
+        "en",
+        &["buy milk tomorrow at 10:00", "call the bank in 9 days"],
+    )
+    .await;
+    let init_data = app.sim.init_data(ann).expect("Ann's launch data");
+    // Opened from a card's button (`?task=<id>`): that task is brought into view and focused.
+    let (bank, _) = task(&app.pool, ann, "call the bank").await;
+    let launched = app_url(&app, Some(&init_data), LIGHT).replacen(
+        "/app/#",
+        &format!("/app/?task={bank}#"),
+        1,
+    );
+    browser.open(&launched).await;
+    browser
+        .until("her task", &task_in_section("tomorrow", "buy milk"))
+        .await;
+    let focused = browser
+        .until(
+            "the card's task focused",
+            "return document.activeElement?.matches('li.task.launched')
+               && document.activeElement.dataset.taskId",
+        )
+        .await;
+    assert_eq!(focused, json!(bank.to_string()));
+
+    // The panel shows the chat's settings as they are.
+    browser
+        .click(
+            "the settings panel",
+            "return document.querySelector('#settings summary')",
+        )
+        .await;
+    let shown = browser
+        .js(
+            "return [document.getElementById('settings-lang').value,
+                     document.getElementById('settings-lead').value,
+                     document.getElementById('settings-zone').value]",
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(shown, json!(["en", "0", "Asia/Tashkent"]));
+
+    // Russian and a 30-minute lead, chosen and typed as a user does, then Save.
+    browser
+        .click(
+            "Русский",
+            "return document.querySelector('#settings-lang option[value=\"ru\"]')",
+        )
+        .await;
+    browser
+        .js(
+            "document.getElementById('settings-lead').select()",
+            Vec::new(),
+        )
+        .await;
+    browser
+        .type_into(
+            "the lead",
+            "return document.getElementById('settings-lead')",
+            "30",
+        )
+        .await;
+    browser
+        .click(
+            "Save",
+            "return document.querySelector('#settings-form button[type=submit]')",
+        )
+        .await;
+
+    // The page now speaks Russian and says it saved.
+    let saved = ru.t("app-saved-toast");
+    browser
+        .until(
+            "the saved status in Russian",
+            &format!("return document.getElementById('status-text').textContent === {saved:?}"),
+        )
+        .await;
+    let title = browser
+        .js(
+            "return document.getElementById('title').textContent",
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(title, json!(ru.t("app-title")));
+    assert_ne!(ru.t("app-title"), en.t("app-title"));
+
+    // The chat's settings changed: in the store, and in what the chat says.
+    let (lang, lead_secs): (String, i32) =
+        sqlx::query_as("select lang, default_lead_secs from chats where chat_id = $1")
+            .bind(ann)
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!((lang.as_str(), lead_secs), ("ru", 30 * 60));
+    // The chat confirms what changed, in the new language (the language is set first), and
+    // nothing else: the zone, unchanged, is not announced again.
+    app.reply_containing(ann, 0, &ru.t("lang-set")).await;
+    let lead_set = ru.t_with("settings-set", &[("lead", Arg::Text("\u{1}"))]);
+    let lead_set = lead_set.split('\u{1}').next().unwrap_or_default().trim();
+    assert!(!lead_set.is_empty());
+    app.reply_containing(ann, 0, lead_set).await;
+    let transcript = app.sim.transcript(ann).expect("Ann's chat");
+    let zone_lines = transcript
+        .iter()
+        .filter(|e| e.from_bot && text(e).contains("Asia/Tashkent (UTC+5)"))
+        .count();
+    assert_eq!(zone_lines, 1, "only /tz's answer: {transcript:#?}");
+
+    // The chat answers in Russian now, with the new lead.
+    let asked = app
+        .sim
+        .user_says_in(ann, ann, "/settings", None)
+        .expect("the message is delivered");
+    let settings = app
+        .reply_containing(ann, asked.message_id, &ru.t("settings-usage"))
+        .await;
+    assert!(text(&settings).contains("30"), "{settings:?}");
 
     browser.close().await;
     app.stop().await;

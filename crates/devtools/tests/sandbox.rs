@@ -276,3 +276,64 @@ async fn a_piped_script_is_answered_to_its_last_line_on_every_run() {
         assert!(answered(&format!("10:0{run}")), "run {run}: {seen:#?}");
     }
 }
+
+/// `/app` prints a local link that opens the Mini App as the active user: the side-car, on the
+/// free port the sandbox chose, answers the app's API with the launch data in the link's fragment,
+/// as the page sends it; and the chat's /list offers the app.
+#[tokio::test]
+async fn app_prints_a_link_whose_launch_data_the_mini_app_accepts() {
+    let db = scratch_database().await;
+    let tr = Tr::new(Lang::En);
+    let mut sandbox = Sandbox::start(&db, &["--tz", "Asia/Tashkent"]);
+    sandbox.expect("bot> ", "Asia/Tashkent").await;
+    sandbox.send("buy milk tomorrow 10:00").await;
+    sandbox.expect("bot> ", &tr.t("task-saved")).await;
+    sandbox.send("/list").await;
+    sandbox
+        .expect(
+            "bot> ",
+            &format!("{} <Mini App: /app>", tr.t("button-open-app")),
+        )
+        .await;
+
+    sandbox.send("/app").await;
+    let line = sandbox
+        .expect("sandbox> the Mini App as user 1 (Ann)", "http://127.0.0.1:")
+        .await;
+    let link = line.rsplit(' ').next().expect("a link at the end");
+    let (page, fragment) = link.split_once('#').expect("launch data in the fragment");
+    assert!(page.ends_with("/app/"), "{link}");
+    let params: Vec<(String, String)> = form_urlencoded::parse(fragment.as_bytes())
+        .into_owned()
+        .collect();
+    let init_data = params
+        .iter()
+        .find_map(|(key, value)| (key == "tgWebAppData").then_some(value))
+        .unwrap_or_else(|| panic!("no tgWebAppData in {link}"));
+    assert!(
+        params.iter().any(|(key, _)| key == "tgWebAppVersion"),
+        "{link}"
+    );
+
+    let client = reqwest::Client::new();
+    let answer = client
+        .get(format!("{page}api/tasks"))
+        .header("Authorization", format!("tma {init_data}"))
+        .send()
+        .await
+        .expect("the side-car answers");
+    assert_eq!(answer.status(), 200, "{link}");
+    let body = answer.text().await.expect("a body");
+    assert!(body.contains("buy milk"), "{body}");
+    let forged = client
+        .get(format!("{page}api/tasks"))
+        .header("Authorization", format!("tma {init_data}0"))
+        .send()
+        .await
+        .expect("the side-car answers");
+    assert_eq!(forged.status(), 401);
+
+    sandbox.send("/quit").await;
+    let (status, _) = sandbox.finish().await;
+    assert!(status.success(), "{status}");
+}

@@ -96,6 +96,10 @@ pub struct SimConfig {
     /// The bot's Stars balance at start, in tenths of a Star: what paid broadcasts
     /// (`allow_paid_broadcast`) above the free rate are paid from.
     pub stars_balance_tenths: i64,
+    /// Telegram's test environment, where Mini App URLs (`web_app` buttons, the menu button) may
+    /// be plain `http://` links, IP addresses included, for a Mini App on a developer's machine;
+    /// the production environment takes HTTPS links only.
+    pub test_environment: bool,
 }
 
 impl std::fmt::Debug for SimConfig {
@@ -112,6 +116,7 @@ impl std::fmt::Debug for SimConfig {
             .field("webhook", &self.webhook)
             .field("first_update_id", &self.first_update_id)
             .field("stars_balance_tenths", &self.stars_balance_tenths)
+            .field("test_environment", &self.test_environment)
             .finish()
     }
 }
@@ -136,6 +141,7 @@ impl Default for SimConfig {
             webhook: WebhookSettings::default(),
             first_update_id: FIRST_UPDATE_ID,
             stars_balance_tenths: 0,
+            test_environment: false,
         }
     }
 }

@@ -195,6 +195,22 @@ impl Ctx {
         &self.shared.deps.settings
     }
 
+    /// The "Open app" row for the bottom of a keyboard in `turn`'s chat, opening the app at
+    /// `task` if given: in a private chat when the Mini App is served
+    /// ([`crate::bot::menu_button::open_app_row`]).
+    pub fn open_app_row(
+        &self,
+        turn: &Turn,
+        task: Option<ids::TaskId>,
+    ) -> Option<Vec<InlineKeyboardButton>> {
+        crate::bot::menu_button::open_app_row(
+            turn.tr,
+            self.settings().public_url.as_ref(),
+            turn.is_private(),
+            task,
+        )
+    }
+
     /// Answers the button tap `query_id` with `text` (or silently) once the update commits.
     pub fn answer_tap(&self, query_id: CallbackQueryId, text: Option<String>) {
         self.effects().tap_answer = Some((query_id, text));

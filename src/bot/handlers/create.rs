@@ -181,6 +181,9 @@ pub(super) async fn create_confirmed(
             .inline_keyboard
             .insert(0, render::hour_choice_row(task.id, chosen));
     }
+    keyboard
+        .inline_keyboard
+        .extend(ctx.open_app_row(turn, Some(task.id)));
     ctx.send(turn.chat_id, Reply::text(card).with_keyboard(keyboard))
         .await?;
     Ok(Ok(saved))

@@ -166,11 +166,12 @@ pub(super) async fn confirm(
         Utc::now(),
     )?;
     let card = assumed::under_card(card, notes)?;
-    ctx.send(
-        turn.chat_id,
-        Reply::text(card).with_keyboard(render::confirm_keyboard(turn.tr, undo_id, task.id)),
-    )
-    .await
+    let mut keyboard = render::confirm_keyboard(turn.tr, undo_id, task.id);
+    keyboard
+        .inline_keyboard
+        .extend(ctx.open_app_row(turn, Some(task.id)));
+    ctx.send(turn.chat_id, Reply::text(card).with_keyboard(keyboard))
+        .await
 }
 
 /// A task's schedule after an edit, and what was assumed to get it.

@@ -364,9 +364,12 @@ impl AppTurn {
         Ok(Ok(()))
     }
 
-    /// Sets the chat's language, as the language buttons do.
-    pub async fn set_lang(&self, lang: Lang) -> Result<(), BotError> {
-        language::set(&self.ctx, self.turn.chat_id, lang).await
+    /// Sets the chat's language, as the language buttons do; what the request says after it (in
+    /// the chat and in its answer) is in that language.
+    pub async fn set_lang(&mut self, lang: Lang) -> Result<(), BotError> {
+        language::set(&self.ctx, self.turn.chat_id, lang).await?;
+        self.turn.tr = Tr::new(lang);
+        Ok(())
     }
 
     /// Sets the chat's default lead, as `/settings <minutes>` does.

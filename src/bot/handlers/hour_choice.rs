@@ -84,6 +84,9 @@ pub(super) async fn tapped(
     keyboard
         .inline_keyboard
         .insert(0, render::hour_choice_row(task_id, time));
+    keyboard
+        .inline_keyboard
+        .extend(ctx.open_app_row(turn, Some(task_id)));
     ctx.edit(turn.chat_id, message_id, Some(card), Some(keyboard));
     Ok(Toast::Key("settings-saved"))
 }

@@ -7,7 +7,6 @@ use teloxide::types::{InlineKeyboardButton, InlineKeyboardButtonKind, Message, M
 
 use super::context::{Ctx, Turn};
 use crate::bot::BotError;
-use crate::bot::menu_button::open_app_button;
 use crate::bot::render::{self, PAGE_SIZE, Reply};
 use crate::callback::Action;
 use crate::store::tasks;
@@ -34,16 +33,10 @@ pub(super) async fn show(
     drop(conn);
     let text = render::task_list(turn.tr, &page_tasks, page, total, zone, Utc::now())?;
     let mut keyboard = render::list_keyboard(turn.tr, &page_tasks, page, total);
-    // The Mini App shows the same tasks by day; Telegram allows its button in private chats.
-    if let Some(public_url) = ctx
-        .settings()
-        .public_url
-        .as_ref()
-        .filter(|_| turn.is_private())
-        && let Some(button) = open_app_button(turn.tr, public_url)
-    {
-        keyboard.inline_keyboard.push(vec![button]);
-    }
+    // The Mini App shows the same tasks by day.
+    keyboard
+        .inline_keyboard
+        .extend(ctx.open_app_row(turn, None));
     match edit {
         Some(message_id) => {
             ctx.edit(turn.chat_id, message_id, Some(text), Some(keyboard));

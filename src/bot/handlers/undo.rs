@@ -110,10 +110,11 @@ pub(super) async fn apply(
     }
     let zone = turn.zone().unwrap_or(task.zone);
     let card = render::task_card(turn.tr, title, &task, next_reminder, paused, zone, now)?;
-    ctx.send(
-        turn.chat_id,
-        Reply::text(card).with_keyboard(render::change_time_keyboard(turn.tr, task.id)),
-    )
-    .await?;
+    let mut keyboard = render::change_time_keyboard(turn.tr, task.id);
+    keyboard
+        .inline_keyboard
+        .extend(ctx.open_app_row(turn, Some(task.id)));
+    ctx.send(turn.chat_id, Reply::text(card).with_keyboard(keyboard))
+        .await?;
     Ok(Undone::Restored(task.id))
 }

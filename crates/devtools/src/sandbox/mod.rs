@@ -1,7 +1,8 @@
 //! `remindbot-dev sandbox` (`cargo sandbox`): the whole bot offline in one command. It starts
 //! PostgreSQL (the private cluster unless DATABASE_URL is set), the Bot API simulator on a free
 //! port and everything of `remindbot run` against it, then lets the terminal type as simulated
-//! Telegram users.
+//! Telegram users. Its side-car's own address is the bot's `PUBLIC_URL`, so that the Mini App
+//! (`/app` prints a link that opens it as the active user) and the calendar feeds are served.
 //!
 //! - [`terminal`] reads standard input (a TTY or a pipe) and tells sandbox commands from chat.
 //! - [`session`] acts as the users through the simulator and collects what they see.
@@ -13,7 +14,7 @@ pub mod session;
 pub mod terminal;
 
 use std::io::{IsTerminal, Write};
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -25,6 +26,7 @@ use remindbot::app::{self, Running};
 use remindbot::bot::BotSettings;
 use remindbot::config::{DeliveryArgs, RunConfig, TelegramArgs};
 use remindbot::db::DatabaseArgs;
+use remindbot::feed::PublicUrl;
 use session::Session;
 use terminal::Input;
 use tgsim::{SimConfig, SimHandle, Simulator};
@@ -62,7 +64,8 @@ pub struct SandboxArgs {
     /// Make user 1 an admin of the bot (/failed, /retry, /stats).
     #[arg(long)]
     pub admin: bool,
-    /// Where the side-car serves /healthz, /metrics and /admin (port 0: a free port).
+    /// Where the side-car serves /healthz, /metrics, /admin, the Mini App and the calendar feeds
+    /// (port 0: a free port).
     #[arg(long = "http-addr", default_value = "127.0.0.1:0")]
     pub http_addr: SocketAddr,
     /// How reminders are sent.
@@ -83,8 +86,12 @@ pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
         .context("preparing the database")?;
     database::ensure_sandbox_only(&database_url, session::all_ids()).await?;
     let first_update_id = database::first_update_id(&database_url).await?;
+    let http_addr = with_free_port(args.http_addr).context("finding a free port")?;
+    let public_url = public_url(http_addr)?;
+    // Telegram's test environment takes the app's plain-HTTP local URL for its buttons.
     let sim = Simulator::start(SimConfig {
         first_update_id,
+        test_environment: true,
         ..SimConfig::default()
     })
     .await
@@ -93,8 +100,18 @@ pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
     let where_ = Where {
         database_url: &database_url,
         admin_token: &admin_token,
+        app_url: public_url.app_url(),
     };
-    let running = app::start(run_config(&args, &sim, database_url.clone(), &admin_token)).await?;
+    let config = run_config(&args, &sim, database_url.clone(), &admin_token);
+    let running = app::start(RunConfig {
+        http_addr,
+        bot: BotSettings {
+            public_url: Some(public_url),
+            ..config.bot
+        },
+        ..config
+    })
+    .await?;
     let chatted = chat(&args, &sim, &running, &where_).await;
     let stopped = running.stop().await;
     sim.shutdown().await;
@@ -102,6 +119,27 @@ pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
     stopped?;
     say(&["sandbox> stopped".to_owned()])?;
     Ok(())
+}
+
+/// `addr`, or with port 0 the same address with a port free now: the bot's public URL is made of
+/// it before the side-car listens.
+fn with_free_port(addr: SocketAddr) -> std::io::Result<SocketAddr> {
+    if addr.port() != 0 {
+        return Ok(addr);
+    }
+    let port = TcpListener::bind(addr)?.local_addr()?.port();
+    Ok(SocketAddr::new(addr.ip(), port))
+}
+
+/// The side-car's own address as the bot's `PUBLIC_URL` (a loopback address when it listens on
+/// every interface).
+fn public_url(http_addr: SocketAddr) -> anyhow::Result<PublicUrl> {
+    let ip = match http_addr.ip() {
+        ip if !ip.is_unspecified() => ip,
+        ip if ip.is_ipv4() => Ipv4Addr::LOCALHOST.into(),
+        _ => Ipv6Addr::LOCALHOST.into(),
+    };
+    Ok(format!("http://{}", SocketAddr::new(ip, http_addr.port())).parse()?)
 }
 
 /// `remindbot run`'s settings against the simulator.
@@ -175,7 +213,7 @@ async fn chat(
                 match terminal::parse(&line) {
                     Ok(Input::Quit) => break,
                     Ok(Input::Wait(pause)) => paused_until = Instant::now() + pause,
-                    Ok(command) => say(&act(&mut session, command, &line, echo))?,
+                    Ok(command) => say(&act(&mut session, command, &line, echo, where_))?,
                     Err(error) => say(&[format!("sandbox> {error}")])?,
                 }
             }
@@ -191,7 +229,13 @@ async fn chat(
 }
 
 /// Does what one line asks; returns what to print.
-fn act(session: &mut Session<'_>, input: Input, line: &str, echo: bool) -> Vec<String> {
+fn act(
+    session: &mut Session<'_>,
+    input: Input,
+    line: &str,
+    echo: bool,
+    where_: &Where<'_>,
+) -> Vec<String> {
     let mut lines = Vec::new();
     let result = match input {
         Input::Say(text) => {
@@ -224,6 +268,13 @@ fn act(session: &mut Session<'_>, input: Input, line: &str, echo: bool) -> Vec<S
             session.forward(&text).map(|()| Vec::new())
         }
         Input::As(n) => session.switch(n).map(|s| vec![format!("sandbox> {s}")]),
+        Input::App => session.app_link(&where_.app_url).map(|link| {
+            vec![format!(
+                "sandbox> the Mini App as user {} ({}), for an hour: {link}",
+                session.active() + 1,
+                session.active_name()
+            )]
+        }),
         Input::Users => Ok(prefixed(session.describe_users())),
         Input::Help => Ok(prefixed(terminal::HELP.iter().map(|l| (*l).to_owned()))),
         Input::Nothing | Input::Quit | Input::Wait(_) => Ok(Vec::new()),
@@ -276,14 +327,16 @@ async fn bot_is_busy(sim: &SimHandle, running: &Running) -> anyhow::Result<bool>
     Ok(false)
 }
 
-/// What the banner names that the sandbox made at start: the database it connected to and the
-/// admin page's token.
+/// What the banner names that the sandbox made at start: the database it connected to, the admin
+/// page's token and the Mini App's URL.
 struct Where<'a> {
     /// The URL of the sandbox's database (on the private cluster, the port it really listens on,
     /// which is the next free one when `--pg-port` was taken).
     database_url: &'a str,
     /// The admin page's sign-in token.
     admin_token: &'a str,
+    /// The Mini App's URL (`http://127.0.0.1:…/app/`).
+    app_url: String,
 }
 
 /// Where everything is.
@@ -308,6 +361,10 @@ fn banner(
         format!("Bot API simulator: {}", sim.url()),
         format!("admin page: http://{http_addr}/admin (sign in with token {admin_token})"),
         format!("metrics: http://{http_addr}/metrics  health: http://{http_addr}/healthz"),
+        format!(
+            "Mini App: {} (/app prints a link that opens it as the active user)",
+            where_.app_url
+        ),
         "type to chat as the user; a number presses that button of the latest message; \
          /sandbox for help; /quit to leave"
             .to_owned(),

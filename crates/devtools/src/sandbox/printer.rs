@@ -96,9 +96,10 @@ fn message_lines(prefix: &str, entry: &TranscriptEntry, edited: bool) -> Vec<Str
         let labels: Vec<String> = buttons
             .iter()
             .enumerate()
-            .map(|(i, b)| match &b.url {
-                Some(url) => format!("[{}] {} <{url}>", i + 1, b.text),
-                None => format!("[{}] {}", i + 1, b.text),
+            .map(|(i, b)| match (&b.url, &b.web_app) {
+                (Some(url), _) => format!("[{}] {} <{url}>", i + 1, b.text),
+                (None, Some(_)) => format!("[{}] {} <Mini App: /app>", i + 1, b.text),
+                (None, None) => format!("[{}] {}", i + 1, b.text),
             })
             .collect();
         lines.push(format!(

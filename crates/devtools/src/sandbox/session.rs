@@ -17,6 +17,9 @@ pub const MAX_USERS: u16 = 100;
 /// How long the bot's answer to a tap is waited for before it is no longer shown.
 const ANSWER_WAIT: Duration = Duration::from_secs(30);
 
+/// The Bot API version of Mini Apps a launch link claims (`tgWebAppVersion`).
+const APP_VERSION: &str = "8.0";
+
 const NAMES: &[&str] = &["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"];
 
 /// What the user asked for and cannot have.
@@ -39,6 +42,9 @@ pub enum SessionError {
     /// A URL button: it opens a page rather than talking to the bot.
     #[error("that button opens {0}")]
     UrlButton(String),
+    /// A Mini App button: it opens the app in Telegram.
+    #[error("that button opens the Mini App; /app prints a link that opens it in a browser")]
+    AppButton,
     /// There is no such simulated user.
     #[error("there is no user {0}; /users lists them")]
     NoSuchUser(usize),
@@ -167,9 +173,12 @@ impl<'a> Session<'a> {
                 message: entry.message_id,
                 button,
             })?;
-        let data = match (&view.callback_data, &view.url) {
-            (Some(data), _) => data,
-            (None, url) => return Err(SessionError::UrlButton(url.clone().unwrap_or_default())),
+        let data = match (&view.callback_data, &view.url, &view.web_app) {
+            (Some(data), _, _) => data,
+            (None, None, Some(_)) => return Err(SessionError::AppButton),
+            (None, url, _) => {
+                return Err(SessionError::UrlButton(url.clone().unwrap_or_default()));
+            }
         };
         let query_id = self
             .sim
@@ -180,6 +189,20 @@ impl<'a> Session<'a> {
             since: Instant::now(),
         });
         Ok(())
+    }
+
+    /// A URL of the Mini App at `app_url` (`http://127.0.0.1:…/app/`) that opens it in a browser
+    /// as the active user, as Telegram opens it: the user's launch data, signed with the bot's
+    /// token, in the fragment (`#tgWebAppData=…`), where the page reads it. The app accepts the
+    /// data for an hour (its default limit on the age of launch data).
+    pub fn app_link(&self, app_url: &str) -> Result<String, SessionError> {
+        let init_data = self.sim.init_data(self.users[self.active].0)?;
+        let fragment = form_urlencoded::Serializer::new(String::new())
+            .append_pair("tgWebAppData", &init_data)
+            .append_pair("tgWebAppVersion", APP_VERSION)
+            .append_pair("tgWebAppPlatform", "web")
+            .finish();
+        Ok(format!("{app_url}#{fragment}"))
     }
 
     /// What is new in every user's chat, and the answers to taps (`bot> (popup) Done ✅`).
@@ -215,6 +238,11 @@ impl<'a> Session<'a> {
     /// The active user's index (0-based).
     pub fn active(&self) -> usize {
         self.active
+    }
+
+    /// The active user's first name.
+    pub fn active_name(&self) -> &str {
+        &self.users[self.active].1
     }
 
     /// `bot> ` with one user, `bot[n]> ` with several.

@@ -33,6 +33,8 @@ pub enum Input {
     Wait(Duration),
     /// Become simulated user `n` (1-based).
     As(usize),
+    /// Print a local URL that opens the Mini App as the active user.
+    App,
     /// List the simulated users.
     Users,
     /// Show the sandbox's commands.
@@ -72,6 +74,7 @@ pub const HELP: &[&str] = &[
     "/location <lat> <lon>  share a location (the zone of that place), e.g. /location 41.31 69.28",
     "/forward <text>     forward a message with <text> to the bot (then say when to be reminded)",
     "/wait <seconds>     read no input for a while; the chat goes on (for scripts)",
+    "/app                a link that opens the Mini App in a browser as the active user (for an hour)",
     "/as <n>             become simulated user <n>",
     "/users              list the simulated users",
     "/sandbox            this help",
@@ -106,6 +109,7 @@ pub fn parse(line: &str) -> Result<Input, InputError> {
         "/location" => parse_location(args),
         "/forward" if args.is_empty() => Err(InputError::Forward),
         "/forward" => Ok(Input::Forward(args.to_owned())),
+        "/app" => Ok(Input::App),
         "/users" => Ok(Input::Users),
         "/sandbox" => Ok(Input::Help),
         "/quit" | "/exit" => Ok(Input::Quit),
@@ -193,6 +197,7 @@ mod tests {
             ("/wait -1", Err(InputError::Wait)),
             ("/wait 601", Err(InputError::Wait)),
             ("/users", Ok(Input::Users)),
+            ("/app", Ok(Input::App)),
             ("/sandbox", Ok(Input::Help)),
             ("/quit", Ok(Input::Quit)),
             ("/say 15", Ok(Input::Say("15".into()))),

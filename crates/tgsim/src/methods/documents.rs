@@ -15,7 +15,7 @@ pub(super) fn send_document(world: &mut World, params: &Params) -> Result<Messag
     let chat_id = params.chat_id()?;
     let upload = upload(world, params)?;
     let caption = caption(params)?;
-    let markup = reply_markup(params, false)?;
+    let markup = reply_markup(world, params, false)?;
     world.reachable(chat_id)?;
     let reply_to = checked_reply_target(world, chat_id, params)?;
     admit(world, chat_id, params)?;

@@ -1,6 +1,7 @@
 //! A call's `reply_markup`, validated as Telegram does: an inline keyboard (callback data of 1-64
-//! bytes, http(s) or tg URLs, Web App buttons with HTTPS URLs in private chats only, no button
-//! without an action), or on sends a reply keyboard, its removal, or force-reply.
+//! bytes, http(s) or tg URLs, Web App buttons with HTTPS URLs — or, in the test environment, HTTP
+//! ones — in private chats only, no button without an action), or on sends a reply keyboard, its
+//! removal, or force-reply.
 
 use serde_json::Value;
 
@@ -8,7 +9,7 @@ use super::menu::check_web_app_url;
 use crate::error::{ApiError, descriptions};
 use crate::params::Params;
 use crate::types::InlineKeyboardMarkup;
-use crate::world::{KeyboardButtonView, Markup, ReplyKeyboardView};
+use crate::world::{KeyboardButtonView, Markup, ReplyKeyboardView, World};
 
 /// Longest `callback_data`, in bytes.
 const MAX_CALLBACK_DATA: usize = 64;
@@ -16,7 +17,12 @@ const MAX_CALLBACK_DATA: usize = 64;
 /// The `reply_markup` of a call, validated: an inline keyboard, or on sends a reply keyboard
 /// (kept, so the user's side shows it), its removal, or force-reply (which attaches nothing).
 /// Edits take inline keyboards only.
-pub(super) fn reply_markup(params: &Params, inline_only: bool) -> Result<Markup, ApiError> {
+pub(super) fn reply_markup(
+    world: &World,
+    params: &Params,
+    inline_only: bool,
+) -> Result<Markup, ApiError> {
+    let test_environment = world.test_environment;
     let bad = || ApiError::bad_request(descriptions::BAD_REPLY_MARKUP);
     let Some(value) = params.json::<Value>("reply_markup").map_err(|_| bad())? else {
         return Ok(Markup::default());
@@ -29,7 +35,7 @@ pub(super) fn reply_markup(params: &Params, inline_only: bool) -> Result<Markup,
         return if let Some(rows) = value.get("keyboard") {
             Ok(Markup {
                 inline: None,
-                reply: Some(reply_keyboard(rows, private)?.ok_or_else(bad)?),
+                reply: Some(reply_keyboard(rows, private, test_environment)?.ok_or_else(bad)?),
             })
         } else if value.get("remove_keyboard").is_some() {
             Ok(Markup {
@@ -60,6 +66,7 @@ pub(super) fn reply_markup(params: &Params, inline_only: bool) -> Result<Markup,
             check_web_app_url(
                 "inline keyboard button Web App URL",
                 web_app_url(web_app).ok_or_else(bad)?,
+                test_environment,
             )?;
             if !private {
                 return Err(ApiError::bad_request(descriptions::BUTTON_TYPE_INVALID));
@@ -82,8 +89,13 @@ fn web_app_url(web_app: &Value) -> Option<&str> {
 }
 
 /// The rows of a `ReplyKeyboardMarkup`: each button a string or a `KeyboardButton` with `text`
-/// (`None` when malformed). A `web_app` button needs an HTTPS URL and a private chat.
-fn reply_keyboard(rows: &Value, private: bool) -> Result<Option<ReplyKeyboardView>, ApiError> {
+/// (`None` when malformed). A `web_app` button needs an HTTPS URL (outside the test environment)
+/// and a private chat.
+fn reply_keyboard(
+    rows: &Value,
+    private: bool,
+    test_environment: bool,
+) -> Result<Option<ReplyKeyboardView>, ApiError> {
     let Some(rows) = rows.as_array() else {
         return Ok(None);
     };
@@ -110,7 +122,11 @@ fn reply_keyboard(rows: &Value, private: bool) -> Result<Option<ReplyKeyboardVie
                             let Some(url) = web_app_url(web_app) else {
                                 return Ok(None);
                             };
-                            check_web_app_url("keyboard button Web App URL", url)?;
+                            check_web_app_url(
+                                "keyboard button Web App URL",
+                                url,
+                                test_environment,
+                            )?;
                             if !private {
                                 return Err(ApiError::bad_request(
                                     descriptions::BUTTON_TYPE_INVALID,

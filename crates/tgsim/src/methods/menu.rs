@@ -1,7 +1,7 @@
 //! The menu button of private chats (setChatMenuButton, getChatMenuButton): the bot's commands,
 //! a Mini App, or no choice. A chat's button is its own choice, else the one chosen for every
 //! chat, else `MenuButtonDefault`. Validated as Telegram does: a Web App button needs a label
-//! and an HTTPS URL.
+//! and an HTTPS URL (in the test environment, an HTTP one will do).
 
 use serde_json::Value;
 
@@ -13,7 +13,7 @@ use crate::world::World;
 /// setChatMenuButton: sets the button of one private chat (`chat_id`) or of every chat; a
 /// `MenuButtonDefault` (or no `menu_button`) removes the choice.
 pub(super) fn set_chat_menu_button(world: &mut World, params: &Params) -> Result<bool, ApiError> {
-    let button = menu_button(params)?;
+    let button = menu_button(params, world.test_environment)?;
     let chat = chat(world, params)?;
     match button {
         MenuButton::Default => world.menu_buttons.remove(&chat),
@@ -52,7 +52,7 @@ fn chat(world: &World, params: &Params) -> Result<Option<i64>, ApiError> {
 }
 
 /// The `menu_button` parameter, parsed and checked as the Bot API server and Telegram do.
-fn menu_button(params: &Params) -> Result<MenuButton, ApiError> {
+fn menu_button(params: &Params, test_environment: bool) -> Result<MenuButton, ApiError> {
     let cant_parse = |detail: &str| {
         ApiError::bad_request(format!("{}{detail}", descriptions::CANT_PARSE_MENU_BUTTON))
     };
@@ -90,7 +90,7 @@ fn menu_button(params: &Params) -> Result<MenuButton, ApiError> {
             if text.trim().is_empty() {
                 return Err(ApiError::bad_request(descriptions::MENU_BUTTON_TEXT_EMPTY));
             }
-            check_web_app_url("menu button Web App URL", &url)?;
+            check_web_app_url("menu button Web App URL", &url, test_environment)?;
             Ok(MenuButton::WebApp {
                 text,
                 web_app: WebAppInfo { url },
@@ -100,14 +100,25 @@ fn menu_button(params: &Params) -> Result<MenuButton, ApiError> {
     }
 }
 
-/// Telegram opens Mini Apps over HTTPS only; `what` names the field in the error, as Telegram's
-/// answers do ("inline keyboard button Web App URL 'http://…' is invalid: …").
-pub(super) fn check_web_app_url(what: &str, url: &str) -> Result<(), ApiError> {
-    let Some(rest) = url
-        .get(..8)
-        .filter(|scheme| scheme.eq_ignore_ascii_case("https://"))
-        .map(|_| &url[8..])
-    else {
+/// Telegram opens Mini Apps over HTTPS only, except in its test environment, which takes plain
+/// HTTP links too ("When working with the test environment, you may use HTTP links without TLS",
+/// core.telegram.org/bots/webapps); `what` names the field in the error, as Telegram's answers do
+/// ("inline keyboard button Web App URL 'http://…' is invalid: …").
+pub(super) fn check_web_app_url(
+    what: &str,
+    url: &str,
+    test_environment: bool,
+) -> Result<(), ApiError> {
+    let schemes: &[&str] = if test_environment {
+        &["https://", "http://"]
+    } else {
+        &["https://"]
+    };
+    let Some(rest) = schemes.iter().find_map(|scheme| {
+        url.get(..scheme.len())
+            .filter(|head| head.eq_ignore_ascii_case(scheme))
+            .map(|_| &url[scheme.len()..])
+    }) else {
         return Err(ApiError::bad_request(format!(
             "Bad Request: {what} '{url}' is invalid: Only HTTPS links are allowed"
         )));

@@ -15,7 +15,7 @@ use crate::world::World;
 pub(super) fn send_message(world: &mut World, params: &Params) -> Result<Message, ApiError> {
     let chat_id = params.chat_id()?;
     let (text, entities) = formatted_text(params, descriptions::MESSAGE_TOO_LONG)?;
-    let markup = reply_markup(params, false)?;
+    let markup = reply_markup(world, params, false)?;
     world.reachable(chat_id)?;
     let reply_to = checked_reply_target(world, chat_id, params)?;
     admit(world, chat_id, params)?;
@@ -28,7 +28,7 @@ pub(super) fn send_message(world: &mut World, params: &Params) -> Result<Message
 pub(super) fn edit_message_text(world: &mut World, params: &Params) -> Result<Message, ApiError> {
     let (chat_id, message_id) = target(params)?;
     let text = formatted_text(params, descriptions::EDITED_MESSAGE_TOO_LONG)?;
-    let markup = reply_markup(params, true)?.inline;
+    let markup = reply_markup(world, params, true)?.inline;
     world.reachable(chat_id)?;
     world.bot_edits(chat_id, message_id, Some(text), markup)
 }
@@ -39,7 +39,7 @@ pub(super) fn edit_message_reply_markup(
     params: &Params,
 ) -> Result<Message, ApiError> {
     let (chat_id, message_id) = target(params)?;
-    let markup = reply_markup(params, true)?.inline;
+    let markup = reply_markup(world, params, true)?.inline;
     world.reachable(chat_id)?;
     world.bot_edits(chat_id, message_id, None, markup)
 }

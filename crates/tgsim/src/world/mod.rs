@@ -94,6 +94,8 @@ pub(crate) struct World {
     /// Menu buttons chosen with setChatMenuButton: for one private chat (`Some(chat id)`) or
     /// for every chat without a choice of its own (`None`). `MenuButtonDefault` is never kept.
     pub menu_buttons: BTreeMap<Option<i64>, MenuButton>,
+    /// Telegram's test environment: Mini App URLs may be plain HTTP.
+    pub test_environment: bool,
     /// How long after a tap a callback query can still be answered.
     callback_timeout_ms: i64,
     users: HashMap<i64, UserInfo>,
@@ -138,6 +140,7 @@ impl World {
             webhook: None,
             commands: BTreeMap::new(),
             menu_buttons: BTreeMap::new(),
+            test_environment: config.test_environment,
             callback_timeout_ms: i64::try_from(config.callback_answer_timeout.as_millis())
                 .unwrap_or(i64::MAX),
             users: HashMap::new(),

@@ -262,3 +262,63 @@ async fn init_data_is_the_users_launch_data_signed_with_the_bots_token() {
     let unknown = control(&sim, Method::GET, "users/424242/init_data", None).await;
     assert_eq!(unknown.status, 404);
 }
+
+/// Telegram's test environment takes plain HTTP Mini App URLs (a Mini App on the developer's
+/// machine), under messages and as the menu button; never in a group, and never another scheme.
+#[tokio::test]
+async fn the_test_environment_takes_http_web_app_urls() {
+    let sim = crate::support::start_with(
+        tgsim::SimConfig {
+            test_environment: true,
+            ..tgsim::SimConfig::default()
+        }
+        .without_limits(),
+    )
+    .await;
+    let ann = user(&sim, "Ann");
+    let group = sim
+        .create_group(NewGroup::new("Team").creator(ann))
+        .unwrap()
+        .chat
+        .id;
+    let inline =
+        |url: &str| json!({"inline_keyboard": [[{"text": "Open", "web_app": {"url": url}}]]});
+
+    let sent = call(
+        &sim,
+        "sendMessage",
+        json!({"chat_id": ann, "text": "x", "reply_markup": inline("http://127.0.0.1:8080/app/")}),
+    )
+    .await;
+    assert_eq!(sent.status, 200, "{}", sent.text);
+    let set = call(
+        &sim,
+        "setChatMenuButton",
+        json!({"menu_button": {"type": "web_app", "text": "Open", "web_app": {"url": "http://127.0.0.1:8080/app/"}}}),
+    )
+    .await;
+    assert_eq!(set.status, 200, "{}", set.text);
+    assert_eq!(
+        sim.menu_button(Some(ann)),
+        web_app("Open", "http://127.0.0.1:8080/app/")
+    );
+
+    let refused = call(
+        &sim,
+        "sendMessage",
+        json!({"chat_id": ann, "text": "x", "reply_markup": inline("ftp://127.0.0.1/app/")}),
+    )
+    .await;
+    assert_eq!(
+        (refused.status, refused.description()),
+        (
+            400,
+            "Bad Request: inline keyboard button Web App URL 'ftp://127.0.0.1/app/' is invalid: Only HTTPS links are allowed"
+        )
+    );
+    let refused = call(&sim, "sendMessage", json!({"chat_id": group, "text": "x", "reply_markup": inline("http://127.0.0.1:8080/app/")})).await;
+    assert_eq!(
+        (refused.status, refused.description()),
+        (400, descriptions::BUTTON_TYPE_INVALID)
+    );
+}
