@@ -80,6 +80,29 @@ pub struct Chart<'a> {
     pub y: Axis<'a>,
     /// The curves.
     pub series: Vec<Series>,
+    /// Where the legend goes: a corner the curves leave empty.
+    pub legend: Corner,
+}
+
+/// A corner of the plotting area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corner {
+    /// Top left.
+    UpperLeft,
+    /// Bottom left.
+    LowerLeft,
+    /// Bottom right.
+    LowerRight,
+}
+
+impl From<Corner> for SeriesLabelPosition {
+    fn from(corner: Corner) -> Self {
+        match corner {
+            Corner::UpperLeft => Self::UpperLeft,
+            Corner::LowerLeft => Self::LowerLeft,
+            Corner::LowerRight => Self::LowerRight,
+        }
+    }
 }
 
 /// The chart's size in pixels.
@@ -151,6 +174,7 @@ impl Chart<'_> {
         let mut chart = built.map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
+            .light_line_style(WHITE)
             .x_desc(self.x.label)
             .y_desc(self.y.label)
             .draw()
@@ -166,6 +190,7 @@ impl Chart<'_> {
         if self.series.len() > 1 {
             chart
                 .configure_series_labels()
+                .position(self.legend.into())
                 .background_style(WHITE.mix(0.85))
                 .border_style(BLACK)
                 .draw()
@@ -247,6 +272,7 @@ mod tests {
                 Series::new("claim p99", vec![(1e4, 1.0), (1e5, 1.2), (1e6, 2.0)]),
                 Series::new("drain", vec![(1e4, 3.0), (1e5, 2.5), (1e6, 2.0)]),
             ],
+            legend: Corner::UpperLeft,
         };
         let svg = chart.svg().unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..40]);

@@ -162,31 +162,30 @@ fn plot(
     folder: &std::path::Path,
     curves: &[(&str, Vec<f64>)],
 ) -> anyhow::Result<()> {
-    use benchplot::{Axis, Chart, Series};
+    use benchplot::{Axis, Chart, Corner, Series};
     let every = args.users.div_ceil(PLOT_POINTS).max(1);
-    let mut series: Vec<Series> = curves
-        .iter()
-        .map(|(name, lateness_s)| {
-            let points = lateness_s
-                .iter()
-                .enumerate()
-                .step_by(every)
-                .map(|(place, late)| (place as f64, *late))
-                .collect();
-            Series::new(*name, points)
-        })
-        .collect();
     let rate = f64::from(args.rate.max(1));
     let last = args.users.saturating_sub(1) as f64;
-    series.push(Series::new(
+    // The physical limit first, so that the free drain, which follows it, is drawn over it.
+    let mut series = vec![Series::new(
         format!("physical limit at {rate}/s"),
         vec![(0.0, 0.0), (last, last / rate)],
-    ));
+    )];
+    series.extend(curves.iter().map(|(name, lateness_s)| {
+        let points = lateness_s
+            .iter()
+            .enumerate()
+            .step_by(every)
+            .map(|(place, late)| (place as f64, *late))
+            .collect();
+        Series::new(*name, points)
+    }));
     Chart {
         title: &format!("The 09:00 herd: {} reminders due at once", args.users),
         x: Axis::linear("place in line (arrival order)"),
         y: Axis::linear("seconds late"),
         series,
+        legend: Corner::UpperLeft,
     }
     .write(&folder.join("herd-lateness.svg"))?;
     Ok(())

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use benchplot::{Axis, Chart, Series};
+use benchplot::{Axis, Chart, Corner, Series};
 
 /// Writes `DIR/<file>`: for each named run, the successful sends arriving at the simulator in each
 /// second since that run's first, and the budget as a flat line when there is one.
@@ -34,6 +34,7 @@ pub fn sends_per_second(
         x: Axis::linear("seconds since the first send"),
         y: Axis::linear("messages sent in that second"),
         series,
+        legend: Corner::LowerLeft,
     }
     .write(&folder.join(file))?;
     Ok(())

@@ -121,7 +121,7 @@ pub async fn run(args: &ScaleArgs, server_url: &str) -> anyhow::Result<()> {
 
 /// Writes the claim p99 and the drain rate by backlog (log scale) to `folder`.
 fn plot(folder: &std::path::Path, measured: &[Measured]) -> anyhow::Result<()> {
-    use benchplot::{Axis, Chart, Series};
+    use benchplot::{Axis, Chart, Corner, Series};
     let curve = |y: fn(&Measured) -> f64| -> Vec<(f64, f64)> {
         measured
             .iter()
@@ -134,6 +134,7 @@ fn plot(folder: &std::path::Path, measured: &[Measured]) -> anyhow::Result<()> {
         x: Axis::log("pending jobs"),
         y: Axis::linear("claim p99, ms"),
         series: vec![Series::new("claim p99", curve(|m| m.claim_p99_ms))],
+        legend: Corner::UpperLeft,
     }
     .write(&folder.join("scale-claim-p99.svg"))?;
     Chart {
@@ -141,6 +142,7 @@ fn plot(folder: &std::path::Path, measured: &[Measured]) -> anyhow::Result<()> {
         x: Axis::log("pending jobs"),
         y: Axis::linear("jobs/s"),
         series: vec![Series::new("drain", curve(|m| m.drain_jobs_per_s))],
+        legend: Corner::LowerLeft,
     }
     .write(&folder.join("scale-drain.svg"))?;
     Ok(())
