@@ -33,6 +33,8 @@ pub struct Purged {
     pub updates: u64,
     /// Pacing rows of chats quiet for a day, and 429s past their window.
     pub pacing: u64,
+    /// Days of paid-broadcast spending older than what is kept (`remindbot check` reads today's).
+    pub paid_broadcast_days: u64,
 }
 
 /// How long what is kept is kept.
@@ -137,6 +139,14 @@ pub async fn purge(pool: &PgPool, keep: Keep) -> Result<Purged, StoreError> {
                 .execute(pool)
                 .await?
                 .rows_affected(),
+        paid_broadcast_days: sqlx::query!(
+            "delete from paid_broadcast_days
+             where day < ((now() - make_interval(secs => $1)) at time zone 'UTC')::date",
+            keep_secs,
+        )
+        .execute(pool)
+        .await?
+        .rows_affected(),
     })
 }
 

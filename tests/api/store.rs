@@ -291,6 +291,13 @@ async fn retention_purges_what_is_old_and_keeps_what_is_not() {
     .execute(&db.pool)
     .await
     .unwrap();
+    sqlx::query(
+        "insert into paid_broadcast_days (day, spent_tenths) values
+             ((now() at time zone 'UTC')::date - 100, 5), ((now() at time zone 'UTC')::date, 7)",
+    )
+    .execute(&db.pool)
+    .await
+    .unwrap();
 
     let purged = remindbot::store::retention::purge(
         &db.pool,
@@ -306,9 +313,10 @@ async fn retention_purges_what_is_old_and_keeps_what_is_not() {
             purged.tasks,
             purged.reminders,
             purged.conversations,
-            purged.admin_actions
+            purged.admin_actions,
+            purged.paid_broadcast_days
         ),
-        (1, 1, 1, 1)
+        (1, 1, 1, 1, 1)
     );
     let tasks_left: Vec<TaskId> = sqlx::query_scalar("select id from tasks order by id")
         .fetch_all(&db.pool)
@@ -330,6 +338,11 @@ async fn retention_purges_what_is_old_and_keeps_what_is_not() {
         .await
         .unwrap();
     assert_eq!(texts, ["fresh"]);
+    let spent_today: Vec<i64> = sqlx::query_scalar("select spent_tenths from paid_broadcast_days")
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(spent_today, [7], "today's paid-broadcast spending is kept");
 }
 
 #[tokio::test]
