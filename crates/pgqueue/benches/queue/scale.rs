@@ -57,6 +57,7 @@ pub struct ScaleArgs {
 struct Measured {
     pending: i64,
     done: i64,
+    claim_p50_ms: f64,
     claim_p99_ms: f64,
     drain_jobs_per_s: f64,
 }
@@ -130,10 +131,13 @@ fn plot(folder: &std::path::Path, measured: &[Measured]) -> anyhow::Result<()> {
             .collect()
     };
     Chart {
-        title: "Single-job claim p99 by backlog",
+        title: "Single-job claim latency by backlog",
         x: Axis::log("pending jobs"),
-        y: Axis::linear("claim p99, ms"),
-        series: vec![Series::new("claim p99", curve(|m| m.claim_p99_ms))],
+        y: Axis::linear("ms"),
+        series: vec![
+            Series::new("claim p50", curve(|m| m.claim_p50_ms)),
+            Series::new("claim p99", curve(|m| m.claim_p99_ms)),
+        ],
         legend: Corner::UpperLeft,
     }
     .write(&folder.join("scale-claim-p99.svg"))?;
@@ -236,6 +240,7 @@ async fn run_scenario(
     Ok(Measured {
         pending: scenario.pending,
         done: scenario.done,
+        claim_p50_ms: claim_p50,
         claim_p99_ms: claim_p99,
         drain_jobs_per_s: drain_rate,
     })
