@@ -383,12 +383,19 @@ async fn miniapp_use_my_location_sets_the_zone_of_where_the_user_is() {
     let init_data = app.sim.init_data(ann).expect("Ann's launch data");
     browser.open(&app_url(&app, Some(&init_data), LIGHT)).await;
     browser
+        .until(
+            "the page loaded",
+            "return !document.getElementById('app').hidden",
+        )
+        .await;
+    browser
         .click(
             "the settings panel",
             "return document.querySelector('#settings summary')",
         )
         .await;
-    let locate = "return document.querySelector('#settings-locate:not([hidden]):not(:disabled)')";
+    // The button, once the panel is open and no request of it is under way.
+    let locate = "return document.querySelector('#settings[open] #settings-locate:not([hidden]):not(:disabled)')";
 
     // Refused: the page says so, and the zone stays.
     browser
