@@ -3,7 +3,8 @@
 //! Snooze change the task and take the buttons off the chat's reminder card; Undo brings it back;
 //! a stale version is refused with 409 and changes nothing; missing, forged or expired launch data
 //! gets 401 and nothing else; another user's task is 404; bad text is 400 with the chat's own
-//! message in the user's language. The chat's menu button and the buttons under /list and under a
+//! message in the user's language; a location sets the zone of the place as the chat's shared
+//! location does (a point off the map is 400 and the zone stays). The chat's menu button and the buttons under /list and under a
 //! task's card open the app, in private chats only.
 
 use remindbot::domain::lang::Lang;
