@@ -1,5 +1,6 @@
 // The Mini App's page: the user's open tasks by day, create with a live preview, Done / Snooze /
-// Delete with Undo, edit in place, settings. Vanilla JavaScript, no build step, no inline code.
+// Delete with Undo, edit in place, settings (the zone typed, or found from where the user is:
+// Telegram's LocationManager, else the browser's geolocation). Vanilla JavaScript, no build step, no inline code.
 // Telegram's launch data (initData) comes from Telegram.WebApp when Telegram's script is there,
 // else from the URL fragment (#tgWebAppData=…&tgWebAppThemeParams=…) as Telegram passes it; every
 // request to the API carries it (Authorization: tma <initData>). Every label comes from the
@@ -401,6 +402,80 @@
     say(t("app-saved-toast"));
   }
 
+  // ----- the zone from where the user is -----
+
+  /** Telegram's LocationManager (Bot API 8.0), when Telegram's script gives one. */
+  function telegramLocation() {
+    const webApp = window.Telegram && window.Telegram.WebApp;
+    const manager = webApp && webApp.LocationManager;
+    if (!manager || typeof manager.getLocation !== "function") return null;
+    if (typeof webApp.isVersionAtLeast === "function" && !webApp.isVersionAtLeast("8.0")) return null;
+    return manager;
+  }
+
+  function canLocate() {
+    return Boolean(telegramLocation() || (navigator.geolocation && window.isSecureContext !== false));
+  }
+
+  /** Where the user is, `{latitude, longitude}`; rejects with the key of the message to show. */
+  function locate() {
+    const manager = telegramLocation();
+    if (manager) {
+      return new Promise((resolve, reject) => {
+        const get = () => {
+          if (!manager.isLocationAvailable) return reject("app-location-unsupported");
+          manager.getLocation((data) => {
+            if (data && Number.isFinite(data.latitude) && Number.isFinite(data.longitude)) {
+              resolve({ latitude: data.latitude, longitude: data.longitude });
+            } else {
+              reject("app-location-denied");
+            }
+          });
+        };
+        if (manager.isInited) get();
+        else manager.init(get);
+      });
+    }
+    if (!navigator.geolocation) return Promise.reject("app-location-unsupported");
+    return new Promise((resolve, reject) => {
+      navigator.geolocation.getCurrentPosition(
+        (position) => resolve({ latitude: position.coords.latitude, longitude: position.coords.longitude }),
+        (error) => reject(error.code === 1 ? "app-location-denied" : "app-location-failed"),
+        { enableHighAccuracy: false, timeout: 20000, maximumAge: 600000 },
+      );
+    });
+  }
+
+  /** "Use my location": the zone of where the user is, set as the chat's location sets it. */
+  async function useLocation() {
+    const button = byId("settings-locate");
+    const error = byId("settings-error");
+    button.disabled = true;
+    say(t("app-location-finding"));
+    try {
+      let point;
+      try {
+        point = await locate();
+      } catch (key) {
+        return say(t(typeof key === "string" ? key : "app-location-failed"));
+      }
+      try {
+        await api("PUT", "settings", { location: point });
+      } catch (failure) {
+        if (failure.status === 401) return fatal(failure.message);
+        error.textContent = failure.body.error || t("app-err-server");
+        error.hidden = false;
+        return say(error.textContent);
+      }
+      error.hidden = true;
+      await start();
+      const zone = (state.settings && state.settings.zone) || "";
+      say(t("app-location-set") + " " + zone);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   // ----- start -----
 
   async function start() {
@@ -448,6 +523,8 @@
     byId("create-text").addEventListener("input", schedulePreview);
     byId("settings-form").addEventListener("submit", saveSettings);
     byId("undo").addEventListener("click", undoLast);
+    byId("settings-locate").hidden = !canLocate();
+    byId("settings-locate").addEventListener("click", useLocation);
     byId("agenda-off").addEventListener("click", () => {
       byId("settings-agenda").value = "";
     });

@@ -244,6 +244,9 @@ pub(super) async fn edit(
 pub(super) struct SettingsBody {
     #[serde(default)]
     zone: Option<String>,
+    /// Where the user is: the zone of the place is set, as a location shared in the chat sets it.
+    #[serde(default)]
+    location: Option<Location>,
     #[serde(default)]
     lang: Option<String>,
     #[serde(default)]
@@ -251,6 +254,13 @@ pub(super) struct SettingsBody {
     /// `"08:00"` turns the agenda on at that time, `null` off; absent leaves it.
     #[serde(default, deserialize_with = "present")]
     agenda: Option<Option<String>>,
+}
+
+/// A point on the map, in degrees (as the browser's and Telegram's geolocation give it).
+#[derive(Deserialize)]
+struct Location {
+    latitude: f64,
+    longitude: f64,
 }
 
 /// A field that is present (perhaps `null`), told apart from one that is absent.
@@ -262,8 +272,8 @@ where
     T::deserialize(deserializer).map(Some)
 }
 
-/// `PUT /app/api/settings`: sets the zone, language, default lead and morning agenda, as the
-/// chat's commands do; answers the settings as `/me` does.
+/// `PUT /app/api/settings`: sets the zone (by name or by location), language, default lead and
+/// morning agenda, as the chat's commands do; answers the settings as `/me` does.
 #[tracing::instrument(skip_all, fields(route = "app settings", user_id))]
 pub(super) async fn settings(
     State(state): State<ApiState>,
@@ -290,6 +300,16 @@ pub(super) async fn settings(
     }
     if let Some(zone) = &body.zone {
         turn.set_zone(zone)
+            .await
+            .map_err(internal)?
+            .map_err(ApiError::BadRequest)?;
+    }
+    if let Some(Location {
+        latitude,
+        longitude,
+    }) = body.location
+    {
+        turn.set_location(latitude, longitude)
             .await
             .map_err(internal)?
             .map_err(ApiError::BadRequest)?;

@@ -236,6 +236,17 @@ impl Browser {
         .await;
     }
 
+    /// Sends the DevTools command `cmd` with `params` to the browser through chromedriver's
+    /// endpoint for it (e.g. `Browser.grantPermissions`, `Emulation.setGeolocationOverride`).
+    pub async fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.call(
+            reqwest::Method::POST,
+            "/goog/cdp/execute",
+            json!({ "cmd": cmd, "params": params }),
+        )
+        .await
+    }
+
     /// The page's visible text.
     pub async fn text(&self) -> String {
         let text = self.js("return document.body.innerText", Vec::new()).await;

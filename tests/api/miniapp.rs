@@ -3,7 +3,8 @@
 //! Snooze change the task and take the buttons off the chat's reminder card; Undo brings it back;
 //! a stale version is refused with 409 and changes nothing; missing, forged or expired launch data
 //! gets 401 and nothing else; another user's task is 404; bad text is 400 with the chat's own
-//! message in the user's language. The chat's menu button and the buttons under /list and under a
+//! message in the user's language; a location sets the zone of the place as the chat's shared
+//! location does (a point off the map is 400 and the zone stays). The chat's menu button and the buttons under /list and under a
 //! task's card open the app, in private chats only.
 
 use remindbot::domain::lang::Lang;
@@ -591,5 +592,90 @@ async fn miniapp_holds_to_the_chats_rate_and_caps_bodies() {
     );
     let (status, body) = as_user(&app, ann, Method::GET, "/tasks", None).await;
     assert_eq!(status, StatusCode::OK, "reads are not counted: {body}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_sets_the_zone_from_a_location_as_the_chats_location_does() {
+    let mut app = app_with_public_url().await;
+    let ru = Tr::new(Lang::Ru);
+    let lev = app.user("lev", "ru");
+    app.say(lev, "/tz Europe/Moscow").await;
+    let zone_now = async |app: &TestApp| {
+        let (status, me) = as_user(app, lev, Method::GET, "/me", None).await;
+        assert_eq!(status, StatusCode::OK, "{me}");
+        me["settings"]["zone"].clone()
+    };
+
+    // A point that is no place on Earth: the chat's own words, in the user's language, and the
+    // zone stays. So does a body whose point is not a number.
+    for location in [
+        json!({ "latitude": 91.0, "longitude": 69.28 }),
+        json!({ "latitude": 41.31, "longitude": -180.5 }),
+    ] {
+        let (status, body) = as_user(
+            &app,
+            lev,
+            Method::PUT,
+            "/settings",
+            Some(json!({ "location": location })),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{location} {body}");
+        assert_eq!(body["error"], ru.t("tz-location-bad"), "{body}");
+    }
+    let (status, _) = as_user(
+        &app,
+        lev,
+        Method::PUT,
+        "/settings",
+        Some(json!({ "location": { "latitude": "41.31", "longitude": 69.28 } })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(zone_now(&app).await, "Europe/Moscow");
+
+    // Tashkent: the zone is set, and the chat confirms it as it confirms a shared location.
+    let before = app.last_message_id(lev);
+    let (status, settings) = as_user(
+        &app,
+        lev,
+        Method::PUT,
+        "/settings",
+        Some(json!({ "location": { "latitude": 41.31, "longitude": 69.28 } })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{settings}");
+    assert_eq!(settings["zone"], "Asia/Tashkent");
+    assert_eq!(zone_now(&app).await, "Asia/Tashkent");
+    let confirmed = app
+        .reply_containing(lev, before, "Asia/Tashkent (UTC+5)")
+        .await;
+    let shared = app.sim.user_shares_location(lev, 41.31, 69.28).unwrap();
+    let in_chat = app.replies_after(lev, shared.message_id, 1).await.remove(0);
+    let first_line = |entry: &tgsim::TranscriptEntry| {
+        let line = text(entry).lines().next().unwrap_or_default().to_owned();
+        // The local time at the end may have turned a minute meanwhile.
+        line.split_once(". ")
+            .map_or(line.clone(), |(zone, _)| zone.to_owned())
+    };
+    assert_eq!(
+        first_line(&confirmed),
+        first_line(&in_chat),
+        "{confirmed:?}"
+    );
+    assert_eq!(confirmed.reply_keyboard, in_chat.reply_keyboard);
+
+    // At sea the chat's location gives the longitude's nautical zone; so does the app's.
+    let (status, settings) = as_user(
+        &app,
+        lev,
+        Method::PUT,
+        "/settings",
+        Some(json!({ "location": { "latitude": 0.0, "longitude": -30.0 } })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{settings}");
+    assert_eq!(settings["zone"], "Etc/GMT+2");
     app.stop().await;
 }

@@ -3,7 +3,8 @@
 //! one by text, marks one done and snoozes one, and the chat agrees; an edit by keyboard meets a
 //! change made in the chat first and says so (409); opened at a task (a card's button), the page
 //! focuses it; the settings panel changes the chat's language and lead, and the page and the chat
-//! speak the new language; forged, expired or missing
+//! speak the new language; "Use my location" sets the zone of where the browser says the user
+//! is (and says so when the location is refused); forged, expired or missing
 //! launch data shows an error and nothing else; another user's task is 404 to them. Also: the
 //! page's own answer (size, headers, 304), and the screenshots in docs/screenshots (an ignored
 //! test that writes them).
@@ -351,6 +352,102 @@ async fn miniapp_settings_change_the_chats_language_and_lead() {
         .reply_containing(ann, asked.message_id, &ru.t("settings-usage"))
         .await;
     assert!(text(&settings).contains("30"), "{settings:?}");
+
+    browser.close().await;
+    app.stop().await;
+}
+
+/// The chat's zone in the store.
+async fn zone_of(pool: &PgPool, chat: i64) -> Option<String> {
+    sqlx::query_scalar("select tz from chats where chat_id = $1")
+        .bind(chat)
+        .fetch_one(pool)
+        .await
+        .expect("the chat")
+}
+
+/// A script that is true once the status bar says `message`.
+fn status_says(message: &str) -> String {
+    format!("return document.getElementById('status-text').textContent === {message:?}")
+}
+
+#[tokio::test]
+async fn miniapp_use_my_location_sets_the_zone_of_where_the_user_is() {
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let mut app = app_with_public_url().await;
+    let en = Tr::new(Lang::En);
+    let ann = app.user("Ann", "en");
+    app.say(ann, "/tz Europe/Moscow").await;
+    let init_data = app.sim.init_data(ann).expect("Ann's launch data");
+    browser.open(&app_url(&app, Some(&init_data), LIGHT)).await;
+    browser
+        .until(
+            "the page loaded",
+            "return !document.getElementById('app').hidden",
+        )
+        .await;
+    browser
+        .click(
+            "the settings panel",
+            "return document.querySelector('#settings summary')",
+        )
+        .await;
+    // The button, once the panel is open and no request of it is under way.
+    let locate = "return document.querySelector('#settings[open] #settings-locate:not([hidden]):not(:disabled)')";
+
+    // Refused: the page says so, and the zone stays.
+    browser
+        .cdp(
+            "Browser.setPermission",
+            json!({"permission": {"name": "geolocation"}, "setting": "denied"}),
+        )
+        .await;
+    browser.click("Use my location", locate).await;
+    browser
+        .until(
+            "the refusal in the status bar",
+            &status_says(&en.t("app-location-denied")),
+        )
+        .await;
+    assert_eq!(
+        zone_of(&app.pool, ann).await.as_deref(),
+        Some("Europe/Moscow")
+    );
+
+    // Allowed, in Tashkent: the zone of the place, in the page and in the chat.
+    browser
+        .cdp(
+            "Browser.grantPermissions",
+            json!({"permissions": ["geolocation"]}),
+        )
+        .await;
+    browser
+        .cdp(
+            "Emulation.setGeolocationOverride",
+            json!({"latitude": 41.31, "longitude": 69.28, "accuracy": 50}),
+        )
+        .await;
+    let before = app.last_message_id(ann);
+    browser.click("Use my location", locate).await;
+    let set = format!("{} Asia/Tashkent", en.t("app-location-set"));
+    browser
+        .until("the zone set in the status bar", &status_says(&set))
+        .await;
+    let field = browser
+        .js(
+            "return document.getElementById('settings-zone').value",
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(field, json!("Asia/Tashkent"));
+    assert_eq!(
+        zone_of(&app.pool, ann).await.as_deref(),
+        Some("Asia/Tashkent")
+    );
+    app.reply_containing(ann, before, "Asia/Tashkent (UTC+5)")
+        .await;
 
     browser.close().await;
     app.stop().await;

@@ -24,7 +24,7 @@ use crate::domain::due::{DueError, ParsedDue, parse_due, parse_edit};
 use crate::domain::ids::{ChatId, TaskId, UserId};
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
-use crate::domain::timezone::parse_zone;
+use crate::domain::timezone::{parse_zone, zone_at};
 use crate::i18n::{Arg, Tr};
 use crate::store::chats::{self, Chat};
 use crate::store::occurrences;
@@ -358,6 +358,31 @@ impl AppTurn {
                 self.turn.tr.t("tz-unknown"),
                 "tz-example",
             )));
+        };
+        let chosen = zone::tapped(&self.ctx, &self.turn, zone).await?;
+        create::after_zone(&self.ctx, &self.turn, chosen).await?;
+        Ok(Ok(()))
+    }
+
+    /// Sets the chat's zone to the zone of the place at `latitude`, `longitude` (found offline),
+    /// as a location shared in the chat does, with the same confirmation (a task waiting for it
+    /// is created); a point that is no place on Earth is refused with the chat's words.
+    pub async fn set_location(
+        &self,
+        latitude: f64,
+        longitude: f64,
+    ) -> Result<Result<(), Problem>, BotError> {
+        let tr = self.turn.tr;
+        let zone = match zone_at(latitude, longitude) {
+            Ok(zone) => zone,
+            Err(error) => {
+                tracing::info!(%error, "a location outside the map");
+                return Ok(Err(Problem::with_example(
+                    tr,
+                    tr.t("tz-location-bad"),
+                    "tz-example",
+                )));
+            }
         };
         let chosen = zone::tapped(&self.ctx, &self.turn, zone).await?;
         create::after_zone(&self.ctx, &self.turn, chosen).await?;
