@@ -1,5 +1,5 @@
-# The Mini App's page (sent whole to the page by GET /app/api/me as "strings"). A string with a
-# variable keeps it as {$name} for the page to fill in.
+# The Mini App's page (sent to the page by GET /app/api/me as "strings"). A message with a
+# variable is filled in by the server and not sent to the page.
 app-title = My tasks
 app-loading = Loading…
 app-empty = No open tasks. Write one below, e.g. "buy milk tomorrow at 9".

@@ -1,5 +1,5 @@
-# Mini ilova sahifasining matnlari (GET /app/api/me ularni "strings" sifatida to'liq beradi).
-# O'zgaruvchi {$name} ko'rinishida qoladi, uni sahifa to'ldiradi.
+# Mini ilova sahifasining matnlari (GET /app/api/me ularni "strings" sifatida beradi).
+# O'zgaruvchili xabarlarni server to'ldiradi, ular sahifaga berilmaydi.
 app-title = Vazifalarim
 app-loading = Yuklanmoqda…
 app-empty = Ochiq vazifa yo'q. Quyida yozing, masalan: "ertaga soat 9 da sut olish".

@@ -8,10 +8,14 @@ use crate::i18n::Tr;
 /// The English file, whose keys every language has (checked by the locale files' test).
 const APP_FTL: &str = include_str!("../../locales/en/app.ftl");
 
-/// The keys of `app.ftl`, in order.
+/// The keys of `app.ftl` whose messages take no variable, in order: a message with a variable is
+/// the server's to fill in (`Tr::t_with`), never the page's.
 fn keys() -> impl Iterator<Item = &'static str> {
     APP_FTL.lines().filter_map(|line| {
-        let (key, _) = line.split_once('=')?;
+        let (key, text) = line.split_once('=')?;
+        if text.contains("{ $") || text.contains("{$") {
+            return None;
+        }
         let key = key.trim_end();
         let is_key = key.starts_with(|c: char| c.is_ascii_alphabetic())
             && key
@@ -21,8 +25,7 @@ fn keys() -> impl Iterator<Item = &'static str> {
     })
 }
 
-/// Every string of the page in `tr`'s language, by key. A string with a variable keeps it as
-/// `{$name}`, for the page to fill in.
+/// Every string of the page in `tr`'s language, by key (those without variables).
 pub(crate) fn all(tr: Tr) -> BTreeMap<&'static str, String> {
     keys().map(|key| (key, tr.t(key))).collect()
 }
@@ -36,6 +39,10 @@ mod tests {
     fn every_language_has_every_string_of_the_page() {
         let english = all(Tr::new(Lang::En));
         assert!(english.contains_key("app-section-today"), "{english:?}");
+        assert!(
+            !english.contains_key("app-err-when"),
+            "a message with a variable is the server's to fill in"
+        );
         for lang in Lang::CHOICES {
             let strings = all(Tr::new(lang));
             assert_eq!(strings.len(), english.len());
