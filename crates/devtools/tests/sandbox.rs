@@ -104,9 +104,12 @@ impl Sandbox {
     }
 
     /// Closes standard input and waits for the exit; everything printed must be token-free.
+    /// A piped script's end waits for every answer to leave (one message a second per chat, after
+    /// the start-up), so the exit may take a script's length in seconds: the bound only catches a
+    /// sandbox that never stops.
     async fn finish(mut self) -> (ExitStatus, Vec<String>) {
         drop(self.stdin.take());
-        let status = tokio::time::timeout(WAIT, self.child.wait())
+        let status = tokio::time::timeout(WAIT * 6, self.child.wait())
             .await
             .expect("the sandbox exits in time")
             .expect("waiting for the sandbox");

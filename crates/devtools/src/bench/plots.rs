@@ -6,7 +6,7 @@ use std::path::Path;
 use benchplot::{Axis, Chart, Corner, Series};
 
 /// Writes `DIR/<file>`: for each named run, the successful sends arriving at the simulator in each
-/// second since that run's first, and the budget as a flat line when there is one.
+/// second since that run's first, over the budget as a flat line when there is one.
 pub fn sends_per_second(
     folder: &Path,
     file: &str,
@@ -24,10 +24,14 @@ pub fn sends_per_second(
         .fold(0.0, f64::max);
     if let Some(budget) = budget_per_s {
         let budget = f64::from(budget);
-        series.push(Series::new(
-            format!("budget {budget}/s"),
-            vec![(0.0, budget), (longest, budget)],
-        ));
+        // First, so that the runs' curves are drawn over it and the legend names it first.
+        series.insert(
+            0,
+            Series::new(
+                format!("budget {budget}/s"),
+                vec![(0.0, budget), (longest, budget)],
+            ),
+        );
     }
     Chart {
         title,
