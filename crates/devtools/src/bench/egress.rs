@@ -164,10 +164,14 @@ async fn budgets(
         super::plots::sends_per_second(
             folder,
             "egress-sends-per-second.svg",
-            &format!(
-                "Messages sent per second under one budget, Telegram answering in {} ms",
-                super::delivery::latency_label(latency)
-            ),
+            &match latency {
+                Some(_) => format!(
+                    "Messages sent per second under one budget, Telegram answering in {} ms",
+                    super::delivery::latency_label(latency)
+                ),
+                None => "Messages sent per second under one budget, Telegram answering at once"
+                    .to_owned(),
+            },
             &curves,
             Some(RATE),
         )?;
