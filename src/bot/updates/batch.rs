@@ -150,21 +150,37 @@ impl Handling {
             }
         };
         let db: SharedTx = Arc::new(Mutex::new(tx));
+        // An update alone needs no savepoint: the transaction is its own.
+        let alone = batch.len() == 1;
         let mut savepoint = "savepoint update";
         let mut waiting = batch.into_iter();
         while let Some(Waiting { attempt, result }) = waiting.next() {
-            let set = sqlx::raw_sql(savepoint)
-                .execute(&mut **db.lock().await)
-                .await;
-            if let Err(error) = set {
-                results.push((result, None));
-                results.extend(waiting.map(|waiting| (waiting.result, None)));
-                return fail_batch(results, error);
+            if !alone {
+                let set = sqlx::raw_sql(savepoint)
+                    .execute(&mut **db.lock().await)
+                    .await;
+                if let Err(error) = set {
+                    results.push((result, None));
+                    results.extend(waiting.map(|waiting| (waiting.result, None)));
+                    return fail_batch(results, error);
+                }
+                savepoint = NEXT_SAVEPOINT;
             }
-            savepoint = NEXT_SAVEPOINT;
             let handled = tokio::time::timeout(HANDLING_TIMEOUT, self.attempt(&db, &attempt))
                 .await
                 .unwrap_or(Err(Failure::TimedOut));
+            if alone && !matches!(handled, Ok(Attempted::Recorded(_))) {
+                // Rolled back now, not when the connection is next used: a look-up may come next.
+                let rolled_back = match Arc::into_inner(db) {
+                    Some(db) => db.into_inner().rollback().await,
+                    None => Ok(()),
+                };
+                if let Err(error) = rolled_back {
+                    tracing::warn!(%error, "rolling back an update failed");
+                }
+                let _ = result.send(handled);
+                return;
+            }
             if !matches!(handled, Ok(Attempted::Recorded(_))) {
                 let undone = sqlx::raw_sql("rollback to savepoint update")
                     .execute(&mut **db.lock().await)
