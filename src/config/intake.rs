@@ -90,7 +90,7 @@ struct IntakeFlags {
     #[arg(long = "update-workers", env = "UPDATE_WORKERS", default_value_t = 16)]
     update_workers: usize,
     /// The most updates one of those transactions handles, each in a savepoint of its own
-    /// (1: a transaction per update).
+    /// (1: a transaction per update; at most 64).
     #[arg(long = "update-batch", env = "UPDATE_BATCH", default_value_t = 16)]
     update_batch: usize,
     /// Days handled updates are kept in the inbox.

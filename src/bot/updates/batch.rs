@@ -82,7 +82,7 @@ impl Batches {
         transactions: usize,
         size: usize,
     ) -> Self {
-        let size = size.max(1);
+        let size = size.clamp(1, MAX_BATCH);
         let (sender, receiver) = mpsc::channel(transactions.max(1) * size * 2);
         let receiver = Arc::new(Mutex::new(receiver));
         let handling = Arc::new(Handling {
@@ -131,6 +131,11 @@ async fn take_batches(
         handling.run_batch(std::mem::take(&mut batch)).await;
     }
 }
+
+/// The most updates in one batch: each savepoint that writes is a subtransaction, and past 64 in
+/// one transaction PostgreSQL's cache of them overflows, which slows every snapshot taken in the
+/// cluster while it lasts.
+const MAX_BATCH: usize = 64;
 
 /// Sent before each update of a batch but the first: the previous one's savepoint (rolled back
 /// to or not) is released, and the next one's set.
