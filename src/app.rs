@@ -324,6 +324,7 @@ fn bot_deps(context: &AppContext) -> crate::bot::BotDeps {
         settings: context.config.bot.clone(),
         intake: context.config.intake.mode.clone(),
         update_workers: context.config.intake.update_workers,
+        update_batch: context.config.intake.update_batch,
         wakeups: context.wakeups.clone(),
         worker_id: context.worker_id.clone(),
         presence: Some(context.presence.clone()),

@@ -512,12 +512,13 @@ fn check_limits(config: &RunConfig, report: &mut Report) {
         },
         format!(
             "sends: {}/s overall (all replicas), {}/s per chat, {}/min per group; at most {} \
-             sends in flight, {} update workers; updates by {mode}",
+             sends in flight, {} update workers of up to {} updates each; updates by {mode}",
             per_sec(delivery.rate_per_sec),
             per_sec(delivery.rate_per_chat_per_sec),
             per_sec(delivery.rate_per_group_per_min),
             delivery.workers,
             config.intake.update_workers,
+            config.intake.update_batch,
         ),
     );
 }

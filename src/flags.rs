@@ -22,6 +22,7 @@ mod tests {
         let intake = IntakeArgs::default();
         assert!(matches!(intake.mode, IntakeMode::Polling));
         assert_eq!(intake.update_workers, 16);
+        assert_eq!(intake.update_batch, 16);
         assert_eq!(intake.webhook_max_body_bytes, 1 << 20);
         assert_eq!(intake.inbox_retention_days, 7);
         let bot = BotSettings::default();

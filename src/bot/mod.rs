@@ -91,8 +91,10 @@ pub struct BotDeps {
     pub settings: BotSettings,
     /// How updates come in.
     pub intake: IntakeMode,
-    /// Updates handled at once (of different chats).
+    /// Transactions handling updates at once (each a batch, of different chats).
     pub update_workers: usize,
+    /// The most updates one of those transactions handles (1: one transaction per update).
+    pub update_batch: usize,
     /// NOTIFY-fed wake-ups of the update workers.
     pub wakeups: Wakeups,
     /// The id written to the update jobs this process claims ([`pgqueue::presence`]).
@@ -156,13 +158,19 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
         limits,
         admins: group_admins::GroupAdmins::default(),
     });
-    let worker = updates::UpdateWorker::new(shared, deps.updates.clone(), schema());
+    let worker = updates::UpdateWorker::new(
+        shared,
+        deps.updates.clone(),
+        schema(),
+        deps.update_workers,
+        deps.update_batch,
+    );
     let runner = Runner::new(
         deps.updates.clone(),
         worker,
         RunnerConfig {
-            concurrency: deps.update_workers,
-            batch: 32,
+            concurrency: deps.update_workers * deps.update_batch,
+            batch: deps.update_batch.max(32),
             worker_id: deps.worker_id.clone(),
             presence: deps.presence.clone(),
             ..RunnerConfig::default()

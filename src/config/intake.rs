@@ -27,8 +27,11 @@ pub struct IntakeArgs {
     pub webhook_listen: Option<SocketAddr>,
     /// The largest webhook body accepted, in bytes (larger ones are answered 413).
     pub webhook_max_body_bytes: usize,
-    /// Updates handled at once (of different chats; one chat's are handled one at a time).
+    /// Transactions handling updates at once (of different chats; one chat's are handled one at
+    /// a time), each a batch of up to `update_batch` updates.
     pub update_workers: usize,
+    /// The most updates one transaction handles, each in a savepoint (1: one per update).
+    pub update_batch: usize,
     /// Days handled updates are kept in the inbox.
     pub inbox_retention_days: u32,
 }
@@ -52,7 +55,7 @@ impl IntakeArgs {
 }
 
 impl Default for IntakeArgs {
-    /// The flags' defaults: polling, 16 update workers, a 1 MiB body limit, 7 days of handled
+    /// The flags' defaults: polling, 16 update workers of batches of 16, a 1 MiB body limit, 7 days of handled
     /// updates.
     fn default() -> Self {
         crate::flags::defaults()
@@ -83,9 +86,13 @@ struct IntakeFlags {
     /// The largest webhook body accepted, in bytes.
     #[arg(long = "webhook-max-body-bytes", env = "WEBHOOK_MAX_BODY_BYTES", default_value_t = 1 << 20)]
     webhook_max_body_bytes: usize,
-    /// Updates handled at once (of different chats).
+    /// Transactions handling updates at once (of different chats), each a batch.
     #[arg(long = "update-workers", env = "UPDATE_WORKERS", default_value_t = 16)]
     update_workers: usize,
+    /// The most updates one of those transactions handles, each in a savepoint of its own
+    /// (1: a transaction per update; at most 64).
+    #[arg(long = "update-batch", env = "UPDATE_BATCH", default_value_t = 16)]
+    update_batch: usize,
     /// Days handled updates are kept in the inbox.
     #[arg(
         long = "inbox-retention-days",
@@ -169,6 +176,7 @@ impl clap::FromArgMatches for IntakeArgs {
             webhook_listen: flags.webhook_listen,
             webhook_max_body_bytes: flags.webhook_max_body_bytes,
             update_workers: flags.update_workers.max(1),
+            update_batch: flags.update_batch.max(1),
             inbox_retention_days: flags.inbox_retention_days,
         })
     }

@@ -38,6 +38,7 @@ mod delivery_scale;
 mod delivery_series;
 mod egress_slow;
 mod intake;
+mod intake_batch;
 mod intake_group;
 mod listeners;
 mod migrations;

@@ -72,10 +72,14 @@ pub(crate) struct InboxPlace {
     pub received_at: DateTime<Utc>,
 }
 
+/// A transaction the contexts of several updates take turns in (a batch of the update workers,
+/// each update in a savepoint of its own).
+pub(crate) type SharedTx = Arc<tokio::sync::Mutex<Transaction<'static, Postgres>>>;
+
 /// The context of one update.
 pub(crate) struct Ctx {
     shared: Arc<Shared>,
-    db: tokio::sync::Mutex<Transaction<'static, Postgres>>,
+    db: SharedTx,
     effects: Mutex<Effects>,
     /// The question opened last in this update, until the message asking it is sent.
     asked: Mutex<Option<AskedQuestion>>,
@@ -116,9 +120,15 @@ impl Turn {
 impl Ctx {
     /// The context of an update handled in `tx`.
     pub fn new(shared: Arc<Shared>, tx: Transaction<'static, Postgres>) -> Self {
+        Self::in_shared(shared, Arc::new(tokio::sync::Mutex::new(tx)))
+    }
+
+    /// The context of an update handled in `db`, which the caller keeps: it commits (or rolls
+    /// back) what the handlers did there, and takes their effects with [`Ctx::into_effects`].
+    pub fn in_shared(shared: Arc<Shared>, db: SharedTx) -> Self {
         Self {
             shared,
-            db: tokio::sync::Mutex::new(tx),
+            db,
             effects: Mutex::default(),
             asked: Mutex::default(),
             place: None,
@@ -168,10 +178,18 @@ impl Ctx {
         self.effects().defer = Some(delay);
     }
 
-    /// The transaction and what the handlers produced, once they are done.
-    pub fn finish(self) -> (Transaction<'static, Postgres>, Effects) {
+    /// The transaction and what the handlers produced, once they are done; `ContextShared` when
+    /// the transaction is shared ([`Ctx::in_shared`]).
+    pub fn finish(self) -> Result<(Transaction<'static, Postgres>, Effects), BotError> {
+        let db = Arc::into_inner(self.db).ok_or(BotError::ContextShared)?;
         let effects = self.effects.into_inner().unwrap_or_else(|p| p.into_inner());
-        (self.db.into_inner(), effects)
+        Ok((db.into_inner(), effects))
+    }
+
+    /// What the handlers produced, once they are done; the transaction stays with whoever
+    /// shares it.
+    pub fn into_effects(self) -> Effects {
+        self.effects.into_inner().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The update's transaction. Hold it only for a statement or a few: a handler that calls

@@ -163,7 +163,7 @@ impl AppTurn {
     /// Commits the request with the messages the chat gets for it.
     pub async fn commit(self) -> Result<(), BotError> {
         let queue = self.ctx.queue().clone();
-        let (mut tx, Effects { outgoing, .. }) = self.ctx.finish();
+        let (mut tx, Effects { outgoing, .. }) = self.ctx.finish()?;
         for message in &outgoing {
             outbox::enqueue(&mut tx, &queue, message).await?;
         }

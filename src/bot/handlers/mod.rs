@@ -37,7 +37,7 @@ use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
 
-pub(crate) use context::{Ctx, Effects, InboxPlace, Shared, Turn, tapper_lang};
+pub(crate) use context::{Ctx, Effects, InboxPlace, Shared, SharedTx, Turn, tapper_lang};
 pub(crate) use forward::{is_forward, on_forward};
 pub(crate) use quote::{is_media, on_media};
 

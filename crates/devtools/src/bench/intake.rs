@@ -30,9 +30,12 @@ pub struct IntakeBenchArgs {
     /// Webhook requests in flight at once (Telegram's max_connections).
     #[arg(long, default_value_t = 40)]
     pub connections: usize,
-    /// Update workers (UPDATE_WORKERS).
+    /// Update workers (UPDATE_WORKERS): transactions handling updates at once.
     #[arg(long, default_value_t = 16)]
     pub workers: usize,
+    /// Updates one of those transactions handles at most (UPDATE_BATCH; 1: one per update).
+    #[arg(long, default_value_t = 16)]
+    pub batch: usize,
     /// Runs, each on a fresh database and simulator.
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
@@ -80,12 +83,13 @@ pub async fn run(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<()>
 
 fn line(args: &IntakeBenchArgs, r: &RunResult, kind: &str) -> String {
     format!(
-        "bench=intake {kind} updates={} connections={} workers={} received_per_s={:.0} \
+        "bench=intake {kind} updates={} connections={} workers={} batch={} received_per_s={:.0} \
          commit_p50_ms={:.1} commit_p99_ms={:.1} handled_per_s={:.0} handled_p50_ms={:.0} \
          handled_p99_ms={:.0}",
         r.updates,
         args.connections,
         args.workers,
+        args.batch,
         r.received_per_s,
         r.commit_p50_ms,
         r.commit_p99_ms,
@@ -133,6 +137,7 @@ async fn run_once(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<Ru
     };
     config.intake.webhook_listen = Some(listen);
     config.intake.update_workers = args.workers;
+    config.intake.update_batch = args.batch;
     config.bot.user_updates_per_minute = std::num::NonZeroU32::MAX;
     let running = remindbot::app::start(config).await?;
     wait_until_up(listen).await?;

@@ -2,18 +2,18 @@
 //! the jobs of one chat share a serial key, so a chat's updates are handled one at a time, in the
 //! order they arrived, while different chats are handled in parallel (by every replica).
 //!
-//! An update is handled in one transaction: what the handlers change (a task and its reminder
-//! job, a question, a setting), the messages they send (written to the outbox), the update's
-//! "handled" mark and the job's completion commit together, or none of it does and the job is
-//! tried again. A crash mid-way therefore never creates a second task, and an update whose handler
-//! keeps failing ends `failed`, for admins, with an apology to the user.
+//! An update is handled in one transaction (a savepoint of a batch's, [`batch`]): what the
+//! handlers change (a task and its reminder job, a question, a setting), the messages they send
+//! (written to the outbox), the update's "handled" mark and the job's completion commit together,
+//! or none of it does and the job is tried again. A crash mid-way therefore never creates a second
+//! task, and an update whose handler keeps failing ends `failed`, for admins, with an apology to
+//! the user.
 //!
 //! Telegram is never called while that transaction is open: a handler that needs a group
 //! member's rights not remembered stops, its attempt is rolled back, they are looked up
 //! ([`super::group_admins`]), and the update is handled again; a failed look-up is answered at
 //! once as "not allowed: could not be checked", so the group's later updates are not held.
 
-use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,11 +21,10 @@ use serde::Deserialize as _;
 use sqlx::PgConnection;
 use teloxide::dispatching::UpdateHandler;
 use teloxide::prelude::*;
-use teloxide::types::{CallbackQueryId, Update, UpdateKind};
+use teloxide::types::{Update, UpdateKind};
 
 use super::BotError;
-use super::group_admins::GroupMember;
-use super::handlers::{Ctx, Effects, InboxPlace, Shared, tapper_lang};
+use super::handlers::{InboxPlace, Shared, tapper_lang};
 use super::metrics;
 use super::render::{self, Reply};
 use crate::domain::ids::ChatId;
@@ -37,14 +36,19 @@ use crate::store::types::ErrorClass;
 use crate::store::{StoreError, chats};
 use pgqueue::{ClaimedJob, GiveUpHook, GivenUpJob, JobHandler, Outcome, Queue, hook::HookFuture};
 
+mod batch;
+
+use batch::{Attempt, Attempted, Batches, Failure, TapAnswer};
+
 /// How long one update may take to handle before its attempt counts as failed.
 pub const HANDLING_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Handles update jobs; one per process, shared by the runner's workers.
+/// Handles update jobs; one per process, shared by the runner's workers. Each job's update is
+/// handled in one of the batches ([`batch`]).
 pub struct UpdateWorker {
     shared: Arc<Shared>,
     queue: Queue,
-    schema: UpdateHandler<BotError>,
+    batches: Batches,
 }
 
 impl std::fmt::Debug for UpdateWorker {
@@ -56,12 +60,20 @@ impl std::fmt::Debug for UpdateWorker {
 }
 
 impl UpdateWorker {
-    /// A worker handling the jobs of `queue` (the updates queue) with the handlers of `schema`.
-    pub(crate) fn new(shared: Arc<Shared>, queue: Queue, schema: UpdateHandler<BotError>) -> Self {
+    /// A worker handling the jobs of `queue` (the updates queue) with the handlers of `schema`,
+    /// in up to `transactions` transactions at once of up to `batch` updates each.
+    pub(crate) fn new(
+        shared: Arc<Shared>,
+        queue: Queue,
+        schema: UpdateHandler<BotError>,
+        transactions: usize,
+        batch: usize,
+    ) -> Self {
+        let batches = Batches::start(shared.clone(), queue.clone(), schema, transactions, batch);
         Self {
             shared,
             queue,
-            schema,
+            batches,
         }
     }
 
@@ -95,110 +107,72 @@ impl UpdateWorker {
                 return fail(ErrorClass::Unreadable, reason);
             }
         };
-        match tokio::time::timeout(HANDLING_TIMEOUT, self.handle(&job, &stored, update)).await {
-            Ok(Ok(Handled::Recorded)) => Outcome::Recorded,
+        match self.handle(&job, &stored, update).await {
+            Ok(Attempted::Recorded(tap_answer)) => {
+                metrics::update_handled(stored.age());
+                self.answer_tap(tap_answer).await;
+                Outcome::Recorded
+            }
             // Waiting for what may follow in the chat is no attempt.
-            Ok(Ok(Handled::Deferred(delay))) => Outcome::Snooze(delay),
-            Ok(Err(error)) => {
+            Ok(Attempted::Deferred(delay)) => Outcome::Snooze(delay),
+            Err(Failure::TimedOut) => retry(
+                ErrorClass::Timeout,
+                format!("not handled within {HANDLING_TIMEOUT:?}"),
+            ),
+            Err(Failure::Handler(error)) => {
                 tracing::warn!(%error, "handling an update failed");
                 if job.is_last_attempt() {
                     metrics::update_failed();
                 }
                 retry(ErrorClass::Handler, error.to_string())
             }
-            Err(_) => retry(
-                ErrorClass::Timeout,
-                format!("not handled within {HANDLING_TIMEOUT:?}"),
-            ),
+            Err(Failure::Batch(error)) => {
+                if job.is_last_attempt() {
+                    metrics::update_failed();
+                }
+                retry(ErrorClass::Handler, error.to_string())
+            }
         }
     }
 
-    /// Handles `update`; when a handler needs a group member's rights that Telegram has not told
-    /// recently, the attempt is rolled back, Telegram is asked with no transaction open, and the
-    /// update is handled again with the answer. A look-up that fails is answered as "not allowed:
-    /// could not be checked" at once, nothing changed.
+    /// Handles `update` in a batch; when a handler needs a group member's rights that Telegram
+    /// has not told recently, the attempt is rolled back, Telegram is asked with no transaction
+    /// open, and the update is handled again (in a later batch) with the answer. A look-up that
+    /// fails is answered as "not allowed: could not be checked" at once, nothing changed.
     async fn handle(
         &self,
         job: &ClaimedJob,
         stored: &Stored,
         update: Update,
-    ) -> Result<Handled, BotError> {
-        let member = match self.attempt(job, stored, update.clone(), None).await {
-            Err(BotError::NeedsLookUp(member)) => member,
+    ) -> Result<Attempted, Failure> {
+        let place = InboxPlace {
+            id: stored.id,
+            received_at: stored.received_at,
+        };
+        let attempt = |update, looked_up| Attempt {
+            job: job.clone(),
+            place,
+            update,
+            looked_up,
+        };
+        let member = match self.batches.handle(attempt(update.clone(), None)).await {
+            Err(Failure::Handler(BotError::NeedsLookUp(member))) => member,
             handled => return handled,
         };
         let shared = &self.shared;
         match shared.admins.look_up(&shared.bot, member).await {
             Ok(admin) => {
-                self.attempt(job, stored, update, Some((member, admin)))
+                self.batches
+                    .handle(attempt(update, Some((member, admin))))
                     .await
             }
             Err(error) => {
                 tracing::info!(%error, "refused: a group member's rights could not be checked");
-                self.refuse_unchecked(job, stored, &update).await
+                self.refuse_unchecked(job, stored, &update)
+                    .await
+                    .map_err(Failure::Handler)
             }
         }
-    }
-
-    /// Runs the handlers in one transaction with the update's outbox messages, its mark and the
-    /// job's completion; then answers a tap. A handler that defers the update has nothing kept,
-    /// nor has one that needs a look-up (`looked_up` is the answer of one made for it).
-    async fn attempt(
-        &self,
-        job: &ClaimedJob,
-        stored: &Stored,
-        update: Update,
-        looked_up: Option<(GroupMember, bool)>,
-    ) -> Result<Handled, BotError> {
-        let tx = self.queue.pool().begin().await?;
-        let place = InboxPlace {
-            id: stored.id,
-            received_at: stored.received_at,
-        };
-        let mut ctx = Ctx::new(self.shared.clone(), tx).in_inbox(place);
-        if let Some((member, admin)) = looked_up {
-            ctx = ctx.with_looked_up(member, admin);
-        }
-        let ctx = Arc::new(ctx);
-        let dispatched = self
-            .schema
-            .dispatch(dptree::deps![update, ctx.clone()])
-            .await;
-        let failed = match dispatched {
-            ControlFlow::Break(Err(error)) => Some(error),
-            // An update no handler takes (a kind the bot does not know) comes back with its
-            // dependencies, the context among them: let them go before taking the context back.
-            unhandled_or_done => {
-                drop(unhandled_or_done);
-                None
-            }
-        };
-        let ctx = Arc::into_inner(ctx).ok_or(BotError::ContextShared)?;
-        let (
-            mut tx,
-            Effects {
-                outgoing,
-                tap_answer,
-                defer,
-            },
-        ) = ctx.finish();
-        if let Some(error) = failed {
-            // Rolled back now, not when the connection is next used: a look-up comes next.
-            tx.rollback().await?;
-            return Err(error);
-        }
-        if let Some(delay) = defer {
-            tx.rollback().await?;
-            return Ok(Handled::Deferred(delay));
-        }
-        for message in &outgoing {
-            outbox::enqueue(&mut tx, &self.shared.deps.queue, message).await?;
-        }
-        self.record(&mut tx, job, stored).await?;
-        tx.commit().await?;
-        metrics::update_handled(stored.age());
-        self.answer_tap(tap_answer).await;
-        Ok(Handled::Recorded)
     }
 
     /// Answers an update whose sender's rights in a group could not be looked up: "not allowed,
@@ -209,7 +183,7 @@ impl UpdateWorker {
         job: &ClaimedJob,
         stored: &Stored,
         update: &Update,
-    ) -> Result<Handled, BotError> {
+    ) -> Result<Attempted, BotError> {
         let mut tx = self.queue.pool().begin().await?;
         let mut tap_answer = None;
         match &update.kind {
@@ -238,30 +212,17 @@ impl UpdateWorker {
                 }
             }
         }
-        self.record(&mut tx, job, stored).await?;
-        tx.commit().await?;
-        metrics::update_handled(stored.age());
-        self.answer_tap(tap_answer).await;
-        Ok(Handled::Recorded)
-    }
-
-    /// Marks the update handled and completes its job, in `tx`.
-    async fn record(
-        &self,
-        tx: &mut PgConnection,
-        job: &ClaimedJob,
-        stored: &Stored,
-    ) -> Result<(), BotError> {
-        inbox::mark_handled(&mut *tx, stored.id).await?;
+        inbox::mark_handled(&mut tx, stored.id).await?;
         self.queue
             .complete(&mut *tx, job)
             .await
             .map_err(StoreError::from)?;
-        Ok(())
+        tx.commit().await?;
+        Ok(Attempted::Recorded(tap_answer))
     }
 
     /// Answers a button tap (after its update committed), with its toast if any.
-    async fn answer_tap(&self, tap_answer: Option<(CallbackQueryId, Option<String>)>) {
+    async fn answer_tap(&self, tap_answer: Option<TapAnswer>) {
         let Some((query_id, text)) = tap_answer else {
             return;
         };
@@ -275,15 +236,6 @@ impl UpdateWorker {
             tracing::warn!(error = %BotError::from(error), "answering a tap failed");
         }
     }
-}
-
-/// What became of an update the handlers ran on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Handled {
-    /// Its effects, its mark and its job's completion are committed.
-    Recorded,
-    /// Nothing was kept: it is handled again after this delay.
-    Deferred(Duration),
 }
 
 impl JobHandler for UpdateWorker {
