@@ -193,6 +193,49 @@ async fn a_keyless_job_is_finished_with_its_history_and_the_next_is_claimed_by_p
     );
 }
 
+#[tokio::test]
+async fn in_a_one_priority_queue_a_held_back_keyed_job_is_passed_over_and_a_job_due_later_is_not_taken()
+ {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    let ids = enqueue(
+        &queue,
+        &db.pool,
+        &[
+            NewJob::new(json!({ "n": 0 })).serial_key("chat:1"),
+            NewJob::new(json!({ "n": 1 })).serial_key("chat:1"),
+            NewJob::new(json!({ "n": 2 })),
+            NewJob::new(json!({ "n": 3 })).run_at(chrono::Utc::now() + chrono::Duration::hours(1)),
+        ],
+    )
+    .await;
+    let first = queue.claim("w", 1).await.unwrap().remove(0);
+    assert_eq!(first.id, ids[0]);
+
+    // The first due job is the key's second, held back while the first runs: the claim passes
+    // it over and takes the keyless job behind it.
+    let stale = ClaimedJob {
+        claim: first.claim - 1,
+        ..first.clone()
+    };
+    let (completed, taken) = queue.complete_and_claim(&stale, "w").await.unwrap();
+    assert!(!completed, "a stale claim was recorded");
+    let keyless = taken.expect("the keyless job was due");
+    assert_eq!(keyless.id, ids[2]);
+    let held = pgqueue::inspect(&db.pool, ids[1]).await.unwrap().unwrap();
+    assert_eq!(held.state, JobState::Pending);
+
+    // Finishing the key's first job takes its second.
+    let (completed, next) = queue.complete_and_claim(&first, "w").await.unwrap();
+    assert!(completed);
+    assert_eq!(next.map(|j| j.id), Some(ids[1]));
+
+    // The job due in an hour is not taken.
+    let (completed, next) = queue.complete_and_claim(&keyless, "w").await.unwrap();
+    assert!(completed);
+    assert!(next.is_none(), "a job due later was claimed");
+}
+
 /// Transactions committed in the current database, once the statistics of backends that have
 /// exited are in.
 async fn commits(pool: &PgPool) -> i64 {
