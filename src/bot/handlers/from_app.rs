@@ -350,8 +350,9 @@ impl AppTurn {
         Ok(Ok(()))
     }
 
-    /// Sets the chat's zone, as the zone buttons do (a task waiting for it is created).
-    pub async fn set_zone(&self, name: &str) -> Result<Result<(), Problem>, BotError> {
+    /// Sets the chat's zone, as the zone buttons do (a task waiting for it is created); what the
+    /// request does after it (the agenda) is in that zone.
+    pub async fn set_zone(&mut self, name: &str) -> Result<Result<(), Problem>, BotError> {
         let Ok(zone) = parse_zone(name) else {
             return Ok(Err(Problem::with_example(
                 self.turn.tr,
@@ -359,16 +360,16 @@ impl AppTurn {
                 "tz-example",
             )));
         };
-        let chosen = zone::tapped(&self.ctx, &self.turn, zone).await?;
-        create::after_zone(&self.ctx, &self.turn, chosen).await?;
+        self.zone_chosen(zone).await?;
         Ok(Ok(()))
     }
 
     /// Sets the chat's zone to the zone of the place at `latitude`, `longitude` (found offline),
     /// as a location shared in the chat does, with the same confirmation (a task waiting for it
-    /// is created); a point that is no place on Earth is refused with the chat's words.
+    /// is created); a point that is no place on Earth is refused with the chat's words. What the
+    /// request does after it (the agenda) is in that zone.
     pub async fn set_location(
-        &self,
+        &mut self,
         latitude: f64,
         longitude: f64,
     ) -> Result<Result<(), Problem>, BotError> {
@@ -384,9 +385,16 @@ impl AppTurn {
                 )));
             }
         };
-        let chosen = zone::tapped(&self.ctx, &self.turn, zone).await?;
-        create::after_zone(&self.ctx, &self.turn, chosen).await?;
+        self.zone_chosen(zone).await?;
         Ok(Ok(()))
+    }
+
+    /// Sets the chat's zone (a task waiting for it is created), and keeps it for the rest of the
+    /// request.
+    async fn zone_chosen(&mut self, zone: Tz) -> Result<(), BotError> {
+        let chosen = zone::tapped(&self.ctx, &self.turn, zone).await?;
+        self.turn.chat.zone = Some(chosen.zone);
+        create::after_zone(&self.ctx, &self.turn, chosen).await
     }
 
     /// Sets the chat's language, as the language buttons do; what the request says after it (in
