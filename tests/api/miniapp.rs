@@ -736,3 +736,46 @@ async fn miniapp_sets_the_agenda_in_the_zone_set_by_the_same_save() {
     assert!(comes_at_eight_in(chrono_tz::Asia::Tashkent, next), "{next}");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn an_http_public_url_offers_no_app_button_outside_the_test_environment() {
+    // Telegram refuses a Mini App button that is not https: with a plain-http local stand-in the
+    // chat still answers, without the app's buttons.
+    let mut app = TestApp::builder()
+        .config(|c| c.bot.public_url = Some("http://127.0.0.1:8080/rb/".parse().unwrap()))
+        .start()
+        .await;
+    let ann = user(&app, "ann", "en").await;
+    let card = app.say(ann, "buy milk tomorrow 10:00").await;
+    assert!(text(&card).contains("buy milk"), "{card:?}");
+    assert!(!card.buttons.is_empty(), "{card:?}");
+    assert!(app_buttons(&card).is_empty(), "{card:?}");
+    let list = app.say(ann, "/list").await;
+    assert!(text(&list).contains("buy milk"), "{list:?}");
+    assert!(app_buttons(&list).is_empty(), "{list:?}");
+    app.stop().await;
+
+    // Telegram's test environment takes plain http: the buttons are there.
+    let mut app = TestApp::builder()
+        .simulator(
+            tgsim::SimConfig {
+                test_environment: true,
+                ..tgsim::SimConfig::default()
+            }
+            .without_limits(),
+        )
+        .config(|c| {
+            c.bot.public_url = Some("http://127.0.0.1:8080/rb/".parse().unwrap());
+            c.bot.telegram_test_environment = true;
+        })
+        .start()
+        .await;
+    let ann = user(&app, "ann", "en").await;
+    let list = app.say(ann, "/list").await;
+    assert_eq!(
+        app_buttons(&list),
+        ["http://127.0.0.1:8080/rb/app/"],
+        "{list:?}"
+    );
+    app.stop().await;
+}
