@@ -779,3 +779,64 @@ async fn an_http_public_url_offers_no_app_button_outside_the_test_environment() 
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn miniapp_refuses_a_negative_lead_in_the_users_language() {
+    let mut app = app_with_public_url().await;
+    let ru = Tr::new(Lang::Ru);
+    let lev = user(&app, "lev", "ru").await;
+    let (status, created) = as_user(
+        &app,
+        lev,
+        Method::POST,
+        "/tasks",
+        Some(json!({ "text": "купить хлеб завтра 10:00" })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let task = &created["task"];
+    let edit = format!("/tasks/{}", task["id"]);
+
+    // A negative lead: said so, not "too long"; nothing changes.
+    let (status, body) = as_user(
+        &app,
+        lev,
+        Method::PUT,
+        "/settings",
+        Some(json!({ "lead_minutes": -5 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"], ru.t("app-err-lead-negative"), "{body}");
+    let (status, body) = as_user(
+        &app,
+        lev,
+        Method::PATCH,
+        &edit,
+        Some(json!({ "version": task["version"], "lead_minutes": -5 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"], ru.t("app-err-lead-negative"), "{body}");
+
+    // A lead too long still says how long it may be.
+    let (status, body) = as_user(
+        &app,
+        lev,
+        Method::PATCH,
+        &edit,
+        Some(json!({ "version": task["version"], "lead_minutes": 10_000_000 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Напоминание может прийти"),
+        "{body}"
+    );
+    let (_, settings) = as_user(&app, lev, Method::GET, "/me", None).await;
+    assert_eq!(settings["settings"]["lead_minutes"], 0, "{settings}");
+    app.stop().await;
+}
