@@ -753,6 +753,14 @@ async fn an_http_public_url_offers_no_app_button_outside_the_test_environment() 
     let list = app.say(ann, "/list").await;
     assert!(text(&list).contains("buy milk"), "{list:?}");
     assert!(app_buttons(&list).is_empty(), "{list:?}");
+    let report = remindbot::check::run(app.config()).await;
+    let line = report
+        .findings
+        .iter()
+        .find(|f| f.topic == "miniapp")
+        .expect("check reports the Mini App");
+    assert_eq!(line.verdict, remindbot::check::Severity::Warn, "{line}");
+    assert!(line.detail.contains("not https"), "{line}");
     app.stop().await;
 
     // Telegram's test environment takes plain http: the buttons are there.
