@@ -89,6 +89,7 @@ pub async fn run(config: &RunConfig) -> Report {
     }
     check_database(config, &mut report).await;
     check_admin(config, &mut report);
+    check_miniapp(config, &mut report);
     check_limits(config, &mut report);
     report
 }
@@ -484,6 +485,20 @@ fn check_admin(config: &RunConfig, report: &mut Report) {
                 );
             }
         }
+    }
+}
+
+/// Whether the chat's buttons open the Mini App (off without PUBLIC_URL, and with an http one
+/// outside Telegram's test environment).
+fn check_miniapp(config: &RunConfig, report: &mut Report) {
+    if let Some(reason) = config.bot.miniapp_off_reason() {
+        report.add("miniapp", Severity::Warn, reason);
+    } else if let Some(url) = config.bot.miniapp_url() {
+        report.add(
+            "miniapp",
+            Severity::Ok,
+            format!("the chat's buttons open the Mini App at {}", url.app_url()),
+        );
     }
 }
 

@@ -1,8 +1,8 @@
 // The Mini App's page: the user's open tasks by day, create with a live preview, Done / Snooze /
-// Delete with Undo, edit in place, settings (the zone typed, or found from where the user is:
-// Telegram's LocationManager, else the browser's geolocation). Vanilla JavaScript, no build step, no inline code.
-// Telegram's launch data (initData) comes from Telegram.WebApp when Telegram's script is there,
-// else from the URL fragment (#tgWebAppData=…&tgWebAppThemeParams=…) as Telegram passes it; every
+// Delete with Undo, edit in place, settings (the zone typed, or found from where the user is by the
+// browser's geolocation, which Telegram's webviews may deny). Vanilla JavaScript, no build step, no
+// inline code, no Telegram script (the page loads only its own, CSP script-src 'self'). Telegram's
+// launch data (initData) comes from the URL fragment (#tgWebAppData=…&tgWebAppThemeParams=…) as Telegram passes it; every
 // request to the API carries it (Authorization: tma <initData>). Every label comes from the
 // API's `strings`; user text is only ever set as text, never as markup.
 "use strict";
@@ -25,17 +25,13 @@
 
   function launchParams() {
     const fragment = new URLSearchParams(window.location.hash.slice(1));
-    const webApp = window.Telegram && window.Telegram.WebApp;
-    let theme = webApp && webApp.themeParams;
-    if (!theme || Object.keys(theme).length === 0) {
-      try {
-        theme = JSON.parse(fragment.get("tgWebAppThemeParams") || "{}");
-      } catch (_) {
-        theme = {};
-      }
+    let theme;
+    try {
+      theme = JSON.parse(fragment.get("tgWebAppThemeParams") || "{}");
+    } catch (_) {
+      theme = {};
     }
-    const scheme = webApp && webApp.colorScheme;
-    return { initData: (webApp && webApp.initData) || fragment.get("tgWebAppData") || "", theme, scheme };
+    return { initData: fragment.get("tgWebAppData") || "", theme };
   }
 
   /** Tells Telegram's client something (`web_app_ready`, `web_app_expand`), as its script does. */
@@ -60,7 +56,7 @@
   }
 
   /** Telegram's theme as CSS variables --tg-theme-*; dark defaults when its background is dark. */
-  function applyTheme(theme, scheme) {
+  function applyTheme(theme) {
     const root = document.documentElement;
     for (const [key, value] of Object.entries(theme || {})) {
       if (/^[a-z_]+$/.test(key) && /^#[0-9a-f]{3,8}$/i.test(String(value))) {
@@ -68,7 +64,7 @@
       }
     }
     const light = luminance(theme && theme.bg_color);
-    const dark = light === null ? scheme === "dark" : light < 0.5;
+    const dark = light !== null && light < 0.5;
     root.dataset.theme = dark ? "dark" : "light";
   }
 
@@ -404,38 +400,13 @@
 
   // ----- the zone from where the user is -----
 
-  /** Telegram's LocationManager (Bot API 8.0), when Telegram's script gives one. */
-  function telegramLocation() {
-    const webApp = window.Telegram && window.Telegram.WebApp;
-    const manager = webApp && webApp.LocationManager;
-    if (!manager || typeof manager.getLocation !== "function") return null;
-    if (typeof webApp.isVersionAtLeast === "function" && !webApp.isVersionAtLeast("8.0")) return null;
-    return manager;
-  }
-
+  /** Whether the browser offers geolocation (only in a secure context). */
   function canLocate() {
-    return Boolean(telegramLocation() || (navigator.geolocation && window.isSecureContext !== false));
+    return Boolean(navigator.geolocation && window.isSecureContext !== false);
   }
 
   /** Where the user is, `{latitude, longitude}`; rejects with the key of the message to show. */
   function locate() {
-    const manager = telegramLocation();
-    if (manager) {
-      return new Promise((resolve, reject) => {
-        const get = () => {
-          if (!manager.isLocationAvailable) return reject("app-location-unsupported");
-          manager.getLocation((data) => {
-            if (data && Number.isFinite(data.latitude) && Number.isFinite(data.longitude)) {
-              resolve({ latitude: data.latitude, longitude: data.longitude });
-            } else {
-              reject("app-location-denied");
-            }
-          });
-        };
-        if (manager.isInited) get();
-        else manager.init(get);
-      });
-    }
     if (!navigator.geolocation) return Promise.reject("app-location-unsupported");
     return new Promise((resolve, reject) => {
       navigator.geolocation.getCurrentPosition(
@@ -517,7 +488,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     const launch = launchParams();
     state.initData = launch.initData;
-    applyTheme(launch.theme, launch.scheme);
+    applyTheme(launch.theme);
     byId("status").classList.add("idle");
     byId("create").addEventListener("submit", create);
     byId("create-text").addEventListener("input", schedulePreview);

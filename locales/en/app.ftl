@@ -50,6 +50,7 @@ app-err-auth = Open the app again from the bot's chat in Telegram.
 app-err-conflict = This task was changed elsewhere (in the chat or another tab). Here it is as it is now.
 app-err-rate = Too many requests. Wait a minute and try again.
 app-err-no-zone = First choose your time zone (in Settings, or /tz in the chat).
+app-err-lead-negative = Minutes before cannot be negative: 0 reminds you at the deadline.
 app-err-bad-request = The request could not be read.
 app-err-server = Something went wrong. Try again.
 app-err-nothing = Nothing to change.

@@ -50,6 +50,7 @@ app-err-auth = Ilovani Telegramdagi bot chatidan qaytadan oching.
 app-err-conflict = Bu vazifa boshqa joyda (chatda yoki boshqa oynada) o'zgartirildi. Mana hozirgi holati.
 app-err-rate = So'rovlar juda ko'p. Bir daqiqa kutib, qayta urinib ko'ring.
 app-err-no-zone = Avval vaqt mintaqangizni tanlang (Sozlamalarda yoki chatda /tz).
+app-err-lead-negative = Daqiqalar manfiy bo'lishi mumkin emas: 0 — muddatning o'zida eslatadi.
 app-err-bad-request = So'rovni o'qib bo'lmadi.
 app-err-server = Nimadir xato ketdi. Qayta urinib ko'ring.
 app-err-nothing = O'zgartiradigan narsa yo'q.

@@ -1,6 +1,7 @@
 //! The Mini App's ways in from the chat: the chat's menu button (`setChatMenuButton` with a
 //! `web_app`, set for every private chat at start) and the "Open app" button under `/list` and
-//! under a task's card; all only when `PUBLIC_URL` is set, the app's URL being
+//! under a task's card; all only when `PUBLIC_URL` is set and https (any in Telegram's test
+//! environment: [`super::BotSettings::miniapp_url`]), the app's URL being
 //! `<PUBLIC_URL>/app/`, and the buttons only in private chats (Telegram refuses them elsewhere).
 
 use teloxide::prelude::*;

@@ -69,6 +69,28 @@ pub struct BotSettings {
     /// under its path. Unset: /calendar says the operator has not set it up.
     #[arg(long = "public-url", env = "PUBLIC_URL")]
     pub public_url: Option<crate::feed::PublicUrl>,
+    /// The Bot API is Telegram's test environment, which opens Mini Apps over plain http too
+    /// (elsewhere Telegram refuses a Mini App button whose URL is not https).
+    #[arg(long = "telegram-test-environment", env = "TELEGRAM_TEST_ENVIRONMENT")]
+    pub telegram_test_environment: bool,
+}
+
+impl BotSettings {
+    /// The public URL the Mini App's buttons open: `PUBLIC_URL` when it is https (or any in
+    /// Telegram's test environment); `None` turns the Mini App's buttons off.
+    pub fn miniapp_url(&self) -> Option<&crate::feed::PublicUrl> {
+        self.public_url
+            .as_ref()
+            .filter(|url| url.is_https() || self.telegram_test_environment)
+    }
+
+    /// Why the Mini App's buttons are off although `PUBLIC_URL` is set, if they are.
+    pub fn miniapp_off_reason(&self) -> Option<&'static str> {
+        (self.public_url.is_some() && self.miniapp_url().is_none()).then_some(
+            "the Mini App is off: PUBLIC_URL is not https, and Telegram opens Mini Apps over \
+             https only (TELEGRAM_TEST_ENVIRONMENT=true allows http in its test environment)",
+        )
+    }
 }
 
 impl Default for BotSettings {
@@ -144,7 +166,10 @@ pub async fn run(bot: Bot, deps: BotDeps, shutdown: CancellationToken) -> Result
     if let Err(error) = commands::publish(&bot).await {
         tracing::warn!(error = %BotError::from(error), "publishing the command menus failed");
     }
-    if let Some(public_url) = &deps.settings.public_url
+    if let Some(reason) = deps.settings.miniapp_off_reason() {
+        tracing::warn!("{reason}");
+    }
+    if let Some(public_url) = deps.settings.miniapp_url()
         && let Err(error) = menu_button::publish(&bot, public_url).await
     {
         tracing::warn!(error = %BotError::from(error), "setting the Mini App's menu button failed");

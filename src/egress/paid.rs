@@ -231,15 +231,26 @@ fn close(seen: &Mutex<Seen>, why: Closed, pause: Duration) {
     }
 }
 
-/// Whether a failed paid send was Telegram refusing the payment: any error about the request
-/// rather than the chat. A 429, an unreachable or migrated chat, a server or network failure keep
-/// their meaning (a user who blocked the bot says nothing about the bot's Stars); teloxide gives
-/// the description, not the status, so every other Bot API error counts.
+/// Whether a failed paid send was Telegram refusing the payment (no Stars, not eligible): a
+/// rejection that names the bot's balance or paid broadcasting. The Bot API documents no error for
+/// either; the simulator answers `Bad Request: BALANCE_TOO_LOW`, the MTProto error Telegram lists
+/// for a Stars balance too low (see its `descriptions::BALANCE_TOO_LOW`). Any other rejection is
+/// about the message or its chat (a bad request, no right to post there) and is handled as a
+/// rejected reminder is, leaving paid broadcast on for the other chats; a 429, an unreachable or
+/// migrated chat, a server or network failure keep their meaning too.
 pub fn refusal(failure: &SendFailure) -> Option<&str> {
     match failure {
-        SendFailure::Rejected(reason) => Some(reason),
+        SendFailure::Rejected(reason) if names_payment(reason) => Some(reason),
         _ => None,
     }
+}
+
+/// Whether Telegram's description is about paying for the send.
+fn names_payment(description: &str) -> bool {
+    let upper = description.to_ascii_uppercase();
+    ["BALANCE", "STARS", "PAID_BROADCAST", "PAID BROADCAST"]
+        .iter()
+        .any(|word| upper.contains(word))
 }
 
 /// Every [`WATCH_EVERY`]: how late the reminders due now would leave at the free rate, and
@@ -336,10 +347,12 @@ mod tests {
     }
 
     #[test]
-    fn only_errors_about_the_request_are_refusals() {
+    fn only_errors_about_paying_are_refusals() {
         let refused = SendFailure::Rejected("Bad Request: BALANCE_TOO_LOW".to_owned());
         assert_eq!(refusal(&refused), Some("Bad Request: BALANCE_TOO_LOW"));
         for other in [
+            SendFailure::Rejected("Bad Request: message thread not found".to_owned()),
+            SendFailure::Rejected("Bad Request: can't parse entities".to_owned()),
             SendFailure::Unreachable("Forbidden: bot was blocked by the user".to_owned()),
             SendFailure::Transient("502".to_owned()),
             SendFailure::Flood {

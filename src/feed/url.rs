@@ -88,6 +88,12 @@ impl PublicUrl {
         &self.prefix
     }
 
+    /// Whether the URL is https (Telegram opens Mini Apps only over https, outside its test
+    /// environment).
+    pub fn is_https(&self) -> bool {
+        self.origin.starts_with("https://")
+    }
+
     /// The Mini App's URL: `<PUBLIC_URL>/app/`.
     pub fn app_url(&self) -> String {
         format!("{}{}/app/", self.origin, self.prefix)

@@ -1,7 +1,7 @@
 //! The Mini App's page: `GET <prefix>/app/` answers one HTML file, and `app.js` and `app.css`
 //! beside it its script and style (vanilla, no build step), all three embedded in the binary from
-//! `assets/miniapp/`. The page reads Telegram's launch data itself (`Telegram.WebApp.initData`,
-//! else the URL fragment's `tgWebAppData`) and sends it with every request to the JSON API beside
+//! `assets/miniapp/`. The page reads Telegram's launch data itself from the URL fragment's
+//! `tgWebAppData` (it loads no Telegram script) and sends it with every request to the JSON API beside
 //! it (`api/…`, [`super::routes`]); the files carry nothing of the user, so they are the same for
 //! everyone.
 //!

@@ -1,7 +1,7 @@
 //! Paid broadcast (PAID_BROADCAST): a herd of reminders that would be late at Telegram's free
 //! 30/s leaves above it with `allow_paid_broadcast`, within the daily Stars budget, then falls back
 //! to the free rate; a refusal (no Stars, not eligible) falls back too, losing and doubling
-//! nothing; replies never pay; off, nothing does. Every assertion is on what the simulator saw
+//! nothing, while a chat's own rejection of a paid send fails that reminder alone; replies never pay; off, nothing does. Every assertion is on what the simulator saw
 //! (which sends carried the flag, what it charged) and what the database holds.
 
 use std::time::Duration;
@@ -12,7 +12,7 @@ use remindbot::check::Severity;
 use remindbot::config::RunConfig;
 use remindbot::egress::{PaidSettings, Stars};
 use serde_json::Value;
-use tgsim::{CallRecord, PaidBroadcastUpdate};
+use tgsim::{CallRecord, FaultAction, FaultRule, PaidBroadcastUpdate};
 
 use crate::app::TestApp;
 use crate::support::{WAIT, eventually, jobs_in};
@@ -206,6 +206,60 @@ async fn a_refused_paid_send_falls_back_to_the_free_rate_and_nothing_is_lost_or_
         line.detail.contains("refused a paid send at") && line.detail.contains("BALANCE_TOO_LOW"),
         "{line}"
     );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_chat_rejecting_a_paid_send_fails_alone_and_paid_broadcast_stays_on() {
+    let _timing = crate::support::TIMING.lock().await;
+    let mut app = TestApp::builder()
+        .telegram_limits()
+        .config(paid_on)
+        .prepare()
+        .await;
+    app.sim.set_paid_broadcast(PaidBroadcastUpdate {
+        balance_tenths: Some(10_000),
+        ..PaidBroadcastUpdate::default()
+    });
+    let chats = herd(&app, 3_300_000, 300).await;
+    // Every tenth chat's message is rejected for a reason of its own (not about paying).
+    let rejecting: Vec<i64> = chats.iter().copied().step_by(10).collect();
+    for chat in &rejecting {
+        app.sim.add_fault(
+            FaultRule::new(FaultAction::ApiError {
+                error_code: 400,
+                description: "Bad Request: message thread not found".to_owned(),
+                parameters: None,
+            })
+            .method("sendMessage")
+            .chat(*chat)
+            .times(1),
+        );
+    }
+    app.run().await;
+    app.wait_sent(270, WAIT * 4).await;
+    eventually(WAIT, "the rejected reminders failed", || async {
+        jobs_in(&app.pool, JobState::Failed).await == 30
+    })
+    .await;
+
+    // The rejected chats got nothing (their reminders failed as any rejected one does); the
+    // others one each, and the herd went on paying until the day's budget was spent.
+    let others: Vec<i64> = chats
+        .iter()
+        .copied()
+        .filter(|c| !rejecting.contains(c))
+        .collect();
+    once_each(&app, &others);
+    assert!(rejecting.iter().all(|c| app.bot_messages(*c).is_empty()));
+    let report = remindbot::check::run(app.config()).await;
+    let line = report
+        .findings
+        .iter()
+        .find(|f| f.topic == "paid")
+        .expect("check reports paid broadcast");
+    assert!(!line.detail.contains("refused"), "{line}");
+    assert!(line.detail.contains("10 of 10 Stars spent"), "{line}");
     app.stop().await;
 }
 

@@ -4,7 +4,8 @@
 //! a stale version is refused with 409 and changes nothing; missing, forged or expired launch data
 //! gets 401 and nothing else; another user's task is 404; bad text is 400 with the chat's own
 //! message in the user's language; a location sets the zone of the place as the chat's shared
-//! location does (a point off the map is 400 and the zone stays). The chat's menu button and the buttons under /list and under a
+//! location does (a point off the map is 400 and the zone stays); an agenda saved with a zone comes
+//! at its time in that zone. The chat's menu button and the buttons under /list and under a
 //! task's card open the app, in private chats only.
 
 use remindbot::domain::lang::Lang;
@@ -677,5 +678,173 @@ async fn miniapp_sets_the_zone_from_a_location_as_the_chats_location_does() {
     .await;
     assert_eq!(status, StatusCode::OK, "{settings}");
     assert_eq!(settings["zone"], "Etc/GMT+2");
+    app.stop().await;
+}
+
+/// The chat's stored agenda: its zone and when it next comes.
+async fn stored_agenda(app: &TestApp, chat: i64) -> (String, chrono::DateTime<chrono::Utc>) {
+    sqlx::query_as("select tz, next_at from agendas where chat_id = $1")
+        .bind(chat)
+        .fetch_one(&app.pool)
+        .await
+        .expect("the chat has an agenda")
+}
+
+#[tokio::test]
+async fn miniapp_sets_the_agenda_in_the_zone_set_by_the_same_save() {
+    let mut app = app_with_public_url().await;
+    let eight = chrono::NaiveTime::from_hms_opt(8, 0, 0).unwrap();
+    let comes_at_eight_in = |zone: chrono_tz::Tz, next: chrono::DateTime<chrono::Utc>| {
+        next.with_timezone(&zone).time() == eight
+            && next - chrono::Utc::now() <= chrono::TimeDelta::days(1)
+    };
+
+    // A new user sets the zone and the agenda in one Save: both are set, the agenda in that zone.
+    let new = app.user("nia", "en");
+    let (status, settings) = as_user(
+        &app,
+        new,
+        Method::PUT,
+        "/settings",
+        Some(json!({ "zone": "Asia/Tashkent", "agenda": "08:00" })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{settings}");
+    assert_eq!(
+        (&settings["zone"], &settings["agenda"]),
+        (&json!("Asia/Tashkent"), &json!("08:00"))
+    );
+    let (zone, next) = stored_agenda(&app, new).await;
+    assert_eq!(zone, "Asia/Tashkent");
+    assert!(comes_at_eight_in(chrono_tz::Asia::Tashkent, next), "{next}");
+
+    // A user moving from Moscow to Tashkent with the agenda at 08:00: it comes at 08:00 in Tashkent.
+    let lev = app.user("lev", "ru");
+    app.say(lev, "/tz Europe/Moscow").await;
+    app.say(lev, "/agenda 8:00").await;
+    let (status, settings) = as_user(
+        &app,
+        lev,
+        Method::PUT,
+        "/settings",
+        Some(json!({ "location": { "latitude": 41.31, "longitude": 69.28 }, "agenda": "08:00" })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{settings}");
+    let (zone, next) = stored_agenda(&app, lev).await;
+    assert_eq!(zone, "Asia/Tashkent");
+    assert!(comes_at_eight_in(chrono_tz::Asia::Tashkent, next), "{next}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_http_public_url_offers_no_app_button_outside_the_test_environment() {
+    // Telegram refuses a Mini App button that is not https: with a plain-http local stand-in the
+    // chat still answers, without the app's buttons.
+    let mut app = TestApp::builder()
+        .config(|c| c.bot.public_url = Some("http://127.0.0.1:8080/rb/".parse().unwrap()))
+        .start()
+        .await;
+    let ann = user(&app, "ann", "en").await;
+    let card = app.say(ann, "buy milk tomorrow 10:00").await;
+    assert!(text(&card).contains("buy milk"), "{card:?}");
+    assert!(!card.buttons.is_empty(), "{card:?}");
+    assert!(app_buttons(&card).is_empty(), "{card:?}");
+    let list = app.say(ann, "/list").await;
+    assert!(text(&list).contains("buy milk"), "{list:?}");
+    assert!(app_buttons(&list).is_empty(), "{list:?}");
+    let report = remindbot::check::run(app.config()).await;
+    let line = report
+        .findings
+        .iter()
+        .find(|f| f.topic == "miniapp")
+        .expect("check reports the Mini App");
+    assert_eq!(line.verdict, remindbot::check::Severity::Warn, "{line}");
+    assert!(line.detail.contains("not https"), "{line}");
+    app.stop().await;
+
+    // Telegram's test environment takes plain http: the buttons are there.
+    let mut app = TestApp::builder()
+        .simulator(
+            tgsim::SimConfig {
+                test_environment: true,
+                ..tgsim::SimConfig::default()
+            }
+            .without_limits(),
+        )
+        .config(|c| {
+            c.bot.public_url = Some("http://127.0.0.1:8080/rb/".parse().unwrap());
+            c.bot.telegram_test_environment = true;
+        })
+        .start()
+        .await;
+    let ann = user(&app, "ann", "en").await;
+    let list = app.say(ann, "/list").await;
+    assert_eq!(
+        app_buttons(&list),
+        ["http://127.0.0.1:8080/rb/app/"],
+        "{list:?}"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn miniapp_refuses_a_negative_lead_in_the_users_language() {
+    let mut app = app_with_public_url().await;
+    let ru = Tr::new(Lang::Ru);
+    let lev = user(&app, "lev", "ru").await;
+    let (status, created) = as_user(
+        &app,
+        lev,
+        Method::POST,
+        "/tasks",
+        Some(json!({ "text": "купить хлеб завтра 10:00" })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let task = &created["task"];
+    let edit = format!("/tasks/{}", task["id"]);
+
+    // A negative lead: said so, not "too long"; nothing changes.
+    let (status, body) = as_user(
+        &app,
+        lev,
+        Method::PUT,
+        "/settings",
+        Some(json!({ "lead_minutes": -5 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"], ru.t("app-err-lead-negative"), "{body}");
+    let (status, body) = as_user(
+        &app,
+        lev,
+        Method::PATCH,
+        &edit,
+        Some(json!({ "version": task["version"], "lead_minutes": -5 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"], ru.t("app-err-lead-negative"), "{body}");
+
+    // A lead too long still says how long it may be.
+    let (status, body) = as_user(
+        &app,
+        lev,
+        Method::PATCH,
+        &edit,
+        Some(json!({ "version": task["version"], "lead_minutes": 10_000_000 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Напоминание может прийти"),
+        "{body}"
+    );
+    let (_, settings) = as_user(&app, lev, Method::GET, "/me", None).await;
+    assert_eq!(settings["settings"]["lead_minutes"], 0, "{settings}");
     app.stop().await;
 }

@@ -585,7 +585,14 @@ async fn miniapp_the_page_is_small_locked_down_and_revalidated() {
         );
         assert_eq!(headers["cache-control"], "no-cache");
         assert_eq!(headers["x-content-type-options"], "nosniff");
-        size += response.bytes().await.expect("the body").len();
+        let body = response.bytes().await.expect("the body");
+        size += body.len();
+        // The page loads no Telegram script (scripts from this origin only): it reads nothing of
+        // `Telegram.WebApp` (its launch data, theme or LocationManager), which would never be there.
+        assert!(
+            !String::from_utf8_lossy(&body).contains("Telegram.WebApp"),
+            "{path} reads Telegram.WebApp"
+        );
         let etag = headers["etag"].clone();
         let again = http
             .get(format!("{base}{path}"))

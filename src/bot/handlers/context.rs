@@ -223,7 +223,7 @@ impl Ctx {
     ) -> Option<Vec<InlineKeyboardButton>> {
         crate::bot::menu_button::open_app_row(
             turn.tr,
-            self.settings().public_url.as_ref(),
+            self.settings().miniapp_url(),
             turn.is_private(),
             task,
         )

@@ -23,7 +23,7 @@ use crate::bot::{BotDeps, BotError, assumed, group_admins::GroupAdmins};
 use crate::domain::due::{DueError, ParsedDue, parse_due, parse_edit};
 use crate::domain::ids::{ChatId, TaskId, UserId};
 use crate::domain::lang::Lang;
-use crate::domain::lead::Lead;
+use crate::domain::lead::{Lead, LeadError};
 use crate::domain::timezone::{parse_zone, zone_at};
 use crate::i18n::{Arg, Tr};
 use crate::store::chats::{self, Chat};
@@ -110,6 +110,22 @@ pub(crate) struct AppEdit {
     pub repeat: Option<String>,
     /// A new lead, in minutes.
     pub lead_minutes: Option<i64>,
+}
+
+/// The lead of `minutes` the app asks for, or why not in `tr`'s words (with `example_key`):
+/// negative, or longer than [`Lead::MAX`].
+fn lead_of(tr: Tr, minutes: i64, example_key: &str) -> Result<Lead, Problem> {
+    Lead::from_secs(minutes.saturating_mul(60)).map_err(|error| match error {
+        LeadError::Negative => Problem::key(tr, "app-err-lead-negative"),
+        LeadError::TooLong { max_days } => Problem::with_example(
+            tr,
+            tr.t_with(
+                "err-lead-too-long",
+                &[("days", Arg::Number(i64::from(max_days)))],
+            ),
+            example_key,
+        ),
+    })
 }
 
 /// One request of the app: the user's turn in their private chat, in one transaction.
@@ -276,16 +292,9 @@ impl AppTurn {
         };
         let lead = match change.lead_minutes {
             None => task.lead,
-            Some(minutes) => match Lead::from_secs(minutes.saturating_mul(60)) {
+            Some(minutes) => match lead_of(tr, minutes, "lead-example") {
                 Ok(lead) => lead,
-                Err(_) => {
-                    let max_days = Lead::MAX.secs() / 86_400;
-                    let problem = tr.t_with(
-                        "err-lead-too-long",
-                        &[("days", Arg::Number(i64::from(max_days)))],
-                    );
-                    return Ok(Err(Problem::with_example(tr, problem, "lead-example")));
-                }
+                Err(problem) => return Ok(Err(problem)),
             },
         };
         let words: Vec<&str> = [change.when.as_deref(), change.repeat.as_deref()]
@@ -350,8 +359,9 @@ impl AppTurn {
         Ok(Ok(()))
     }
 
-    /// Sets the chat's zone, as the zone buttons do (a task waiting for it is created).
-    pub async fn set_zone(&self, name: &str) -> Result<Result<(), Problem>, BotError> {
+    /// Sets the chat's zone, as the zone buttons do (a task waiting for it is created); what the
+    /// request does after it (the agenda) is in that zone.
+    pub async fn set_zone(&mut self, name: &str) -> Result<Result<(), Problem>, BotError> {
         let Ok(zone) = parse_zone(name) else {
             return Ok(Err(Problem::with_example(
                 self.turn.tr,
@@ -359,16 +369,16 @@ impl AppTurn {
                 "tz-example",
             )));
         };
-        let chosen = zone::tapped(&self.ctx, &self.turn, zone).await?;
-        create::after_zone(&self.ctx, &self.turn, chosen).await?;
+        self.zone_chosen(zone).await?;
         Ok(Ok(()))
     }
 
     /// Sets the chat's zone to the zone of the place at `latitude`, `longitude` (found offline),
     /// as a location shared in the chat does, with the same confirmation (a task waiting for it
-    /// is created); a point that is no place on Earth is refused with the chat's words.
+    /// is created); a point that is no place on Earth is refused with the chat's words. What the
+    /// request does after it (the agenda) is in that zone.
     pub async fn set_location(
-        &self,
+        &mut self,
         latitude: f64,
         longitude: f64,
     ) -> Result<Result<(), Problem>, BotError> {
@@ -384,9 +394,16 @@ impl AppTurn {
                 )));
             }
         };
-        let chosen = zone::tapped(&self.ctx, &self.turn, zone).await?;
-        create::after_zone(&self.ctx, &self.turn, chosen).await?;
+        self.zone_chosen(zone).await?;
         Ok(Ok(()))
+    }
+
+    /// Sets the chat's zone (a task waiting for it is created), and keeps it for the rest of the
+    /// request.
+    async fn zone_chosen(&mut self, zone: Tz) -> Result<(), BotError> {
+        let chosen = zone::tapped(&self.ctx, &self.turn, zone).await?;
+        self.turn.chat.zone = Some(chosen.zone);
+        create::after_zone(&self.ctx, &self.turn, chosen).await
     }
 
     /// Sets the chat's language, as the language buttons do; what the request says after it (in
@@ -399,14 +416,8 @@ impl AppTurn {
 
     /// Sets the chat's default lead, as `/settings <minutes>` does.
     pub async fn set_lead(&self, minutes: i64) -> Result<Result<(), Problem>, BotError> {
-        let tr = self.turn.tr;
-        if Lead::from_secs(minutes.saturating_mul(60)).is_err() {
-            let max_days = Lead::MAX.secs() / 86_400;
-            let problem = tr.t_with(
-                "err-lead-too-long",
-                &[("days", Arg::Number(i64::from(max_days)))],
-            );
-            return Ok(Err(Problem::with_example(tr, problem, "settings-example")));
+        if let Err(problem) = lead_of(self.turn.tr, minutes, "settings-example") {
+            return Ok(Err(problem));
         }
         settings::command(&self.ctx, &self.turn, &minutes.to_string()).await?;
         Ok(Ok(()))

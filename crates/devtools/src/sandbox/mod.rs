@@ -107,6 +107,7 @@ pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
         http_addr,
         bot: BotSettings {
             public_url: Some(public_url),
+            telegram_test_environment: true,
             ..config.bot
         },
         ..config
