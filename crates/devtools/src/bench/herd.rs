@@ -56,6 +56,10 @@ pub struct HerdArgs {
     /// report both drains (use `--rate 30`, Telegram's free limit, for the real comparison).
     #[arg(long)]
     pub paid: bool,
+    /// Drain the herd with paid broadcast on only, skipping the free drain (at 30/s, 100,000
+    /// reminders take 55 minutes): for a rerun of the paid figure alone.
+    #[arg(long, conflicts_with = "paid")]
+    pub paid_only: bool,
     /// The simulated bot's Stars balance for the paid drain.
     #[arg(long, default_value = "100000")]
     pub stars_balance: Stars,
@@ -116,7 +120,13 @@ impl Herd {
 /// Runs the herd `--runs` times (with `--paid`, twice each: free, then paid): a line per run,
 /// then medians, then the drains side by side.
 pub async fn run(args: &HerdArgs, server_url: &str) -> anyhow::Result<()> {
-    let passes: &[bool] = if args.paid { &[false, true] } else { &[false] };
+    let passes: &[bool] = if args.paid_only {
+        &[true]
+    } else if args.paid {
+        &[false, true]
+    } else {
+        &[false]
+    };
     let mut summaries = Vec::new();
     let mut curves = Vec::new();
     for &paid in passes {
