@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
 use super::StoreError;
-use super::task_model::{Task, TaskRow};
+use super::task_model::{Task, task_row_of};
 use super::tasks::ListedTask;
 use super::types::TaskState;
 use crate::domain::ids::{ChatId, TaskId};
@@ -41,17 +41,7 @@ impl TryFrom<Row> for VersionedTask {
     type Error = StoreError;
 
     fn try_from(row: Row) -> Result<Self, StoreError> {
-        let task = Task::try_from(TaskRow {
-            id: row.id,
-            chat_id: row.chat_id,
-            owner_id: row.owner_id,
-            text: row.text,
-            due_at: row.due_at,
-            lead_secs: row.lead_secs,
-            rule: row.rule,
-            tz: row.tz,
-            state: row.state,
-        })?;
+        let task = Task::try_from(task_row_of!(row))?;
         Ok(Self {
             listed: ListedTask {
                 task,

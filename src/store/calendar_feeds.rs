@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgExecutor};
 
 use super::StoreError;
-use super::task_model::{Task, TaskRow};
+use super::task_model::{Task, task_row_of};
 use super::types::{TaskState, read};
 use crate::domain::feed_secret::SecretHash;
 use crate::domain::ids::ChatId;
@@ -108,17 +108,7 @@ pub async fn open_tasks(
     .await?;
     rows.into_iter()
         .map(|row| {
-            let task = Task::try_from(TaskRow {
-                id: row.id,
-                chat_id: row.chat_id,
-                owner_id: row.owner_id,
-                text: row.text,
-                due_at: row.due_at,
-                lead_secs: row.lead_secs,
-                rule: row.rule,
-                tz: row.tz,
-                state: row.state,
-            })?;
+            let task = Task::try_from(task_row_of!(row))?;
             Ok(FeedTask {
                 revision: read(
                     "tasks",

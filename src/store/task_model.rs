@@ -143,6 +143,26 @@ impl TryFrom<TaskRow> for Task {
     }
 }
 
+/// The [`TaskRow`] of a `query!` record that selects a task's columns under their own names
+/// beside others: the queries that read more than a task share this one mapping. It moves the
+/// task's fields out of the record, so the record's other fields stay usable.
+macro_rules! task_row_of {
+    ($record:ident) => {
+        $crate::store::task_model::TaskRow {
+            id: $record.id,
+            chat_id: $record.chat_id,
+            owner_id: $record.owner_id,
+            text: $record.text,
+            due_at: $record.due_at,
+            lead_secs: $record.lead_secs,
+            rule: $record.rule,
+            tz: $record.tz,
+            state: $record.state,
+        }
+    };
+}
+pub(crate) use task_row_of;
+
 /// Reads a fetched row, if any.
 pub(crate) fn read_task(row: Option<TaskRow>) -> Result<Option<Task>, StoreError> {
     Ok(row.map(Task::try_from).transpose()?)

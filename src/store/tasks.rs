@@ -14,8 +14,8 @@ pub use super::occurrences::{
     schedule_occurrence,
 };
 pub(crate) use super::task_model::TaskRow;
-use super::task_model::read_task;
 pub use super::task_model::{MAX_TEXT_CHARS, NewTask, Task, TaskText, TaskTextError, TaskVersion};
+use super::task_model::{read_task, task_row_of};
 use super::types::{ReminderKind, TaskState, read};
 use crate::domain::ids::{ChatId, TaskId, UserId};
 use crate::domain::lead::Lead;
@@ -105,17 +105,7 @@ pub async fn list_open(
     .await?;
     rows.into_iter()
         .map(|row| {
-            let task = Task::try_from(TaskRow {
-                id: row.id,
-                chat_id: row.chat_id,
-                owner_id: row.owner_id,
-                text: row.text,
-                due_at: row.due_at,
-                lead_secs: row.lead_secs,
-                rule: row.rule,
-                tz: row.tz,
-                state: row.state,
-            })?;
+            let task = Task::try_from(task_row_of!(row))?;
             Ok(ListedTask {
                 task,
                 next_reminder: row.next_reminder,
