@@ -71,6 +71,11 @@ impl UserLimits {
         if self.flooding(user_id) {
             return Ok(RateVerdict::Drop);
         }
+        // Within the rate (the common case) costs one statement; past it, the state is read
+        // and judged.
+        if user_rates::take_within(conn, user_id, self.interval(), TimeDelta::minutes(1)).await? {
+            return Ok(RateVerdict::Allow);
+        }
         let state = user_rates::hold(conn, user_id).await?;
         let judged = self.judge(state);
         if (judged.tat, judged.warned_at) != (state.tat, state.warned_at) {
@@ -87,10 +92,15 @@ impl UserLimits {
         self.flood.check_key(&user_id).is_err()
     }
 
+    /// The time one update takes of a user's allowance.
+    fn interval(&self) -> TimeDelta {
+        TimeDelta::minutes(1) / self.per_minute.get() as i32
+    }
+
     /// The verdict on one more update of a user in `state`, and their state after it.
     fn judge(&self, state: RateState) -> Judged {
         let minute = TimeDelta::minutes(1);
-        let interval = minute / self.per_minute.get() as i32;
+        let interval = self.interval();
         let next = state.tat.max(state.now) + interval;
         if next - state.now <= minute {
             return Judged {

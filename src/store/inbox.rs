@@ -290,6 +290,23 @@ pub async fn load<'e>(
     .await?)
 }
 
+/// Reads the inbox rows `ids` in one statement (those that are gone are left out), in no
+/// particular order.
+#[tracing::instrument(skip_all, fields(rows = ids.len()))]
+pub async fn load_many<'e>(
+    executor: impl PgExecutor<'e>,
+    ids: &[i64],
+) -> Result<Vec<Stored>, StoreError> {
+    Ok(sqlx::query_as!(
+        Stored,
+        r#"select id, raw, body, received_at, handled_at is not null as "handled!"
+           from updates where id = any($1)"#,
+        ids,
+    )
+    .fetch_all(executor)
+    .await?)
+}
+
 /// The update of chat `chat_id` stored right after inbox row `after`, as Telegram sent it (`None`
 /// when none has arrived yet, or it was no readable update). The chat's updates are handled in
 /// this order, so while row `after` is being handled, this one is still waiting.
@@ -314,6 +331,19 @@ pub async fn mark_handled(conn: &mut PgConnection, id: i64) -> Result<(), StoreE
     sqlx::query!("update updates set handled_at = now() where id = $1", id)
         .execute(conn)
         .await?;
+    Ok(())
+}
+
+/// Marks the inbox rows `ids` handled in one statement, in the transaction that holds their
+/// updates' effects.
+#[tracing::instrument(skip_all, fields(rows = ids.len()))]
+pub async fn mark_many_handled(conn: &mut PgConnection, ids: &[i64]) -> Result<(), StoreError> {
+    sqlx::query!(
+        "update updates set handled_at = now() where id = any($1)",
+        ids
+    )
+    .execute(conn)
+    .await?;
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! The per-user message rate's state, one row per user who wrote lately, shared by every replica
 //! (see [`crate::bot::limits`]).
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 use sqlx::{PgConnection, PgPool};
 
 use super::StoreError;
@@ -16,6 +16,35 @@ pub struct RateState {
     pub warned_at: Option<DateTime<Utc>>,
     /// The database's clock.
     pub now: DateTime<Utc>,
+}
+
+/// Counts one message of `user_id` when it fits within the rate, in one statement: their next
+/// theoretical arrival moves on by `interval` (from now, for a new user or one whose rate has
+/// recovered) as long as it stays within `window` of now. Returns whether it fitted; either way the
+/// row is locked for the rest of the transaction (a new user's created), and when it did not fit
+/// nothing changed, for [`hold`] and [`set`] to judge.
+pub async fn take_within(
+    conn: &mut PgConnection,
+    user_id: UserId,
+    interval: TimeDelta,
+    window: TimeDelta,
+) -> Result<bool, StoreError> {
+    let micros = |delta: TimeDelta| delta.num_microseconds().unwrap_or(i64::MAX);
+    let taken = sqlx::query_scalar!(
+        "insert into user_rates as r (user_id, tat)
+             values ($1, now() + $2::bigint * interval '1 microsecond')
+         on conflict (user_id) do update
+             set tat = greatest(r.tat, now()) + $2::bigint * interval '1 microsecond'
+             where greatest(r.tat, now()) + $2::bigint * interval '1 microsecond' - now()
+                   <= $3::bigint * interval '1 microsecond'
+         returning r.user_id",
+        user_id.0,
+        micros(interval),
+        micros(window),
+    )
+    .fetch_optional(conn)
+    .await?;
+    Ok(taken.is_some())
 }
 
 /// Reads `user_id`'s state, locking its row for the rest of the transaction (a new user's is

@@ -163,3 +163,122 @@ async fn a_failing_update_in_a_batch_takes_back_only_its_own_effects() {
     assert_eq!(boom_attempts, 2, "the failing update was tried again once");
     app.stop().await;
 }
+
+/// While a batch waits, one of its chats' jobs loses its lease (the job is put back and claimed
+/// again, as the reaper and another worker would): the batch's completion finds the lost lease,
+/// and the chat's task is saved and answered once, by the new claim, while the batch's other
+/// chats are answered once each, on their first attempt.
+#[tokio::test]
+async fn a_lost_lease_in_a_batch_saves_nothing_twice() {
+    let mut app = TestApp::builder()
+        .config(|c| {
+            c.intake.update_workers = 1;
+            c.intake.update_batch = 16;
+            c.delivery.rate_per_chat_per_sec = 0;
+        })
+        .start()
+        .await;
+    let holder = app.user("Holder", "en");
+    let others: Vec<i64> = (0..3)
+        .map(|i| app.user(&format!("Other{i}"), "en"))
+        .collect();
+    let victim = app.user("Victim", "en");
+    for user in [holder, victim].iter().chain(&others) {
+        app.say(*user, "/tz Asia/Tashkent").await;
+    }
+
+    // The holder's chat row is locked: the one transaction handling updates waits on it.
+    let mut lock = app.pool.begin().await.unwrap();
+    sqlx::query("select 1 from chats where chat_id = $1 for update")
+        .bind(holder)
+        .execute(&mut *lock)
+        .await
+        .unwrap();
+    app.sim.user_says(holder, "held up tomorrow 9:00").unwrap();
+    eventually(WAIT, "the batch waiting on the lock", || async {
+        scalar(
+            &app,
+            "select count(*) from pg_stat_activity
+             where wait_event_type = 'Lock' and datname = current_database()",
+        )
+        .await
+            == 1
+    })
+    .await;
+    for (i, other) in others.iter().enumerate() {
+        app.sim
+            .user_says(*other, &format!("other {i} tomorrow 9:00"))
+            .unwrap();
+    }
+    app.sim.user_says(victim, "lost tomorrow 9:00").unwrap();
+    eventually(WAIT, "the updates claimed", || async {
+        scalar(
+            &app,
+            "select count(*) from jobs where queue = 'updates' and state = 'running'",
+        )
+        .await
+            == 5
+    })
+    .await;
+    // The victim's running job is put back: it is claimed again while its first claim waits
+    // for the next batch.
+    sqlx::query(
+        "update jobs set state = 'pending', run_at = now(), locked_until = null, locked_by = null
+         where id = (select j.id from jobs j join updates u on u.id = (j.payload->>'inbox_id')::bigint
+                     where u.raw->'message'->>'text' = 'lost tomorrow 9:00')",
+    )
+    .execute(&app.pool)
+    .await
+    .unwrap();
+    eventually(WAIT, "the victim's job claimed again", || async {
+        scalar(
+            &app,
+            "select count(*) from jobs j join updates u on u.id = (j.payload->>'inbox_id')::bigint
+             where u.raw->'message'->>'text' = 'lost tomorrow 9:00'
+               and j.state = 'running' and j.claims = 2",
+        )
+        .await
+            == 1
+    })
+    .await;
+    lock.commit().await.unwrap();
+
+    eventually(WAIT * 2, "every chat's confirmation", || async {
+        others
+            .iter()
+            .chain([&holder, &victim])
+            .all(|user| bot_messages_with(&app, *user, SAVED) >= 1)
+    })
+    .await;
+    eventually(WAIT, "every update job done", || async {
+        scalar(
+            &app,
+            "select count(*) from jobs where queue = 'updates' and state <> 'done'",
+        )
+        .await
+            == 0
+    })
+    .await;
+    for user in others.iter().chain([&holder, &victim]) {
+        assert_eq!(bot_messages_with(&app, *user, SAVED), 1, "answered once");
+    }
+    let victim_tasks =
+        sqlx::query_scalar::<_, i64>("select count(*) from tasks where chat_id = $1")
+            .bind(victim)
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!(victim_tasks, 1, "the victim's task saved once");
+    assert_eq!(scalar(&app, "select count(*) from tasks").await, 5);
+    let others_attempts = scalar(
+        &app,
+        "select max(j.attempts)::bigint from jobs j join updates u on u.id = (j.payload->>'inbox_id')::bigint
+         where u.raw->'message'->>'text' like 'other %'",
+    )
+    .await;
+    assert_eq!(
+        others_attempts, 1,
+        "the other chats' updates took one attempt each"
+    );
+    app.stop().await;
+}

@@ -50,6 +50,18 @@ impl Queue {
         &self,
         claims: &[(JobId, i32)],
     ) -> Result<Vec<(JobId, i32)>, QueueError> {
+        self.complete_many_in(&self.pool, claims).await
+    }
+
+    /// [`Queue::complete_many`] through `executor`: pass `&mut *tx` to record the jobs in the same
+    /// transaction as their effects (one statement for all of them). The caller decides what a
+    /// lost lease (returned, not recorded) means for the effects already written.
+    #[tracing::instrument(skip_all, fields(jobs = claims.len()))]
+    pub async fn complete_many_in<'e>(
+        &self,
+        executor: impl PgExecutor<'e>,
+        claims: &[(JobId, i32)],
+    ) -> Result<Vec<(JobId, i32)>, QueueError> {
         // A job can appear once per statement: of two claims of one job only the newer can hold.
         let mut newest: std::collections::HashMap<JobId, i32> = std::collections::HashMap::new();
         for &(id, claim) in claims {
@@ -66,7 +78,7 @@ impl Queue {
             &ids,
             &fences,
         )
-        .fetch_all(&self.pool)
+        .fetch_all(executor)
         .await?;
         if done.len() == claims.len() {
             return Ok(Vec::new());

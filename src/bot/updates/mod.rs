@@ -17,6 +17,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use chrono::Utc;
+
 use serde::Deserialize as _;
 use sqlx::PgConnection;
 use teloxide::dispatching::UpdateHandler;
@@ -24,7 +26,7 @@ use teloxide::prelude::*;
 use teloxide::types::{Update, UpdateKind};
 
 use super::BotError;
-use super::handlers::{InboxPlace, Shared, tapper_lang};
+use super::handlers::{Shared, tapper_lang};
 use super::metrics;
 use super::render::{self, Reply};
 use crate::domain::ids::ChatId;
@@ -89,32 +91,24 @@ impl UpdateWorker {
                 );
             }
         };
-        let stored = match inbox::load(self.queue.pool(), inbox_id).await {
-            Ok(Some(stored)) => stored,
-            // Retention removed it (its job outlived it): nothing is left to handle.
-            Ok(None) => return Outcome::Cancel,
-            Err(error) => {
-                return retry(ErrorClass::Handler, format!("reading the update: {error}"));
-            }
-        };
-        if stored.handled {
-            return Outcome::Done;
-        }
-        let update = match parse(&stored) {
-            Ok(update) => update,
-            Err(reason) => {
-                metrics::update_failed();
-                return fail(ErrorClass::Unreadable, reason);
-            }
-        };
-        match self.handle(&job, &stored, update).await {
-            Ok(Attempted::Recorded(tap_answer)) => {
-                metrics::update_handled(stored.age());
+        match self.handle(&job, inbox_id).await {
+            Ok(Attempted::Recorded {
+                tap_answer,
+                received_at,
+            }) => {
+                metrics::update_handled((Utc::now() - received_at).to_std().unwrap_or_default());
                 self.answer_tap(tap_answer).await;
                 Outcome::Recorded
             }
             // Waiting for what may follow in the chat is no attempt.
             Ok(Attempted::Deferred(delay)) => Outcome::Snooze(delay),
+            Ok(Attempted::HandledBefore) => Outcome::Done,
+            // Retention removed it (its job outlived it): nothing is left to handle.
+            Ok(Attempted::Gone) => Outcome::Cancel,
+            Err(Failure::Unreadable(reason)) => {
+                metrics::update_failed();
+                fail(ErrorClass::Unreadable, reason)
+            }
             Err(Failure::TimedOut) => retry(
                 ErrorClass::Timeout,
                 format!("not handled within {HANDLING_TIMEOUT:?}"),
@@ -135,42 +129,27 @@ impl UpdateWorker {
         }
     }
 
-    /// Handles `update` in a batch; when a handler needs a group member's rights that Telegram
-    /// has not told recently, the attempt is rolled back, Telegram is asked with no transaction
-    /// open, and the update is handled again (in a later batch) with the answer. A look-up that
-    /// fails is answered as "not allowed: could not be checked" at once, nothing changed.
-    async fn handle(
-        &self,
-        job: &ClaimedJob,
-        stored: &Stored,
-        update: Update,
-    ) -> Result<Attempted, Failure> {
-        let place = InboxPlace {
-            id: stored.id,
-            received_at: stored.received_at,
-        };
-        let attempt = |update, looked_up| Attempt {
+    /// Handles the update in inbox row `inbox_id` in a batch; when a handler needs a group
+    /// member's rights that Telegram has not told recently, the attempt is rolled back, Telegram
+    /// is asked with no transaction open, and the update is handled again (in a later batch) with
+    /// the answer. A look-up that fails is answered as "not allowed: could not be checked" at
+    /// once, nothing changed.
+    async fn handle(&self, job: &ClaimedJob, inbox_id: i64) -> Result<Attempted, Failure> {
+        let attempt = |looked_up| Attempt {
             job: job.clone(),
-            place,
-            update,
+            inbox_id,
             looked_up,
         };
-        let member = match self.batches.handle(attempt(update.clone(), None)).await {
+        let member = match self.batches.handle(attempt(None)).await {
             Err(Failure::Handler(BotError::NeedsLookUp(member))) => member,
             handled => return handled,
         };
         let shared = &self.shared;
         match shared.admins.look_up(&shared.bot, member).await {
-            Ok(admin) => {
-                self.batches
-                    .handle(attempt(update, Some((member, admin))))
-                    .await
-            }
+            Ok(admin) => self.batches.handle(attempt(Some((member, admin)))).await,
             Err(error) => {
                 tracing::info!(%error, "refused: a group member's rights could not be checked");
-                self.refuse_unchecked(job, stored, &update)
-                    .await
-                    .map_err(Failure::Handler)
+                self.refuse_unchecked(job, inbox_id).await
             }
         }
     }
@@ -181,10 +160,27 @@ impl UpdateWorker {
     async fn refuse_unchecked(
         &self,
         job: &ClaimedJob,
+        inbox_id: i64,
+    ) -> Result<Attempted, Failure> {
+        let mut tx = self.queue.pool().begin().await.map_err(handler)?;
+        // Read again here: the batch that needed the look-up has let its copy go.
+        let Some(stored) = inbox::load(&mut *tx, inbox_id).await.map_err(handler)? else {
+            return Ok(Attempted::Gone);
+        };
+        let update = parse(&stored).map_err(Failure::Unreadable)?;
+        self.refuse_in(tx, job, &stored, &update)
+            .await
+            .map_err(Failure::Handler)
+    }
+
+    /// [`Self::refuse_unchecked`] in `tx`, which has read `stored`.
+    async fn refuse_in(
+        &self,
+        mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+        job: &ClaimedJob,
         stored: &Stored,
         update: &Update,
     ) -> Result<Attempted, BotError> {
-        let mut tx = self.queue.pool().begin().await?;
         let mut tap_answer = None;
         match &update.kind {
             UpdateKind::CallbackQuery(query) => {
@@ -218,7 +214,10 @@ impl UpdateWorker {
             .await
             .map_err(StoreError::from)?;
         tx.commit().await?;
-        Ok(Attempted::Recorded(tap_answer))
+        Ok(Attempted::Recorded {
+            tap_answer,
+            received_at: stored.received_at,
+        })
     }
 
     /// Answers a button tap (after its update committed), with its toast if any.
@@ -254,6 +253,11 @@ fn parse(stored: &Stored) -> Result<Update, String> {
         ));
     };
     Update::deserialize(raw).map_err(|error| format!("not an update teloxide reads: {error}"))
+}
+
+/// A handler's error as an attempt's failure.
+fn handler(error: impl Into<BotError>) -> Failure {
+    Failure::Handler(error.into())
 }
 
 fn fail(class: ErrorClass, message: String) -> Outcome {
