@@ -80,6 +80,58 @@ impl Queue {
         worker: &str,
     ) -> Result<Option<Claim<'c>>, QueueError> {
         let mut tx = conn.begin().await?;
+        // The common case in one statement of the client's, without the function's plpgsql: the
+        // queue's pending jobs share one priority and none has a serial key. It takes the first due
+        // job of that priority in (run_at, id) order, the job the general claim takes, and holds it.
+        let timeout = (self.config.lease.as_millis().max(1)).to_string();
+        let fast = sqlx::query!(
+            r#"select c.id, c.queue, c.payload, c.attempts + 1 as "attempt!", c.max_attempts,
+                      c.claims + 1 as "claim!", c.throttles, c.serial_key, c.priority, c.run_at,
+                      now() + make_interval(secs => $2) as "locked_until!",
+                      set_config('idle_in_transaction_session_timeout', $3, true) as "timeout!"
+               from jobs c
+               where c.queue = $1 and c.state = 'pending' and c.run_at <= now()
+                 and c.priority = (select t.priority from jobs t
+                                   where t.queue = $1 and t.state = 'pending'
+                                   order by t.priority desc limit 1)
+                 and (select l.priority from jobs l
+                      where l.queue = $1 and l.state = 'pending'
+                        and l.priority < (select t.priority from jobs t
+                                          where t.queue = $1 and t.state = 'pending'
+                                          order by t.priority desc limit 1)
+                      order by l.priority desc limit 1) is null
+                 and not exists (select from jobs k
+                                 where k.queue = $1 and k.serial_key is not null
+                                   and k.state = 'pending')
+               order by c.run_at, c.id
+               limit 1
+               for update of c skip locked"#,
+            self.config.name,
+            secs(self.config.lease),
+            timeout,
+        )
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(row) = fast {
+            let job = ClaimedJob {
+                id: JobId(row.id),
+                queue: row.queue,
+                payload: row.payload,
+                attempt: row.attempt,
+                max_attempts: row.max_attempts,
+                claim: row.claim,
+                throttles: row.throttles,
+                serial_key: row.serial_key,
+                priority: row.priority,
+                run_at: row.run_at,
+                locked_until: row.locked_until,
+            };
+            return Ok(Some(Claim::Held(HeldJob {
+                job,
+                tx,
+                worker: worker.to_owned(),
+            })));
+        }
         let row = sqlx::query!(
             r#"select held as "held!", id as "id!", queue as "queue!", payload as "payload!",
                       attempt as "attempt!", max_attempts as "max_attempts!", claim as "claim!",
