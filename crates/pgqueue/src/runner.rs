@@ -15,7 +15,11 @@
 //! then aborts and returns the rest: nothing is left `running`.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use sqlx::Postgres;
@@ -569,7 +573,8 @@ impl<H: JobHandler> HeldSlot<H> {
         }
     }
 
-    /// Runs a held job's handler (in a task of its own: a panic is a retry) and writes its outcome.
+    /// Runs a held job's handler (on the slot's task, a panic caught as a retry) and writes its
+    /// outcome.
     /// The handler is given up at nine tenths of the lease (a retry, class `lease_expired`), before
     /// the server would end the session; after shutdown it may run until the shutdown deadline, then
     /// the transaction is rolled back (the job pending again, its attempt not counted). Returns
@@ -577,15 +582,11 @@ impl<H: JobHandler> HeldSlot<H> {
     async fn run_held(&self, held: HeldJob<'_>) -> bool {
         let job = held.job().clone();
         let budget = self.queue.config().lease.mul_f64(0.9);
-        let handler = self.handler.clone();
-        let claimed = job.clone();
-        let mut work =
-            AbortOnDropHandle::new(tokio::spawn(async move { handler.handle(claimed).await }));
+        let work = CatchUnwind(Box::pin(self.handler.handle(job.clone())));
         let outcome = tokio::select! {
-            joined = &mut work => match joined {
+            caught = work => match caught {
                 Ok(outcome) => outcome,
-                Err(error) => {
-                    let message = panic_message(error);
+                Err(message) => {
                     tracing::error!(job = job.id.0, %message, "a job handler panicked");
                     Outcome::Retry {
                         error: JobError::new(JobError::PANIC, format!("the handler panicked: {message}")),
@@ -602,12 +603,10 @@ impl<H: JobHandler> HeldSlot<H> {
             },
             () = after_deadline(&self.shutdown, self.config.shutdown_deadline) => {
                 tracing::warn!(job = job.id.0, "shutdown deadline passed; the held job goes back");
-                drop(work);
                 drop(held);
                 return false;
             },
         };
-        drop(work);
         match held.finish(&self.queue, outcome).await {
             Ok(_) => true,
             Err(error) => {
@@ -633,6 +632,24 @@ impl<H: JobHandler> HeldSlot<H> {
             () = after_deadline(&self.shutdown, self.config.shutdown_deadline) => {
                 release_all(&self.queue, std::slice::from_ref(&job)).await;
             }
+        }
+    }
+}
+
+/// A handler's future with its panics caught: `Err` with the panic's message. A transactional slot
+/// runs its handler on its own task, so that a job costs no task of its own and no wake-up across
+/// threads.
+struct CatchUnwind<'a>(Pin<Box<dyn Future<Output = Outcome> + Send + 'a>>);
+
+impl Future for CatchUnwind<'_> {
+    type Output = Result<Outcome, String>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let work = self.0.as_mut();
+        match std::panic::catch_unwind(AssertUnwindSafe(|| work.poll(cx))) {
+            Ok(Poll::Ready(outcome)) => Poll::Ready(Ok(outcome)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(payload_message(payload.as_ref()))),
         }
     }
 }
@@ -799,7 +816,11 @@ fn panic_message(error: tokio::task::JoinError) -> String {
     if !error.is_panic() {
         return error.to_string();
     }
-    let payload = error.into_panic();
+    payload_message(error.into_panic().as_ref())
+}
+
+/// The text a panic was raised with.
+fn payload_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()
         .map(|s| (*s).to_owned())
