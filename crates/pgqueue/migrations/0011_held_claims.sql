@@ -17,6 +17,13 @@
 -- jobs due later. A keyed job that fails the checks is filtered out before it is locked, so no lock is
 -- taken on a job this claim does not take.
 --
+-- A held job's attempt is counted by its outcome, so an attempt whose worker died (its transaction
+-- rolled back) is not. Its row keeps the mark of that: the lock left the dead transaction's id in
+-- the row's `xmax`, which the claim reads before it takes its own lock (a held job whose outcome
+-- commits is a new row version, with none). Such a job is claimed under a lease instead, which
+-- counts the attempt and leaves a crash to the reaper: of two runs that kill their process, at
+-- least one is counted, so a job that always does is failed after at most twice its attempts.
+--
 -- A held job's returned `attempt` and `claim` are those its outcome will write (one more than the
 -- row's), `locked_until` when the session would be ended.
 create or replace function claim_held_job(q text, lease float8, worker text)
@@ -33,6 +40,7 @@ declare
     lower_priority smallint;
     found_id bigint;
     found_key text;
+    found_xmax xid;
 begin
     select h.priority,
            (select l.priority from jobs l
@@ -47,7 +55,7 @@ begin
     end if;
 
     if lower_priority is null then
-        select c.id, c.serial_key into found_id, found_key
+        select c.id, c.serial_key, c.xmax into found_id, found_key, found_xmax
         from jobs c
         where c.queue = q and c.state = 'pending' and c.priority = top_priority
           and c.run_at <= now()
@@ -62,10 +70,10 @@ begin
         limit 1
         for update of c skip locked;
     else
-        select due.id, due.serial_key into found_id, found_key
+        select due.id, due.serial_key, due.xmax into found_id, found_key, found_xmax
         from jobs_pending_priorities(q) p
         cross join lateral (
-            select c.id, c.serial_key from jobs c
+            select c.id, c.serial_key, c.xmax from jobs c
             where c.queue = q and c.state = 'pending' and c.priority = p.priority
               and c.run_at <= now()
               and (c.serial_key is null
@@ -84,7 +92,9 @@ begin
         return;
     end if;
 
-    if found_key is not null then
+    -- A keyed job, or one whose row carries the mark of a holder that never wrote its outcome (see
+    -- above): claimed under a lease, its attempt counted.
+    if found_key is not null or found_xmax <> '0'::xid then
         return query
         update jobs j
         set state = 'running', attempts = j.attempts + 1, claims = j.claims + 1,

@@ -14,7 +14,8 @@
 //!   change the row: every claim skips it, an admin's change waits for it.
 //! - **Attempts**: an outcome counts its attempt, backs off and keeps the history as in the lease
 //!   mode. An attempt whose transaction never commits (the process died, the session was ended) is
-//!   not counted: the job stays as it was before the claim (see the crate README).
+//!   not counted, but its lock leaves a mark on the row, and the next claim of the job takes it
+//!   under a lease, which counts it (see [`Queue::claim_held`] and the crate README).
 //! - **Serial keys and priorities**: only keyless jobs are held. A keyed job that comes first is
 //!   claimed under a lease as every claim does ([`Claim::Leased`]): a held job stays `pending`, and
 //!   keys are kept one at a time by the `running` rows. The order is the general claim's.
@@ -72,7 +73,12 @@ struct Written {
 impl Queue {
     /// Claims the queue's first due job for `worker` on `conn` (see the [module docs](self)): a
     /// keyless job is returned held, in a transaction left open on `conn`; a keyed job is claimed under
-    /// a lease and committed. `None` when no job is due (or every due one is held or waits for its key).
+    /// a lease and committed. So is a keyless job whose row still carries the lock of a holder whose
+    /// transaction ended without its outcome (its process died, its session was ended, it rolled
+    /// back): the lock left that transaction's id in the row's `xmax`, read before this claim locks
+    /// it. Under the lease its attempt is counted, so a job that kills every process that runs it is
+    /// failed after at most twice its attempts. `None` when no job is due (or every due one is held or
+    /// waits for its key).
     #[tracing::instrument(skip_all, fields(queue = %self.config.name))]
     pub async fn claim_held<'c>(
         &self,
@@ -88,7 +94,8 @@ impl Queue {
             r#"select c.id, c.queue, c.payload, c.attempts + 1 as "attempt!", c.max_attempts,
                       c.claims + 1 as "claim!", c.throttles, c.serial_key, c.priority, c.run_at,
                       now() + make_interval(secs => $2) as "locked_until!",
-                      set_config('idle_in_transaction_session_timeout', $3, true) as "timeout!"
+                      set_config('idle_in_transaction_session_timeout', $3, true) as "timeout!",
+                      c.xmax <> '0'::xid as "marked!"
                from jobs c
                where c.queue = $1 and c.state = 'pending' and c.run_at <= now()
                  and c.priority = (select t.priority from jobs t
@@ -112,6 +119,11 @@ impl Queue {
         )
         .fetch_optional(&mut *tx)
         .await?;
+        if let Some(row) = fast.as_ref().filter(|row| row.marked) {
+            let job = self.lease_locked(&mut tx, row.id, worker).await?;
+            tx.commit().await?;
+            return Ok(Some(Claim::Leased(job)));
+        }
         if let Some(row) = fast {
             let job = ClaimedJob {
                 id: JobId(row.id),
@@ -171,6 +183,36 @@ impl Queue {
             tx.commit().await?;
             Ok(Some(Claim::Leased(job)))
         }
+    }
+}
+
+impl Queue {
+    /// Claims under a lease, as [`Queue::claim`] does, the pending job `id` whose row lock `tx`
+    /// holds: a job whose previous holder never wrote its outcome (see [`Queue::claim_held`]).
+    async fn lease_locked(
+        &self,
+        tx: &mut PgConnection,
+        id: i64,
+        worker: &str,
+    ) -> Result<ClaimedJob, QueueError> {
+        Ok(sqlx::query_as!(
+            ClaimedJob,
+            r#"update jobs
+               set state = 'running', attempts = attempts + 1, claims = claims + 1,
+                   locked_until = now() + make_interval(secs => $2), locked_by = $3,
+                   claimed_at = now(), updated_at = now()
+               where id = $1 and state = 'pending'
+               returning id as "id!", queue as "queue!", payload as "payload!",
+                         attempts as "attempt!", max_attempts as "max_attempts!",
+                         claims as "claim!", throttles as "throttles!", serial_key,
+                         priority as "priority!", run_at as "run_at!",
+                         locked_until as "locked_until!""#,
+            id,
+            secs(self.config.lease),
+            worker,
+        )
+        .fetch_one(tx)
+        .await?)
     }
 }
 

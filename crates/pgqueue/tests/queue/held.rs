@@ -42,18 +42,33 @@ async fn connect(db: &TestDb) -> PgConnection {
     PgConnection::connect(db.url()).await.unwrap()
 }
 
-/// Claims a held job on `conn` as soon as one is claimable (within 10 s) and records it done;
-/// returns the job and what recording it gave.
+/// How a job was claimed by [`claim_and_finish`].
+#[derive(Debug, PartialEq)]
+enum Taken {
+    Held,
+    Leased,
+}
+
+/// Claims a job on `conn` as soon as one is claimable (within 10 s) and records it done, held or
+/// leased; returns the job, how it was claimed and what recording it gave.
 async fn claim_and_finish(
     queue: &Queue,
     conn: &mut PgConnection,
     worker: &str,
-) -> (ClaimedJob, Result<Option<Duration>, pgqueue::QueueError>) {
+) -> (ClaimedJob, Taken, Result<(), pgqueue::QueueError>) {
     let started = Instant::now();
     loop {
-        if let Some(Claim::Held(held)) = queue.claim_held(conn, worker).await.unwrap() {
-            let job = held.job().clone();
-            return (job, held.finish(queue, Outcome::Done).await);
+        match queue.claim_held(conn, worker).await.unwrap() {
+            Some(Claim::Held(held)) => {
+                let job = held.job().clone();
+                let recorded = held.finish(queue, Outcome::Done).await.map(|_| ());
+                return (job, Taken::Held, recorded);
+            }
+            Some(Claim::Leased(job)) => {
+                let recorded = queue.complete(queue.pool(), &job).await;
+                return (job, Taken::Leased, recorded);
+            }
+            None => {}
         }
         assert!(
             started.elapsed() < Duration::from_secs(10),
@@ -278,9 +293,11 @@ async fn a_killed_workers_job_is_claimable_at_once_and_its_late_result_is_refuse
         .await
         .unwrap();
     assert!(terminated);
-    let (job, recorded) = claim_and_finish(&queue, &mut second_conn, "second").await;
+    let (job, taken, recorded) = claim_and_finish(&queue, &mut second_conn, "second").await;
     assert_eq!(job.id, id);
-    assert_eq!(job.attempt, 1, "the killed attempt was not counted");
+    // The killed attempt left its mark on the row: the job is run under a lease, which counts it.
+    assert_eq!(taken, Taken::Leased);
+    assert_eq!(job.attempt, 1, "the killed attempt itself was not counted");
     recorded.unwrap();
 
     // The first worker comes back with its result: refused, nothing changed.
@@ -303,9 +320,10 @@ async fn a_hung_worker_loses_its_job_after_the_lease_and_its_late_result_is_refu
     let hung = held(queue.claim_held(&mut hung_conn, "hung").await.unwrap());
     // The hung worker never answers; another worker gets the job once the lease has passed.
     let mut other_conn = connect(&db).await;
-    let (job, recorded) = claim_and_finish(&queue, &mut other_conn, "other").await;
+    let (job, taken, recorded) = claim_and_finish(&queue, &mut other_conn, "other").await;
     let at = Instant::now();
     assert_eq!(job.id, id);
+    assert_eq!(taken, Taken::Leased);
     recorded.unwrap();
     assert!(
         at - claimed_at >= Duration::from_millis(950),
@@ -475,4 +493,45 @@ async fn the_transactional_claim_takes_the_highest_priority_due_job_first() {
         }
         other => panic!("expected the keyed job under a lease, got {other:?}"),
     }
+}
+
+#[tokio::test]
+async fn a_job_that_kills_every_worker_is_failed_after_at_most_twice_its_attempts() {
+    let db = TestDb::new().await;
+    let mut config = QueueConfig::new("held");
+    config.lease = Duration::from_millis(200);
+    let queue = Queue::new(db.pool.clone(), config);
+    let id = enqueue(&queue, &db.pool, &[NewJob::new(json!({})).max_attempts(2)]).await[0];
+    let mut runs = 0;
+    while info(&db.pool, id).await.state != JobState::Failed {
+        assert!(runs < 4, "run {runs} times, not failed");
+        let mut conn = connect(&db).await;
+        let pid: i32 = sqlx::query_scalar("select pg_backend_pid()")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        match queue.claim_held(&mut conn, "w").await.unwrap() {
+            // Its worker's process dies while it runs: the session ends.
+            Some(Claim::Held(held)) => {
+                runs += 1;
+                let _: bool = sqlx::query_scalar("select pg_terminate_backend($1)")
+                    .bind(pid)
+                    .fetch_one(&db.pool)
+                    .await
+                    .unwrap();
+                assert!(held.finish(&queue, Outcome::Done).await.is_err());
+            }
+            // Under a lease its worker dies too; the lease expires and the reaper takes it back.
+            Some(Claim::Leased(_)) => {
+                runs += 1;
+                tokio::time::sleep(Duration::from_millis(250)).await;
+                pgqueue::reaper::reap_expired(&db.pool, std::slice::from_ref(&queue), 100)
+                    .await
+                    .unwrap();
+            }
+            None => tokio::time::sleep(Duration::from_millis(10)).await,
+        }
+    }
+    assert!(runs <= 4, "run {runs} times");
+    assert_eq!(info(&db.pool, id).await.attempts, 2);
 }
