@@ -20,7 +20,8 @@
 -- A held job's attempt is counted by its outcome, so an attempt whose worker died (its transaction
 -- rolled back) is not. Its row keeps the mark of that: the lock left the dead transaction's id in
 -- the row's `xmax`, which the claim reads before it takes its own lock (a held job whose outcome
--- commits is a new row version, with none). Such a job is claimed under a lease instead, which
+-- commits is a new row version, with none, or with the key-share lock of its own transaction's
+-- attempt history, `xmax` = `xmin`: a holder's claim is a transaction of its own). Such a job is claimed under a lease instead, which
 -- counts the attempt and leaves a crash to the reaper: of two runs that kill their process, at
 -- least one is counted, so a job that always does is failed after at most twice its attempts.
 --
@@ -41,6 +42,7 @@ declare
     found_id bigint;
     found_key text;
     found_xmax xid;
+    found_xmin xid;
 begin
     select h.priority,
            (select l.priority from jobs l
@@ -55,7 +57,7 @@ begin
     end if;
 
     if lower_priority is null then
-        select c.id, c.serial_key, c.xmax into found_id, found_key, found_xmax
+        select c.id, c.serial_key, c.xmax, c.xmin into found_id, found_key, found_xmax, found_xmin
         from jobs c
         where c.queue = q and c.state = 'pending' and c.priority = top_priority
           and c.run_at <= now()
@@ -70,10 +72,11 @@ begin
         limit 1
         for update of c skip locked;
     else
-        select due.id, due.serial_key, due.xmax into found_id, found_key, found_xmax
+        select due.id, due.serial_key, due.xmax, due.xmin
+        into found_id, found_key, found_xmax, found_xmin
         from jobs_pending_priorities(q) p
         cross join lateral (
-            select c.id, c.serial_key, c.xmax from jobs c
+            select c.id, c.serial_key, c.xmax, c.xmin from jobs c
             where c.queue = q and c.state = 'pending' and c.priority = p.priority
               and c.run_at <= now()
               and (c.serial_key is null
@@ -94,7 +97,7 @@ begin
 
     -- A keyed job, or one whose row carries the mark of a holder that never wrote its outcome (see
     -- above): claimed under a lease, its attempt counted.
-    if found_key is not null or found_xmax <> '0'::xid then
+    if found_key is not null or (found_xmax <> '0'::xid and found_xmax <> found_xmin) then
         return query
         update jobs j
         set state = 'running', attempts = j.attempts + 1, claims = j.claims + 1,

@@ -95,7 +95,7 @@ impl Queue {
                       c.claims + 1 as "claim!", c.throttles, c.serial_key, c.priority, c.run_at,
                       now() + make_interval(secs => $2) as "locked_until!",
                       set_config('idle_in_transaction_session_timeout', $3, true) as "timeout!",
-                      c.xmax <> '0'::xid as "marked!"
+                      c.xmax <> '0'::xid and c.xmax <> c.xmin as "marked!"
                from jobs c
                where c.queue = $1 and c.state = 'pending' and c.run_at <= now()
                  and c.priority = (select t.priority from jobs t

@@ -535,3 +535,34 @@ async fn a_job_that_kills_every_worker_is_failed_after_at_most_twice_its_attempt
     assert!(runs <= 4, "run {runs} times");
     assert_eq!(info(&db.pool, id).await.attempts, 2);
 }
+
+#[tokio::test]
+async fn a_job_retried_by_its_holder_is_held_again_not_taken_for_a_dead_holders() {
+    let db = TestDb::new().await;
+    let mut config = QueueConfig::new("held");
+    config.backoff = Backoff {
+        base: Duration::from_millis(1),
+        cap: Duration::from_millis(1),
+        jitter: 0.0,
+    };
+    let queue = Queue::new(db.pool.clone(), config);
+    let id = enqueue(&queue, &db.pool, &[NewJob::new(json!({}))]).await[0];
+    let mut conn = connect(&db).await;
+    let first = held(queue.claim_held(&mut conn, "w").await.unwrap());
+    let error = JobError::new("transient", "try again");
+    first
+        .finish(&queue, Outcome::Retry { error, floor: None })
+        .await
+        .unwrap();
+    // The retry wrote the attempt history (whose foreign key locks the job's row in the same
+    // transaction): no mark of a dead holder, so the next claim holds it again.
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let second = held(queue.claim_held(&mut conn, "w").await.unwrap());
+    assert_eq!((second.job().id, second.job().attempt), (id, 2));
+    second.finish(&queue, Outcome::Done).await.unwrap();
+    let job = info(&db.pool, id).await;
+    assert_eq!(
+        (job.state, job.attempts, job.claims),
+        (JobState::Done, 2, 2)
+    );
+}
