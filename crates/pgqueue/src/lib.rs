@@ -8,6 +8,9 @@
 //! - Every transition out of `running` ([`Queue::complete`], [`Queue::retry`], [`Queue::fail`], …)
 //!   is fenced on the claim counter and checks the row count, so a worker whose lease was taken
 //!   over cannot overwrite the new owner's result ([`QueueError::LeaseLost`]).
+//! - An opt-in transactional mode ([`ClaimMode::Transactional`], [`held`]) holds a job by the row
+//!   lock of an open transaction while it runs and writes its outcome in one update in it: one row
+//!   version and one commit per job.
 //! - [`reaper::reap_expired`] returns jobs whose lease expired and whose worker is gone: one
 //!   without a [`presence`] at once, a registered one once it has been missing (or past the
 //!   lease) for [`reaper::GRACE`]; a handler calls [`Queue::recheck`] right before an act that
@@ -50,11 +53,13 @@ mod completer;
 mod enqueue;
 mod error;
 mod fence;
+pub mod held;
 pub mod hook;
 mod inspect;
 mod kind;
 mod limit;
 pub mod maintenance;
+mod outcome;
 pub mod presence;
 pub mod reaper;
 pub mod runner;
@@ -73,6 +78,7 @@ use sqlx::migrate::Migrator;
 pub use backoff::Backoff;
 pub use error::JobError;
 pub use fence::RetryOutcome;
+pub use held::{Claim, HeldJob};
 pub use hook::{GaveUp, GiveUpHook, GivenUpJob, HookError};
 pub use inspect::{
     FailedQuery, JobInfo, JobState, RecentOutcomes, cancel_pending, count, count_failed,
@@ -80,7 +86,7 @@ pub use inspect::{
 };
 pub use kind::{JobKind, PayloadError, Untagged};
 pub use limit::ConcurrencyLimit;
-pub use runner::{JobHandler, Outcome, Runner, RunnerConfig};
+pub use runner::{ClaimMode, JobHandler, Outcome, Runner, RunnerConfig};
 pub use wakeup::Wakeups;
 
 /// The NOTIFY channel on which enqueues announce themselves; the payload is the queue's name.

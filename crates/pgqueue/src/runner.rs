@@ -16,10 +16,15 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use sqlx::Postgres;
+use sqlx::pool::PoolConnection;
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -27,56 +32,10 @@ use tokio_util::task::AbortOnDropHandle;
 
 use super::ConcurrencyLimit;
 use super::completer::Completer;
+use super::held::{Claim, HeldJob};
+pub use super::outcome::{JobHandler, Outcome};
 use super::presence::PresenceStatus;
 use super::{ClaimedJob, JobError, JobId, Queue, QueueError, RetryOutcome, Wakeups};
-
-/// What a handler decided about its job.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
-    /// It succeeded: mark the job `done`.
-    Done,
-    /// It failed for now: retry after the backoff (at least `floor`), or fail when out of attempts.
-    Retry {
-        /// Why, kept as the job's last error and class.
-        error: JobError,
-        /// The shortest acceptable delay (such as Telegram's `retry_after`).
-        floor: Option<Duration>,
-    },
-    /// It failed for good: mark the job `failed` with `error`.
-    Fail {
-        /// Why, kept for admins.
-        error: JobError,
-    },
-    /// Its reason to run is gone: mark it `cancelled`.
-    Cancel,
-    /// It could not run yet: try again after this delay without counting the attempt.
-    Snooze(Duration),
-    /// Flood control turned it away (such as Telegram's 429): try again after `delay` without
-    /// counting the attempt, but count the refusal and keep `error` (see [`Queue::throttle`]).
-    Throttle {
-        /// Why, kept as the job's last error and class.
-        error: JobError,
-        /// When to try again.
-        delay: Duration,
-    },
-    /// The handler already recorded the job's result itself, in its own transaction.
-    Recorded,
-}
-
-/// The work done for each job of a queue.
-pub trait JobHandler: Send + Sync + 'static {
-    /// Runs `job` and says what became of it. Runs outside any database transaction, in a task of
-    /// its own; the job's lease is extended while it runs, and the task is aborted if the lease is
-    /// lost anyway.
-    fn handle(&self, job: ClaimedJob) -> impl Future<Output = Outcome> + Send;
-}
-
-/// A shared handler handles jobs as the handler it shares (one handler state for several runners).
-impl<H: JobHandler> JobHandler for Arc<H> {
-    fn handle(&self, job: ClaimedJob) -> impl Future<Output = Outcome> + Send {
-        H::handle(self, job)
-    }
-}
 
 /// Settings of a runner.
 #[derive(Clone, Debug)]
@@ -98,10 +57,29 @@ pub struct RunnerConfig {
     /// The presence of the process that `worker_id` names, if it has one: nothing is claimed
     /// while it has lost its lock (see [`crate::presence`]).
     pub presence: Option<PresenceStatus>,
+    /// How jobs are claimed and held while they run: under a lease (the default) or by the row lock
+    /// of an open transaction ([`ClaimMode::Transactional`], opt-in).
+    pub mode: ClaimMode,
+}
+
+/// How a runner claims jobs and holds them while they run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClaimMode {
+    /// A claim sets `running` and a lease, extended while the job runs; the result is a second
+    /// update (two row versions and, batched or chained, shared commits). Nothing is held open.
+    #[default]
+    Lease,
+    /// Each of the `concurrency` slots holds a connection of its own and takes one job at a time by
+    /// its row lock, in a transaction that stays open while the handler runs and writes the outcome
+    /// in one update ([`crate::held`]): one row version and one commit per job. `batch` is not used.
+    /// A handler must finish within the queue's lease: the runner gives it up at nine tenths of the
+    /// lease (a retry of class [`JobError::LEASE_EXPIRED`]), and PostgreSQL ends the session at the
+    /// lease if the runner cannot. Keyed jobs are run under a lease, as in [`ClaimMode::Lease`].
+    Transactional,
 }
 
 impl Default for RunnerConfig {
-    /// 8 handlers (no changing limit), batches of 32, a 1 s poll, a 10 s shutdown deadline.
+    /// 8 handlers (no changing limit), batches of 32, a 1 s poll, a 10 s shutdown deadline, leases.
     fn default() -> Self {
         Self {
             concurrency: 8,
@@ -111,6 +89,7 @@ impl Default for RunnerConfig {
             shutdown_deadline: Duration::from_secs(10),
             worker_id: format!("pid-{}", std::process::id()),
             presence: None,
+            mode: ClaimMode::Lease,
         }
     }
 }
@@ -189,6 +168,10 @@ impl<H: JobHandler> Runner<H> {
     /// Runs until `shutdown` is cancelled, then shuts down gracefully (see the module docs).
     #[tracing::instrument(skip_all, fields(queue = %self.queue.name(), worker = %self.config.worker_id))]
     pub async fn run(&self, shutdown: CancellationToken) {
+        if self.config.mode == ClaimMode::Transactional {
+            self.run_held(shutdown).await;
+            return;
+        }
         let concurrency = self.config.concurrency.max(1);
         let batch = self.config.batch.max(1);
         let prefetch = if batch > 1 { batch } else { 0 };
@@ -421,16 +404,31 @@ impl<H: JobHandler> Runner<H> {
         }
     }
 
-    /// How long to sleep before looking at the queue again: until its earliest due job, at most
-    /// the poll interval, and at least `cooldown` when due jobs exist that others hold.
+    /// How long to sleep before looking at the queue again (see [`time_to_next_due`]).
     async fn time_to_next_due(&self, cooldown: Duration) -> Duration {
-        let poll = self.config.poll_interval;
-        match self.queue.next_due_in().await {
-            Ok(Some(due)) => due.clamp(cooldown.min(poll), poll),
-            Ok(None) => poll,
-            Err(error) => {
-                tracing::warn!(%error, "reading the next due time failed");
-                poll
+        time_to_next_due(&self.queue, self.config.poll_interval, cooldown).await
+    }
+
+    /// Runs the transactional mode ([`ClaimMode::Transactional`]): one slot per handler, each on a
+    /// connection of its own, until `shutdown`; then each slot lets its job finish until the deadline.
+    async fn run_held(&self, shutdown: CancellationToken) {
+        let mut slots = JoinSet::new();
+        for slot in 0..self.config.concurrency.max(1) {
+            let held = HeldSlot {
+                slot,
+                queue: self.queue.clone(),
+                handler: self.handler.clone(),
+                config: self.config.clone(),
+                wake: self.wakeups.subscribe(self.queue.name()),
+                shutdown: shutdown.clone(),
+            };
+            slots.spawn(held.run());
+        }
+        while let Some(joined) = slots.join_next().await {
+            if let Err(error) = joined
+                && error.is_panic()
+            {
+                tracing::error!(%error, "a transactional slot panicked");
             }
         }
     }
@@ -473,6 +471,193 @@ impl<H: JobHandler> Runner<H> {
             tracing::warn!(%error, "some completions were not recorded; the reaper will return them");
         }
     }
+}
+
+/// How long to sleep before looking at `queue` again: until its earliest due job, at most `poll`,
+/// and at least `cooldown` when due jobs exist that others hold.
+async fn time_to_next_due(queue: &Queue, poll: Duration, cooldown: Duration) -> Duration {
+    match queue.next_due_in().await {
+        Ok(Some(due)) => due.clamp(cooldown.min(poll), poll),
+        Ok(None) => poll,
+        Err(error) => {
+            tracing::warn!(%error, "reading the next due time failed");
+            poll
+        }
+    }
+}
+
+/// One slot of a transactional runner: a connection of its own, one job at a time.
+struct HeldSlot<H> {
+    slot: usize,
+    queue: Queue,
+    handler: Arc<H>,
+    config: RunnerConfig,
+    wake: Arc<Notify>,
+    shutdown: CancellationToken,
+}
+
+impl<H: JobHandler> HeldSlot<H> {
+    /// Claims and runs jobs until shutdown. The slot sits idle while the runner's limit is below its
+    /// number or its process is not present. A connection that failed is closed and replaced.
+    #[tracing::instrument(skip_all, fields(queue = %self.queue.name(), slot = self.slot))]
+    async fn run(self) {
+        let poll = self.config.poll_interval;
+        let mut conn: Option<PoolConnection<Postgres>> = None;
+        let mut cooldown = COOLDOWN;
+        while !self.shutdown.is_cancelled() {
+            let allowed = self
+                .config
+                .limit
+                .as_ref()
+                .map_or(usize::MAX, ConcurrencyLimit::get);
+            let present = self
+                .config
+                .presence
+                .as_ref()
+                .is_none_or(PresenceStatus::is_present);
+            if self.slot >= allowed.max(1) || !present {
+                self.idle(poll).await;
+                continue;
+            }
+            let connection = match conn.as_mut() {
+                Some(connection) => connection,
+                None => match self.queue.pool().acquire().await {
+                    Ok(connection) => conn.insert(connection),
+                    Err(error) => {
+                        tracing::warn!(%error, "no connection for a transactional slot; retrying");
+                        self.idle(poll).await;
+                        continue;
+                    }
+                },
+            };
+            let healthy = match self
+                .queue
+                .claim_held(connection, &self.config.worker_id)
+                .await
+            {
+                Ok(Some(Claim::Held(held))) => {
+                    cooldown = COOLDOWN;
+                    self.run_held(held).await
+                }
+                Ok(Some(Claim::Leased(job))) => {
+                    cooldown = COOLDOWN;
+                    self.run_leased(job).await;
+                    true
+                }
+                Ok(None) => {
+                    let wait = time_to_next_due(&self.queue, poll, cooldown).await;
+                    if wait <= cooldown {
+                        cooldown = (cooldown * 2).min(poll);
+                    }
+                    self.idle(wait).await;
+                    true
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "a transactional claim failed; retrying");
+                    self.idle(poll).await;
+                    false
+                }
+            };
+            if !healthy && let Some(mut broken) = conn.take() {
+                broken.close_on_drop();
+            }
+        }
+    }
+
+    /// Waits up to `wait`, less when the queue is woken or the runner shuts down.
+    async fn idle(&self, wait: Duration) {
+        tokio::select! {
+            () = self.shutdown.cancelled() => {}
+            () = self.wake.notified() => {}
+            () = tokio::time::sleep(wait) => {}
+        }
+    }
+
+    /// Runs a held job's handler (on the slot's task, a panic caught as a retry) and writes its
+    /// outcome.
+    /// The handler is given up at nine tenths of the lease (a retry, class `lease_expired`), before
+    /// the server would end the session; after shutdown it may run until the shutdown deadline, then
+    /// the transaction is rolled back (the job pending again, its attempt not counted). Returns
+    /// whether the connection is still usable.
+    async fn run_held(&self, held: HeldJob<'_>) -> bool {
+        let job = held.job().clone();
+        let budget = self.queue.config().lease.mul_f64(0.9);
+        let work = CatchUnwind(Box::pin(self.handler.handle(job.clone())));
+        let outcome = tokio::select! {
+            caught = work => match caught {
+                Ok(outcome) => outcome,
+                Err(message) => {
+                    tracing::error!(job = job.id.0, %message, "a job handler panicked");
+                    Outcome::Retry {
+                        error: JobError::new(JobError::PANIC, format!("the handler panicked: {message}")),
+                        floor: None,
+                    }
+                }
+            },
+            () = tokio::time::sleep(budget) => {
+                tracing::warn!(job = job.id.0, "a held job ran past its lease; given up");
+                Outcome::Retry {
+                    error: JobError::new(JobError::LEASE_EXPIRED, "the handler ran past the lease"),
+                    floor: None,
+                }
+            },
+            () = after_deadline(&self.shutdown, self.config.shutdown_deadline) => {
+                tracing::warn!(job = job.id.0, "shutdown deadline passed; the held job goes back");
+                drop(held);
+                return false;
+            },
+        };
+        match held.finish(&self.queue, outcome).await {
+            Ok(_) => true,
+            Err(error) => {
+                tracing::warn!(job = job.id.0, %error, "a held job's result was not recorded");
+                false
+            }
+        }
+    }
+
+    /// Runs a keyed job claimed under a lease, as a lease-mode runner does; after shutdown it may
+    /// run until the shutdown deadline, then it is returned to the queue.
+    async fn run_leased(&self, job: ClaimedJob) {
+        let claimed = Claimed {
+            job: job.clone(),
+            at: Instant::now(),
+        };
+        tokio::select! {
+            outcome = run_with_heartbeat(&self.queue, &self.handler, claimed) => {
+                if let Some(outcome) = outcome {
+                    let _ = record(&self.queue, &job, outcome, None).await;
+                }
+            }
+            () = after_deadline(&self.shutdown, self.config.shutdown_deadline) => {
+                release_all(&self.queue, std::slice::from_ref(&job)).await;
+            }
+        }
+    }
+}
+
+/// A handler's future with its panics caught: `Err` with the panic's message. A transactional slot
+/// runs its handler on its own task, so that a job costs no task of its own and no wake-up across
+/// threads.
+struct CatchUnwind<'a>(Pin<Box<dyn Future<Output = Outcome> + Send + 'a>>);
+
+impl Future for CatchUnwind<'_> {
+    type Output = Result<Outcome, String>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let work = self.0.as_mut();
+        match std::panic::catch_unwind(AssertUnwindSafe(|| work.poll(cx))) {
+            Ok(Poll::Ready(outcome)) => Poll::Ready(Ok(outcome)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(payload_message(payload.as_ref()))),
+        }
+    }
+}
+
+/// Resolves `deadline` after `shutdown` is cancelled.
+async fn after_deadline(shutdown: &CancellationToken, deadline: Duration) {
+    shutdown.cancelled().await;
+    tokio::time::sleep(deadline).await;
 }
 
 /// Resolves when `limit` is raised; never without one.
@@ -631,7 +816,11 @@ fn panic_message(error: tokio::task::JoinError) -> String {
     if !error.is_panic() {
         return error.to_string();
     }
-    let payload = error.into_panic();
+    payload_message(error.into_panic().as_ref())
+}
+
+/// The text a panic was raised with.
+fn payload_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()
         .map(|s| (*s).to_owned())

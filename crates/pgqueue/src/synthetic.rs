@@ -190,6 +190,17 @@ pub async fn wal_usage<'e>(executor: impl PgExecutor<'e>) -> Result<WalUsage, Qu
     })
 }
 
+/// The server's WAL insert position, in bytes: the difference of two readings is the WAL written
+/// between them, by every backend, without waiting for the statistics to take in their counts
+/// (`pg_stat_wal` hears of a backend's WAL only when it reports, up to a second later or at exit).
+pub async fn wal_position<'e>(executor: impl PgExecutor<'e>) -> Result<i64, QueueError> {
+    Ok(sqlx::query_scalar!(
+        r#"select (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint as "bytes!""#
+    )
+    .fetch_one(executor)
+    .await?)
+}
+
 /// Runs a `CHECKPOINT`, so that the next change to any page writes a full-page image again: the
 /// state a backlog written long before it falls due is in, whatever the benchmark did before.
 pub async fn checkpoint(pool: &PgPool) -> Result<(), QueueError> {

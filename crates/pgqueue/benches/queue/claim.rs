@@ -167,7 +167,7 @@ pub(super) async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Resu
     let executed = Arc::new(std::sync::Mutex::new(Vec::with_capacity(args.jobs * 2)));
     let work_nanos = Arc::new(AtomicU64::new(0));
     let work = Duration::from_secs_f64(args.work_ms.max(0.0) / 1000.0);
-    let wal_before = pgqueue::synthetic::wal_usage(&mut setup).await?;
+    let wal_before = pgqueue::synthetic::wal_position(&mut setup).await?;
     let started = Instant::now();
     let mut workers = tokio::task::JoinSet::new();
     for (number, conn) in connections.into_iter().enumerate() {
@@ -192,7 +192,7 @@ pub(super) async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Resu
         per_worker[number] = count;
     }
     let millis = started.elapsed().as_secs_f64() * 1000.0;
-    let wal_after = pgqueue::synthetic::wal_usage(&mut setup).await?;
+    let wal_after = pgqueue::synthetic::wal_position(&mut setup).await?;
     setup.close().await?;
     let executed = executed.lock().expect("poisoned").clone();
     let distinct: std::collections::HashSet<i64> = executed.iter().copied().collect();
@@ -202,7 +202,7 @@ pub(super) async fn run_once(args: &ClaimArgs, server_url: &str) -> anyhow::Resu
         duplicates: executed.len() - distinct.len(),
         work_mean_ms: work::mean_ms(work_nanos.load(Ordering::Relaxed), executed.len() as u64),
         per_worker,
-        wal_bytes_per_job: (wal_after.bytes - wal_before.bytes) as f64 / args.jobs.max(1) as f64,
+        wal_bytes_per_job: (wal_after - wal_before) as f64 / args.jobs.max(1) as f64,
     })
 }
 

@@ -1,6 +1,7 @@
-//! The default benchmark: the real queue end to end. A fresh database per run; `--jobs` jobs
-//! enqueued in one batch (timed), an untimed ANALYZE so the planner sees the backlog, then a
-//! [`Runner`] drains them (timed until the last job is `done` in the database).
+//! The default benchmark: the real queue end to end. A fresh database per run and mode; `--jobs`
+//! jobs enqueued in one batch (timed), an untimed ANALYZE so the planner sees the backlog, then a
+//! [`Runner`] in the chosen claim mode drains them (timed until the last job is `done` in the
+//! database).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -13,8 +14,8 @@ use tokio_util::sync::CancellationToken;
 use crate::work;
 
 use pgqueue::{
-    ClaimedJob, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig,
-    Wakeups,
+    ClaimMode, ClaimedJob, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, Runner,
+    RunnerConfig, Wakeups,
 };
 
 /// Options of the default benchmark, the real queue end to end.
@@ -42,6 +43,32 @@ pub struct QueueBenchArgs {
     /// same rows into the queue's table.
     #[arg(long)]
     pub side_by_side: bool,
+    /// How the runners claim: `lease` (the default mode), `transactional` (the opt-in lock-held
+    /// mode: each of `--workers` slots holds a job's row lock while it runs, one update and one
+    /// commit per job; `--batch` is not used), or `both`, one after the other in each run.
+    #[arg(long, value_enum, default_value_t = ModeArg::Lease)]
+    pub mode: ModeArg,
+}
+
+/// The claim modes a run measures.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum ModeArg {
+    /// The lease mode.
+    Lease,
+    /// The transactional (lock-held) mode.
+    Transactional,
+    /// The lease mode, then the transactional mode, in each run.
+    Both,
+}
+
+impl ModeArg {
+    fn modes(self) -> Vec<ClaimMode> {
+        match self {
+            Self::Lease => vec![ClaimMode::Lease],
+            Self::Transactional => vec![ClaimMode::Transactional],
+            Self::Both => vec![ClaimMode::Lease, ClaimMode::Transactional],
+        }
+    }
 }
 
 /// The baselines of one run, measured beside it.
@@ -88,52 +115,77 @@ impl JobHandler for BenchHandler {
     }
 }
 
-/// Runs the benchmark `args.runs` times and prints a line per run, then the medians.
+/// Runs the benchmark `args.runs` times and prints a line per run and mode, then the medians.
 pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> {
-    let (mut enqueue_rates, mut drain_rates) = (Vec::new(), Vec::new());
-    let (mut seed_rates, mut raw_rates) = (Vec::new(), Vec::new());
-    let (mut drain_wal, mut seed_wal) = (Vec::new(), Vec::new());
+    let modes = args.mode.modes();
+    let mut enqueue_rates = Vec::new();
+    let mut drain_rates: Vec<Vec<f64>> = vec![Vec::new(); modes.len()];
+    let mut drain_wal: Vec<Vec<f64>> = vec![Vec::new(); modes.len()];
+    let (mut seed_rates, mut raw_rates, mut seed_wal) = (Vec::new(), Vec::new(), Vec::new());
     let work_ms = args.work_ms.max(0.0);
     for _ in 0..args.runs {
-        let r = run_once(args, server_url).await?;
-        let enqueue_rate = args.jobs as f64 / (r.enqueue_ms / 1000.0);
-        let drain_rate = args.jobs as f64 / (r.drain_ms / 1000.0);
-        let ceiling = if r.work_mean_ms > 0.0 {
-            format!("{:.0}", args.workers as f64 * 1000.0 / r.work_mean_ms)
-        } else {
-            "none".to_owned()
-        };
-        println!(
-            "bench=queue jobs={} workers={} batch={} work_ms={} work_mean_ms={:.3} \
-             ceiling_jobs_per_s={} enqueue_ms={:.0} enqueue_jobs_per_s={:.0} drain_ms={:.0} \
-             drain_jobs_per_s={:.0} drain_wal_bytes_per_job={:.0} executions={} duplicates={} \
-             lost={}",
-            args.jobs,
-            args.workers,
-            args.batch,
-            work_ms,
-            r.work_mean_ms,
-            ceiling,
-            r.enqueue_ms,
-            enqueue_rate,
-            r.drain_ms,
-            drain_rate,
-            r.drain_wal_bytes_per_job,
-            r.executions,
-            r.duplicates,
-            r.lost,
-        );
+        let mut run_drain_rates = Vec::new();
+        for (m, mode) in modes.iter().enumerate() {
+            let r = run_once(args, *mode, server_url).await?;
+            let enqueue_rate = args.jobs as f64 / (r.enqueue_ms / 1000.0);
+            let drain_rate = args.jobs as f64 / (r.drain_ms / 1000.0);
+            let ceiling = if r.work_mean_ms > 0.0 {
+                format!("{:.0}", args.workers as f64 * 1000.0 / r.work_mean_ms)
+            } else {
+                "none".to_owned()
+            };
+            println!(
+                "bench=queue mode={} jobs={} workers={} batch={} work_ms={} work_mean_ms={:.3} \
+                 ceiling_jobs_per_s={} enqueue_ms={:.0} enqueue_jobs_per_s={:.0} drain_ms={:.0} \
+                 drain_jobs_per_s={:.0} drain_wal_bytes_per_job={:.0} executions={} duplicates={} \
+                 lost={}",
+                mode_name(*mode),
+                args.jobs,
+                args.workers,
+                args.batch,
+                work_ms,
+                r.work_mean_ms,
+                ceiling,
+                r.enqueue_ms,
+                enqueue_rate,
+                r.drain_ms,
+                drain_rate,
+                r.drain_wal_bytes_per_job,
+                r.executions,
+                r.duplicates,
+                r.lost,
+            );
+            // The enqueue is the same in every mode: the first mode's is compared.
+            if m == 0 {
+                enqueue_rates.push(enqueue_rate);
+            }
+            drain_rates[m].push(drain_rate);
+            drain_wal[m].push(r.drain_wal_bytes_per_job);
+            run_drain_rates.push(drain_rate);
+        }
         if args.side_by_side {
             let baselines = measure_baselines(args, server_url).await?;
+            let ratios: Vec<String> = modes
+                .iter()
+                .zip(&run_drain_rates)
+                .map(|(mode, rate)| {
+                    format!(
+                        "drain_to_seed_loop_{}={:.2}",
+                        mode_name(*mode),
+                        rate / baselines.seed_loop_jobs_per_s
+                    )
+                })
+                .collect();
+            let enqueue_rate = enqueue_rates.last().copied().unwrap_or_default();
             println!(
                 "bench=queue-baselines jobs={} workers={} work_ms={} seed_loop_jobs_per_s={:.0} \
-                 drain_to_seed_loop={:.2} seed_loop_wal_bytes_per_job={:.0} \
-                 raw_insert_jobs_per_s={:.0} enqueue_to_raw_insert={:.2}",
+                 {} seed_loop_wal_bytes_per_job={:.0} raw_insert_jobs_per_s={:.0} \
+                 enqueue_to_raw_insert={:.2}",
                 args.jobs,
                 args.workers,
                 work_ms,
                 baselines.seed_loop_jobs_per_s,
-                drain_rate / baselines.seed_loop_jobs_per_s,
+                ratios.join(" "),
                 baselines.seed_loop_wal_bytes_per_job,
                 baselines.raw_insert_jobs_per_s,
                 enqueue_rate / baselines.raw_insert_jobs_per_s,
@@ -142,48 +194,59 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
             seed_wal.push(baselines.seed_loop_wal_bytes_per_job);
             raw_rates.push(baselines.raw_insert_jobs_per_s);
         }
-        enqueue_rates.push(enqueue_rate);
-        drain_rates.push(drain_rate);
-        drain_wal.push(r.drain_wal_bytes_per_job);
     }
     if args.runs > 1 {
-        println!(
-            "summary bench=queue jobs={} workers={} batch={} work_ms={} runs={} \
-             median_enqueue_jobs_per_s={:.0} median_drain_jobs_per_s={:.0} \
-             median_drain_wal_bytes_per_job={:.0}",
-            args.jobs,
-            args.workers,
-            args.batch,
-            work_ms,
-            args.runs,
-            devdb::stats::median(&mut enqueue_rates),
-            devdb::stats::median(&mut drain_rates),
-            devdb::stats::median(&mut drain_wal),
-        );
-        if args.side_by_side {
-            let (seed, raw) = (
-                devdb::stats::median(&mut seed_rates),
-                devdb::stats::median(&mut raw_rates),
+        let enqueue = devdb::stats::median(&mut enqueue_rates);
+        let seed = args
+            .side_by_side
+            .then(|| devdb::stats::median(&mut seed_rates));
+        for (m, mode) in modes.iter().enumerate() {
+            let drain = devdb::stats::median(&mut drain_rates[m]);
+            let to_seed = seed.map_or_else(String::new, |seed| {
+                format!(" median_drain_to_seed_loop={:.2}", drain / seed)
+            });
+            println!(
+                "summary bench=queue mode={} jobs={} workers={} batch={} work_ms={} runs={} \
+                 median_enqueue_jobs_per_s={:.0} median_drain_jobs_per_s={:.0} \
+                 median_drain_wal_bytes_per_job={:.0}{}",
+                mode_name(*mode),
+                args.jobs,
+                args.workers,
+                args.batch,
+                work_ms,
+                args.runs,
+                enqueue,
+                drain,
+                devdb::stats::median(&mut drain_wal[m]),
+                to_seed,
             );
+        }
+        if let Some(seed) = seed {
+            let raw = devdb::stats::median(&mut raw_rates);
             println!(
                 "summary bench=queue-baselines jobs={} workers={} batch={} work_ms={} runs={} \
-                 median_seed_loop_jobs_per_s={:.0} median_drain_to_seed_loop={:.2} \
-                 median_seed_loop_wal_bytes_per_job={:.0} median_raw_insert_jobs_per_s={:.0} \
-                 median_enqueue_to_raw_insert={:.2}",
+                 median_seed_loop_jobs_per_s={:.0} median_seed_loop_wal_bytes_per_job={:.0} \
+                 median_raw_insert_jobs_per_s={:.0} median_enqueue_to_raw_insert={:.2}",
                 args.jobs,
                 args.workers,
                 args.batch,
                 work_ms,
                 args.runs,
                 seed,
-                devdb::stats::median(&mut drain_rates) / seed,
                 devdb::stats::median(&mut seed_wal),
                 raw,
-                devdb::stats::median(&mut enqueue_rates) / raw,
+                enqueue / raw,
             );
         }
     }
     Ok(())
+}
+
+fn mode_name(mode: ClaimMode) -> &'static str {
+    match mode {
+        ClaimMode::Lease => "lease",
+        ClaimMode::Transactional => "transactional",
+    }
 }
 
 /// Runs the seed's loop and the plain INSERT over the same number of jobs, each on a fresh
@@ -221,7 +284,11 @@ async fn measure_baselines(args: &QueueBenchArgs, server_url: &str) -> anyhow::R
     })
 }
 
-async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<QueueRun> {
+async fn run_once(
+    args: &QueueBenchArgs,
+    mode: ClaimMode,
+    server_url: &str,
+) -> anyhow::Result<QueueRun> {
     let database = crate::scratch(server_url).await?;
     // Each worker may hold one connection to claim and one to record a result.
     let pool = database.pool(2 * args.workers as u32 + 2).await?;
@@ -248,13 +315,21 @@ async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Que
     let shutdown = CancellationToken::new();
     let wakeups = Wakeups::listen(pool.clone(), shutdown.clone());
     // Batched: one runner with `workers` handlers sharing batch claims. Unbatched: independent
-    // single-job workers, each with its own claim loop.
-    let (runners, concurrency) = if args.batch > 1 {
+    // single-job workers, each with its own claim loop. Transactional: one runner of `workers`
+    // slots, each on a connection of its own.
+    let (runners, concurrency) = if args.batch > 1 || mode == ClaimMode::Transactional {
         (1, args.workers)
     } else {
         (args.workers, 1)
     };
-    let wal_before = pgqueue::synthetic::wal_usage(&pool).await?;
+    // Open the workers' connections before the clock starts, as the seed's loop does: a drain of
+    // 2,000 jobs would otherwise time the connecting too.
+    let mut warm = Vec::with_capacity(args.workers + 2);
+    for _ in 0..args.workers + 2 {
+        warm.push(pool.acquire().await?);
+    }
+    drop(warm);
+    let wal_before = pgqueue::synthetic::wal_position(&pool).await?;
     let started = Instant::now();
     let mut draining = tokio::task::JoinSet::new();
     for worker in 0..runners {
@@ -265,6 +340,7 @@ async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Que
                 concurrency,
                 batch: args.batch,
                 worker_id: format!("bench-{worker}"),
+                mode,
                 ..RunnerConfig::default()
             },
             wakeups.clone(),
@@ -281,7 +357,7 @@ async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Que
         joined?;
     }
     let drain_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let wal_after = pgqueue::synthetic::wal_usage(&pool).await?;
+    let wal_after = pgqueue::synthetic::wal_position(&pool).await?;
 
     let done = pgqueue::count(&pool, queue.name(), JobState::Done).await?;
     anyhow::ensure!(
@@ -299,7 +375,6 @@ async fn run_once(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<Que
         duplicates: executions - ran,
         lost: args.jobs as u64 - ran,
         work_mean_ms: work::mean_ms(handler.work_nanos.load(Ordering::Relaxed), executions),
-        drain_wal_bytes_per_job: (wal_after.bytes - wal_before.bytes) as f64
-            / args.jobs.max(1) as f64,
+        drain_wal_bytes_per_job: (wal_after - wal_before) as f64 / args.jobs.max(1) as f64,
     })
 }

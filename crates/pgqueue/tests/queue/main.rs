@@ -2,6 +2,7 @@
 //! tables alone (see `support`).
 
 mod chain;
+mod held;
 mod inspect;
 mod kinds;
 mod presence;
