@@ -20,6 +20,7 @@ use super::worker::{Egress, database_retry};
 use crate::domain::ids;
 use crate::i18n::Tr;
 use crate::store::ReminderJob;
+use crate::store::budget;
 use pgqueue::{ClaimedJob, Outcome};
 
 /// What the worker decided before sending.
@@ -42,7 +43,9 @@ impl Egress {
         let payment = Payment::IfLate {
             overdue_secs: due.overdue_secs,
         };
-        let fare = match self.paying_turn(job, to, true, payment).await {
+        // The chat's pacing was read with the reminder: a free chat is not asked again.
+        let free_as_read = budget::chat_free(due.chat_wait_secs);
+        let fare = match self.paying_turn(job, to, true, payment, free_as_read).await {
             Ok(fare) => fare,
             Err(outcome) => return outcome,
         };

@@ -214,7 +214,9 @@ impl Pacer {
     /// [`Fare::Paid`] (only a message that may pay, [`Payment::IfLate`], gets a paid slot, when
     /// [`PaidBroadcast::pays`] says so and one is to be had; otherwise it waits for a free one).
     /// `in_line`: the message may leave in any order relative to others for the chat (see the
-    /// module's documentation).
+    /// module's documentation). `free_as_read`: the caller read the chat's pacing row just now
+    /// and found the chat free ([`budget::chat_free`]), so step 1 is not asked again (the booking
+    /// in step 3 still checks it).
     #[tracing::instrument(skip_all, fields(chat_id = to.chat_id.0, priority))]
     pub async fn admit(
         &self,
@@ -222,9 +224,10 @@ impl Pacer {
         priority: i16,
         in_line: bool,
         payment: Payment,
+        free_as_read: bool,
     ) -> Result<Admission, StoreError> {
         let chat_interval = self.config.chat_interval(to.is_group);
-        if let Some(interval) = chat_interval {
+        if let Some(interval) = chat_interval.filter(|_| !free_as_read) {
             let mut conn = self.pool.acquire().await?;
             if let Some(wait) = budget::chat_wait(&mut conn, to.chat_id, interval, in_line).await? {
                 return Ok(Admission::Defer(Deferral::Spacing(secs(wait))));

@@ -11,7 +11,7 @@ use crate::store::chats::{Chat, ChatRow};
 use crate::store::nags::{Nag, NagRow};
 use crate::store::quotes::Quote;
 use crate::store::tasks::{Task, TaskRow};
-use crate::store::types::{Corrupt, ErrorClass, ReminderKind, read};
+use crate::store::types::{Corrupt, ErrorClass, ReminderKind, TaskState, read};
 use crate::store::{StoreError, cards, nags, reachability, tasks};
 
 /// A reminder with its task and chat, as read just before sending.
@@ -39,6 +39,9 @@ pub struct DueReminder {
     pub nag: Option<Nag>,
     /// The number of the task's current occurrence in its series (1 for a one-off task).
     pub occurrence: u32,
+    /// How long until the chat may be sent to, as read (its spacing or 429 pause; `None` when it
+    /// has no pacing row yet): see [`crate::store::budget::chat_free`].
+    pub chat_wait_secs: Option<f64>,
 }
 
 impl DueReminder {
@@ -78,6 +81,7 @@ struct DueRow {
     nag_round_sent: Option<i32>,
     nag_only_for: Option<DateTime<Utc>>,
     occurrence: i32,
+    chat_wait_secs: Option<f64>,
 }
 
 impl TryFrom<DueRow> for DueReminder {
@@ -146,12 +150,14 @@ impl TryFrom<DueRow> for DueReminder {
                         .filter(|index| *index >= 1)
                 },
             )?,
+            chat_wait_secs: row.chat_wait_secs,
         })
     }
 }
 
 /// Reads reminder `reminder_id` with its task and chat, and what the task quotes and how it
-/// nags (one round trip for everything a reminder shows); `None` when it is gone.
+/// nags, and the chat's pacing row (one round trip for everything a reminder shows and for the
+/// first step of its pacing); `None` when it is gone.
 #[tracing::instrument(skip_all, fields(reminder_id))]
 pub async fn load(pool: &PgPool, reminder_id: i64) -> Result<Option<DueReminder>, StoreError> {
     let row = sqlx::query_as!(
@@ -168,12 +174,15 @@ pub async fn load(pool: &PgPool, reminder_id: i64) -> Result<Option<DueReminder>
                   n.every_secs as "nag_every_secs?",
                   n.pending_reminder_id as "nag_pending_reminder_id?",
                   n.round_sent as "nag_round_sent?", n.only_for as "nag_only_for?",
-                  t.occurrence
+                  t.occurrence,
+                  extract(epoch from greatest(s.next_at, coalesce(s.paused_until, now())) - now())::float8
+                      as "chat_wait_secs?"
            from reminders r
            join tasks t on t.id = r.task_id
            join chats c on c.chat_id = t.chat_id
            left join task_quotes q on q.task_id = t.id
            left join task_nags n on n.task_id = t.id
+           left join chat_sends s on s.chat_id = c.chat_id
            where r.id = $1"#,
         reminder_id,
     )
@@ -202,6 +211,10 @@ pub enum Recorded {
 /// it), schedules the next occurrence of a recurring task and the next nag of a task that nags
 /// until done. A lost lease still commits the `sent` flag, so that whoever holds the job now
 /// completes it without sending.
+///
+/// When the chat was reachable and the task neither nags nor recurs (as read), the usual case is one
+/// statement ([`sent_alone`]); a reminder whose task has more to do (older cards to close, a next
+/// occurrence) takes the transaction.
 #[tracing::instrument(skip_all, fields(job = job.id.0, reminder_id = due.reminder_id))]
 pub async fn sent(
     pool: &PgPool,
@@ -210,6 +223,13 @@ pub async fn sent(
     due: &DueReminder,
     message_id: Option<i64>,
 ) -> Result<Recorded, StoreError> {
+    if due.chat.reachable
+        && due.nag.is_none()
+        && due.task.recurrence.is_none()
+        && let Some(recorded) = sent_alone(pool, job, due, message_id).await?
+    {
+        return Ok(recorded);
+    }
     let mut tx = pool.begin().await?;
     let lateness_secs = sqlx::query_scalar!(
         r#"update reminders set sent = true, sent_at = now(), message_id = $2 where id = $1
@@ -244,6 +264,62 @@ pub async fn sent(
         lateness_secs,
         completed,
     })
+}
+
+/// [`sent`] in one statement (one round trip, no explicit transaction) for a reminder after which
+/// nothing else is to be done: no older card of its task to close ([`cards::close`]) and no next
+/// occurrence to schedule ([`tasks::continue_series`]). The statement checks both itself and then
+/// marks the reminder sent and completes the job under the fence of [`Queue::complete`] (still
+/// `running` under the same claim) together, or writes nothing and says `None`: the caller takes
+/// the transaction instead.
+async fn sent_alone(
+    pool: &PgPool,
+    job: &ClaimedJob,
+    due: &DueReminder,
+    message_id: Option<i64>,
+) -> Result<Option<Recorded>, StoreError> {
+    let row = sqlx::query!(
+        r#"with more as (
+               select exists (select 1 from reminders o
+                              where o.task_id = $3 and o.sent and o.card_live
+                                and o.message_id is not null
+                                and o.message_id is distinct from $2)
+                   or exists (select 1 from reminders r join tasks t on t.id = r.task_id
+                              where r.id = $1 and r.kind = $6 and r.due_at >= t.due_at
+                                and t.state = $7 and t.rule is not null) as needed),
+           marked as (
+               update reminders set sent = true, sent_at = now(), message_id = $2
+                where id = $1 and not (select needed from more)
+               returning extract(epoch from sent_at - fire_at)::float8 as lateness),
+           done as (
+               update jobs set state = 'done', locked_until = null, finished_at = now(),
+                      updated_at = now()
+                where id = $4 and state = 'running' and claims = $5
+                  and exists (select 1 from marked)
+               returning id)
+           select (select needed from more) as "needed!",
+                  (select lateness from marked) as lateness,
+                  exists (select 1 from done) as "completed!""#,
+        due.reminder_id,
+        message_id,
+        due.task.id.0,
+        job.id.0,
+        job.claim,
+        ReminderKind::Occurrence.as_str(),
+        TaskState::Open.as_str(),
+    )
+    .fetch_one(pool)
+    .await?;
+    if row.needed {
+        return Ok(None);
+    }
+    Ok(Some(match row.lateness {
+        Some(lateness_secs) => Recorded::Sent {
+            lateness_secs,
+            completed: row.completed,
+        },
+        None => Recorded::Gone,
+    }))
 }
 
 /// In one transaction: fails the job with `reason`, marks the chat unreachable and pauses its

@@ -123,21 +123,27 @@ impl Egress {
         to: Recipient,
         in_line: bool,
     ) -> Option<Outcome> {
-        self.paying_turn(job, to, in_line, Payment::Never)
+        self.paying_turn(job, to, in_line, Payment::Never, false)
             .await
             .err()
     }
 
     /// [`Self::turn`] for a message that may take a paid slot (`payment`): when it may leave
-    /// now, its fare (with `allow_paid_broadcast` when paid).
+    /// now, its fare (with `allow_paid_broadcast` when paid). `free_as_read`: see
+    /// [`Pacer::admit`].
     pub(super) async fn paying_turn(
         &self,
         job: &ClaimedJob,
         to: Recipient,
         in_line: bool,
         payment: Payment,
+        free_as_read: bool,
     ) -> Result<Fare, Outcome> {
-        match self.pacer.admit(to, job.priority, in_line, payment).await {
+        match self
+            .pacer
+            .admit(to, job.priority, in_line, payment, free_as_read)
+            .await
+        {
             Ok(Admission::Send(fare)) => match self.queue.recheck(job).await {
                 Ok(_) => Ok(fare),
                 Err(QueueError::NotConfirmed { .. }) => {

@@ -129,6 +129,14 @@ pub async fn take_slots<'e>(
     })
 }
 
+/// Whether a chat whose pacing row says it may be sent to in `wait_secs` (`None`: no row yet, as
+/// read with `extract(epoch from greatest(next_at, coalesce(paused_until, now())) - now())`) is
+/// free now, as [`chat_wait`] decides; a caller that read the row with its own data (a reminder's
+/// one read) skips that statement when it is.
+pub fn chat_free(wait_secs: Option<f64>) -> bool {
+    wait_secs.is_none_or(|wait| wait <= TOLERANCE_SECS)
+}
+
 /// Whether a chat may be sent to now: `None` when it may, else the seconds until it may (its
 /// spacing or its 429 pause). With `in_line`, a caller that must wait takes a place in the chat's
 /// line and gets the time of its own place, so that many messages for one chat come back one per

@@ -1,6 +1,8 @@
 //! A recurring task never stops by accident: whatever becomes of one occurrence's job on its way
 //! out of `running` (sent, failed, failed when its attempts run out or its handler panics,
 //! cancelled, failed by the reaper, cancelled by an admin), the task's next occurrence is pending.
+//! Recording a sent reminder in one statement (a task read as one-off, in a reachable chat) still
+//! finds a series and an older card to close when the task has them.
 
 use pgqueue::JobId;
 use std::time::Duration;
@@ -200,6 +202,102 @@ async fn a_sent_occurrence_keeps_the_series_and_so_does_an_admin_cancel() {
     assert_eq!(
         pending_occurrences(&db.pool, task).await,
         vec![tomorrow + chrono::Duration::days(1)]
+    );
+}
+
+#[tokio::test]
+async fn a_task_read_as_one_off_that_recurs_after_all_keeps_its_series_when_sent() {
+    let db = TestDb::new().await;
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
+    let (task, due) = daily_task_due_now(&db.pool, &queue).await;
+    let job = queue.claim("w", 1).await.unwrap().remove(0);
+    let reminder: i64 = sqlx::query_scalar("select id from reminders where job_id = $1")
+        .bind(job.id)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    let mut loaded = record::load(&db.pool, reminder).await.unwrap().unwrap();
+    // As if the task had been read before it was made to repeat: the one-statement path is
+    // tried, and the statement itself sees the series.
+    loaded.task.recurrence = None;
+    let recorded = record::sent(&db.pool, &queue, &job, &loaded, Some(1))
+        .await
+        .unwrap();
+    assert!(
+        matches!(
+            recorded,
+            record::Recorded::Sent {
+                completed: true,
+                ..
+            }
+        ),
+        "{recorded:?}"
+    );
+    assert_eq!(
+        pending_occurrences(&db.pool, task).await,
+        vec![due + chrono::Duration::days(1)]
+    );
+    assert_eq!(
+        pgqueue::inspect(&db.pool, job.id)
+            .await
+            .unwrap()
+            .map(|j| j.state),
+        Some(JobState::Done)
+    );
+}
+
+#[tokio::test]
+async fn a_sent_reminder_of_a_one_off_task_closes_its_older_card() {
+    let db = TestDb::new().await;
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
+    let (task, due) = daily_task_due_now(&db.pool, &queue).await;
+    sqlx::query("update tasks set rule = null where id = $1")
+        .bind(task)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    // An earlier reminder of the task went out as message 77 and its card is still live.
+    sqlx::query(
+        "insert into reminders (task_id, due_at, fire_at, kind, sent, sent_at, message_id)
+         values ($1, $2, $2, 'snooze', true, now(), 77)",
+    )
+    .bind(task)
+    .bind(due)
+    .execute(&db.pool)
+    .await
+    .unwrap();
+    let job = queue.claim("w", 1).await.unwrap().remove(0);
+    let reminder: i64 = sqlx::query_scalar("select id from reminders where job_id = $1")
+        .bind(job.id)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    let loaded = record::load(&db.pool, reminder).await.unwrap().unwrap();
+    assert!(loaded.task.recurrence.is_none());
+    record::sent(&db.pool, &queue, &job, &loaded, Some(88))
+        .await
+        .unwrap();
+    let cards: Vec<(i64, bool, bool)> = sqlx::query_as(
+        "select message_id, sent, card_live from reminders where task_id = $1 order by message_id",
+    )
+    .bind(task)
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(cards, vec![(77, true, false), (88, true, true)]);
+    let edits: i64 = sqlx::query_scalar(
+        "select count(*) from jobs where state = 'pending' and payload::text like '%77%'",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(edits, 1, "the old card's buttons are taken off by an edit");
+    assert_eq!(
+        pgqueue::inspect(&db.pool, job.id)
+            .await
+            .unwrap()
+            .map(|j| j.state),
+        Some(JobState::Done)
     );
 }
 
