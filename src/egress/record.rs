@@ -269,9 +269,10 @@ pub async fn sent(
 /// [`sent`] in one statement (one round trip, no explicit transaction) for a reminder after which
 /// nothing else is to be done: no older card of its task to close ([`cards::close`]) and no next
 /// occurrence to schedule ([`tasks::continue_series`]). The statement checks both itself and then
-/// marks the reminder sent and completes the job under the fence of [`Queue::complete`] (still
-/// `running` under the same claim) together, or writes nothing and says `None`: the caller takes
-/// the transaction instead.
+/// marks the reminder sent and completes the job through the queue's `complete_job` (the fence of
+/// [`Queue::complete`]: still `running` under the same claim; the queue's table is written by the
+/// queue's own function) together, or writes nothing and says `None`: the caller takes the
+/// transaction instead.
 async fn sent_alone(
     pool: &PgPool,
     job: &ClaimedJob,
@@ -292,14 +293,10 @@ async fn sent_alone(
                 where id = $1 and not (select needed from more)
                returning extract(epoch from sent_at - fire_at)::float8 as lateness),
            done as (
-               update jobs set state = 'done', locked_until = null, finished_at = now(),
-                      updated_at = now()
-                where id = $4 and state = 'running' and claims = $5
-                  and exists (select 1 from marked)
-               returning id)
+               select complete_job($4, $5) as completed from marked)
            select (select needed from more) as "needed!",
                   (select lateness from marked) as lateness,
-                  exists (select 1 from done) as "completed!""#,
+                  coalesce((select completed from done), false) as "completed!""#,
         due.reminder_id,
         message_id,
         due.task.id.0,

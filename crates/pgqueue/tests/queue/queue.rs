@@ -167,6 +167,40 @@ async fn a_claim_takes_no_more_than_asked_and_sets_a_lease() {
     );
 }
 
+/// `complete_job`, the completion a program calls inside a statement of its own: it completes a
+/// job still held under its claim, and refuses (writing nothing) one whose lease was lost and
+/// which another worker now holds.
+#[tokio::test]
+async fn complete_job_in_sql_completes_under_the_claim_and_refuses_a_lost_lease() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("work"));
+    enqueue_numbered(&queue, &db.pool, 2).await;
+    let held = queue.claim("w", 2).await.unwrap();
+    let complete = |job: &ClaimedJob| {
+        sqlx::query_scalar::<_, bool>("select complete_job($1, $2)")
+            .bind(job.id.0)
+            .bind(job.claim)
+            .fetch_one(&db.pool)
+    };
+    assert!(complete(&held[0]).await.unwrap());
+    assert_eq!(count_in_state(&db.pool, "done").await, 1);
+
+    expire_leases(&db.pool).await;
+    let reaped = reaper::reap(&db.pool, &[], 100, Duration::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(reaped.returned, 1);
+    let again = queue.claim("other", 1).await.unwrap();
+    assert_eq!(again.len(), 1, "the lost job is claimed again");
+    assert!(
+        !complete(&held[1]).await.unwrap(),
+        "a lost lease completed the job"
+    );
+    assert_eq!(count_in_state(&db.pool, "running").await, 1);
+    assert!(complete(&again[0]).await.unwrap());
+    assert_eq!(count_in_state(&db.pool, "done").await, 2);
+}
+
 #[tokio::test]
 async fn an_enqueue_in_a_rolled_back_transaction_leaves_no_job_and_wakes_no_worker() {
     let db = TestDb::new().await;
