@@ -65,23 +65,7 @@ async fn a_failing_update_in_a_batch_takes_back_only_its_own_effects() {
     }
 
     // The holder's chat row is locked: the one transaction handling updates waits on it.
-    let mut lock = app.pool.begin().await.unwrap();
-    sqlx::query("select 1 from chats where chat_id = $1 for update")
-        .bind(holder)
-        .execute(&mut *lock)
-        .await
-        .unwrap();
-    app.sim.user_says(holder, "held up tomorrow 9:00").unwrap();
-    eventually(WAIT, "the batch waiting on the lock", || async {
-        scalar(
-            &app,
-            "select count(*) from pg_stat_activity
-             where wait_event_type = 'Lock' and datname = current_database()",
-        )
-        .await
-            == 1
-    })
-    .await;
+    let lock = hold_the_batch_on(&app, holder).await;
     for (i, other) in others.iter().enumerate() {
         app.sim
             .user_says(*other, &format!("other {i} tomorrow 9:00"))
@@ -188,23 +172,7 @@ async fn a_lost_lease_in_a_batch_saves_nothing_twice() {
     }
 
     // The holder's chat row is locked: the one transaction handling updates waits on it.
-    let mut lock = app.pool.begin().await.unwrap();
-    sqlx::query("select 1 from chats where chat_id = $1 for update")
-        .bind(holder)
-        .execute(&mut *lock)
-        .await
-        .unwrap();
-    app.sim.user_says(holder, "held up tomorrow 9:00").unwrap();
-    eventually(WAIT, "the batch waiting on the lock", || async {
-        scalar(
-            &app,
-            "select count(*) from pg_stat_activity
-             where wait_event_type = 'Lock' and datname = current_database()",
-        )
-        .await
-            == 1
-    })
-    .await;
+    let lock = hold_the_batch_on(&app, holder).await;
     for (i, other) in others.iter().enumerate() {
         app.sim
             .user_says(*other, &format!("other {i} tomorrow 9:00"))
@@ -281,4 +249,31 @@ async fn a_lost_lease_in_a_batch_saves_nothing_twice() {
         "the other chats' updates took one attempt each"
     );
     app.stop().await;
+}
+
+/// Locks `holder`'s chat row, has the holder write, and waits until the one transaction handling
+/// updates waits on that lock: the updates written next join a batch that is held open until the
+/// returned transaction ends.
+async fn hold_the_batch_on(
+    app: &TestApp,
+    holder: i64,
+) -> sqlx::Transaction<'static, sqlx::Postgres> {
+    let mut lock = app.pool.begin().await.unwrap();
+    sqlx::query("select 1 from chats where chat_id = $1 for update")
+        .bind(holder)
+        .execute(&mut *lock)
+        .await
+        .unwrap();
+    app.sim.user_says(holder, "held up tomorrow 9:00").unwrap();
+    eventually(WAIT, "the batch waiting on the lock", || async {
+        scalar(
+            app,
+            "select count(*) from pg_stat_activity
+             where wait_event_type = 'Lock' and datname = current_database()",
+        )
+        .await
+            == 1
+    })
+    .await;
+    lock
 }

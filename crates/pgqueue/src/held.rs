@@ -70,6 +70,26 @@ struct Written {
     gave_up: Option<GaveUp>,
 }
 
+/// The [`ClaimedJob`] of a claim's record (the fast path's statement or `claim_held_job`, whose
+/// records differ in type but share these columns).
+macro_rules! claimed_job_of {
+    ($row:ident) => {
+        ClaimedJob {
+            id: JobId($row.id),
+            queue: $row.queue,
+            payload: $row.payload,
+            attempt: $row.attempt,
+            max_attempts: $row.max_attempts,
+            claim: $row.claim,
+            throttles: $row.throttles,
+            serial_key: $row.serial_key,
+            priority: $row.priority,
+            run_at: $row.run_at,
+            locked_until: $row.locked_until,
+        }
+    };
+}
+
 impl Queue {
     /// Claims the queue's first due job for `worker` on `conn` (see the [module docs](self)): a
     /// keyless job is returned held, in a transaction left open on `conn`; a keyed job is claimed under
@@ -125,19 +145,7 @@ impl Queue {
             return Ok(Some(Claim::Leased(job)));
         }
         if let Some(row) = fast {
-            let job = ClaimedJob {
-                id: JobId(row.id),
-                queue: row.queue,
-                payload: row.payload,
-                attempt: row.attempt,
-                max_attempts: row.max_attempts,
-                claim: row.claim,
-                throttles: row.throttles,
-                serial_key: row.serial_key,
-                priority: row.priority,
-                run_at: row.run_at,
-                locked_until: row.locked_until,
-            };
+            let job = claimed_job_of!(row);
             return Ok(Some(Claim::Held(HeldJob {
                 job,
                 tx,
@@ -160,19 +168,7 @@ impl Queue {
             tx.commit().await?;
             return Ok(None);
         };
-        let job = ClaimedJob {
-            id: JobId(row.id),
-            queue: row.queue,
-            payload: row.payload,
-            attempt: row.attempt,
-            max_attempts: row.max_attempts,
-            claim: row.claim,
-            throttles: row.throttles,
-            serial_key: row.serial_key,
-            priority: row.priority,
-            run_at: row.run_at,
-            locked_until: row.locked_until,
-        };
+        let job = claimed_job_of!(row);
         if row.held {
             Ok(Some(Claim::Held(HeldJob {
                 job,
