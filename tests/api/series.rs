@@ -68,6 +68,18 @@ async fn daily_task_due_now(pool: &sqlx::PgPool, queue: &Queue) -> (i64, DateTim
     tx.commit().await.unwrap();
     (task.id.0, due)
 }
+/// Claims the queue's next job, as a delivery worker does, and reads its reminder as the worker
+/// reads it before sending.
+async fn claim_and_load(pool: &sqlx::PgPool, queue: &Queue) -> (ClaimedJob, record::DueReminder) {
+    let job = queue.claim("w", 1).await.unwrap().remove(0);
+    let reminder: i64 = sqlx::query_scalar("select id from reminders where job_id = $1")
+        .bind(job.id)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let loaded = record::load(pool, reminder).await.unwrap().unwrap();
+    (job, loaded)
+}
 
 /// The deadlines of the task's occurrences whose reminder job is pending.
 async fn pending_occurrences(pool: &sqlx::PgPool, task_id: i64) -> Vec<DateTime<Utc>> {
@@ -172,13 +184,7 @@ async fn a_sent_occurrence_keeps_the_series_and_so_does_an_admin_cancel() {
     let db = TestDb::new().await;
     let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let (task, due) = daily_task_due_now(&db.pool, &queue).await;
-    let job = queue.claim("w", 1).await.unwrap().remove(0);
-    let reminder: i64 = sqlx::query_scalar("select id from reminders where job_id = $1")
-        .bind(job.id)
-        .fetch_one(&db.pool)
-        .await
-        .unwrap();
-    let loaded = record::load(&db.pool, reminder).await.unwrap().unwrap();
+    let (job, loaded) = claim_and_load(&db.pool, &queue).await;
     record::sent(&db.pool, &queue, &job, &loaded, Some(1))
         .await
         .unwrap();
@@ -210,13 +216,7 @@ async fn a_task_read_as_one_off_that_recurs_after_all_keeps_its_series_when_sent
     let db = TestDb::new().await;
     let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
     let (task, due) = daily_task_due_now(&db.pool, &queue).await;
-    let job = queue.claim("w", 1).await.unwrap().remove(0);
-    let reminder: i64 = sqlx::query_scalar("select id from reminders where job_id = $1")
-        .bind(job.id)
-        .fetch_one(&db.pool)
-        .await
-        .unwrap();
-    let mut loaded = record::load(&db.pool, reminder).await.unwrap().unwrap();
+    let (job, mut loaded) = claim_and_load(&db.pool, &queue).await;
     // As if the task had been read before it was made to repeat: the one-statement path is
     // tried, and the statement itself sees the series.
     loaded.task.recurrence = None;
@@ -266,13 +266,7 @@ async fn a_sent_reminder_of_a_one_off_task_closes_its_older_card() {
     .execute(&db.pool)
     .await
     .unwrap();
-    let job = queue.claim("w", 1).await.unwrap().remove(0);
-    let reminder: i64 = sqlx::query_scalar("select id from reminders where job_id = $1")
-        .bind(job.id)
-        .fetch_one(&db.pool)
-        .await
-        .unwrap();
-    let loaded = record::load(&db.pool, reminder).await.unwrap().unwrap();
+    let (job, loaded) = claim_and_load(&db.pool, &queue).await;
     assert!(loaded.task.recurrence.is_none());
     record::sent(&db.pool, &queue, &job, &loaded, Some(88))
         .await
