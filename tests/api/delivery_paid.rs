@@ -59,6 +59,21 @@ async fn spent_today(app: &TestApp) -> i64 {
     .expect("today's spending")
 }
 
+/// An app under Telegram's limits with paid broadcast on, and a simulated bot with 1,000 Stars
+/// whose paid broadcast is otherwise as `paid` says.
+async fn paying_app(paid: PaidBroadcastUpdate) -> TestApp {
+    let app = TestApp::builder()
+        .telegram_limits()
+        .config(paid_on)
+        .prepare()
+        .await;
+    app.sim.set_paid_broadcast(PaidBroadcastUpdate {
+        balance_tenths: Some(10_000),
+        ..paid
+    });
+    app
+}
+
 /// `n` users with one reminder each, due now; returns their chats.
 async fn herd(app: &TestApp, first: i64, n: i64) -> Vec<i64> {
     let chats = app.users(first, n);
@@ -78,15 +93,7 @@ fn once_each(app: &TestApp, chats: &[i64]) {
 #[tokio::test]
 async fn a_herd_leaves_above_the_free_rate_within_the_stars_budget_then_at_the_free_rate() {
     let _timing = crate::support::TIMING.lock().await;
-    let mut app = TestApp::builder()
-        .telegram_limits()
-        .config(paid_on)
-        .prepare()
-        .await;
-    app.sim.set_paid_broadcast(PaidBroadcastUpdate {
-        balance_tenths: Some(10_000),
-        ..PaidBroadcastUpdate::default()
-    });
+    let mut app = paying_app(PaidBroadcastUpdate::default()).await;
     let chats = herd(&app, 3_100_000, 300).await;
     app.run().await;
     app.wait_sent(300, WAIT * 4).await;
@@ -154,15 +161,11 @@ async fn a_herd_leaves_above_the_free_rate_within_the_stars_budget_then_at_the_f
 #[tokio::test]
 async fn a_refused_paid_send_falls_back_to_the_free_rate_and_nothing_is_lost_or_sent_twice() {
     let _timing = crate::support::TIMING.lock().await;
-    let mut app = TestApp::builder()
-        .telegram_limits()
-        .config(paid_on)
-        .prepare()
-        .await;
-    app.sim.set_paid_broadcast(PaidBroadcastUpdate {
-        balance_tenths: Some(10_000),
+    let mut app = paying_app(PaidBroadcastUpdate {
         eligible: Some(false),
-    });
+        ..PaidBroadcastUpdate::default()
+    })
+    .await;
     let chats = herd(&app, 3_200_000, 150).await;
     app.run().await;
     app.wait_sent(150, WAIT * 3).await;
@@ -212,15 +215,7 @@ async fn a_refused_paid_send_falls_back_to_the_free_rate_and_nothing_is_lost_or_
 #[tokio::test]
 async fn a_chat_rejecting_a_paid_send_fails_alone_and_paid_broadcast_stays_on() {
     let _timing = crate::support::TIMING.lock().await;
-    let mut app = TestApp::builder()
-        .telegram_limits()
-        .config(paid_on)
-        .prepare()
-        .await;
-    app.sim.set_paid_broadcast(PaidBroadcastUpdate {
-        balance_tenths: Some(10_000),
-        ..PaidBroadcastUpdate::default()
-    });
+    let mut app = paying_app(PaidBroadcastUpdate::default()).await;
     let chats = herd(&app, 3_300_000, 300).await;
     // Every tenth chat's message is rejected for a reason of its own (not about paying).
     let rejecting: Vec<i64> = chats.iter().copied().step_by(10).collect();
@@ -266,15 +261,7 @@ async fn a_chat_rejecting_a_paid_send_fails_alone_and_paid_broadcast_stays_on() 
 #[tokio::test]
 async fn replies_never_pay_even_while_reminders_do() {
     let _timing = crate::support::TIMING.lock().await;
-    let mut app = TestApp::builder()
-        .telegram_limits()
-        .config(paid_on)
-        .prepare()
-        .await;
-    app.sim.set_paid_broadcast(PaidBroadcastUpdate {
-        balance_tenths: Some(10_000),
-        ..PaidBroadcastUpdate::default()
-    });
+    let mut app = paying_app(PaidBroadcastUpdate::default()).await;
     // Ten reminders each for 12 chats: at one message a second per chat they take about ten
     // seconds, paying all along (the reminders due would be late), while Ann writes.
     let chats = app.users(3_300_000, 12);
