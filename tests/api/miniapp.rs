@@ -379,28 +379,7 @@ async fn miniapp_refuses_a_stale_version_and_changes_nothing() {
     assert_ne!(edited["task"]["version"], read);
 
     // Another tab still holds the version it read.
-    for (method, path, body) in [
-        (
-            Method::POST,
-            format!("/tasks/{id}/done"),
-            json!({ "version": read }),
-        ),
-        (
-            Method::POST,
-            format!("/tasks/{id}/snooze"),
-            json!({ "version": read, "minutes": 10 }),
-        ),
-        (
-            Method::DELETE,
-            format!("/tasks/{id}"),
-            json!({ "version": read }),
-        ),
-        (
-            Method::PATCH,
-            format!("/tasks/{id}"),
-            json!({ "version": read, "when": "friday 18:00" }),
-        ),
-    ] {
+    for (method, path, body) in every_change(id, &read) {
         let (status, refused) = as_user(&app, ann, method.clone(), &path, Some(body)).await;
         assert_eq!(status, StatusCode::CONFLICT, "{method} {path}: {refused}");
         assert_eq!(refused["task"]["text"], "write the report", "{refused}");
@@ -476,33 +455,12 @@ async fn miniapp_answers_404_for_another_users_task() {
     let (_, task) = task_named(&app, ann, "ann's dentist").await.unwrap();
     let id = task["id"].as_i64().unwrap();
     let version = task["version"].clone();
-    for (method, path, body) in [
-        (
-            Method::POST,
-            format!("/tasks/{id}/done"),
-            json!({ "version": version }),
-        ),
-        (
-            Method::POST,
-            format!("/tasks/{id}/snooze"),
-            json!({ "version": version, "minutes": 10 }),
-        ),
-        (
-            Method::DELETE,
-            format!("/tasks/{id}"),
-            json!({ "version": version }),
-        ),
-        (
-            Method::PATCH,
-            format!("/tasks/{id}"),
-            json!({ "version": version, "text": "mine now" }),
-        ),
-        (
-            Method::POST,
-            "/tasks/999999/done".to_owned(),
-            json!({ "version": 0 }),
-        ),
-    ] {
+    let no_such_task = (
+        Method::POST,
+        "/tasks/999999/done".to_owned(),
+        json!({ "version": 0 }),
+    );
+    for (method, path, body) in every_change(id, &version).into_iter().chain([no_such_task]) {
         let (status, body) = as_user(&app, bob, method.clone(), &path, Some(body)).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{method} {path}: {body}");
         assert!(!body.to_string().contains("dentist"), "{body}");
@@ -847,4 +805,31 @@ async fn miniapp_refuses_a_negative_lead_in_the_users_language() {
     let (_, settings) = as_user(&app, lev, Method::GET, "/me", None).await;
     assert_eq!(settings["settings"]["lead_minutes"], 0, "{settings}");
     app.stop().await;
+}
+
+/// Each change the page can ask of task `id` at `version` (Done, Snooze, Delete, an edit of its
+/// time), as (method, path, body).
+fn every_change(id: i64, version: &Value) -> [(Method, String, Value); 4] {
+    [
+        (
+            Method::POST,
+            format!("/tasks/{id}/done"),
+            json!({ "version": version }),
+        ),
+        (
+            Method::POST,
+            format!("/tasks/{id}/snooze"),
+            json!({ "version": version, "minutes": 10 }),
+        ),
+        (
+            Method::DELETE,
+            format!("/tasks/{id}"),
+            json!({ "version": version }),
+        ),
+        (
+            Method::PATCH,
+            format!("/tasks/{id}"),
+            json!({ "version": version, "when": "friday 18:00" }),
+        ),
+    ]
 }

@@ -2,11 +2,12 @@
 
 use chrono::{Duration, TimeZone, Utc};
 use chrono_tz::Tz;
-use pgqueue::{JobState, QueueConfig};
+use pgqueue::{JobState, Queue, QueueConfig};
 use remindbot::domain::ids::{ChatId, TaskId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::recurrence::{Frequency, Recurrence};
 use remindbot::store::tasks::{self, NewTask, TaskText};
+use remindbot::store::types::ChatKind;
 use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
 
 use crate::support::{TestDb, job_of_reminder, job_states, jobs_in};
@@ -30,6 +31,16 @@ fn daily_nine(chat_id: i64) -> NewTask {
     }
 }
 
+/// A fresh database, its outbox queue and a private chat `chat_id` in `lang`.
+async fn db_with_chat(chat_id: i64, lang: Lang) -> (TestDb, Queue) {
+    let db = TestDb::new().await;
+    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
+    chats::upsert(&db.pool, ChatId(chat_id), ChatKind::Private, lang)
+        .await
+        .unwrap();
+    (db, queue)
+}
+
 /// `(tasks, reminders, jobs)`.
 async fn counts(db: &TestDb) -> (i64, i64, i64) {
     let (tasks, reminders): (i64, i64) =
@@ -43,16 +54,7 @@ async fn counts(db: &TestDb) -> (i64, i64, i64) {
 
 #[tokio::test]
 async fn a_task_and_its_reminder_job_commit_or_roll_back_together() {
-    let db = TestDb::new().await;
-    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
-    chats::upsert(
-        &db.pool,
-        ChatId(42),
-        remindbot::store::types::ChatKind::Private,
-        Lang::Ru,
-    )
-    .await
-    .unwrap();
+    let (db, queue) = db_with_chat(42, Lang::Ru).await;
 
     let mut tx = db.pool.begin().await.unwrap();
     tasks::create(&mut tx, &queue, &daily_nine(42))
@@ -87,16 +89,7 @@ async fn a_task_and_its_reminder_job_commit_or_roll_back_together() {
 
 #[tokio::test]
 async fn the_next_occurrence_keeps_the_wall_time_across_dst_and_is_scheduled_once() {
-    let db = TestDb::new().await;
-    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
-    chats::upsert(
-        &db.pool,
-        ChatId(7),
-        remindbot::store::types::ChatKind::Private,
-        Lang::En,
-    )
-    .await
-    .unwrap();
+    let (db, queue) = db_with_chat(7, Lang::En).await;
     let mut conn = db.pool.acquire().await.unwrap();
     let task = tasks::create(&mut conn, &queue, &daily_nine(7))
         .await
@@ -131,16 +124,7 @@ async fn the_next_occurrence_keeps_the_wall_time_across_dst_and_is_scheduled_onc
 
 #[tokio::test]
 async fn done_on_a_recurring_reminder_keeps_the_next_occurrence() {
-    let db = TestDb::new().await;
-    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
-    chats::upsert(
-        &db.pool,
-        ChatId(9),
-        remindbot::store::types::ChatKind::Private,
-        Lang::En,
-    )
-    .await
-    .unwrap();
+    let (db, queue) = db_with_chat(9, Lang::En).await;
     let mut conn = db.pool.acquire().await.unwrap();
     let task = tasks::create(&mut conn, &queue, &daily_nine(9))
         .await
@@ -234,16 +218,7 @@ async fn the_per_task_admin_and_metrics_look_ups_are_served_by_indexes() {
 
 #[tokio::test]
 async fn retention_purges_what_is_old_and_keeps_what_is_not() {
-    let db = TestDb::new().await;
-    let queue = outbox_queue(db.pool.clone(), QueueConfig::new(OUTBOX_QUEUE));
-    chats::upsert(
-        &db.pool,
-        ChatId(42),
-        remindbot::store::types::ChatKind::Private,
-        Lang::En,
-    )
-    .await
-    .unwrap();
+    let (db, queue) = db_with_chat(42, Lang::En).await;
     let mut ids = Vec::new();
     for _ in 0..4 {
         let mut tx = db.pool.begin().await.unwrap();

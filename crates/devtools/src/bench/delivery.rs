@@ -93,30 +93,24 @@ struct RunResult {
 /// runs, a `summary` line of medians.
 pub async fn run(args: &DeliveryBenchArgs, server_url: &str) -> anyhow::Result<()> {
     let latency = args.latency_ms.as_deref().map(parse_range).transpose()?;
-    let mut results = Vec::new();
-    for _ in 0..args.runs.max(1) {
-        let result = run_once(args, server_url, latency).await?;
-        println!("{}", line(args, latency, &result, "run"));
-        results.push(result);
-    }
-    if results.len() > 1 {
-        let median = |f: fn(&RunResult) -> f64| {
-            devdb::stats::median(&mut results.iter().map(f).collect::<Vec<_>>())
-        };
-        let summary = RunResult {
-            reminders: results[0].reminders,
-            secs: median(|r| r.secs),
-            sustained_per_s: median(|r| r.sustained_per_s),
-            requests: median(|r| r.requests as f64) as u64,
-            too_many: median(|r| r.too_many as f64) as u64,
-            duplicates: median(|r| r.duplicates as f64) as u64,
-            p50_ms: median(|r| r.p50_ms),
-            p99_ms: median(|r| r.p99_ms),
-            max_ms: median(|r| r.max_ms),
+    let results = super::repeat::repeated(
+        args.runs,
+        async || run_once(args, server_url, latency).await,
+        |result, kind| line(args, latency, result, kind),
+        |runs| RunResult {
+            reminders: runs.median(|r| r.reminders as f64) as usize,
+            secs: runs.median(|r| r.secs),
+            sustained_per_s: runs.median(|r| r.sustained_per_s),
+            requests: runs.median(|r| r.requests as f64) as u64,
+            too_many: runs.median(|r| r.too_many as f64) as u64,
+            duplicates: runs.median(|r| r.duplicates as f64) as u64,
+            p50_ms: runs.median(|r| r.p50_ms),
+            p99_ms: runs.median(|r| r.p99_ms),
+            max_ms: runs.median(|r| r.max_ms),
             sent_at_ms: Vec::new(),
-        };
-        println!("{}", line(args, latency, &summary, "summary"));
-    }
+        },
+    )
+    .await?;
     if let Some(folder) = &args.plots {
         let runs: Vec<(String, Vec<i64>)> = results
             .into_iter()

@@ -135,30 +135,26 @@ async fn budgets(
 ) -> anyhow::Result<()> {
     let mut curves = Vec::new();
     for replicas in &args.replicas {
-        let mut runs = Vec::new();
-        let mut last_sends = Vec::new();
-        for _ in 0..args.runs.max(1) {
-            let (budget, sent_at_ms) = budget(args, server_url, *replicas, latency).await?;
-            println!("{}", budget_line(args, latency, *replicas, &budget, "run"));
-            runs.push(budget);
-            last_sends = sent_at_ms;
-        }
-        curves.push((format!("{replicas} replica(s)"), last_sends));
-        if runs.len() > 1 {
-            let median = |f: fn(&Budget) -> f64| {
-                devdb::stats::median(&mut runs.iter().map(f).collect::<Vec<_>>())
-            };
-            let summary = Budget {
-                per_s: median(|b| b.per_s),
-                busiest_second: median(|b| b.busiest_second),
-                r429: median(|b| b.r429),
-                duplicates: median(|b| b.duplicates),
-            };
-            println!(
-                "{}",
-                budget_line(args, latency, *replicas, &summary, "summary")
-            );
-        }
+        let runs = super::repeat::repeated(
+            args.runs,
+            async || budget(args, server_url, *replicas, latency).await,
+            |(budget, _), kind| budget_line(args, latency, *replicas, budget, kind),
+            |runs| {
+                let summary = Budget {
+                    per_s: runs.median(|(b, _)| b.per_s),
+                    busiest_second: runs.median(|(b, _)| b.busiest_second),
+                    r429: runs.median(|(b, _)| b.r429),
+                    duplicates: runs.median(|(b, _)| b.duplicates),
+                };
+                (summary, Vec::new())
+            },
+        )
+        .await?;
+        let last_sends = runs.into_iter().last().map(|(_, sends)| sends);
+        curves.push((
+            format!("{replicas} replica(s)"),
+            last_sends.unwrap_or_default(),
+        ));
     }
     if let Some(folder) = &args.plots {
         super::plots::sends_per_second(
@@ -184,24 +180,18 @@ async fn all_answers(
     server_url: &str,
     latency: Option<(u64, u64)>,
 ) -> anyhow::Result<()> {
-    let mut runs = Vec::new();
-    for _ in 0..args.runs.max(1) {
-        let answers = answers(args, server_url, latency).await?;
-        println!("{}", answers_line(args, latency, &answers, "run"));
-        runs.push(answers);
-    }
-    if runs.len() > 1 {
-        let median = |f: fn(&Answers) -> f64| {
-            devdb::stats::median(&mut runs.iter().map(f).collect::<Vec<_>>())
-        };
-        let summary = Answers {
-            p50_ms: median(|a| a.p50_ms),
-            p95_ms: median(|a| a.p95_ms),
-            p99_ms: median(|a| a.p99_ms),
-            backlog_left: median(|a| a.backlog_left),
-        };
-        println!("{}", answers_line(args, latency, &summary, "summary"));
-    }
+    super::repeat::repeated(
+        args.runs,
+        async || answers(args, server_url, latency).await,
+        |answers, kind| answers_line(args, latency, answers, kind),
+        |runs| Answers {
+            p50_ms: runs.median(|a| a.p50_ms),
+            p95_ms: runs.median(|a| a.p95_ms),
+            p99_ms: runs.median(|a| a.p99_ms),
+            backlog_left: runs.median(|a| a.backlog_left),
+        },
+    )
+    .await?;
     Ok(())
 }
 
@@ -210,23 +200,17 @@ async fn bursts(
     server_url: &str,
     latency: Option<(u64, u64)>,
 ) -> anyhow::Result<()> {
-    let mut runs = Vec::new();
-    for _ in 0..args.runs.max(1) {
-        let burst = burst(args, server_url, latency).await?;
-        println!("{}", burst_line(args, latency, &burst, "run"));
-        runs.push(burst);
-    }
-    if runs.len() > 1 {
-        let median = |f: fn(&Burst) -> f64| {
-            devdb::stats::median(&mut runs.iter().map(f).collect::<Vec<_>>())
-        };
-        let summary = Burst {
-            all_confirmed_s: median(|b| b.all_confirmed_s),
-            confirmed_within_aim: median(|b| b.confirmed_within_aim),
-            duplicates: median(|b| b.duplicates),
-        };
-        println!("{}", burst_line(args, latency, &summary, "summary"));
-    }
+    super::repeat::repeated(
+        args.runs,
+        async || burst(args, server_url, latency).await,
+        |burst, kind| burst_line(args, latency, burst, kind),
+        |runs| Burst {
+            all_confirmed_s: runs.median(|b| b.all_confirmed_s),
+            confirmed_within_aim: runs.median(|b| b.confirmed_within_aim),
+            duplicates: runs.median(|b| b.duplicates),
+        },
+    )
+    .await?;
     Ok(())
 }
 

@@ -10,6 +10,7 @@ pub mod herd;
 pub mod intake;
 pub mod list;
 mod plots;
+mod repeat;
 
 use clap::Subcommand;
 
