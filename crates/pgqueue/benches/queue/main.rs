@@ -1,11 +1,12 @@
 //! The queue's benchmarks (`harness = false`): `cargo bench -p pgqueue --bench queue -- [OPTIONS]`
-//! measures the real queue end to end, `-- claim|scale|soak [OPTIONS]` the others. Each run prints
+//! measures the real queue end to end, `-- claim|scale|soak|enqueue [OPTIONS]` the others. Each run prints
 //! one `key=value` line that a script can parse; with `--runs N` a last `summary` line gives the
 //! medians. Every run gets a fresh database with the queue's tables alone, on `DATABASE_URL`'s
 //! server or else the workspace's private cluster (`.pgdata`, `REMINDBOT_PGDATA`,
 //! `REMINDBOT_PG_PORT`), started if needed.
 
 mod claim;
+mod enqueue;
 mod queue;
 mod scale;
 mod soak;
@@ -44,6 +45,9 @@ enum Bench {
     /// A steady rate of jobs enqueued and completed for minutes with retention on: the table's
     /// size, its dead tuples and the process's memory, printed every minute.
     Soak(soak::SoakArgs),
+    /// The bulk enqueue against a plain INSERT of the same rows, timed in alternating pairs on
+    /// fresh databases.
+    Enqueue(enqueue::EnqueueArgs),
 }
 
 #[tokio::main]
@@ -60,6 +64,7 @@ async fn main() -> anyhow::Result<()> {
         Some(Bench::Claim(args)) => claim::run(&args, &server_url).await,
         Some(Bench::Scale(args)) => scale::run(&args, &server_url).await,
         Some(Bench::Soak(args)) => soak::run(&args, &server_url).await,
+        Some(Bench::Enqueue(args)) => enqueue::run(&args, &server_url).await,
     }
 }
 
