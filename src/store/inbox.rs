@@ -4,11 +4,11 @@
 //! chat's updates share a serial key, so they are handled one at a time, oldest first.
 
 use chrono::{DateTime, Utc};
-use pgqueue::{JobKind, NewJob, Queue, QueueConfig};
+use pgqueue::{JobKind, Queue, QueueConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::types::Json;
-use sqlx::{Connection, PgConnection, PgExecutor, PgPool};
+use sqlx::{PgConnection, PgExecutor, PgPool};
 
 use super::StoreError;
 use crate::domain::ids::ChatId;
@@ -111,21 +111,13 @@ impl Incoming {
             body: Some(sent),
         }
     }
-
-    /// The serial key of its job: updates of one chat are handled in order.
-    fn serial_key(&self, inbox_id: i64) -> String {
-        match self.chat_id {
-            Some(chat_id) => format!("chat:{chat_id}"),
-            None => format!("update:{inbox_id}"),
-        }
-    }
 }
 
 /// Writes `updates` to the inbox with their jobs and returns how many were new (an `update_id`
 /// stored before, or twice in `updates`, is stored once). When this returns, they are committed:
-/// only then may Telegram be told they arrived. They go in one transaction of three statements
-/// whatever their number (the rows, their jobs, the rows' job ids), so a page of getUpdates or a
-/// group of webhook requests costs one commit; when PostgreSQL refuses a value of one (a data
+/// only then may Telegram be told they arrived. They go in one statement whatever their number
+/// (the rows with their jobs, committed on its own), so a page of getUpdates or a group of webhook
+/// requests costs one round trip and one commit; when PostgreSQL refuses a value of one (a data
 /// exception, such as U+0000 in jsonb), each is stored on its own and the refused ones as
 /// [`Incoming::unstorable`], so no update can keep the others (or itself) out. Within one call,
 /// the jobs of one chat are queued in the order of `updates`.
@@ -154,7 +146,15 @@ pub async fn receive(
     Ok(new)
 }
 
-/// Writes `updates` with their jobs in one transaction; how many were new.
+/// Writes `updates` with their jobs in one statement; how many were new.
+///
+/// A row and its job point at each other (the row's `job_id`, the job's [`UpdateJob`]), so the
+/// row's insert reserves its job's id from the queue (`reserve_job_id()`) and the queue's
+/// `enqueue_reserved_jobs` writes the jobs of the rows inserted under those ids: the rows and
+/// their jobs commit together or not at all, in one round trip with no explicit transaction, and
+/// the queue's table is written by the queue's own function. The ids are reserved in the order of
+/// `updates`, so one chat's jobs run in that order; an `update_id` stored before is skipped with
+/// its reserved id left unused.
 async fn receive_together(
     conn: &mut PgConnection,
     queue: &Queue,
@@ -168,40 +168,6 @@ async fn receive_together(
     if updates.is_empty() {
         return Ok(0);
     }
-    let mut tx = conn.begin().await?;
-    let stored = insert(&mut tx, &updates).await?;
-    let jobs: Vec<NewJob> = stored
-        .iter()
-        .map(|(inbox_id, update)| {
-            NewJob::of(&UpdateJob {
-                inbox_id: *inbox_id,
-            })
-            .serial_key(update.serial_key(*inbox_id))
-        })
-        .collect();
-    // Without dedupe keys every job is written, in the order given.
-    let job_ids = queue.enqueue_many(&mut tx, &jobs).await?;
-    let inbox_ids: Vec<i64> = stored.iter().map(|(id, _)| *id).collect();
-    let job_ids: Vec<i64> = job_ids.into_iter().map(|id| id.0).collect();
-    sqlx::query!(
-        "update updates u set job_id = j.job_id
-         from unnest($1::bigint[], $2::bigint[]) as j(id, job_id)
-         where u.id = j.id",
-        &inbox_ids,
-        &job_ids,
-    )
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(stored.len())
-}
-
-/// Inserts `updates` (no `update_id` twice) in one statement; the new ones with their inbox ids,
-/// in the order given (an `update_id` stored before is skipped).
-async fn insert<'u>(
-    conn: &mut PgConnection,
-    updates: &[&'u Incoming],
-) -> Result<Vec<(i64, &'u Incoming)>, StoreError> {
     let update_ids: Vec<Option<i64>> = updates.iter().map(|u| u.update_id).collect();
     let chat_ids: Vec<Option<i64>> = updates.iter().map(|u| u.chat_id.map(|id| id.0)).collect();
     let kinds: Vec<&str> = updates.iter().map(|u| u.kind.as_str()).collect();
@@ -209,47 +175,37 @@ async fn insert<'u>(
     // none, which no update is.
     let raws = Json(updates.iter().map(|u| &u.raw).collect::<Vec<_>>());
     let bodies: Vec<Option<&str>> = updates.iter().map(|u| u.body.as_deref()).collect();
-    // `rows from` yields the arrays' rows in order and the insert numbers them as they come, so
-    // the ids follow the order given.
-    let rows = sqlx::query!(
-        r#"insert into updates (update_id, chat_id, kind, raw, body)
-           select update_id, chat_id, kind, nullif(raw, 'null'::jsonb), body
-           from rows from (unnest($1::bigint[]), unnest($2::bigint[]), unnest($3::text[]),
-                           jsonb_array_elements($4), unnest($5::text[]))
-               as u(update_id, chat_id, kind, raw, body)
-           on conflict (update_id) do nothing
-           returning id, update_id"#,
+    // `rows from` yields the arrays' rows in order and the insert takes them as they come, so the
+    // job ids are reserved in the order given. A job's payload is `UpdateJob` as serde writes it,
+    // its serial key `chat:<id>` (an update without a chat: `update:<inbox id>`).
+    let new = sqlx::query_scalar!(
+        r#"with stored as (
+               insert into updates (update_id, chat_id, kind, raw, body, job_id)
+               select update_id, chat_id, kind, nullif(raw, 'null'::jsonb), body,
+                      reserve_job_id()
+               from rows from (unnest($1::bigint[]), unnest($2::bigint[]), unnest($3::text[]),
+                               jsonb_array_elements($4), unnest($5::text[]))
+                   as u(update_id, chat_id, kind, raw, body)
+               on conflict (update_id) do nothing
+               returning id, chat_id, job_id)
+           select enqueue_reserved_jobs(
+                      $6,
+                      array_agg(job_id order by job_id),
+                      jsonb_agg(jsonb_build_object('inbox_id', id) order by job_id),
+                      array_agg(coalesce('chat:' || chat_id, 'update:' || id) order by job_id),
+                      $7) as "new!"
+           from stored"#,
         &update_ids as &[Option<i64>],
         &chat_ids as &[Option<i64>],
         &kinds as &[&str],
         raws as _,
         &bodies as &[Option<&str>],
+        queue.name(),
+        queue.config().max_attempts,
     )
-    .fetch_all(conn)
+    .fetch_one(conn)
     .await?;
-    let mut by_update_id = std::collections::HashMap::new();
-    let mut without_id = Vec::new();
-    for row in rows {
-        match row.update_id {
-            Some(update_id) => {
-                by_update_id.insert(update_id, row.id);
-            }
-            None => without_id.push(row.id),
-        }
-    }
-    // Bodies without an update_id are all new, numbered in the order given.
-    without_id.sort_unstable();
-    let mut without_id = without_id.into_iter();
-    Ok(updates
-        .iter()
-        .filter_map(|update| {
-            let id = match update.update_id {
-                Some(update_id) => by_update_id.get(&update_id).copied(),
-                None => without_id.next(),
-            };
-            id.map(|id| (id, *update))
-        })
-        .collect())
+    Ok(usize::try_from(new).unwrap_or_default())
 }
 
 /// An update as stored.

@@ -5,12 +5,16 @@
 use std::collections::HashMap;
 
 use devtools::bench::intake::message_update;
-use remindbot::bot::intake::webhook::SECRET_HEADER;
-use sqlx::{Connection, PgConnection};
+use pgqueue::{JobId, JobState, Queue, QueueConfig};
+use remindbot::bot::intake::group_commit::GroupCommit;
+use remindbot::bot::intake::webhook::{self, SECRET_HEADER, WebhookEndpoint};
+use remindbot::domain::ids::ChatId;
+use remindbot::store::inbox::{self, Incoming, UPDATE_QUEUE, update_queue};
+use sqlx::{Connection, PgConnection, PgPool};
 
 use crate::app::{TestApp, text};
 use crate::intake::{SECRET, webhook_builder};
-use crate::support::{WAIT, eventually};
+use crate::support::{TestDb, WAIT, eventually};
 
 /// The bot's confirmations in each chat, the tasks' texts in the order they arrived.
 fn saved_tasks(app: &TestApp, users: &[i64]) -> HashMap<i64, Vec<String>> {
@@ -204,4 +208,181 @@ async fn a_crash_between_commit_and_handling_loses_nothing_and_repeats_nothing()
         0
     );
     app.stop().await;
+}
+
+/// The webhook endpoint alone (no bot, no workers) on a free port, storing to the inbox of
+/// `queue`; its URL.
+async fn endpoint(pool: &PgPool, queue: Queue) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let router = webhook::router(WebhookEndpoint {
+        inbox: GroupCommit::start(pool.clone(), queue),
+        secret: SECRET.to_owned().into(),
+        max_body_bytes: 1 << 20,
+        path: "/hook".to_owned(),
+    });
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    url
+}
+
+/// POSTs every update at once (so that they meet in groups); their statuses.
+async fn post_together(
+    client: &reqwest::Client,
+    url: &str,
+    updates: &[serde_json::Value],
+) -> Vec<u16> {
+    let mut posts = tokio::task::JoinSet::new();
+    for update in updates {
+        let (client, url, update) = (client.clone(), url.to_owned(), update.clone());
+        posts.spawn(async move { post(&client, &url, &update).await });
+    }
+    posts.join_all().await
+}
+
+/// Every stored update with its job: (update_id, the job's state, the inbox row its job handles,
+/// the inbox row, the job's serial key), by update_id.
+async fn updates_with_jobs(pool: &PgPool) -> Vec<(i64, JobState, i64, i64, Option<String>)> {
+    let rows: Vec<(i64, i64, i64)> =
+        sqlx::query_as("select update_id, id, job_id from updates order by update_id")
+            .fetch_all(pool)
+            .await
+            .unwrap();
+    let ids: Vec<JobId> = rows.iter().map(|(.., job)| JobId(*job)).collect();
+    let jobs = pgqueue::inspect_many(pool, &ids).await.unwrap();
+    rows.iter()
+        .map(|(update_id, inbox_id, job_id)| {
+            let job = jobs
+                .iter()
+                .find(|job| job.id.0 == *job_id)
+                .unwrap_or_else(|| panic!("update {update_id} has no job"));
+            let handles = job.payload["inbox_id"].as_i64().expect("an UpdateJob");
+            (
+                *update_id,
+                job.state,
+                handles,
+                *inbox_id,
+                job.serial_key.clone(),
+            )
+        })
+        .collect()
+}
+
+/// The inbox's one statement writes an update and its job together: when the queue refuses the
+/// jobs of a group (here a queue whose jobs would have no attempts, which its check refuses), no
+/// update of it is stored and no request is answered 200, so Telegram sends them again; a
+/// healthy endpoint then stores each once, with its job.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_whose_jobs_are_refused_stores_no_update_and_is_not_acknowledged() {
+    let db = TestDb::new().await;
+    let refusing = update_queue(
+        db.pool.clone(),
+        QueueConfig {
+            max_attempts: 0,
+            ..QueueConfig::new(UPDATE_QUEUE)
+        },
+    );
+    let url = endpoint(&db.pool, refusing).await;
+    let client = reqwest::Client::new();
+    let updates: Vec<serde_json::Value> = (0..8)
+        .map(|n| message_update(7_000_000 + n, 8_300_000 + n % 3, "chore 1 tomorrow 9:00"))
+        .collect();
+    let statuses = post_together(&client, &url, &updates).await;
+    assert!(
+        statuses.iter().all(|status| *status == 503),
+        "a request was acknowledged though its job was refused: {statuses:?}"
+    );
+    assert_eq!(
+        sqlx::query_scalar::<_, i64>("select count(*) from updates")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap(),
+        0,
+        "an update was stored without its job"
+    );
+    assert_eq!(
+        pgqueue::count(&db.pool, UPDATE_QUEUE, JobState::Pending)
+            .await
+            .unwrap(),
+        0,
+        "a job was written without its update"
+    );
+
+    let queue = update_queue(db.pool.clone(), QueueConfig::new(UPDATE_QUEUE));
+    let url = endpoint(&db.pool, queue).await;
+    let statuses = post_together(&client, &url, &updates).await;
+    assert!(statuses.iter().all(|status| *status == 200), "{statuses:?}");
+    let stored = updates_with_jobs(&db.pool).await;
+    assert_eq!(stored.len(), updates.len());
+    for (update_id, state, handles, inbox_id, _) in stored {
+        assert_eq!(state, JobState::Pending, "update {update_id}");
+        assert_eq!(
+            handles, inbox_id,
+            "update {update_id}'s job handles another row"
+        );
+    }
+}
+
+/// One group holding an update twice, and one stored before: each is stored once with one job,
+/// and one chat's jobs follow its updates' order.
+#[tokio::test]
+async fn an_update_twice_in_a_group_or_stored_before_is_stored_once_with_one_job() {
+    let db = TestDb::new().await;
+    let queue = update_queue(db.pool.clone(), QueueConfig::new(UPDATE_QUEUE));
+    let mut conn = db.pool.acquire().await.unwrap();
+    let update = |update_id: i64, chat: i64| {
+        Incoming::from_json(message_update(update_id, chat, "chore 1 tomorrow 9:00"))
+    };
+    assert_eq!(
+        inbox::receive(&mut conn, &queue, &[update(10, 1)])
+            .await
+            .unwrap(),
+        1
+    );
+    let group = [
+        update(10, 1),
+        update(11, 1),
+        update(12, 2),
+        update(11, 1),
+        update(13, 1),
+    ];
+    assert_eq!(
+        inbox::receive(&mut conn, &queue, &group).await.unwrap(),
+        3,
+        "updates 11, 12 and 13 are new"
+    );
+    let stored = updates_with_jobs(&db.pool).await;
+    let update_ids: Vec<i64> = stored.iter().map(|(id, ..)| *id).collect();
+    assert_eq!(update_ids, [10, 11, 12, 13]);
+    assert_eq!(
+        pgqueue::count(&db.pool, UPDATE_QUEUE, JobState::Pending)
+            .await
+            .unwrap(),
+        4,
+        "a job per stored update, no more"
+    );
+    for (update_id, _, handles, inbox_id, serial_key) in &stored {
+        assert_eq!(
+            handles, inbox_id,
+            "update {update_id}'s job handles another row"
+        );
+        let chat = if *update_id == 12 {
+            ChatId(2)
+        } else {
+            ChatId(1)
+        };
+        assert_eq!(serial_key.as_deref(), Some(format!("chat:{chat}").as_str()));
+    }
+    // Chat 1's jobs in the order of its updates (the serial key runs the lowest id first).
+    let mut chat_jobs: Vec<(i64, i64)> = sqlx::query_as(
+        "select update_id, job_id from updates where chat_id = 1 order by update_id",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    let by_update: Vec<i64> = chat_jobs.iter().map(|(_, job)| *job).collect();
+    chat_jobs.sort_by_key(|(_, job)| *job);
+    assert_eq!(
+        chat_jobs.iter().map(|(_, job)| *job).collect::<Vec<_>>(),
+        by_update
+    );
 }

@@ -2,10 +2,10 @@
 //! one update each; committing each in a transaction of its own costs a commit (and a wait for
 //! the WAL to reach the disk) per update, and a pooled connection per request in flight. Instead
 //! every request hands its update to one committer, which writes whatever has arrived in a
-//! single transaction ([`inbox::receive`]) on a connection of its own: while that commit is in
-//! flight the next requests queue up, and they go together in the next one. A request is
-//! answered once the commit that holds its own update has returned, so an update Telegram was
-//! told about is committed, as before. Within one group, updates are written in `update_id`
+//! single statement ([`inbox::receive`]: the rows and their jobs, one round trip and one commit)
+//! on a connection of its own: while that commit is in flight the next requests queue up, and
+//! they go together in the next one. A request is answered once the commit that holds its own
+//! update has returned, so an update Telegram was told about is committed, as before. Within one group, updates are written in `update_id`
 //! order (Telegram's order), so a chat's updates that arrive together are handled in that order.
 
 use std::sync::Arc;
@@ -20,7 +20,7 @@ use crate::bot::metrics::{self, Via};
 use crate::store::StoreError;
 use crate::store::inbox::{self, Incoming};
 
-/// The most updates written in one transaction; more wait for the next.
+/// The most updates written in one statement; more wait for the next.
 const MAX_GROUP: usize = 512;
 /// Requests waiting for a commit, beyond which a request waits to queue.
 const QUEUED: usize = 4096;

@@ -205,7 +205,7 @@ impl Poller {
         }
     }
 
-    /// Writes a page of updates to the inbox in one transaction; how many were new.
+    /// Writes a page of updates to the inbox in one statement; how many were new.
     async fn receive(&self, updates: &[Incoming]) -> Result<usize, StoreError> {
         let mut conn = self.pool.acquire().await?;
         inbox::receive(&mut conn, &self.queue, updates).await

@@ -201,6 +201,99 @@ async fn complete_job_in_sql_completes_under_the_claim_and_refuses_a_lost_lease(
     assert_eq!(count_in_state(&db.pool, "done").await, 2);
 }
 
+/// A program's rows with their jobs in one statement of its own, as `reserve_job_id` and
+/// `enqueue_reserved_jobs` are meant to be used: each row keeps its job's id, each job names its
+/// row; a row skipped by the program's insert gets no job; a key's jobs run in the order of the
+/// rows; and when the queue refuses the jobs, the rows are not written either.
+#[tokio::test]
+async fn rows_and_their_reserved_jobs_are_written_in_one_statement_or_not_at_all() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("orders"));
+    sqlx::query(
+        "create table orders (id bigint generated always as identity primary key,
+                              number bigint unique, customer text not null, job_id bigint)",
+    )
+    .execute(&db.pool)
+    .await
+    .unwrap();
+    let write = |numbers: Vec<i64>, customers: Vec<&'static str>, max_attempts: i32| {
+        sqlx::query_scalar::<_, i32>(
+            "with stored as (
+                 insert into orders (number, customer, job_id)
+                 select number, customer, reserve_job_id()
+                 from rows from (unnest($1::bigint[]), unnest($2::text[])) as o(number, customer)
+                 on conflict (number) do nothing
+                 returning id, customer, job_id)
+             select enqueue_reserved_jobs(
+                        $3,
+                        array_agg(job_id order by job_id),
+                        jsonb_agg(jsonb_build_object('order', id) order by job_id),
+                        array_agg(customer order by job_id),
+                        $4)
+             from stored",
+        )
+        .bind(numbers)
+        .bind(customers)
+        .bind(queue.name().to_owned())
+        .bind(max_attempts)
+        .fetch_one(&db.pool)
+    };
+    assert_eq!(
+        write(vec![1, 2, 3], vec!["a", "b", "a"], 5).await.unwrap(),
+        3
+    );
+    // Order 2 again (a duplicate the program's insert skips), and one new order.
+    assert_eq!(write(vec![2, 4], vec!["b", "a"], 5).await.unwrap(), 1);
+    let error = write(vec![5, 6], vec!["c", "c"], 0)
+        .await
+        .expect_err("a job of no attempts is refused");
+    assert!(error.to_string().contains("jobs_valid"), "{error}");
+
+    let linked: Vec<(i64, i64, Option<i64>)> = sqlx::query_as(
+        "select o.number, o.id, (j.payload->>'order')::bigint
+         from orders o left join jobs j on j.id = o.job_id order by o.number",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        linked.len(),
+        4,
+        "the refused statement wrote its rows: {linked:?}"
+    );
+    for (number, id, job_order) in &linked {
+        assert_eq!(
+            Some(*id),
+            *job_order,
+            "order {number} and its job point at each other"
+        );
+    }
+    assert_eq!(
+        count_in_state(&db.pool, "pending").await,
+        4,
+        "a job per order, no more"
+    );
+    // Customer a's jobs one at a time, in the order of the orders (1, 3, 4).
+    let mut claimed = Vec::new();
+    loop {
+        let jobs = queue.claim("w", 10).await.unwrap();
+        if jobs.is_empty() {
+            break;
+        }
+        for job in jobs {
+            claimed.push(job.payload["order"].as_i64().unwrap());
+            queue.complete(&db.pool, &job).await.unwrap();
+        }
+    }
+    let order_of = |number: i64| linked.iter().find(|(n, ..)| *n == number).unwrap().1;
+    let of_a: Vec<i64> = claimed
+        .iter()
+        .copied()
+        .filter(|id| [1, 3, 4].map(order_of).contains(id))
+        .collect();
+    assert_eq!(of_a, [1, 3, 4].map(order_of));
+}
+
 #[tokio::test]
 async fn an_enqueue_in_a_rolled_back_transaction_leaves_no_job_and_wakes_no_worker() {
     let db = TestDb::new().await;
