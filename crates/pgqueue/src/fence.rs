@@ -317,7 +317,7 @@ impl Queue {
     /// extends its lease by the queue's lease from now: the reaper takes no job before its lease
     /// expires, so no other worker can run the job again while this one acts, if the act takes
     /// less than the lease. [`QueueError::NotConfirmed`] says not to act. The statement is the SQL
-    /// function `confirm_job` (queue migration 0013), which a program may also call inside a
+    /// function `confirm_job` (queue migration 0014), which a program may also call inside a
     /// statement of its own, e.g. the booking of the act, to confirm in the same round trip.
     #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn recheck(&self, job: &ClaimedJob) -> Result<ClaimedJob, QueueError> {
