@@ -39,7 +39,8 @@ use super::paid::PaidBroadcast;
 use super::slots::{Slot, SlotLine, horizon, secs};
 use crate::domain::ids::ChatId;
 use crate::store::StoreError;
-use crate::store::budget::{self, Budget, PauseScope};
+use crate::store::budget::{self, Booking, Budget, PauseScope};
+use pgqueue::{ClaimedJob, Queue, QueueError};
 
 /// The rates to keep to, and how 429s pause sending.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,6 +133,9 @@ pub enum Admission {
     Send(Fare),
     /// Not now.
     Defer(Deferral),
+    /// Never by this worker: its claim on the job is not confirmed (the job was taken back, or
+    /// the worker is marked missing). Nothing was booked.
+    NotConfirmed,
 }
 
 /// Whether a message may take a paid slot (see [`super::paid`]).
@@ -209,19 +213,26 @@ impl Pacer {
         self.paid.as_ref()
     }
 
-    /// Waits for a message to `to`, of `priority` (lower first), to be allowed out; on
-    /// [`Admission::Send`] the caller sends at once, with `allow_paid_broadcast` when its fare is
-    /// [`Fare::Paid`] (only a message that may pay, [`Payment::IfLate`], gets a paid slot, when
-    /// [`PaidBroadcast::pays`] says so and one is to be had; otherwise it waits for a free one).
-    /// `in_line`: the message may leave in any order relative to others for the chat (see the
-    /// module's documentation). `free_as_read`: the caller read the chat's pacing row just now
-    /// and found the chat free ([`budget::chat_free`]), so step 1 is not asked again (the booking
-    /// in step 3 still checks it).
-    #[tracing::instrument(skip_all, fields(chat_id = to.chat_id.0, priority))]
+    /// Waits for the message of `job` (of `job.priority`, lower first) to `to` to be allowed out;
+    /// on [`Admission::Send`] its claim is confirmed (see [`Queue::recheck`]: no other replica can
+    /// take the job while the request is under way) and the caller sends at once, with
+    /// `allow_paid_broadcast` when its fare is [`Fare::Paid`] (only a message that may pay,
+    /// [`Payment::IfLate`], gets a paid slot, when [`PaidBroadcast::pays`] says so and one is to be
+    /// had; otherwise it waits for a free one). `in_line`: the message may leave in any order
+    /// relative to others for the chat (see the module's documentation). `free_as_read`: the
+    /// caller read the chat's pacing row just now and found the chat free
+    /// ([`budget::chat_free`]), so step 1 is not asked again (the booking in step 3 still checks
+    /// it).
+    ///
+    /// Where the chat has a limit, the claim is confirmed in the statement that books the chat
+    /// ([`budget::book_chat`], the queue's `confirm_job`): a lost claim books nothing. That is up
+    /// to a slot's horizon before the slot, a few tens of milliseconds of a lease of seconds.
+    #[tracing::instrument(skip_all, fields(chat_id = to.chat_id.0, priority = job.priority))]
     pub async fn admit(
         &self,
+        queue: &Queue,
+        job: &ClaimedJob,
         to: Recipient,
-        priority: i16,
         in_line: bool,
         payment: Payment,
         free_as_read: bool,
@@ -241,7 +252,7 @@ impl Pacer {
         };
         let (at, fare) = match paid_slot {
             Some(at) => (Some(at), Fare::Paid),
-            None => match self.slot(priority).await {
+            None => match self.slot(job.priority).await {
                 Some(Slot::Granted { at }) => (Some(at), Fare::Free),
                 Some(Slot::Wait { in_secs }) => {
                     return Ok(Admission::Defer(Deferral::Busy(secs(in_secs))));
@@ -249,17 +260,30 @@ impl Pacer {
                 None => (None, Fare::Free),
             },
         };
-        if let Some(interval) = chat_interval {
-            let at = at.unwrap_or_else(Utc::now);
-            if !budget::book_chat(&self.pool, to.chat_id, at, interval).await? {
-                return Ok(Admission::Defer(Deferral::Spacing(interval)));
+        let lease = queue.config().lease;
+        let confirmed_at_booking = match chat_interval {
+            Some(interval) => {
+                let at = at.unwrap_or_else(Utc::now);
+                match budget::book_chat(&self.pool, to.chat_id, at, interval, job, lease).await? {
+                    Booking::Booked => true,
+                    Booking::ChatBusy => return Ok(Admission::Defer(Deferral::Spacing(interval))),
+                    Booking::NotConfirmed => return Ok(Admission::NotConfirmed),
+                }
             }
-        }
+            None => false,
+        };
         // The send leaves at its slot's instant on the database's clock (the same clock as
         // ours, or NTP-close): neither the slot's round trip nor the booking above shifts it,
         // so replicas' sends do not bunch beyond the budget.
         if let Some(wait) = at.and_then(|at| (at - Utc::now()).to_std().ok()) {
             tokio::time::sleep(wait).await;
+        }
+        if !confirmed_at_booking {
+            match queue.recheck(job).await {
+                Ok(_) => {}
+                Err(QueueError::NotConfirmed { .. }) => return Ok(Admission::NotConfirmed),
+                Err(error) => return Err(error.into()),
+            }
         }
         self.count_send();
         Ok(Admission::Send(fare))

@@ -18,7 +18,7 @@ use super::metrics;
 use super::pacing::{Admission, Fare, Pacer, Payment, Recipient};
 use crate::store::outbox::OutboxJob;
 use crate::store::types::ErrorClass;
-use pgqueue::{ClaimedJob, JobHandler, Outcome, Queue, QueueError};
+use pgqueue::{ClaimedJob, JobHandler, Outcome, Queue};
 
 /// How long a message not sent because its claim was not confirmed waits: its worker's presence
 /// is back within a second or two, or another replica takes the job.
@@ -141,17 +141,14 @@ impl Egress {
     ) -> Result<Fare, Outcome> {
         match self
             .pacer
-            .admit(to, job.priority, in_line, payment, free_as_read)
+            .admit(&self.queue, job, to, in_line, payment, free_as_read)
             .await
         {
-            Ok(Admission::Send(fare)) => match self.queue.recheck(job).await {
-                Ok(_) => Ok(fare),
-                Err(QueueError::NotConfirmed { .. }) => {
-                    tracing::warn!("the job is no longer confirmed as this worker's; not sent");
-                    Err(Outcome::Snooze(NOT_CONFIRMED_WAIT))
-                }
-                Err(error) => Err(database_retry(format!("confirming the claim: {error}"))),
-            },
+            Ok(Admission::Send(fare)) => Ok(fare),
+            Ok(Admission::NotConfirmed) => {
+                tracing::warn!("the job is no longer confirmed as this worker's; not sent");
+                Err(Outcome::Snooze(NOT_CONFIRMED_WAIT))
+            }
             Ok(Admission::Defer(deferral)) => {
                 metrics::deferred(deferral.label());
                 Err(Outcome::Snooze(deferral.wait()))

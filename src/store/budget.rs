@@ -13,7 +13,7 @@ use sqlx::{PgConnection, PgExecutor};
 
 use super::StoreError;
 use crate::domain::ids::ChatId;
-use pgqueue::JobId;
+use pgqueue::{ClaimedJob, JobId};
 
 /// The overall budget's row.
 const BUDGET: &str = "telegram";
@@ -28,7 +28,7 @@ pub enum Budget {
 }
 
 impl Budget {
-    /// Its row's name.
+    /// Its row's name (a `send_budget` row).
     pub fn name(self) -> &'static str {
         match self {
             Self::Free => BUDGET,
@@ -70,9 +70,9 @@ pub enum Slots {
 
 /// Takes up to `max` consecutive slots of `budget`, as many as fall within `horizon` from now (at
 /// least one when the next one does): the row's `next_at` moves on by one `interval` per slot.
-/// One statement, one row: replicas take slots one batch after another, and a batch costs one
-/// round trip whatever the rate (at 1,000 messages a second, a slot each would be a thousand
-/// commits a second on one row).
+/// One statement, one row (the SQL function `take_budget_slots`, migration 0018): replicas take
+/// slots one batch after another, and a batch costs one round trip whatever the rate (at 1,000
+/// messages a second, a slot each would be a thousand commits a second on one row).
 #[tracing::instrument(skip_all)]
 pub async fn take_slots<'e>(
     executor: impl PgExecutor<'e>,
@@ -82,33 +82,8 @@ pub async fn take_slots<'e>(
     max: u32,
 ) -> Result<Slots, StoreError> {
     let row = sqlx::query!(
-        r#"with current as (
-               select greatest(next_at, now()) as start
-               from send_budget
-               where name = $1
-                 and greatest(next_at, now()) <= now() + make_interval(secs => $3::float8)
-                 and (paused_until is null or paused_until <= now())
-               for update),
-           batch as (
-               select start,
-                      least($4::int4,
-                            floor(extract(epoch from now() + make_interval(secs => $3) - start)
-                                  / $2::float8)::int4 + 1) as count
-               from current),
-           taken as (
-               update send_budget
-                  set next_at = batch.start + make_interval(secs => $2::float8 * batch.count)
-                 from batch
-                where name = $1
-               returning batch.start, batch.count)
-           select (select start from taken) as first,
-                  (select count from taken) as count,
-                  (select extract(epoch from start - now())::float8 from taken) as in_secs,
-                  extract(epoch from greatest(b.next_at - make_interval(secs => $3),
-                                              coalesce(b.paused_until, now()), now())
-                                     - now())::float8 as "retry_secs!",
-                  coalesce(b.paused_until > now(), false) as "paused!"
-           from send_budget b where b.name = $1"#,
+        r#"select first, count, in_secs, retry_secs as "retry_secs!", paused as "paused!"
+           from take_budget_slots($1, $2, $3, $4)"#,
         budget.name(),
         interval.as_secs_f64(),
         horizon.as_secs_f64(),
@@ -116,17 +91,37 @@ pub async fn take_slots<'e>(
     )
     .fetch_one(executor)
     .await?;
-    Ok(match (row.first, row.count, row.in_secs) {
-        (Some(first), Some(count), Some(in_secs)) => Slots::Granted {
-            first,
-            in_secs: in_secs.max(0.0),
-            count: u32::try_from(count.max(1)).unwrap_or(1),
-        },
-        _ => Slots::Wait {
-            in_secs: row.retry_secs.max(0.0),
-            paused: row.paused,
-        },
-    })
+    Ok(Slots::read(
+        row.first,
+        row.count,
+        row.in_secs,
+        row.retry_secs,
+        row.paused,
+    ))
+}
+
+impl Slots {
+    /// The answer as `take_budget_slots` gives it: granted when a first slot, its count and its
+    /// offset are there, else a wait of `retry_secs`.
+    pub(super) fn read(
+        first: Option<DateTime<Utc>>,
+        count: Option<i32>,
+        in_secs: Option<f64>,
+        retry_secs: f64,
+        paused: bool,
+    ) -> Self {
+        match (first, count, in_secs) {
+            (Some(first), Some(count), Some(in_secs)) => Self::Granted {
+                first,
+                in_secs: in_secs.max(0.0),
+                count: u32::try_from(count.max(1)).unwrap_or(1),
+            },
+            _ => Self::Wait {
+                in_secs: retry_secs.max(0.0),
+                paused,
+            },
+        }
+    }
 }
 
 /// Whether a chat whose pacing row says it may be sent to in `wait_secs` (`None`: no row yet, as
@@ -177,30 +172,60 @@ pub async fn chat_wait(
     Ok(Some(place.max(wait)))
 }
 
-/// Books the chat for a send at `at` (an overall slot): its next send may follow `interval`
-/// later. False when the chat is not free at `at` after all (another message took it meanwhile,
-/// or a 429 paused it): the caller sends nothing and comes back.
-#[tracing::instrument(skip_all, fields(chat_id))]
+/// What became of a booking of a chat for a send ([`book_chat`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Booking {
+    /// The claim is confirmed and the chat booked: send at the slot.
+    Booked,
+    /// The claim is confirmed but the chat is not free at the slot after all (another message took
+    /// it meanwhile, or a 429 paused it): send nothing and come back.
+    ChatBusy,
+    /// The claim is not confirmed (the job was taken back, or its worker is marked missing):
+    /// nothing was booked; send nothing.
+    NotConfirmed,
+}
+
+/// Confirms `job`'s claim and books the chat for its send at `at` (an overall slot), in one
+/// statement: the claim through the queue's `confirm_job` (pgqueue's `Queue::recheck` as a SQL
+/// function: still `running` under this claim, its worker not marked missing, the lease extended
+/// by `lease` from now), then, only when it is confirmed, the chat, whose next send may follow
+/// `interval` later if it is free at `at`. A lost claim books nothing and must not send.
+#[tracing::instrument(skip_all, fields(chat_id, job = job.id.0))]
 pub async fn book_chat<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: ChatId,
     at: DateTime<Utc>,
     interval: Duration,
-) -> Result<bool, StoreError> {
-    let booked = sqlx::query_scalar!(
-        r#"insert into chat_sends as c (chat_id, next_at) values ($1, $2::timestamptz + make_interval(secs => $3))
-           on conflict (chat_id) do update set next_at = excluded.next_at
-           where c.next_at <= $2 + make_interval(secs => $4)
-             and (c.paused_until is null or c.paused_until <= $2)
-           returning chat_id"#,
+    job: &ClaimedJob,
+    lease: Duration,
+) -> Result<Booking, StoreError> {
+    let row = sqlx::query!(
+        r#"with confirmed as (select confirm_job($5, $6, $7) as until),
+           booked as (
+               insert into chat_sends as c (chat_id, next_at)
+               select $1::int8, $2::timestamptz + make_interval(secs => $3::float8)
+               from confirmed where until is not null
+               on conflict (chat_id) do update set next_at = excluded.next_at
+               where c.next_at <= $2 + make_interval(secs => $4)
+                 and (c.paused_until is null or c.paused_until <= $2)
+               returning chat_id)
+           select (select until is not null from confirmed) as "confirmed!",
+                  exists (select from booked) as "booked!""#,
         chat_id.0,
         at,
         interval.as_secs_f64(),
         TOLERANCE_SECS,
+        job.id.0,
+        job.claim,
+        lease.as_secs_f64(),
     )
-    .fetch_optional(executor)
+    .fetch_one(executor)
     .await?;
-    Ok(booked.is_some())
+    Ok(match (row.confirmed, row.booked) {
+        (false, _) => Booking::NotConfirmed,
+        (true, true) => Booking::Booked,
+        (true, false) => Booking::ChatBusy,
+    })
 }
 
 /// What a 429 paused.

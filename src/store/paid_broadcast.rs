@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgExecutor, PgPool};
 
 use super::StoreError;
-use super::budget::{self, Budget, Slots};
+use super::budget::{Budget, Slots};
 
 /// What a paid message costs, in tenths of a Star (the Bot API: 0.1 Star a message).
 pub const TENTHS_PER_MESSAGE: i64 = 1;
@@ -31,17 +31,18 @@ pub enum Closed {
 /// The answer to a request for paid slots.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PaidSlots {
-    /// Slots as [`budget::take_slots`] gives them (granted, or the paid schedule is full for the
+    /// Slots as [`super::budget::take_slots`] gives them (granted, or the paid schedule is full for the
     /// horizon), each counted against today's budget.
     Open(Slots),
     /// None for now.
     Closed(Closed),
 }
 
-/// Takes up to `max` paid slots `interval` apart within `horizon` (see [`budget::take_slots`]),
-/// no more than today's budget of `tenths_per_day` has left, and counts them against it; one
-/// transaction, so that replicas taking slots at once count them together (today's row is locked
-/// first).
+/// Takes up to `max` paid slots `interval` apart within `horizon` (see [`super::budget::take_slots`]),
+/// no more than today's budget of `tenths_per_day` has left, and counts them against it. One
+/// statement, the SQL function `take_paid_slots` (migration 0018), whose statements run as the
+/// transaction did: today's row is locked first, so that replicas taking slots at once count them
+/// together.
 #[tracing::instrument(skip_all)]
 pub async fn take_slots(
     pool: &PgPool,
@@ -50,49 +51,39 @@ pub async fn take_slots(
     max: u32,
     tenths_per_day: i64,
 ) -> Result<PaidSlots, StoreError> {
-    let mut tx = pool.begin().await?;
-    let spent = sqlx::query_scalar!(
-        "insert into paid_broadcast_days as d (day) values ((now() at time zone 'utc')::date)
-         on conflict (day) do update set spent_tenths = d.spent_tenths
-         returning spent_tenths",
-    )
-    .fetch_one(&mut *tx)
-    .await?;
-    let stops = sqlx::query!(
-        r#"select exists (select 1 from paid_broadcast_refusal where until > now()) as "refused!",
-                  exists (select 1 from send_budget where name = $1 and paused_until > now())
-                      as "flood!""#,
+    let row = sqlx::query!(
+        r#"select refused as "refused!", flood as "flood!", spent_tenths as "spent_tenths!",
+                  first, count, in_secs, retry_secs, paused
+           from take_paid_slots($1, $2, $3, $4, $5, $6)"#,
+        interval.as_secs_f64(),
+        horizon.as_secs_f64(),
+        i32::try_from(max.max(1)).unwrap_or(i32::MAX),
+        tenths_per_day,
+        TENTHS_PER_MESSAGE,
         Budget::Free.name(),
     )
-    .fetch_one(&mut *tx)
+    .fetch_one(pool)
     .await?;
-    let left = (tenths_per_day - spent) / TENTHS_PER_MESSAGE;
-    let closed = if stops.refused {
+    let left = (tenths_per_day - row.spent_tenths) / TENTHS_PER_MESSAGE;
+    let closed = if row.refused {
         Some(Closed::Refused)
-    } else if stops.flood {
+    } else if row.flood {
         Some(Closed::Flood)
     } else if left <= 0 {
         Some(Closed::Spent)
     } else {
         None
     };
-    if let Some(closed) = closed {
-        tx.commit().await?;
-        return Ok(PaidSlots::Closed(closed));
-    }
-    let max = max.min(u32::try_from(left).unwrap_or(u32::MAX));
-    let slots = budget::take_slots(&mut *tx, Budget::Paid, interval, horizon, max).await?;
-    if let Slots::Granted { count, .. } = slots {
-        sqlx::query!(
-            "update paid_broadcast_days set spent_tenths = spent_tenths + $1
-             where day = (now() at time zone 'utc')::date",
-            i64::from(count) * TENTHS_PER_MESSAGE,
-        )
-        .execute(&mut *tx)
-        .await?;
-    }
-    tx.commit().await?;
-    Ok(PaidSlots::Open(slots))
+    Ok(match closed {
+        Some(closed) => PaidSlots::Closed(closed),
+        None => PaidSlots::Open(Slots::read(
+            row.first,
+            row.count,
+            row.in_secs,
+            row.retry_secs.unwrap_or_default(),
+            row.paused.unwrap_or_default(),
+        )),
+    })
 }
 
 /// Records that Telegram refused a paid send with `reason`: no replica takes paid slots for

@@ -1,13 +1,18 @@
-//! Delivery through crashes, shutdowns, database restarts and downtime.
+//! Delivery through crashes, shutdowns, database restarts and downtime, and past a lost claim.
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use devdb::LocalCluster;
-use pgqueue::JobState;
+use pgqueue::{JobState, Outcome, QueueConfig, reaper};
+use remindbot::config::DeliveryArgs;
+use remindbot::egress::{Egress, InFlight, Pacer};
+use remindbot::store::{OUTBOX_QUEUE, outbox_queue};
+use teloxide::Bot;
 use tgsim::{FaultAction, FaultRule};
 use tokio::process::Child;
+use tokio_util::sync::CancellationToken;
 
 use crate::app::TestApp;
 use crate::support::{WAIT, eventually, job_of_task, jobs_in};
@@ -263,4 +268,60 @@ async fn the_token_reaches_neither_the_log_nor_the_jobs_when_telegram_is_unreach
     let last_error = job_of_task(&app.pool, task).await.last_error.unwrap();
     assert!(!last_error.contains(secret), "{last_error}");
     assert!(last_error.contains("network"), "{last_error}");
+}
+
+/// A worker whose claim was taken over (its lease ran out, the reaper gave the job back and
+/// another worker claimed it) neither sends the reminder nor books its chat when its turn comes:
+/// the claim is confirmed in the statement that books the chat. The new holder sends it, once.
+#[tokio::test]
+async fn a_worker_whose_claim_was_taken_over_neither_sends_nor_books_the_chat() {
+    let app = TestApp::builder().telegram_limits().prepare().await;
+    let chat = app.users(3_300_000, 1)[0];
+    app.seed(&[(chat, Utc::now())]).await;
+    let brief = outbox_queue(
+        app.pool.clone(),
+        QueueConfig {
+            lease: Duration::ZERO,
+            ..QueueConfig::new(OUTBOX_QUEUE)
+        },
+    );
+    let old = brief.claim("old", 1).await.expect("a claim").remove(0);
+    eventually(WAIT, "the expired claim given back", || async {
+        reaper::reap_expired(&app.pool, std::slice::from_ref(&brief), 10)
+            .await
+            .expect("a reaper pass")
+            .returned
+            == 1
+    })
+    .await;
+    let new = app.queue.claim("new", 1).await.expect("a claim").remove(0);
+    assert_eq!(new.id, old.id);
+
+    let delivery = DeliveryArgs::default();
+    let shutdown = CancellationToken::new();
+    let bot = Bot::new(app.sim.token()).set_api_url(app.sim.url().parse().expect("a URL"));
+    let egress = Egress::new(
+        bot,
+        app.queue.clone(),
+        Pacer::start(app.pool.clone(), delivery.rates(), shutdown.clone()),
+        InFlight::new(delivery.rate_per_sec, delivery.workers),
+        delivery.worker(),
+    );
+
+    let outcome = egress.send(old).await;
+    assert!(matches!(outcome, Outcome::Snooze(_)), "{outcome:?}");
+    assert!(app.bot_messages(chat).is_empty(), "the old holder sent it");
+    let booked: Option<i64> =
+        sqlx::query_scalar("select chat_id from chat_sends where chat_id = $1")
+            .bind(chat)
+            .fetch_optional(&app.pool)
+            .await
+            .expect("the chat's pacing row");
+    assert_eq!(booked, None, "the old holder booked the chat");
+
+    let outcome = egress.send(new).await;
+    assert!(matches!(outcome, Outcome::Recorded), "{outcome:?}");
+    assert_eq!(app.bot_messages(chat).len(), 1);
+    assert_eq!(jobs_in(&app.pool, JobState::Done).await, 1);
+    shutdown.cancel();
 }

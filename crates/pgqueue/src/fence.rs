@@ -316,22 +316,19 @@ impl Queue {
     /// still this claim's and that its worker is not marked missing (see [`crate::reaper`]), and
     /// extends its lease by the queue's lease from now: the reaper takes no job before its lease
     /// expires, so no other worker can run the job again while this one acts, if the act takes
-    /// less than the lease. [`QueueError::NotConfirmed`] says not to act.
+    /// less than the lease. [`QueueError::NotConfirmed`] says not to act. The statement is the SQL
+    /// function `confirm_job` (queue migration 0014), which a program may also call inside a
+    /// statement of its own, e.g. the booking of the act, to confirm in the same round trip.
     #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn recheck(&self, job: &ClaimedJob) -> Result<ClaimedJob, QueueError> {
         let until = sqlx::query_scalar!(
-            "update jobs j set locked_until = now() + make_interval(secs => $3), updated_at = now()
-             where id = $1 and state = 'running' and claims = $2
-               and not exists (select 1 from queue_workers w
-                               where w.worker_id = j.locked_by and w.missing_since is not null)
-             returning locked_until",
+            "select confirm_job($1, $2, $3) as until",
             job.id.0,
             job.claim,
             secs(self.config.lease),
         )
-        .fetch_optional(&self.pool)
-        .await?
-        .flatten();
+        .fetch_one(&self.pool)
+        .await?;
         match until {
             Some(locked_until) => Ok(ClaimedJob {
                 locked_until,
