@@ -19,7 +19,10 @@ pub const UPDATE_QUEUE: &str = "updates";
 /// The kind of an update that could not be read or stored as it arrived.
 pub const UNREADABLE: &str = "unreadable";
 
-/// What an update's job carries: the inbox row it handles.
+/// What an update's job carries: the inbox row it handles. The inbox writes it in SQL, as
+/// `{"inbox_id": …}`, in the statement that stores the updates (`receive_together`): a field
+/// renamed or added here must be written there too (the intake tests, which handle the jobs it
+/// writes, fail otherwise).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UpdateJob {
     /// The `updates` row.

@@ -31,18 +31,18 @@ pub enum Closed {
 /// The answer to a request for paid slots.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PaidSlots {
-    /// Slots as [`super::budget::take_slots`] gives them (granted, or the paid schedule is full for the
-    /// horizon), each counted against today's budget.
+    /// Slots as [`super::budget::take_slots`] gives them (granted, or the paid schedule is full
+    /// for the horizon), each counted against today's budget.
     Open(Slots),
     /// None for now.
     Closed(Closed),
 }
 
-/// Takes up to `max` paid slots `interval` apart within `horizon` (see [`super::budget::take_slots`]),
-/// no more than today's budget of `tenths_per_day` has left, and counts them against it. One
-/// statement, the SQL function `take_paid_slots` (migration 0018), whose statements run as the
-/// transaction did: today's row is locked first, so that replicas taking slots at once count them
-/// together.
+/// Takes up to `max` paid slots `interval` apart within `horizon` (see
+/// [`super::budget::take_slots`]), no more than today's budget of `tenths_per_day` has left, and
+/// counts them against it. One statement, the SQL function `take_paid_slots` (migration 0018),
+/// whose statements run as the transaction did: today's row is locked first, so that replicas
+/// taking slots at once count them together.
 #[tracing::instrument(skip_all)]
 pub async fn take_slots(
     pool: &PgPool,

@@ -5,8 +5,9 @@
 //! single statement ([`inbox::receive`]: the rows and their jobs, one round trip and one commit)
 //! on a connection of its own: while that commit is in flight the next requests queue up, and
 //! they go together in the next one. A request is answered once the commit that holds its own
-//! update has returned, so an update Telegram was told about is committed, as before. Within one group, updates are written in `update_id`
-//! order (Telegram's order), so a chat's updates that arrive together are handled in that order.
+//! update has returned, so an update Telegram was told about is committed, as before. Within one
+//! group, updates are written in `update_id` order (Telegram's order), so a chat's updates that
+//! arrive together are handled in that order.
 
 use std::sync::Arc;
 
