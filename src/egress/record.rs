@@ -273,6 +273,12 @@ pub async fn sent(
 /// [`Queue::complete`]: still `running` under the same claim; the queue's table is written by the
 /// queue's own function) together, or writes nothing and says `None`: the caller takes the
 /// transaction instead.
+///
+/// The older cards are looked for among the task's reminders (`reminders_by_task`, a handful of
+/// rows), their conditions tested on each row rather than in the `where` clause: the partial
+/// index `reminders_sent` (every sent reminder) then matches no condition, so the plan cannot
+/// become a scan of all sent reminders filtered by task, which statistics made before a herd
+/// drains (nothing sent yet) would otherwise choose while the drain fills that index.
 async fn sent_alone(
     pool: &PgPool,
     job: &ClaimedJob,
@@ -281,10 +287,10 @@ async fn sent_alone(
 ) -> Result<Option<Recorded>, StoreError> {
     let row = sqlx::query!(
         r#"with more as (
-               select exists (select 1 from reminders o
-                              where o.task_id = $3 and o.sent and o.card_live
-                                and o.message_id is not null
-                                and o.message_id is distinct from $2)
+               select coalesce((select bool_or(o.sent and o.card_live
+                                               and o.message_id is not null
+                                               and o.message_id is distinct from $2)
+                                from reminders o where o.task_id = $3), false)
                    or exists (select 1 from reminders r join tasks t on t.id = r.task_id
                               where r.id = $1 and r.kind = $6 and r.due_at >= t.due_at
                                 and t.state = $7 and t.rule is not null) as needed),
