@@ -17,7 +17,7 @@ pub(crate) use super::task_model::TaskRow;
 pub use super::task_model::{MAX_TEXT_CHARS, NewTask, Task, TaskText, TaskTextError, TaskVersion};
 use super::task_model::{read_task, task_row_of};
 use super::types::{ReminderKind, TaskState, read};
-use crate::domain::ids::{ChatId, TaskId, UserId};
+use crate::domain::ids::{ChatId, TaskId};
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Occurrence, Recurrence};
 
