@@ -59,7 +59,7 @@ pub async fn create_within(
     queue: &Queue,
     new: &NewTask,
     max_open: i64,
-) -> Result<Option<(Task, Option<DateTime<Utc>>)>, StoreError> {
+) -> Result<Option<CreatedTask>, StoreError> {
     let row = sqlx::query_as!(
         TaskRow,
         "insert into tasks (chat_id, owner_id, text, due_at, lead_secs, rule, tz)
@@ -82,7 +82,20 @@ pub async fn create_within(
     };
     let task = Task::try_from(row)?;
     let first = occurrences::scheduled_after_change(conn, queue, &task, task.due_at).await?;
-    Ok(Some((task, first.map(|(_, fire_at)| fire_at))))
+    Ok(Some(CreatedTask {
+        task,
+        first_reminder: first.map(|(_, fire_at)| fire_at),
+    }))
+}
+
+/// A task [`create_within`] wrote, with when its first reminder fires: the caller shows it as the
+/// task's next reminder without reading it back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CreatedTask {
+    /// The new task.
+    pub task: Task,
+    /// When its first reminder fires; `None` when none was scheduled.
+    pub first_reminder: Option<DateTime<Utc>>,
 }
 
 /// Reads a task of `chat_id`; another chat's task is not found.

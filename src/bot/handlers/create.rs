@@ -247,7 +247,10 @@ pub(super) async fn save(
         tz: zone,
     };
     // Its first reminder is its next: the extras (nagging, a quote) add no reminder of their own.
-    let Some((task, next_reminder)) = tasks::create_within(&mut tx, ctx.queue(), &new, max).await?
+    let Some(tasks::CreatedTask {
+        task,
+        first_reminder: next_reminder,
+    }) = tasks::create_within(&mut tx, ctx.queue(), &new, max).await?
     else {
         return Ok(Err(Refused::TooMany(max)));
     };
