@@ -15,6 +15,7 @@ use sqlx::PgConnection;
 
 use crate::domain::ids::UserId;
 use crate::store::StoreError;
+use crate::store::turns::Rate;
 use crate::store::user_rates::{self, RateState};
 
 /// Whether a user's update may be handled.
@@ -73,9 +74,21 @@ impl UserLimits {
         }
         // Within the rate (the common case) costs one statement; past it, the state is read
         // and judged.
-        if user_rates::take_within(conn, user_id, self.interval(), TimeDelta::minutes(1)).await? {
+        let rate = self.rate();
+        if user_rates::take_within(conn, user_id, rate.interval, rate.window).await? {
             return Ok(RateVerdict::Allow);
         }
+        self.check_past(conn, user_id).await
+    }
+
+    /// The verdict on an update of `user_id` that did not fit within [`Self::rate`] when counted
+    /// (in the update's transaction `conn`, which holds the user's row): their state is read and
+    /// judged, and their warning recorded.
+    pub async fn check_past(
+        &self,
+        conn: &mut PgConnection,
+        user_id: UserId,
+    ) -> Result<RateVerdict, StoreError> {
         let state = user_rates::hold(conn, user_id).await?;
         let judged = self.judge(state);
         if (judged.tat, judged.warned_at) != (state.tat, state.warned_at) {
@@ -84,8 +97,17 @@ impl UserLimits {
         Ok(judged.verdict)
     }
 
+    /// The rate an update is counted against within one statement: a user's allowance may run
+    /// up to a minute ahead.
+    pub fn rate(&self) -> Rate {
+        Rate {
+            interval: self.interval(),
+            window: TimeDelta::minutes(1),
+        }
+    }
+
     /// Counts one update of `user_id` in this process's flood shield: whether it is past it.
-    fn flooding(&self, user_id: UserId) -> bool {
+    pub fn flooding(&self, user_id: UserId) -> bool {
         if self.flood.len() > SHIELD_TRACKED {
             self.flood.retain_recent();
         }

@@ -152,26 +152,30 @@ pub async fn follow_written_lang<'e>(
 
 /// Sets the chat's IANA time zone (new tasks use it; existing ones keep theirs). The first zone
 /// a chat gets is also that of the tasks it saved before it had one (their times were the same
-/// in every zone: "in 2 minutes").
+/// in every zone: "in 2 minutes"). Returns whether the chat has a morning agenda in another zone
+/// (which the caller moves to this one), read in the same statement.
 #[tracing::instrument(skip_all, fields(chat_id = chat_id.0))]
 pub async fn set_tz<'e>(
     executor: impl PgExecutor<'e>,
     chat_id: ChatId,
     tz: Tz,
-) -> Result<(), StoreError> {
-    sqlx::query!(
-        "with zoneless as (
-             update tasks set tz = $2
-             where chat_id = $1
-               and exists (select 1 from chats where chat_id = $1 and tz is null)
-         )
-         update chats set tz = $2, updated_at = now() where chat_id = $1",
+) -> Result<bool, StoreError> {
+    let agenda_elsewhere = sqlx::query_scalar!(
+        r#"with zoneless as (
+               update tasks set tz = $2
+               where chat_id = $1
+                 and exists (select 1 from chats where chat_id = $1 and tz is null)
+           ),
+           chat as (
+               update chats set tz = $2, updated_at = now() where chat_id = $1
+           )
+           select exists (select 1 from agendas where chat_id = $1 and tz <> $2) as "elsewhere!""#,
         chat_id.0,
         tz.name(),
     )
-    .execute(executor)
+    .fetch_one(executor)
     .await?;
-    Ok(())
+    Ok(agenda_elsewhere)
 }
 
 /// Sets how long before a deadline the chat's new tasks are reminded by default.

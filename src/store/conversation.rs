@@ -60,15 +60,15 @@ pub enum Pending {
 }
 
 /// A `conversations` row as stored.
-struct Row {
-    chat_id: ChatId,
-    user_id: UserId,
-    kind: String,
-    task_id: Option<TaskId>,
-    text: Option<String>,
-    quote: Option<String>,
-    message_id: Option<i64>,
-    said_at: Option<DateTime<Utc>>,
+pub(crate) struct Row {
+    pub(crate) chat_id: ChatId,
+    pub(crate) user_id: UserId,
+    pub(crate) kind: String,
+    pub(crate) task_id: Option<TaskId>,
+    pub(crate) text: Option<String>,
+    pub(crate) quote: Option<String>,
+    pub(crate) message_id: Option<i64>,
+    pub(crate) said_at: Option<DateTime<Utc>>,
 }
 
 /// A [`Pending`] as its row's columns (the key apart).

@@ -22,6 +22,7 @@ pub mod retention;
 pub mod series;
 pub mod task_model;
 pub mod tasks;
+pub mod turns;
 pub mod types;
 pub mod undo;
 pub mod user_rates;

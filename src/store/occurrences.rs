@@ -60,6 +60,18 @@ pub async fn schedule_after_change(
     task: &Task,
     due_at: DateTime<Utc>,
 ) -> Result<Option<i64>, StoreError> {
+    Ok(scheduled_after_change(conn, queue, task, due_at)
+        .await?
+        .map(|(id, _)| id))
+}
+
+/// [`schedule_after_change`], returning the new reminder's id and when it fires.
+pub(crate) async fn scheduled_after_change(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    task: &Task,
+    due_at: DateTime<Utc>,
+) -> Result<Option<(i64, DateTime<Utc>)>, StoreError> {
     let ahead = due_at - task.lead.duration();
     let scheduled = sqlx::query!(
         "insert into reminders (task_id, due_at, fire_at)
@@ -77,7 +89,7 @@ pub async fn schedule_after_change(
         return Ok(None);
     };
     attach_job(conn, queue, scheduled.id, scheduled.fire_at).await?;
-    Ok(Some(scheduled.id))
+    Ok(Some((scheduled.id, scheduled.fire_at)))
 }
 
 /// When the task's next reminder not sent yet fires (a snooze when it comes first); `None` when

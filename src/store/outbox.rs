@@ -27,14 +27,38 @@ pub async fn enqueue(
     queue: &Queue,
     message: &OutgoingMessage,
 ) -> Result<(), StoreError> {
-    let job = NewJob::of(&OutboxJob::Message(message.clone()))
-        .serial_key(OutgoingMessage::serial_key(message.chat_id))
-        .priority(REPLY_PRIORITY);
-    let job_id = queue.enqueue(&mut *conn, job).await?;
+    let job_id = queue.enqueue(&mut *conn, message_job(message)).await?;
     if let (MessageOp::Edit { message_id, .. }, Some(job_id)) = (&message.op, job_id) {
         budget::newest_edit(conn, message.chat_id, *message_id, job_id).await?;
     }
     Ok(())
+}
+
+/// Puts `messages` in the outbox through `conn` (the caller's transaction) in one statement, as
+/// [`enqueue`] puts each: in their order, so one chat's messages keep theirs. A batch of updates
+/// writes its answers this way, one statement for the batch instead of one per message.
+#[tracing::instrument(skip_all, fields(messages = messages.len()))]
+pub async fn enqueue_many(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    messages: &[OutgoingMessage],
+) -> Result<(), StoreError> {
+    let jobs: Vec<NewJob> = messages.iter().map(message_job).collect();
+    // No job has a dedupe key: every one is written, and the ids come back in their order.
+    let job_ids = queue.enqueue_many(&mut *conn, &jobs).await?;
+    for (message, job_id) in messages.iter().zip(job_ids) {
+        if let MessageOp::Edit { message_id, .. } = &message.op {
+            budget::newest_edit(conn, message.chat_id, *message_id, job_id).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The outbox job of `message`: in its chat's line, before reminders.
+fn message_job(message: &OutgoingMessage) -> NewJob {
+    NewJob::of(&OutboxJob::Message(message.clone()))
+        .serial_key(OutgoingMessage::serial_key(message.chat_id))
+        .priority(REPLY_PRIORITY)
 }
 
 /// Puts the file `export` in the outbox through `conn` (the caller's transaction): built from the

@@ -17,7 +17,7 @@ pub(crate) use super::task_model::TaskRow;
 pub use super::task_model::{MAX_TEXT_CHARS, NewTask, Task, TaskText, TaskTextError, TaskVersion};
 use super::task_model::{read_task, task_row_of};
 use super::types::{ReminderKind, TaskState, read};
-use crate::domain::ids::{ChatId, TaskId, UserId};
+use crate::domain::ids::{ChatId, TaskId};
 use crate::domain::lead::Lead;
 use crate::domain::recurrence::{Occurrence, Recurrence};
 
@@ -47,6 +47,55 @@ pub async fn create(
     let task = Task::try_from(row)?;
     schedule_after_change(conn, queue, &task, task.due_at).await?;
     Ok(task)
+}
+
+/// Creates a task as [`create`] does while its owner has fewer than `max_open` open tasks
+/// (counted in the same statement; `None`, nothing written, when they have that many). Returns
+/// it and when its first reminder fires (`None` when none was scheduled), which is its
+/// [`next_reminder`] until something else reminds of it.
+#[tracing::instrument(skip_all, fields(chat_id = %new.chat_id))]
+pub async fn create_within(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    new: &NewTask,
+    max_open: i64,
+) -> Result<Option<CreatedTask>, StoreError> {
+    let row = sqlx::query_as!(
+        TaskRow,
+        "insert into tasks (chat_id, owner_id, text, due_at, lead_secs, rule, tz)
+         select $1, $2, $3, $4, $5, $6, $7
+         where (select count(*) from tasks where owner_id = $2 and state = 'open') < $8
+         returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
+        new.chat_id.0,
+        new.owner_id.0,
+        new.text.as_str(),
+        new.due_at,
+        new.lead.secs(),
+        new.recurrence.as_ref().map(Recurrence::to_rule_string),
+        new.tz.name(),
+        max_open,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let task = Task::try_from(row)?;
+    let first = occurrences::scheduled_after_change(conn, queue, &task, task.due_at).await?;
+    Ok(Some(CreatedTask {
+        task,
+        first_reminder: first.map(|(_, fire_at)| fire_at),
+    }))
+}
+
+/// A task [`create_within`] wrote, with when its first reminder fires: the caller shows it as the
+/// task's next reminder without reading it back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CreatedTask {
+    /// The new task.
+    pub task: Task,
+    /// When its first reminder fires; `None` when none was scheduled.
+    pub first_reminder: Option<DateTime<Utc>>,
 }
 
 /// Reads a task of `chat_id`; another chat's task is not found.
@@ -121,20 +170,6 @@ pub async fn count_open(conn: &mut PgConnection, chat_id: ChatId) -> Result<i64,
     Ok(sqlx::query_scalar!(
         r#"select count(*) as "count!" from tasks where chat_id = $1 and state = 'open'"#,
         chat_id.0,
-    )
-    .fetch_one(conn)
-    .await?)
-}
-
-/// How many open tasks a user created, in all chats (the abuse limit counts these).
-#[tracing::instrument(skip_all, fields(owner_id))]
-pub async fn count_open_by_owner(
-    conn: &mut PgConnection,
-    owner_id: UserId,
-) -> Result<i64, StoreError> {
-    Ok(sqlx::query_scalar!(
-        r#"select count(*) as "count!" from tasks where owner_id = $1 and state = 'open'"#,
-        owner_id.0,
     )
     .fetch_one(conn)
     .await?)

@@ -57,13 +57,14 @@ pub async fn record(
     change: Change,
     before: Option<&TaskVersion>,
 ) -> Result<i64, StoreError> {
-    sqlx::query!("delete from task_undo where task_id = $1", task_id.0)
-        .execute(&mut *conn)
-        .await?;
+    // One statement: the earlier Undo is deleted first (the insert waits for the count of the
+    // rows it deleted), so the new one takes a new id and an older button finds nothing.
     Ok(sqlx::query_scalar!(
-        "insert into task_undo (task_id, change, before_text, before_due_at, before_lead_secs,
+        "with replaced as (delete from task_undo where task_id = $1 returning id)
+         insert into task_undo (task_id, change, before_text, before_due_at, before_lead_secs,
                                 before_rule, before_occurrence, after_updated_at)
-         select id, $2, $3, $4, $5, $6, $7, updated_at from tasks where id = $1
+         select id, $2, $3, $4, $5, $6, $7, updated_at from tasks
+         where id = $1 and (select count(*) from replaced) >= 0
          returning id",
         task_id.0,
         change.as_str(),

@@ -32,7 +32,7 @@ use crate::store::chats::{self, Chat};
 use crate::store::conversation::{self, Pending};
 use crate::store::outbox::{AskedQuestion, MessageOp, OutgoingMessage, ReplyKeyboard};
 use crate::store::types::ChatKind;
-use crate::store::{reachability, tasks};
+use crate::store::{reachability, tasks, turns};
 use pgqueue::Queue;
 
 /// What the handlers of every update share: made once, when the bot knows who it is.
@@ -441,16 +441,67 @@ pub(super) async fn begin(
 ) -> Result<Turn, BotError> {
     let lang = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
     let mut db = ctx.db().await;
-    let mut stored =
-        chats::upsert(&mut *db, ids::ChatId(chat.id.0), ChatKind::of(chat), lang).await?;
+    let stored = chats::upsert(&mut *db, ids::ChatId(chat.id.0), ChatKind::of(chat), lang).await?;
+    resumed(ctx, &mut db, stored, user).await
+}
+
+/// How a message's turn started ([`start_turn`]).
+pub(super) enum Started {
+    /// Within the user's rate: the turn, and the user's open question there.
+    Turn(Turn, Option<Pending>),
+    /// Past the user's rate: warn them or drop the message; nothing else was written.
+    Refused(RateVerdict),
+}
+
+/// Counts a message of `user` in `chat` against their rate ([`Ctx::check_rate`]) and, within it,
+/// starts the turn as [`begin`] does, reading the user's open question there too: one statement
+/// where these were three ([`turns::start`]).
+pub(super) async fn start_turn(
+    ctx: &Ctx,
+    chat: &teloxide::types::Chat,
+    user: &teloxide::types::User,
+) -> Result<Started, BotError> {
+    let user_id = user_id(user);
+    let limits = &ctx.shared.limits;
+    // An update handled again after a look-up was counted by its first attempt.
+    let rate = match ctx.looked_up {
+        Some(_) => None,
+        None if limits.flooding(user_id) => return Ok(Started::Refused(RateVerdict::Drop)),
+        None => Some(limits.rate()),
+    };
+    let chat_id = ids::ChatId(chat.id.0);
+    let kind = ChatKind::of(chat);
+    let lang = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
+    let mut db = ctx.db().await;
+    let started = turns::start(&mut db, chat_id, kind, lang, user_id, rate).await?;
+    let stored = match started.chat {
+        Some(stored) => stored,
+        None => match limits.check_past(&mut db, user_id).await? {
+            RateVerdict::Allow => chats::upsert(&mut *db, chat_id, kind, lang).await?,
+            refused => return Ok(Started::Refused(refused)),
+        },
+    };
+    let turn = resumed(ctx, &mut db, stored, user).await?;
+    Ok(Started::Turn(turn, started.pending))
+}
+
+/// The turn of `user` in the chat `stored`, resuming the chat first when Telegram had stopped
+/// delivering to it or some of its tasks are paused.
+async fn resumed(
+    ctx: &Ctx,
+    db: &mut PgConnection,
+    mut stored: Chat,
+    user: &teloxide::types::User,
+) -> Result<Turn, BotError> {
+    let chat_id = stored.chat_id;
     if !stored.reachable || stored.has_paused_tasks {
         // The user writes again after Telegram refused to deliver: their paused tasks resume.
-        reachability::resume(&mut db, ctx.queue(), ids::ChatId(chat.id.0)).await?;
+        reachability::resume(db, ctx.queue(), chat_id).await?;
         stored.reachable = true;
         stored.has_paused_tasks = false;
     }
     Ok(Turn {
-        chat_id: ids::ChatId(chat.id.0),
+        chat_id,
         user_id: user_id(user),
         tr: Tr::new(stored.lang),
         chat: stored,

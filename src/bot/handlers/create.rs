@@ -237,9 +237,6 @@ pub(super) async fn save(
     };
     let max = ctx.settings().max_open_tasks;
     let mut tx = ctx.db().await;
-    if tasks::count_open_by_owner(&mut tx, turn.user_id).await? >= max {
-        return Ok(Err(Refused::TooMany(max)));
-    }
     let new = NewTask {
         chat_id: turn.chat_id,
         owner_id: turn.user_id,
@@ -249,10 +246,16 @@ pub(super) async fn save(
         recurrence: parsed.recurrence,
         tz: zone,
     };
-    let task = tasks::create(&mut tx, ctx.queue(), &new).await?;
+    // Its first reminder is its next: the extras (nagging, a quote) add no reminder of their own.
+    let Some(tasks::CreatedTask {
+        task,
+        first_reminder: next_reminder,
+    }) = tasks::create_within(&mut tx, ctx.queue(), &new, max).await?
+    else {
+        return Ok(Err(Refused::TooMany(max)));
+    };
     let undo_id = undo::record(&mut tx, task.id, Change::Create, None).await?;
     extras.attach(&mut tx, task.id).await?;
-    let next_reminder = tasks::next_reminder(&mut tx, task.id).await?;
     conversation::close(&mut tx, ctx.queue(), turn.chat_id, turn.user_id).await?;
     Ok(Ok(Saved {
         task,

@@ -52,7 +52,7 @@ use crate::store::chats;
 use crate::store::conversation::{self, Pending};
 use crate::store::reachability;
 use crate::store::types::ChatKind;
-use context::{begin, user_id};
+use context::{Started, begin, start_turn, user_id};
 use replies::Toast;
 
 /// Whether the message replies to one of this bot's messages.
@@ -77,31 +77,31 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
         return Ok(());
     }
     let input = commands::parse(text, &ctx.shared().username);
-    let pending = match input {
+    match input {
         Input::OtherBot => return Ok(()),
         Input::Text if !msg.chat.is_private() && !replies_to_bot(&ctx, &msg) => return Ok(()),
-        Input::Text => {
-            let pending =
-                conversation::pending(&mut *ctx.db().await, ChatId(msg.chat.id.0), user_id(user))
-                    .await?
-                    .filter(Pending::is_question);
-            if pending.is_none() && !msg.chat.is_private() {
-                return Ok(());
-            }
-            pending
-        }
-        Input::Command(_) => None,
-    };
-    let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-    match ctx.check_rate(user_id(user)).await? {
-        RateVerdict::Allow => {}
-        RateVerdict::Warn => {
-            let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
-            return ctx.send(ChatId(msg.chat.id.0), Reply::text(text)).await;
-        }
-        RateVerdict::Drop => return Ok(()),
+        Input::Text | Input::Command(_) => {}
     }
-    let mut turn = begin(&ctx, &msg.chat, user).await?;
+    let chat_id = ChatId(msg.chat.id.0);
+    let (mut turn, pending) = if msg.chat.is_private() || matches!(input, Input::Command(_)) {
+        // The rate, the chat and the open question in one statement.
+        match start_turn(&ctx, &msg.chat, user).await? {
+            Started::Turn(turn, pending) => (turn, pending.filter(Pending::is_question)),
+            Started::Refused(verdict) => return tell_rate(&ctx, chat_id, user, verdict).await,
+        }
+    } else {
+        // A group's text is for the bot, and counted, only when it answers the sender's question.
+        let Some(pending) = conversation::pending(&mut *ctx.db().await, chat_id, user_id(user))
+            .await?
+            .filter(Pending::is_question)
+        else {
+            return Ok(());
+        };
+        match ctx.check_rate(user_id(user)).await? {
+            RateVerdict::Allow => (begin(&ctx, &msg.chat, user).await?, Some(pending)),
+            verdict => return tell_rate(&ctx, chat_id, user, verdict).await,
+        }
+    };
     let followed = match input {
         Input::Text => written::follow(&ctx, &mut turn, text).await?,
         Input::Command(_) | Input::OtherBot => false,
@@ -110,10 +110,10 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
     let handled = match input {
         Input::Command(Command::Cancel) => cancel::command(&ctx, &turn).await,
         // `/tz` answers the zone question: a task waiting in it is kept.
-        Input::Command(command @ Command::Tz(_)) => on_command(&ctx, &turn, command).await,
+        Input::Command(command @ Command::Tz(_)) => on_command(&ctx, &turn, command, pending).await,
         Input::Command(command) => {
-            close_unless_a_task_waits(&ctx, &turn).await?;
-            on_command(&ctx, &turn, command).await
+            close_unless_a_task_waits(&ctx, &turn, pending.as_ref()).await?;
+            on_command(&ctx, &turn, command, None).await
         }
         Input::Text if quote::from_reply(&ctx, &turn, &msg, text, pending.is_some()).await? => {
             Ok(())
@@ -138,10 +138,14 @@ pub(crate) async fn on_message(ctx: Arc<Ctx>, msg: Message) -> Result<(), BotErr
 
 /// Another command closes the open question, except a zone question that keeps a task written
 /// before the zone was known: `/help` or `/lang` there must not lose it (a new zone question, as
-/// `/start` asks, keeps it too, see [`zone::ask`]).
-async fn close_unless_a_task_waits(ctx: &Ctx, turn: &Turn) -> Result<(), BotError> {
+/// `/start` asks, keeps it too, see [`zone::ask`]). `pending` is the user's open question as the
+/// turn started.
+async fn close_unless_a_task_waits(
+    ctx: &Ctx,
+    turn: &Turn,
+    pending: Option<&Pending>,
+) -> Result<(), BotError> {
     let mut db = ctx.db().await;
-    let pending = conversation::pending(&mut *db, turn.chat_id, turn.user_id).await?;
     if !matches!(pending, Some(Pending::TimeZone { text: Some(_) })) {
         conversation::close(&mut db, ctx.queue(), turn.chat_id, turn.user_id).await?;
     }
@@ -174,26 +178,47 @@ async fn admitted(
 ) -> Result<bool, BotError> {
     match ctx.check_rate(user_id(user)).await? {
         RateVerdict::Allow => Ok(true),
-        RateVerdict::Warn => {
-            let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
-            let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
-            ctx.send(chat_id, Reply::text(text)).await?;
+        verdict => {
+            tell_rate(ctx, chat_id, user, verdict).await?;
             Ok(false)
         }
-        RateVerdict::Drop => Ok(false),
     }
 }
 
-/// Runs a command.
-async fn on_command(ctx: &Ctx, turn: &Turn, command: Command) -> Result<(), BotError> {
+/// Answers a message of `user` in `chat_id` past their rate: the first one is told to wait (in
+/// the user's Telegram language), the rest get nothing.
+async fn tell_rate(
+    ctx: &Ctx,
+    chat_id: ChatId,
+    user: &teloxide::types::User,
+    verdict: RateVerdict,
+) -> Result<(), BotError> {
+    if verdict != RateVerdict::Warn {
+        return Ok(());
+    }
+    let fallback = Lang::from_code(user.language_code.as_deref().unwrap_or(""));
+    let text = render::notice(None, &[Tr::new(fallback).t("rate-limited")])?;
+    ctx.send(chat_id, Reply::text(text)).await
+}
+
+/// Runs a command; `pending` is the user's open question as the turn started, which `/tz` keeps
+/// the waiting task of (`None` once something may have closed it).
+async fn on_command(
+    ctx: &Ctx,
+    turn: &Turn,
+    command: Command,
+    pending: Option<Pending>,
+) -> Result<(), BotError> {
     match command {
         Command::Start => onboarding::start(ctx, turn).await,
         Command::Help => onboarding::help(ctx, turn).await,
         Command::Lang(args) => language::command(ctx, turn, &args).await,
-        Command::Tz(args) => match zone::command(ctx, turn, &args).await? {
-            Some(chosen) => create::after_zone(ctx, turn, chosen).await,
-            None => Ok(()),
-        },
+        Command::Tz(args) => {
+            match zone::command(ctx, turn, &args, zone::waiting_in(pending)).await? {
+                Some(chosen) => create::after_zone(ctx, turn, chosen).await,
+                None => Ok(()),
+            }
+        }
         Command::Settings(args) => settings::command(ctx, turn, &args).await,
         Command::Add(args) => task_message::from_text(ctx, turn, &args).await,
         Command::List => list::show(ctx, turn, 0, None).await,

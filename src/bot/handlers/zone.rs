@@ -76,12 +76,13 @@ pub(super) async fn may_set(ctx: &Ctx, turn: &Turn) -> Result<bool, BotError> {
     Ok(turn.zone().is_none() || ctx.may_change_settings(turn).await?)
 }
 
-/// `/tz [zone]`: asks for the zone, or sets the one typed; a task waiting in an open zone
-/// question is kept (and saved once the zone is set).
+/// `/tz [zone]`: asks for the zone, or sets the one typed; `waiting`, the task waiting in an open
+/// zone question ([`waiting_in`]), is kept (and saved once the zone is set).
 pub(super) async fn command(
     ctx: &Ctx,
     turn: &Turn,
     args: &str,
+    waiting: Option<String>,
 ) -> Result<Option<ZoneChosen>, BotError> {
     if !may_set(ctx, turn).await? {
         not_allowed_settings(ctx, turn).await?;
@@ -94,11 +95,9 @@ pub(super) async fn command(
         }
         lines.push(turn.tr.t("tz-ask"));
         let text = render::notice(None, &lines)?;
-        let waiting = waiting_task(ctx, turn).await?;
         ask(ctx, turn, text, waiting).await?;
         return Ok(None);
     }
-    let waiting = waiting_task(ctx, turn).await?;
     typed(ctx, turn, args, waiting).await
 }
 
@@ -163,12 +162,16 @@ pub(super) async fn located(
 
 /// The task message waiting in the user's open zone question, if any.
 async fn waiting_task(ctx: &Ctx, turn: &Turn) -> Result<Option<String>, BotError> {
-    Ok(
-        match conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await? {
-            Some(Pending::TimeZone { text }) => text,
-            _ => None,
-        },
-    )
+    let pending = conversation::pending(&mut *ctx.db().await, turn.chat_id, turn.user_id).await?;
+    Ok(waiting_in(pending))
+}
+
+/// The task message waiting in `pending` when it is a zone question.
+pub(super) fn waiting_in(pending: Option<Pending>) -> Option<String> {
+    match pending {
+        Some(Pending::TimeZone { text }) => text,
+        _ => None,
+    }
 }
 
 /// "Your time zone: Asia/Tashkent (UTC+5). Local time: …" for `/tz` and `/settings`.
@@ -191,10 +194,14 @@ async fn set(
     zone: Tz,
     waiting: Option<String>,
 ) -> Result<ZoneChosen, BotError> {
-    chats::set_tz(&mut *ctx.db().await, turn.chat_id, zone).await?;
+    let agenda_elsewhere = chats::set_tz(&mut *ctx.db().await, turn.chat_id, zone).await?;
     // The morning agenda follows the zone at once: its job waiting for the old zone's morning
     // would otherwise run at the wrong hour and skip that day.
-    let agenda = agenda::find(&mut *ctx.db().await, turn.chat_id).await?;
+    let agenda = if agenda_elsewhere {
+        agenda::find(&mut *ctx.db().await, turn.chat_id).await?
+    } else {
+        None
+    };
     if let Some(agenda) = agenda.filter(|agenda| agenda.zone != zone) {
         agenda::set(
             &mut *ctx.db().await,

@@ -6,8 +6,9 @@
 //!
 //! What is the same for every update of a batch costs one statement per batch, not one per
 //! update: the batch's inbox rows are read in one statement, and once every update has run, the
-//! recorded ones are marked handled in one and their jobs completed in one (fenced on each job's
-//! claim). Should a job's lease turn out lost there, the whole transaction is rolled back, the
+//! recorded ones' answers are written to the outbox in one (in the order the updates ran, so a
+//! chat's answers keep theirs), the updates are marked handled in one and their jobs completed in
+//! one (fenced on each job's claim). Should a job's lease turn out lost there, the whole transaction is rolled back, the
 //! lost job is told so, and the batch's other recorded updates are handled again at once in a new
 //! transaction: nothing of a job whose lease is lost is ever committed.
 //!
@@ -32,7 +33,7 @@ use crate::bot::group_admins::GroupMember;
 use crate::bot::handlers::{Ctx, Effects, InboxPlace, Shared, SharedTx};
 use crate::store::StoreError;
 use crate::store::inbox::{self, Stored};
-use crate::store::outbox;
+use crate::store::outbox::{self, OutgoingMessage};
 use pgqueue::{ClaimedJob, JobId, Queue, QueueError};
 
 /// The answer to a button tap: its id and the toast text.
@@ -214,6 +215,9 @@ impl Handling {
         let alone = to_handle.len() == 1;
         let mut savepoint = "savepoint update";
         let mut results: Vec<Told> = Vec::with_capacity(to_handle.len());
+        // The recorded updates' answers, in the order they were handled: written once every
+        // update has run, with their marks.
+        let mut outgoing = Vec::new();
         let mut pending = to_handle.into_iter();
         while let Some((waiting, place, update)) = pending.next() {
             if !alone {
@@ -229,7 +233,7 @@ impl Handling {
             }
             let handled = tokio::time::timeout(
                 HANDLING_TIMEOUT,
-                self.attempt(&db, &waiting.attempt, place, update),
+                self.attempt(&db, &waiting.attempt, place, update, &mut outgoing),
             )
             .await
             .unwrap_or(Err(Failure::TimedOut));
@@ -271,6 +275,9 @@ impl Handling {
             .unzip();
         if !ids.is_empty() {
             let recorded = async {
+                if !outgoing.is_empty() {
+                    outbox::enqueue_many(&mut tx, &self.shared.deps.queue, &outgoing).await?;
+                }
                 inbox::mark_many_handled(&mut tx, &ids).await?;
                 let lost = self
                     .queue
@@ -302,16 +309,18 @@ impl Handling {
         None
     }
 
-    /// Runs the handlers on `update` in `db` (in its savepoint), then writes its outbox messages
-    /// there. A handler that fails, defers the update or needs a look-up has the caller roll the
-    /// savepoint back; the update's mark and its job's completion are written for the whole batch
-    /// once every update has run.
+    /// Runs the handlers on `update` in `db` (in its savepoint); when they are done, its outbox
+    /// messages join `outgoing`. A handler that fails, defers the update or needs a look-up has
+    /// the caller roll the savepoint back, and none of its messages joins; the messages, the
+    /// update's mark and its job's completion are written for the whole batch once every update
+    /// has run.
     async fn attempt(
         &self,
         db: &SharedTx,
         attempt: &Attempt,
         place: InboxPlace,
         update: Update,
+        outgoing: &mut Vec<OutgoingMessage>,
     ) -> Result<Attempted, Failure> {
         let mut ctx = Ctx::in_shared(self.shared.clone(), db.clone()).in_inbox(place);
         if let Some((member, admin)) = attempt.looked_up {
@@ -333,7 +342,7 @@ impl Handling {
         };
         let ctx = Arc::into_inner(ctx).ok_or(Failure::Handler(BotError::ContextShared))?;
         let Effects {
-            outgoing,
+            outgoing: messages,
             tap_answer,
             defer,
         } = ctx.into_effects();
@@ -343,12 +352,7 @@ impl Handling {
         if let Some(delay) = defer {
             return Ok(Attempted::Deferred(delay));
         }
-        let mut tx = db.lock().await;
-        for message in &outgoing {
-            outbox::enqueue(&mut tx, &self.shared.deps.queue, message)
-                .await
-                .map_err(|error| Failure::Handler(error.into()))?;
-        }
+        outgoing.extend(messages);
         Ok(Attempted::Recorded {
             tap_answer,
             received_at: place.received_at,
