@@ -8,9 +8,10 @@
 //! update: the batch's inbox rows are read in one statement, and once every update has run, the
 //! recorded ones' answers are written to the outbox in one (in the order the updates ran, so a
 //! chat's answers keep theirs), the updates are marked handled in one and their jobs completed in
-//! one (fenced on each job's claim). Should a job's lease turn out lost there, the whole transaction is rolled back, the
-//! lost job is told so, and the batch's other recorded updates are handled again at once in a new
-//! transaction: nothing of a job whose lease is lost is ever committed.
+//! one (fenced on each job's claim). Should a job's lease turn out lost there, the whole
+//! transaction is rolled back, the lost job is told so, and the batch's other recorded updates are
+//! handled again at once in a new transaction: nothing of a job whose lease is lost is ever
+//! committed.
 //!
 //! A batch never holds two updates of one chat: a chat's jobs share a serial key, and a job is not
 //! claimed while another of its key runs, so a chat's next update is claimed only once the batch
