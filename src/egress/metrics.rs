@@ -12,9 +12,12 @@ pub const MESSAGES_SENT: &str = "remindbot_messages_sent_total";
 pub const EDITS_COALESCED: &str = "remindbot_edits_coalesced_total";
 /// This process's sends within the last second: its share of the budget in use (gauge).
 pub const BUDGET_IN_USE: &str = "remindbot_send_budget_in_use";
-/// The sends this process allows in flight now: the budget's rate times Telegram's latency,
-/// within DELIVERY_WORKERS (gauge).
+/// The sends this process allows in flight now: the budget's rate times the time a send holds a
+/// handler, within DELIVERY_WORKERS (gauge).
 pub const IN_FLIGHT_LIMIT: &str = "remindbot_send_in_flight_limit";
+/// The moving average of the time a send holds a handler (its statements and its Bot API
+/// request, not its wait for a slot), in seconds (gauge).
+pub const SEND_HOLD: &str = "remindbot_send_hold_seconds";
 /// The moving average of Bot API round trips this process measured, in seconds (gauge).
 pub const TELEGRAM_LATENCY: &str = "remindbot_telegram_latency_seconds";
 /// Reminders delivered (counter).
@@ -133,9 +136,14 @@ pub fn budget_in_use(sends: usize) {
     metrics::gauge!(BUDGET_IN_USE).set(sends as f64);
 }
 
-/// The sends allowed in flight became `limit`, at an average round trip of `latency_secs`.
-pub fn in_flight_limit(limit: usize, latency_secs: f64) {
+/// The sends allowed in flight became `limit`, at an average hold of `hold_secs` a send.
+pub fn in_flight_limit(limit: usize, hold_secs: f64) {
     metrics::gauge!(IN_FLIGHT_LIMIT).set(limit as f64);
+    metrics::gauge!(SEND_HOLD).set(hold_secs);
+}
+
+/// The moving average of Bot API round trips became `latency_secs`.
+pub fn telegram_latency(latency_secs: f64) {
     metrics::gauge!(TELEGRAM_LATENCY).set(latency_secs);
 }
 

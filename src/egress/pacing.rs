@@ -34,6 +34,7 @@ use sqlx::PgPool;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::in_flight;
 use super::metrics;
 use super::paid::PaidBroadcast;
 use super::slots::{Slot, SlotLine, horizon, secs};
@@ -244,21 +245,27 @@ impl Pacer {
                 return Ok(Admission::Defer(Deferral::Spacing(secs(wait))));
             }
         }
+        // The waits for a slot and then for its instant are the budget's queue, not work: they
+        // do not count towards the time a send holds a handler (`in_flight`).
+        let waiting_since = Instant::now();
         let paid_slot = match (payment, &self.paid) {
             (Payment::IfLate { overdue_secs }, Some(paid)) if paid.pays(overdue_secs) => {
                 paid.slot().await
             }
             _ => None,
         };
-        let (at, fare) = match paid_slot {
-            Some(at) => (Some(at), Fare::Paid),
+        let slot = match paid_slot {
+            Some(at) => Ok((Some(at), Fare::Paid)),
             None => match self.slot(job.priority).await {
-                Some(Slot::Granted { at }) => (Some(at), Fare::Free),
-                Some(Slot::Wait { in_secs }) => {
-                    return Ok(Admission::Defer(Deferral::Busy(secs(in_secs))));
-                }
-                None => (None, Fare::Free),
+                Some(Slot::Granted { at }) => Ok((Some(at), Fare::Free)),
+                Some(Slot::Wait { in_secs }) => Err(in_secs),
+                None => Ok((None, Fare::Free)),
             },
+        };
+        in_flight::waited_for_slot(waiting_since.elapsed());
+        let (at, fare) = match slot {
+            Ok(granted) => granted,
+            Err(in_secs) => return Ok(Admission::Defer(Deferral::Busy(secs(in_secs)))),
         };
         let lease = queue.config().lease;
         let confirmed_at_booking = match chat_interval {
@@ -277,6 +284,7 @@ impl Pacer {
         // so replicas' sends do not bunch beyond the budget.
         if let Some(wait) = at.and_then(|at| (at - Utc::now()).to_std().ok()) {
             tokio::time::sleep(wait).await;
+            in_flight::waited_for_slot(wait);
         }
         if !confirmed_at_booking {
             match queue.recheck(job).await {

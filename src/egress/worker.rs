@@ -63,8 +63,9 @@ impl std::fmt::Debug for Egress {
 }
 
 impl Egress {
-    /// A worker sending with `bot` what `queue` (the outbox) holds, paced by `pacer`; its Bot API
-    /// round trips feed `in_flight`, which sets how many sends its runner keeps in flight.
+    /// A worker sending with `bot` what `queue` (the outbox) holds, paced by `pacer`; the time each
+    /// of its sends holds a handler feeds `in_flight`, which sets how many sends its runner keeps
+    /// in flight.
     pub fn new(
         bot: Bot,
         queue: Queue,
@@ -81,12 +82,12 @@ impl Egress {
         }
     }
 
-    /// Makes one Bot API request; its round trip (answered or not) is measured for
-    /// [`InFlight`].
+    /// Makes one Bot API request; it counts as a send of the handler's run, and its round trip
+    /// (answered or not) as Telegram's latency ([`InFlight`]).
     pub(super) async fn timed<T>(&self, request: impl IntoFuture<Output = T>) -> T {
         let started = Instant::now();
         let answer = request.await;
-        self.in_flight.observe(started.elapsed());
+        self.in_flight.observe_request(started.elapsed());
         answer
     }
 
@@ -160,7 +161,7 @@ impl Egress {
 
 impl JobHandler for Egress {
     async fn handle(&self, job: ClaimedJob) -> Outcome {
-        self.send(job).await
+        self.in_flight.measure(self.send(job)).await
     }
 }
 

@@ -15,7 +15,12 @@
 //! With `--paid`, each run drains the herd twice, on fresh databases and simulators: at the free
 //! rate, then with paid broadcast on (PAID_BROADCAST, the simulator's paid cap of 1000/s and a
 //! Stars balance), and prints both drains side by side with the paid sends and the Stars charged.
+//!
+//! Each run also samples the egress's in-flight limit ([`remindbot::egress::InFlight`]) every
+//! 100 ms of the drain and prints its median and largest value: how many sends the bot kept in
+//! flight, the bound of a drain that the budget does not bound.
 
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -29,7 +34,7 @@ use remindbot::domain::ids::{ChatId, UserId};
 use remindbot::domain::lang::Lang;
 use remindbot::domain::lead::Lead;
 use remindbot::egress::paid::PAID_MAX_PER_SEC;
-use remindbot::egress::{PaidSettings, Stars};
+use remindbot::egress::{InFlight, PaidSettings, Stars};
 use remindbot::store::tasks::{self, NewTask, TaskText};
 use remindbot::store::types::ChatKind;
 use remindbot::store::{OUTBOX_QUEUE, chats, outbox_queue};
@@ -86,6 +91,8 @@ const LATE_AT_TELEGRAMS_RATE: f64 = 300.0;
 const LATE_NOTE: &str = "Late by";
 /// Seeding transactions running at once.
 const SEEDERS: usize = 4;
+/// How often the in-flight limit is sampled during the drain.
+const SAMPLE_EVERY: Duration = Duration::from_millis(100);
 
 /// What one run measured.
 #[derive(Clone, Copy, Debug)]
@@ -108,6 +115,8 @@ struct Herd {
     note_when_on_time: f64,
     paid_sends: f64,
     charged_stars: f64,
+    in_flight_p50: f64,
+    in_flight_max: f64,
 }
 
 impl Herd {
@@ -224,6 +233,8 @@ fn median_of(runs: &[Herd]) -> Herd {
         note_when_on_time: median(|h| h.note_when_on_time),
         paid_sends: median(|h| h.paid_sends),
         charged_stars: median(|h| h.charged_stars),
+        in_flight_p50: median(|h| h.in_flight_p50),
+        in_flight_max: median(|h| h.in_flight_max),
     }
 }
 
@@ -234,7 +245,7 @@ fn line(args: &HerdArgs, h: &Herd, kind: &str, paid: bool) -> String {
          displacement_p99={:.0} displacement_max={:.0} lateness_p50_s={:.1} lateness_max_s={:.1} \
          slope_vs_rate={:.4} residual_max_ms={:.0} r_squared={:.5} late_threshold_s={:.1} \
          late_with_note={:.0} late_without_note={:.0} note_when_on_time={:.0} paid_sends={:.0} \
-         charged_stars={:.1}",
+         charged_stars={:.1} in_flight_p50={:.0} in_flight_max={:.0}",
         args.users,
         args.rate,
         args.workers,
@@ -258,6 +269,8 @@ fn line(args: &HerdArgs, h: &Herd, kind: &str, paid: bool) -> String {
         h.note_when_on_time,
         h.paid_sends,
         h.charged_stars,
+        h.in_flight_p50,
+        h.in_flight_max,
     )
 }
 
@@ -312,7 +325,15 @@ async fn run_once(
     let timeout = Duration::from_secs(args.lead_in_secs + 120)
         + Duration::from_secs_f64(3.0 * args.users as f64 / f64::from(args.rate.max(1)));
     let waiting = Instant::now();
+    let samples = Arc::new(Mutex::new(Vec::new()));
+    let sampler = tokio::spawn(sample_in_flight(
+        running.context.in_flight.clone(),
+        due,
+        samples.clone(),
+    ));
     wait_for_arrivals(&sim, args.users as u64, timeout).await;
+    sampler.abort();
+    let limits = std::mem::take(&mut *samples.lock().unwrap_or_else(PoisonError::into_inner));
     anyhow::ensure!(
         super::delivery::wait_for_sent(
             &pool,
@@ -323,10 +344,27 @@ async fn run_once(
         "not every reminder was sent within {timeout:?}"
     );
     running.stop().await?;
-    let herd = measure(args, &pool, &sim, due, paid).await;
+    let herd = measure(args, &pool, &sim, due, paid, limits).await;
     sim.shutdown().await;
     pool.close().await;
     herd
+}
+
+/// Adds the egress's in-flight limit to `samples` every [`SAMPLE_EVERY`] from `due` on, until
+/// the task is aborted.
+async fn sample_in_flight(in_flight: InFlight, due: DateTime<Utc>, samples: Arc<Mutex<Vec<f64>>>) {
+    if let Ok(wait) = (due - Utc::now()).to_std() {
+        tokio::time::sleep(wait).await;
+    }
+    let mut every = tokio::time::interval(SAMPLE_EVERY);
+    loop {
+        every.tick().await;
+        let limit = in_flight.current() as f64;
+        samples
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(limit);
+    }
 }
 
 /// Waits until the simulator has taken `n` messages (or `timeout` passed), asking it rather than
@@ -379,6 +417,7 @@ async fn measure(
     sim: &SimHandle,
     due: DateTime<Utc>,
     paid: bool,
+    mut in_flight: Vec<f64>,
 ) -> anyhow::Result<(Herd, Vec<f64>)> {
     let due_ms = due.timestamp_millis();
     let paid_sends = sim
@@ -473,6 +512,8 @@ async fn measure(
         note_when_on_time: f64::from(note_when_on_time),
         paid_sends: paid_sends as f64,
         charged_stars: sim.paid_broadcast().charged_tenths as f64 / 10.0,
+        in_flight_p50: devdb::stats::percentile(&mut in_flight, 0.5),
+        in_flight_max: in_flight.iter().copied().fold(0.0, f64::max),
     };
     Ok((herd, lateness_s))
 }
