@@ -73,11 +73,11 @@ impl Queue {
         // Without dedupe keys the statement needs no ON CONFLICT: its speculative insertion
         // costs every row a lock and a WAL record more than a plain insert.
         //
-        // In every shape the ids are read with `array(select id from inserted)` and the NOTIFY is sent by the
-        // one row the statement selects from (`from pg_notify(…)`, run once): a cross join of
-        // the inserted rows with a CTE of the NOTIFY and `array_agg(id order by id)` cost every
-        // row a join, a sort and an aggregate step (docs/benchmarks.md, "The bulk enqueue's
-        // statement reshaped").
+        // In every shape the ids are read with `array(select id from inserted)` and the NOTIFY
+        // is sent by the one row the statement selects from (`from pg_notify(…)`, run once): a
+        // cross join of the inserted rows with a CTE of the NOTIFY and `array_agg(id order by
+        // id)` cost every row a join, a sort and an aggregate step (docs/benchmarks.md, "The
+        // bulk enqueue's statement reshaped").
         let plain = jobs.iter().all(|j| j.dedupe_key.is_none());
         let ids = if plain
             && run_ats.is_none()
