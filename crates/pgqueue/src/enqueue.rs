@@ -45,10 +45,12 @@ impl Queue {
 
     /// Writes many jobs in one statement (and one NOTIFY); returns the ids of those inserted
     /// (jobs whose dedupe key is live are skipped). Ids are given in the order of `jobs`, so jobs
-    /// of one serial key run in that order: `ROWS FROM` yields the rows in the arrays' order and
-    /// an INSERT is never run in parallel, so each row takes its id as it comes (no sort needed). The ids come back as one array, not a row each:
-    /// decoding thousands of rows would cost more than writing them. One job of a kind of another
-    /// queue refuses them all ([`QueueError::OtherQueue`]), before anything is written.
+    /// of one serial key run in that order: `jsonb_array_elements` and `ROWS FROM` yield the rows
+    /// in the arrays' order, an INSERT is never run in parallel, so each row takes its id as it
+    /// comes and `RETURNING` hands them on in that order (no sort needed). The ids come back as
+    /// one array, not a row each: decoding thousands of rows would cost more than writing them.
+    /// One job of a kind of another queue refuses them all ([`QueueError::OtherQueue`]), before
+    /// anything is written.
     #[tracing::instrument(skip_all, fields(queue = %self.config.name, jobs = jobs.len()))]
     pub async fn enqueue_many(
         &self,
@@ -70,7 +72,34 @@ impl Queue {
         let priorities = column(jobs, |j| j.priority != 0, |j| j.priority);
         // Without dedupe keys the statement needs no ON CONFLICT: its speculative insertion
         // costs every row a lock and a WAL record more than a plain insert.
-        let ids = if jobs.iter().all(|j| j.dedupe_key.is_none()) {
+        //
+        // In every shape the ids are read with `array(select id from inserted)` and the NOTIFY
+        // is sent by the one row the statement selects from (`from pg_notify(…)`, run once): a
+        // cross join of the inserted rows with a CTE of the NOTIFY and `array_agg(id order by
+        // id)` cost every row a join, a sort and an aggregate step (docs/benchmarks.md, "The
+        // bulk enqueue's statement reshaped").
+        let plain = jobs.iter().all(|j| j.dedupe_key.is_none());
+        let ids = if plain
+            && run_ats.is_none()
+            && attempts.is_none()
+            && serial_keys.is_none()
+            && priorities.is_none()
+        {
+            // Every optional column at its default: one set-returning function, no `rows from`.
+            sqlx::query_scalar!(
+                r#"with inserted as (
+                       insert into jobs (queue, payload, max_attempts)
+                       select $1, value, $3 from jsonb_array_elements($2)
+                       returning id)
+                   select array(select id from inserted) as "ids!" from pg_notify($4, $1)"#,
+                self.config.name,
+                payloads as _,
+                self.config.max_attempts,
+                super::NOTIFY_CHANNEL,
+            )
+            .fetch_one(conn)
+            .await?
+        } else if plain {
             sqlx::query_scalar!(
                 r#"with inserted as (
                        insert into jobs (queue, payload, run_at, max_attempts, serial_key,
@@ -81,10 +110,8 @@ impl Queue {
                                        unnest($4::int[]), unnest($6::text[]),
                                        unnest($7::smallint[]))
                            as j(payload, run_at, max_attempts, serial_key, priority)
-                       returning id),
-                   notified as (select pg_notify($5, $1))
-                   select coalesce(array_agg(id order by id), '{}') as "ids!"
-                   from inserted, notified"#,
+                       returning id)
+                   select array(select id from inserted) as "ids!" from pg_notify($5, $1)"#,
                 self.config.name,
                 payloads as _,
                 run_ats.as_deref() as Option<&[Option<DateTime<Utc>>]>,
@@ -111,10 +138,8 @@ impl Queue {
                        on conflict (queue, dedupe_key)
                            where dedupe_key is not null and state in ('pending', 'running')
                            do nothing
-                       returning id),
-                   notified as (select pg_notify($6, $1))
-                   select coalesce(array_agg(id order by id), '{}') as "ids!"
-                   from inserted, notified"#,
+                       returning id)
+                   select array(select id from inserted) as "ids!" from pg_notify($6, $1)"#,
                 self.config.name,
                 payloads as _,
                 run_ats.as_deref() as Option<&[Option<DateTime<Utc>>]>,
