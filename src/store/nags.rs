@@ -14,7 +14,7 @@ use sqlx::PgConnection;
 use super::StoreError;
 use super::occurrences;
 use super::task_model::Task;
-use super::types::{ReminderKind, TaskState, read};
+use super::types::{TaskState, read};
 use crate::domain::ids::TaskId;
 
 /// The most nags after one reminder.
@@ -298,17 +298,8 @@ async fn schedule(
         .fetch_one(&mut *conn)
         .await?;
     let fire_at = now + nag.every;
-    let reminder_id = sqlx::query_scalar!(
-        "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, $4)
-         returning id",
-        task_id.0,
-        occurrence,
-        fire_at,
-        ReminderKind::Snooze.as_str(),
-    )
-    .fetch_one(&mut *conn)
-    .await?;
-    occurrences::attach_job(conn, queue, reminder_id, fire_at).await?;
+    let reminder_id =
+        occurrences::add_extra_reminder(conn, queue, task_id, occurrence, fire_at).await?;
     sqlx::query!(
         "update task_nags set pending_reminder_id = $2, round_sent = $3, updated_at = now()
          where task_id = $1",

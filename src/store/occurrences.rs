@@ -6,11 +6,13 @@
 //! [`Recurrence::after_done`]); this module only keeps it.
 
 use chrono::{DateTime, Utc};
-use pgqueue::{NewJob, Queue};
+use pgqueue::Queue;
 use sqlx::PgConnection;
 
 use super::StoreError;
-use super::jobs::{OutboxJob, REMINDER_PRIORITY, ReminderJob};
+#[cfg(doc)]
+use super::jobs::OutboxJob;
+use super::jobs::REMINDER_PRIORITY;
 use super::task_model::{Task, TaskRow, read_task};
 use super::types::{ReminderKind, TaskState, read};
 use crate::domain::ids::TaskId;
@@ -29,22 +31,30 @@ pub async fn schedule_occurrence(
     due_at: DateTime<Utc>,
 ) -> Result<Option<i64>, StoreError> {
     let fire_at = due_at - task.lead.duration();
+    let delivery = Delivery::of(queue);
     let reminder_id = sqlx::query_scalar!(
-        "insert into reminders (task_id, due_at, fire_at)
-         select $1, $2, $3 where not exists (select 1 from tasks where id = $1 and on_hold)
-         on conflict (task_id, due_at) where kind = 'occurrence' do nothing
-         returning id",
+        r#"with stored as (
+               insert into reminders (task_id, due_at, fire_at, job_id)
+               select $1, $2, $3, reserve_job_id()
+               where not exists (select 1 from tasks where id = $1 and on_hold)
+               on conflict (task_id, due_at) where kind = 'occurrence' do nothing
+               returning id, fire_at, job_id)
+           select id as "id!"
+           from stored,
+                enqueue_reserved_job($4, job_id, jsonb_build_object('kind', $5::text, 'reminder_id', id),
+                                     fire_at, $6, $7 || id, $8)"#,
         task.id.0,
         due_at,
         fire_at,
+        delivery.queue,
+        delivery.kind,
+        delivery.priority,
+        delivery.key_prefix,
+        delivery.max_attempts,
     )
     .fetch_optional(&mut *conn)
     .await?;
-    let Some(reminder_id) = reminder_id else {
-        return Ok(None);
-    };
-    attach_job(conn, queue, reminder_id, fire_at).await?;
-    Ok(Some(reminder_id))
+    Ok(reminder_id)
 }
 
 /// Like [`schedule_occurrence`], for the occurrence a user's own change (a new task, an edit, an
@@ -73,23 +83,31 @@ pub(crate) async fn scheduled_after_change(
     due_at: DateTime<Utc>,
 ) -> Result<Option<(i64, DateTime<Utc>)>, StoreError> {
     let ahead = due_at - task.lead.duration();
+    let delivery = Delivery::of(queue);
     let scheduled = sqlx::query!(
-        "insert into reminders (task_id, due_at, fire_at)
-         select $1, $2, case when $3 < now() and $2 >= now() then $2 else $3 end
-         where not exists (select 1 from tasks where id = $1 and on_hold)
-         on conflict (task_id, due_at) where kind = 'occurrence' do nothing
-         returning id, fire_at",
+        r#"with stored as (
+               insert into reminders (task_id, due_at, fire_at, job_id)
+               select $1, $2, case when $3 < now() and $2 >= now() then $2 else $3 end,
+                      reserve_job_id()
+               where not exists (select 1 from tasks where id = $1 and on_hold)
+               on conflict (task_id, due_at) where kind = 'occurrence' do nothing
+               returning id, fire_at, job_id)
+           select id as "id!", fire_at as "fire_at!"
+           from stored,
+                enqueue_reserved_job($4, job_id, jsonb_build_object('kind', $5::text, 'reminder_id', id),
+                                     fire_at, $6, $7 || id, $8)"#,
         task.id.0,
         due_at,
         ahead,
+        delivery.queue,
+        delivery.kind,
+        delivery.priority,
+        delivery.key_prefix,
+        delivery.max_attempts,
     )
     .fetch_optional(&mut *conn)
     .await?;
-    let Some(scheduled) = scheduled else {
-        return Ok(None);
-    };
-    attach_job(conn, queue, scheduled.id, scheduled.fire_at).await?;
-    Ok(Some((scheduled.id, scheduled.fire_at)))
+    Ok(scheduled.map(|scheduled| (scheduled.id, scheduled.fire_at)))
 }
 
 /// When the task's next reminder not sent yet fires (a snooze when it comes first); `None` when
@@ -160,26 +178,71 @@ pub async fn continue_series(
     }
 }
 
-/// Enqueues the job that delivers reminder `reminder_id` at `fire_at` and links it.
-pub(crate) async fn attach_job(
+/// Adds a reminder of kind `snooze` (a snooze's, a nag's) for the occurrence of task `task_id`
+/// due at `due_at`, firing at `fire_at`, with its delivery job, in one statement; its id.
+pub(crate) async fn add_extra_reminder(
     conn: &mut PgConnection,
     queue: &Queue,
-    reminder_id: i64,
+    task_id: TaskId,
+    due_at: DateTime<Utc>,
     fire_at: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let job = NewJob::of(&OutboxJob::Reminder(ReminderJob { reminder_id }))
-        .run_at(fire_at)
-        .priority(REMINDER_PRIORITY)
-        .dedupe_key(format!("reminder:{reminder_id}"));
-    let job_id = queue.enqueue(&mut *conn, job).await?;
-    sqlx::query!(
-        "update reminders set job_id = $2 where id = $1",
-        reminder_id,
-        job_id.map(|id| id.0),
+) -> Result<i64, StoreError> {
+    let delivery = Delivery::of(queue);
+    Ok(sqlx::query_scalar!(
+        r#"with stored as (
+               insert into reminders (task_id, due_at, fire_at, kind, job_id)
+               values ($1, $2, $3, $4, reserve_job_id())
+               returning id, fire_at, job_id)
+           select id as "id!"
+           from stored,
+                enqueue_reserved_job($5, job_id, jsonb_build_object('kind', $6::text, 'reminder_id', id),
+                                     fire_at, $7, $8 || id, $9)"#,
+        task_id.0,
+        due_at,
+        fire_at,
+        ReminderKind::Snooze.as_str(),
+        delivery.queue,
+        delivery.kind,
+        delivery.priority,
+        delivery.key_prefix,
+        delivery.max_attempts,
     )
-    .execute(conn)
-    .await?;
-    Ok(())
+    .fetch_one(conn)
+    .await?)
+}
+
+/// How a reminder's delivery job is written inside the statement that writes the reminder (the
+/// queue's `enqueue_reserved_job`, one round trip where the insert, the enqueue and the link were
+/// three): the outbox's queue, the job's sort (its payload is [`OutboxJob::Reminder`] as serde
+/// writes it, `{"kind": "reminder", "reminder_id": …}`), its priority, its dedupe key
+/// (`reminder:<id>`, which only this reminder's job can hold) and its attempts.
+struct Delivery<'q> {
+    /// The outbox's queue name.
+    queue: &'q str,
+    /// The payload's `kind` tag of a reminder.
+    kind: &'static str,
+    /// [`REMINDER_PRIORITY`].
+    priority: i16,
+    /// The dedupe key before the reminder's id.
+    key_prefix: &'static str,
+    /// The queue's attempts.
+    max_attempts: i32,
+}
+
+impl<'q> Delivery<'q> {
+    /// The `kind` tag of [`OutboxJob::Reminder`]'s payload.
+    const KIND: &'static str = "reminder";
+
+    /// The delivery job of a reminder in `queue` (the outbox).
+    fn of(queue: &'q Queue) -> Self {
+        Self {
+            queue: queue.name(),
+            kind: Self::KIND,
+            priority: REMINDER_PRIORITY,
+            key_prefix: "reminder:",
+            max_attempts: queue.config().max_attempts,
+        }
+    }
 }
 
 /// The current occurrence of `task`: its deadline and its number in the series (1 for a task
@@ -254,4 +317,23 @@ pub(crate) async fn db_now(conn: &mut PgConnection) -> Result<DateTime<Utc>, Sto
     Ok(sqlx::query_scalar!(r#"select now() as "now!""#)
         .fetch_one(conn)
         .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::jobs::{OutboxJob, ReminderJob};
+    use super::*;
+
+    /// The statements build a reminder job's payload in SQL from [`Delivery`]: it must be what
+    /// serde writes for [`OutboxJob::Reminder`], or the outbox could not read it.
+    #[test]
+    fn a_reminders_payload_built_in_sql_is_what_serde_writes() {
+        let serde = serde_json::to_value(OutboxJob::Reminder(ReminderJob { reminder_id: 7 }))
+            .expect("serializes");
+        assert_eq!(
+            serde,
+            serde_json::json!({"kind": Delivery::KIND, "reminder_id": 7}),
+            "the payload's shape changed: change the statements that build it"
+        );
+    }
 }

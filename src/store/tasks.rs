@@ -544,16 +544,6 @@ pub async fn snooze(
     for job_id in old_jobs.into_iter().flatten() {
         pgqueue::maintenance::cancel_job(&mut *conn, JobId(job_id)).await?;
     }
-    let reminder_id = sqlx::query_scalar!(
-        "insert into reminders (task_id, due_at, fire_at, kind) values ($1, $2, $3, $4)
-         returning id",
-        open.id.0,
-        open.due_at,
-        fire_at,
-        ReminderKind::Snooze.as_str(),
-    )
-    .fetch_one(&mut *conn)
-    .await?;
-    super::occurrences::attach_job(conn, queue, reminder_id, fire_at).await?;
+    super::occurrences::add_extra_reminder(conn, queue, open.id, open.due_at, fire_at).await?;
     Ok(Some(open))
 }

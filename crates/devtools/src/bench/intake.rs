@@ -6,6 +6,12 @@
 //! It reports receipts/s and the POST's round trip (update committed to the inbox) at p50/p99,
 //! then updates/s handled end to end (first POST to the last update handled) and the time from
 //! receipt to handled at p50/p99.
+//!
+//! By default the load is closed: each connection POSTs its next update as soon as the last one is
+//! answered, so the bot is saturated and the POST's round trip is mostly time spent waiting behind
+//! the other connections. `--rate` makes it open, as Telegram's traffic is: update `i` is due at
+//! `i / rate` seconds, whether or not the bot kept up, and its round trip counts from when it was
+//! due (the wait for a free connection included), so a bot that falls behind shows it.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -39,6 +45,10 @@ pub struct IntakeBenchArgs {
     /// Runs, each on a fresh database and simulator.
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
+    /// Updates offered per second (an open load, see the module docs); unset: as fast as the
+    /// connections are answered.
+    #[arg(long)]
+    pub rate: Option<f64>,
 }
 
 /// What one run measured.
@@ -83,10 +93,12 @@ pub async fn run(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<()>
 
 fn line(args: &IntakeBenchArgs, r: &RunResult, kind: &str) -> String {
     format!(
-        "bench=intake {kind} updates={} connections={} workers={} batch={} received_per_s={:.0} \
-         commit_p50_ms={:.1} commit_p99_ms={:.1} handled_per_s={:.0} handled_p50_ms={:.0} \
-         handled_p99_ms={:.0}",
+        "bench=intake {kind} updates={} offered_per_s={} connections={} workers={} batch={} \
+         received_per_s={:.0} commit_p50_ms={:.1} commit_p99_ms={:.1} handled_per_s={:.0} \
+         handled_p50_ms={:.0} handled_p99_ms={:.0}",
         r.updates,
+        args.rate
+            .map_or_else(|| "closed".to_owned(), |rate| format!("{rate:.0}")),
         args.connections,
         args.workers,
         args.batch,
@@ -153,45 +165,26 @@ async fn run_once(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<Ru
         bodies.push(message_update(id, *user, &task).to_string());
     }
     let bodies = Arc::new(bodies);
-    let next = Arc::new(AtomicUsize::new(0));
     let client = reqwest::Client::new();
+    let started_at = chrono::Utc::now();
     let started = Instant::now();
-    let mut senders = tokio::task::JoinSet::new();
-    for _ in 0..args.connections.max(1) {
-        let (bodies, next, client, url) =
-            (bodies.clone(), next.clone(), client.clone(), url.clone());
-        senders.spawn(async move {
-            let mut round_trips = Vec::new();
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(body) = bodies.get(i) else {
-                    return Ok::<_, anyhow::Error>(round_trips);
-                };
-                let sent = Instant::now();
-                let status = client
-                    .post(&url)
-                    .header(SECRET_HEADER, SECRET)
-                    .header("content-type", "application/json")
-                    .body(body.clone())
-                    .send()
-                    .await?
-                    .status();
-                anyhow::ensure!(status.is_success(), "the webhook answered {status}");
-                round_trips.push(sent.elapsed().as_secs_f64() * 1000.0);
-            }
-        });
-    }
-    let mut round_trips = Vec::with_capacity(bodies.len());
-    while let Some(joined) = senders.join_next().await {
-        round_trips.extend(joined??);
-    }
+    let mut round_trips = match args.rate {
+        None => post_closed(&client, &url, &bodies, args.connections).await?,
+        Some(rate) => post_open(&client, &url, &bodies, args.connections, rate).await?,
+    };
     let received_secs = started.elapsed().as_secs_f64();
     let n = bodies.len() as i64;
     anyhow::ensure!(
         wait_for_handled(&pool, n, Duration::from_secs(600)).await?,
         "not every update was handled"
     );
-    let handled_secs = started.elapsed().as_secs_f64();
+    // When the last update was handled, by the database's clock (this machine's): the wait above
+    // polls coarsely so as not to take the bot's CPU.
+    let last_handled: chrono::DateTime<chrono::Utc> =
+        sqlx::query_scalar("select max(handled_at) from updates")
+            .fetch_one(&pool)
+            .await?;
+    let handled_secs = (last_handled - started_at).as_seconds_f64();
     let (p50, p99): (f64, f64) = sqlx::query_as(
         "select percentile_cont(0.5) within group (order by l), percentile_cont(0.99) within group (order by l)
          from (select extract(epoch from handled_at - received_at)::float8 * 1000 as l from updates) s",
@@ -222,6 +215,84 @@ async fn run_once(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<Ru
     })
 }
 
+/// POSTs `bodies` over `connections` connections, each sending its next as soon as the last is
+/// answered; the round trip of each.
+async fn post_closed(
+    client: &reqwest::Client,
+    url: &str,
+    bodies: &Arc<Vec<String>>,
+    connections: usize,
+) -> anyhow::Result<Vec<f64>> {
+    let next = Arc::new(AtomicUsize::new(0));
+    let mut senders = tokio::task::JoinSet::new();
+    for _ in 0..connections.max(1) {
+        let (bodies, next, client, url) =
+            (bodies.clone(), next.clone(), client.clone(), url.to_owned());
+        senders.spawn(async move {
+            let mut round_trips = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(body) = bodies.get(i) else {
+                    return Ok::<_, anyhow::Error>(round_trips);
+                };
+                let sent = Instant::now();
+                post(&client, &url, body).await?;
+                round_trips.push(sent.elapsed().as_secs_f64() * 1000.0);
+            }
+        });
+    }
+    let mut round_trips = Vec::with_capacity(bodies.len());
+    while let Some(joined) = senders.join_next().await {
+        round_trips.extend(joined??);
+    }
+    Ok(round_trips)
+}
+
+/// POSTs update `i` of `bodies` when it is due, `i / rate` seconds from now, over at most
+/// `connections` connections at once; the time of each from when it was due to its answer.
+async fn post_open(
+    client: &reqwest::Client,
+    url: &str,
+    bodies: &Arc<Vec<String>>,
+    connections: usize,
+    rate: f64,
+) -> anyhow::Result<Vec<f64>> {
+    anyhow::ensure!(rate > 0.0, "--rate must be above 0");
+    let free = Arc::new(tokio::sync::Semaphore::new(connections.max(1)));
+    let start = tokio::time::Instant::now();
+    let mut senders = tokio::task::JoinSet::new();
+    for i in 0..bodies.len() {
+        let due = start + Duration::from_secs_f64(i as f64 / rate);
+        tokio::time::sleep_until(due).await;
+        let (bodies, free, client, url) =
+            (bodies.clone(), free.clone(), client.clone(), url.to_owned());
+        senders.spawn(async move {
+            let _connection = free.acquire_owned().await?;
+            post(&client, &url, &bodies[i]).await?;
+            Ok::<_, anyhow::Error>(due.elapsed().as_secs_f64() * 1000.0)
+        });
+    }
+    let mut round_trips = Vec::with_capacity(bodies.len());
+    while let Some(joined) = senders.join_next().await {
+        round_trips.push(joined??);
+    }
+    Ok(round_trips)
+}
+
+/// POSTs one update to the webhook as Telegram does; an error unless it is accepted.
+async fn post(client: &reqwest::Client, url: &str, body: &str) -> anyhow::Result<()> {
+    let status = client
+        .post(url)
+        .header(SECRET_HEADER, SECRET)
+        .header("content-type", "application/json")
+        .body(body.to_owned())
+        .send()
+        .await?
+        .status();
+    anyhow::ensure!(status.is_success(), "the webhook answered {status}");
+    Ok(())
+}
+
 /// Waits until the webhook's address accepts connections.
 async fn wait_until_up(addr: SocketAddr) -> anyhow::Result<()> {
     let started = Instant::now();
@@ -249,6 +320,6 @@ async fn wait_for_handled(pool: &PgPool, n: i64, timeout: Duration) -> Result<bo
         if started.elapsed() > timeout {
             return Ok(false);
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }

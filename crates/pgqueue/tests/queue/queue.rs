@@ -294,6 +294,92 @@ async fn rows_and_their_reserved_jobs_are_written_in_one_statement_or_not_at_all
     assert_eq!(of_a, [1, 3, 4].map(order_of));
 }
 
+/// A row with its one scheduled job in one statement, as `enqueue_reserved_job` is meant to be
+/// used: the job is due when the row says, with its priority and dedupe key, and the row keeps its
+/// id; a job the queue refuses, or whose dedupe key a live job holds, leaves no row either.
+#[tokio::test]
+async fn a_row_and_its_scheduled_job_are_written_in_one_statement_or_not_at_all() {
+    let db = TestDb::new().await;
+    let queue = Queue::new(db.pool.clone(), QueueConfig::new("calls"));
+    sqlx::query(
+        "create table calls (id bigint generated always as identity primary key,
+                             due timestamptz not null, job_id bigint)",
+    )
+    .execute(&db.pool)
+    .await
+    .unwrap();
+    let write = |due_in_secs: f64, key: Option<&'static str>, max_attempts: i32| {
+        sqlx::query_as::<_, (i64, i64)>(
+            "with stored as (
+                 insert into calls (due, job_id)
+                 values (now() + make_interval(secs => $1), reserve_job_id())
+                 returning id, due, job_id)
+             select id, enqueue_reserved_job($2, job_id, jsonb_build_object('call', id), due,
+                                             7::smallint, coalesce($3, 'call:' || id), $4)
+             from stored",
+        )
+        .bind(due_in_secs)
+        .bind(queue.name().to_owned())
+        .bind(key)
+        .bind(max_attempts)
+        .fetch_one(&db.pool)
+    };
+    let (now_id, now_job) = write(0.0, None, 5).await.unwrap();
+    let (later_id, _) = write(3600.0, None, 5).await.unwrap();
+    write(0.0, Some("taken"), 5).await.unwrap();
+    let error = write(0.0, Some("taken"), 5)
+        .await
+        .expect_err("a live job holds the key");
+    assert!(error.to_string().contains("jobs_live_dedupe"), "{error}");
+    let error = write(0.0, None, 0)
+        .await
+        .expect_err("a job of no attempts is refused");
+    assert!(error.to_string().contains("jobs_valid"), "{error}");
+
+    let calls: i64 = sqlx::query_scalar("select count(*) from calls")
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(calls, 3, "a refused statement wrote its row");
+    let linked: Vec<(i64, Option<i64>, Option<i16>)> = sqlx::query_as(
+        "select c.id, (j.payload->>'call')::bigint, j.priority
+         from calls c left join jobs j on j.id = c.job_id and j.run_at = c.due order by c.id",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    for (id, job_call, priority) in &linked {
+        assert_eq!(
+            Some(*id),
+            *job_call,
+            "call {id} and its job (due with it) point at each other"
+        );
+        assert_eq!(*priority, Some(7));
+    }
+    let key: Option<String> = sqlx::query_scalar("select dedupe_key from jobs where id = $1")
+        .bind(now_job)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(key, Some(format!("call:{now_id}")));
+
+    // Only the calls due now are claimed; the later one waits for its time.
+    let mut claimed = Vec::new();
+    for job in queue.claim("w", 10).await.unwrap() {
+        claimed.push(job.payload["call"].as_i64().unwrap());
+        assert!(job.id.0 != 0);
+        if job.payload["call"].as_i64() == Some(now_id) {
+            assert_eq!(
+                job.id.0, now_job,
+                "the job was written under the reserved id"
+            );
+        }
+    }
+    claimed.sort_unstable();
+    assert_eq!(claimed.len(), 2);
+    assert!(!claimed.contains(&later_id), "a job ran before its time");
+}
+
 #[tokio::test]
 async fn an_enqueue_in_a_rolled_back_transaction_leaves_no_job_and_wakes_no_worker() {
     let db = TestDb::new().await;
