@@ -159,7 +159,7 @@ pub async fn start(config: RunConfig) -> anyhow::Result<Running> {
         .await
         .context("binding the HTTP side-car")?;
     let limits = context.config.listeners;
-    let webhook = webhook_router(&context);
+    let webhook = webhook_router(&context)?;
     let mut webhook_addr = webhook.is_some().then_some(http_addr);
     // The webhook on an address of its own (WEBHOOK_LISTEN), else on the side-car's.
     let extra = match (webhook, context.config.intake.webhook_listen) {
@@ -221,15 +221,21 @@ pub fn bot_client(config: &RunConfig) -> anyhow::Result<Bot> {
     Ok(bot)
 }
 
-/// The webhook endpoint's routes, in webhook mode.
-fn webhook_router(context: &AppContext) -> Option<axum::Router> {
+/// The webhook endpoint's routes, in webhook mode (with its committer started); `None` in
+/// polling mode.
+fn webhook_router(context: &AppContext) -> anyhow::Result<Option<axum::Router>> {
     let intake = &context.config.intake;
-    Some(webhook::router(WebhookEndpoint {
-        inbox: GroupCommit::start(context.pool.clone(), context.updates.clone()),
-        secret: intake.webhook_secret()?,
+    let (Some(secret), Some(path)) = (intake.webhook_secret(), intake.webhook_path()) else {
+        return Ok(None);
+    };
+    let inbox = GroupCommit::start(&context.pool, context.updates.clone())
+        .context("starting the webhook's committer thread")?;
+    Ok(Some(webhook::router(WebhookEndpoint {
+        inbox,
+        secret,
         max_body_bytes: intake.webhook_max_body_bytes,
-        path: intake.webhook_path()?,
-    }))
+        path,
+    })))
 }
 
 /// Builds the shared context: pool (migrated), bot, queue, limits, wake-ups, and this process's

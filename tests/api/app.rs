@@ -175,9 +175,7 @@ impl TestApp {
         assert!(self.running.is_none(), "remindbot run is already running");
         let polls = self.sim.polls_started();
         let calls = self.sim.calls(0).len();
-        let running = app::start(self.config.clone())
-            .await
-            .expect("remindbot run starts");
+        let running = self.start_when_ports_are_free().await;
         self.running = Some(running);
         if matches!(self.config.intake.mode, IntakeMode::Polling) {
             self.sim
@@ -208,6 +206,23 @@ impl TestApp {
     /// connections close; its claimed jobs wait for the reaper).
     pub fn crash(&mut self) {
         drop(self.running.take().expect("remindbot run is running"));
+    }
+
+    /// `app::start` with this app's settings. After [`TestApp::crash`] the old run's listeners
+    /// close when the runtime drops its aborted tasks, which a busy machine may do a moment after
+    /// the restart begins (a process killed by the kernel frees them at once): binding an address
+    /// still in use is tried again for a while, as a service manager restarting it would.
+    async fn start_when_ports_are_free(&self) -> Running {
+        let started = std::time::Instant::now();
+        loop {
+            match app::start(self.config.clone()).await {
+                Ok(running) => return running,
+                Err(error) if address_in_use(&error) && started.elapsed() < WAIT => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                }
+                Err(error) => panic!("remindbot run starts: {error:?}"),
+            }
+        }
     }
 
     /// Starts another replica of `remindbot run` on the same database and simulator, with the
@@ -599,4 +614,13 @@ pub fn buttons(entry: &TranscriptEntry) -> Vec<String> {
         .flatten()
         .filter_map(|b| b.callback_data.clone())
         .collect()
+}
+
+/// Whether `error` is a listener's address still being in use.
+fn address_in_use(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::AddrInUse)
+    })
 }

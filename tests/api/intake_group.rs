@@ -216,7 +216,7 @@ async fn endpoint(pool: &PgPool, queue: Queue) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/hook", listener.local_addr().unwrap());
     let router = webhook::router(WebhookEndpoint {
-        inbox: GroupCommit::start(pool.clone(), queue),
+        inbox: GroupCommit::start(pool, queue).expect("the committer starts"),
         secret: SECRET.to_owned().into(),
         max_body_bytes: 1 << 20,
         path: "/hook".to_owned(),

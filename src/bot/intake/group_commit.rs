@@ -8,13 +8,21 @@
 //! update has returned, so an update Telegram was told about is committed, as before. Within one
 //! group, updates are written in `update_id` order (Telegram's order), so a chat's updates that
 //! arrive together are handled in that order.
+//!
+//! The committer runs on a thread of its own (a single-threaded runtime) with a database
+//! connection of its own, not among the update workers' tasks: on the shared runtime a request's
+//! commit waited its turn behind the handling, which is most of what a webhook request took when
+//! the machine was busy (docs/benchmarks.md, "The committer on a thread of its own"). The operating
+//! system schedules the thread beside them instead.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use pgqueue::Queue;
 use sqlx::PgPool;
 use sqlx::Postgres;
 use sqlx::pool::PoolConnection;
+use sqlx::postgres::PgPoolOptions;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::bot::metrics::{self, Via};
@@ -51,11 +59,29 @@ pub struct GroupCommit {
 }
 
 impl GroupCommit {
-    /// Starts the committer writing to the inbox of `queue` through a connection of `pool`.
-    pub fn start(pool: PgPool, queue: Queue) -> Self {
+    /// Starts the committer writing to the inbox of `queue`, on a thread of its own and through a
+    /// connection of its own to `pool`'s database (opened at the first update, reopened after a
+    /// failure). The thread ends when the last handle is dropped. An error: no thread could be
+    /// started.
+    pub fn start(pool: &PgPool, queue: Queue) -> std::io::Result<Self> {
         let (sender, receiver) = mpsc::channel(QUEUED);
-        tokio::spawn(commit_groups(pool, queue, receiver));
-        Self { sender }
+        let options = pool.connect_options().as_ref().clone();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        std::thread::Builder::new()
+            .name("inbox-committer".to_owned())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let pool = PgPoolOptions::new()
+                        .max_connections(1)
+                        .acquire_timeout(Duration::from_secs(10))
+                        .connect_lazy_with(options);
+                    commit_groups(pool.clone(), queue, receiver).await;
+                    pool.close().await;
+                });
+            })?;
+        Ok(Self { sender })
     }
 
     /// Commits `update` to the inbox with those that arrive meanwhile; returns once it is
