@@ -29,7 +29,7 @@ use sqlx::{Acquire, PgConnection, Postgres, Transaction};
 
 use super::hook::GaveUp;
 use super::outcome::Outcome;
-use super::{ClaimedJob, JobError, JobId, Queue, QueueError, secs};
+use super::{ClaimedJob, DoneJobs, JobError, JobId, Queue, QueueError, secs};
 
 /// What a transactional claim took.
 #[derive(Debug)]
@@ -107,8 +107,9 @@ impl Queue {
     ) -> Result<Option<Claim<'c>>, QueueError> {
         let mut tx = conn.begin().await?;
         // The common case in one statement of the client's, without the function's plpgsql: the
-        // queue's pending jobs share one priority and none has a serial key. It takes the first due
-        // job of that priority in (run_at, id) order, the job the general claim takes, and holds it.
+        // queue's pending jobs share one priority (the highest equals the lowest) and none has a
+        // serial key, three index probes. It takes the first due job of that priority in
+        // (run_at, id) order, the job the general claim takes, and holds it.
         let timeout = (self.config.lease.as_millis().max(1)).to_string();
         let fast = sqlx::query!(
             r#"select c.id, c.queue, c.payload, c.attempts + 1 as "attempt!", c.max_attempts,
@@ -118,15 +119,10 @@ impl Queue {
                       c.xmax <> '0'::xid and c.xmax <> c.xmin as "marked!"
                from jobs c
                where c.queue = $1 and c.state = 'pending' and c.run_at <= now()
-                 and c.priority = (select t.priority from jobs t
-                                   where t.queue = $1 and t.state = 'pending'
-                                   order by t.priority desc limit 1)
-                 and (select l.priority from jobs l
-                      where l.queue = $1 and l.state = 'pending'
-                        and l.priority < (select t.priority from jobs t
-                                          where t.queue = $1 and t.state = 'pending'
-                                          order by t.priority desc limit 1)
-                      order by l.priority desc limit 1) is null
+                 and c.priority = (select max(t.priority) from jobs t
+                                   where t.queue = $1 and t.state = 'pending')
+                 and c.priority = (select min(l.priority) from jobs l
+                                   where l.queue = $1 and l.state = 'pending')
                  and not exists (select from jobs k
                                  where k.queue = $1 and k.serial_key is not null
                                    and k.state = 'pending')
@@ -219,7 +215,8 @@ impl HeldJob<'_> {
     }
 
     /// Writes the job's `outcome` in one update and commits, running the queue's give-up hook in the
-    /// same transaction when the job is failed or cancelled: done; a retry after the queue's backoff
+    /// same transaction when the job is failed or cancelled: done (or deleted, in a queue whose done
+    /// jobs are, [`DoneJobs::Deleted`]); a retry after the queue's backoff
     /// (failed when out of attempts); failed; cancelled; a snooze or a throttle (the attempt not
     /// counted). `Recorded` is recorded as done: a handler of a held job cannot have recorded its
     /// result itself, since the row is locked. Returns the delay after which the job is due again,
@@ -237,6 +234,14 @@ impl HeldJob<'_> {
             mut tx,
             worker,
         } = self;
+        let deleted = matches!(outcome, Outcome::Done | Outcome::Recorded)
+            && queue.config.done_jobs == DoneJobs::Deleted
+            && job.serial_key.is_none()
+            && delete_done(&mut tx, &job).await?;
+        if deleted {
+            tx.commit().await?;
+            return Ok(None);
+        }
         let written = written(queue, &job, outcome);
         let result = sqlx::query!(
             "update jobs set state = $3, attempts = attempts + $4, claims = claims + 1,
@@ -275,6 +280,21 @@ impl HeldJob<'_> {
         tx.commit().await?;
         Ok(written.due_in)
     }
+}
+
+/// Deletes the held `job`, a success of a queue whose done jobs are deleted
+/// ([`DoneJobs::Deleted`]), unless it has an error on record (its history then ends with the
+/// success, written by the update). Whether it was deleted.
+async fn delete_done(tx: &mut PgConnection, job: &ClaimedJob) -> Result<bool, QueueError> {
+    let result = sqlx::query!(
+        "delete from jobs
+         where id = $1 and state = 'pending' and claims = $2 and last_error is null",
+        job.id.0,
+        job.claim - 1,
+    )
+    .execute(tx)
+    .await?;
+    Ok(result.rows_affected() == 1)
 }
 
 /// What `outcome` writes to a held job.

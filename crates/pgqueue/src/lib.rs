@@ -298,6 +298,24 @@ pub struct QueueConfig {
     pub backoff: Backoff,
     /// Attempts before a job is `failed`, unless the job says otherwise.
     pub max_attempts: i32,
+    /// What a success does to the job's row: kept as `done` (the default) or deleted.
+    pub done_jobs: DoneJobs,
+}
+
+/// What becomes of the row of a job that succeeded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DoneJobs {
+    /// Kept as `done` (for [`inspect`], the state counts and the metrics) until
+    /// [`maintenance::purge_finished`] deletes it after the retention period.
+    #[default]
+    Kept,
+    /// Deleted by the success itself, as graphile-worker does: the success writes no second row
+    /// version and no index entries for a row nobody will read. Opt-in, for a queue whose finished
+    /// jobs nobody inspects. A job with an error on record or a serial key is still kept as `done`,
+    /// so that its attempt history ends with the success and its key's next job is woken. Only the
+    /// transactional mode's success deletes ([`HeldJob::finish`]); the lease mode keeps every done
+    /// job.
+    Deleted,
 }
 
 impl QueueConfig {
@@ -308,6 +326,7 @@ impl QueueConfig {
             lease: Duration::from_secs(60),
             backoff: Backoff::default(),
             max_attempts: 5,
+            done_jobs: DoneJobs::Kept,
         }
     }
 }

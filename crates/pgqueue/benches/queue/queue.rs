@@ -14,8 +14,8 @@ use tokio_util::sync::CancellationToken;
 use crate::work;
 
 use pgqueue::{
-    ClaimMode, ClaimedJob, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig, Runner,
-    RunnerConfig, Wakeups,
+    ClaimMode, ClaimedJob, DoneJobs, JobHandler, JobState, NewJob, Outcome, Queue, QueueConfig,
+    Runner, RunnerConfig, Wakeups,
 };
 
 /// Options of the default benchmark, the real queue end to end.
@@ -45,7 +45,9 @@ pub struct QueueBenchArgs {
     pub side_by_side: bool,
     /// How the runners claim: `lease` (the default mode), `transactional` (the opt-in lock-held
     /// mode: each of `--workers` slots holds a job's row lock while it runs, one update and one
-    /// commit per job; `--batch` is not used), or `both`, one after the other in each run.
+    /// commit per job; `--batch` is not used), `transactional-deleting` (the same, on a queue whose
+    /// done jobs are deleted by their success, `DoneJobs::Deleted`), `both` (lease, then
+    /// transactional) or `all` (the three), one after the other in each run.
     #[arg(long, value_enum, default_value_t = ModeArg::Lease)]
     pub mode: ModeArg,
 }
@@ -57,16 +59,57 @@ pub enum ModeArg {
     Lease,
     /// The transactional (lock-held) mode.
     Transactional,
+    /// The transactional mode on a queue whose done jobs are deleted.
+    TransactionalDeleting,
     /// The lease mode, then the transactional mode, in each run.
     Both,
+    /// The lease mode, the transactional mode, then the transactional mode deleting done jobs.
+    All,
+}
+
+/// One way of running the queue that a run measures: a claim mode and what a success does.
+#[derive(Clone, Copy, Debug)]
+struct Variant {
+    mode: ClaimMode,
+    done_jobs: DoneJobs,
+}
+
+impl Variant {
+    const LEASE: Self = Self {
+        mode: ClaimMode::Lease,
+        done_jobs: DoneJobs::Kept,
+    };
+    const TRANSACTIONAL: Self = Self {
+        mode: ClaimMode::Transactional,
+        done_jobs: DoneJobs::Kept,
+    };
+    const TRANSACTIONAL_DELETING: Self = Self {
+        mode: ClaimMode::Transactional,
+        done_jobs: DoneJobs::Deleted,
+    };
+
+    /// The name printed in the bench's lines.
+    fn name(self) -> &'static str {
+        match (self.mode, self.done_jobs) {
+            (ClaimMode::Lease, _) => "lease",
+            (ClaimMode::Transactional, DoneJobs::Kept) => "transactional",
+            (ClaimMode::Transactional, DoneJobs::Deleted) => "transactional_deleting",
+        }
+    }
 }
 
 impl ModeArg {
-    fn modes(self) -> Vec<ClaimMode> {
+    fn variants(self) -> Vec<Variant> {
         match self {
-            Self::Lease => vec![ClaimMode::Lease],
-            Self::Transactional => vec![ClaimMode::Transactional],
-            Self::Both => vec![ClaimMode::Lease, ClaimMode::Transactional],
+            Self::Lease => vec![Variant::LEASE],
+            Self::Transactional => vec![Variant::TRANSACTIONAL],
+            Self::TransactionalDeleting => vec![Variant::TRANSACTIONAL_DELETING],
+            Self::Both => vec![Variant::LEASE, Variant::TRANSACTIONAL],
+            Self::All => vec![
+                Variant::LEASE,
+                Variant::TRANSACTIONAL,
+                Variant::TRANSACTIONAL_DELETING,
+            ],
         }
     }
 }
@@ -117,7 +160,7 @@ impl JobHandler for BenchHandler {
 
 /// Runs the benchmark `args.runs` times and prints a line per run and mode, then the medians.
 pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> {
-    let modes = args.mode.modes();
+    let modes = args.mode.variants();
     let mut enqueue_rates = Vec::new();
     let mut drain_rates: Vec<Vec<f64>> = vec![Vec::new(); modes.len()];
     let mut drain_wal: Vec<Vec<f64>> = vec![Vec::new(); modes.len()];
@@ -139,7 +182,7 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
                  ceiling_jobs_per_s={} enqueue_ms={:.0} enqueue_jobs_per_s={:.0} drain_ms={:.0} \
                  drain_jobs_per_s={:.0} drain_wal_bytes_per_job={:.0} executions={} duplicates={} \
                  lost={}",
-                mode_name(*mode),
+                mode.name(),
                 args.jobs,
                 args.workers,
                 args.batch,
@@ -171,7 +214,7 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
                 .map(|(mode, rate)| {
                     format!(
                         "drain_to_seed_loop_{}={:.2}",
-                        mode_name(*mode),
+                        mode.name(),
                         rate / baselines.seed_loop_jobs_per_s
                     )
                 })
@@ -209,7 +252,7 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
                 "summary bench=queue mode={} jobs={} workers={} batch={} work_ms={} runs={} \
                  median_enqueue_jobs_per_s={:.0} median_drain_jobs_per_s={:.0} \
                  median_drain_wal_bytes_per_job={:.0}{}",
-                mode_name(*mode),
+                mode.name(),
                 args.jobs,
                 args.workers,
                 args.batch,
@@ -240,13 +283,6 @@ pub async fn run(args: &QueueBenchArgs, server_url: &str) -> anyhow::Result<()> 
         }
     }
     Ok(())
-}
-
-fn mode_name(mode: ClaimMode) -> &'static str {
-    match mode {
-        ClaimMode::Lease => "lease",
-        ClaimMode::Transactional => "transactional",
-    }
 }
 
 /// Runs the seed's loop and the plain INSERT over the same number of jobs, each on a fresh
@@ -286,13 +322,20 @@ async fn measure_baselines(args: &QueueBenchArgs, server_url: &str) -> anyhow::R
 
 async fn run_once(
     args: &QueueBenchArgs,
-    mode: ClaimMode,
+    variant: Variant,
     server_url: &str,
 ) -> anyhow::Result<QueueRun> {
+    let mode = variant.mode;
     let database = crate::scratch(server_url).await?;
     // Each worker may hold one connection to claim and one to record a result.
     let pool = database.pool(2 * args.workers as u32 + 2).await?;
-    let queue = Queue::new(pool.clone(), QueueConfig::new("bench"));
+    let queue = Queue::new(
+        pool.clone(),
+        QueueConfig {
+            done_jobs: variant.done_jobs,
+            ..QueueConfig::new("bench")
+        },
+    );
 
     let jobs: Vec<NewJob> = (0..args.jobs)
         .map(|n| NewJob::new(json!({ "n": n })))
@@ -359,10 +402,24 @@ async fn run_once(
     let drain_ms = started.elapsed().as_secs_f64() * 1000.0;
     let wal_after = pgqueue::synthetic::wal_position(&pool).await?;
 
+    // Every job is done, or deleted by its success.
+    let mut unfinished = 0;
+    for state in [
+        JobState::Pending,
+        JobState::Running,
+        JobState::Failed,
+        JobState::Cancelled,
+    ] {
+        unfinished += pgqueue::count(&pool, queue.name(), state).await?;
+    }
     let done = pgqueue::count(&pool, queue.name(), JobState::Done).await?;
+    let kept = match variant.done_jobs {
+        DoneJobs::Kept => args.jobs as i64,
+        DoneJobs::Deleted => 0,
+    };
     anyhow::ensure!(
-        done as usize == args.jobs,
-        "{done} of {} jobs are done in the database",
+        unfinished == 0 && done == kept,
+        "{unfinished} of {} jobs are unfinished and {done} done in the database",
         args.jobs
     );
     pool.close().await;

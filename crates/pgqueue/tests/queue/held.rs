@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use pgqueue::maintenance::{self, AttemptOutcome};
 use pgqueue::{
-    Backoff, Claim, ClaimMode, ClaimedJob, HeldJob, JobError, JobHandler, JobId, JobState, NewJob,
-    Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
+    Backoff, Claim, ClaimMode, ClaimedJob, DoneJobs, HeldJob, JobError, JobHandler, JobId,
+    JobState, NewJob, Outcome, Queue, QueueConfig, Runner, RunnerConfig, Wakeups,
 };
 use serde_json::json;
 use sqlx::{Connection, PgConnection, PgPool};
@@ -86,6 +86,17 @@ struct Seen {
     overlaps: Mutex<Vec<String>>,
 }
 
+impl Seen {
+    /// How often each job was started.
+    fn runs(&self) -> HashMap<JobId, usize> {
+        let mut runs: HashMap<JobId, usize> = HashMap::new();
+        for (id, _) in self.starts.lock().unwrap().iter() {
+            *runs.entry(*id).or_default() += 1;
+        }
+        runs
+    }
+}
+
 /// Records what it runs; fails the first `failures` attempts of every job; takes `work`.
 struct Recording {
     seen: Arc<Seen>,
@@ -149,6 +160,32 @@ fn spawn_runner<H: JobHandler>(
     tokio::spawn(async move { runner.run(shutdown).await })
 }
 
+/// Starts a transactional runner of 6 slots on `queue` whose handler records each start and
+/// succeeds at once.
+fn spawn_recording(
+    queue: &Queue,
+    shutdown: &CancellationToken,
+) -> (Arc<Seen>, tokio::task::JoinHandle<()>) {
+    let seen = Arc::new(Seen::default());
+    let handler = Recording {
+        seen: seen.clone(),
+        failures: 0,
+        work: Duration::ZERO,
+    };
+    let running = spawn_runner(queue, handler, transactional(6, "t"), shutdown);
+    (seen, running)
+}
+
+/// The outcomes of the job's attempts on record, oldest first.
+async fn attempt_outcomes(pool: &PgPool, id: JobId) -> Vec<AttemptOutcome> {
+    maintenance::attempts(pool, id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|a| a.outcome)
+        .collect()
+}
+
 async fn count(pool: &PgPool, queue: &Queue, state: JobState) -> i64 {
     pgqueue::count(pool, queue.name(), state).await.unwrap()
 }
@@ -159,14 +196,8 @@ async fn a_transactional_runner_runs_each_job_once_with_one_claim_and_one_attemp
     let queue = Queue::new(db.pool.clone(), QueueConfig::new("held"));
     let jobs: Vec<NewJob> = (0..300).map(|n| NewJob::new(json!({ "n": n }))).collect();
     let ids = enqueue(&queue, &db.pool, &jobs).await;
-    let seen = Arc::new(Seen::default());
     let shutdown = CancellationToken::new();
-    let handler = Recording {
-        seen: seen.clone(),
-        failures: 0,
-        work: Duration::ZERO,
-    };
-    let running = spawn_runner(&queue, handler, transactional(6, "t"), &shutdown);
+    let (seen, running) = spawn_recording(&queue, &shutdown);
     eventually(Duration::from_secs(30), "every job done", || async {
         count(&db.pool, &queue, JobState::Done).await == 300
     })
@@ -174,10 +205,7 @@ async fn a_transactional_runner_runs_each_job_once_with_one_claim_and_one_attemp
     shutdown.cancel();
     running.await.unwrap();
 
-    let mut runs: HashMap<JobId, usize> = HashMap::new();
-    for (id, _) in seen.starts.lock().unwrap().iter() {
-        *runs.entry(*id).or_default() += 1;
-    }
+    let runs = seen.runs();
     assert_eq!(runs.len(), 300, "every job ran");
     assert!(runs.values().all(|&n| n == 1), "no job ran twice");
     let counters: Vec<(i32, i32)> = sqlx::query_as(
@@ -251,14 +279,8 @@ async fn an_error_is_retried_after_the_backoff_counted_and_kept_in_the_history()
     let failed = info(&db.pool, exhausted).await;
     assert_eq!(failed.attempts, 2);
     assert_eq!(failed.error_class.as_deref(), Some("transient"));
-    let outcomes: Vec<AttemptOutcome> = maintenance::attempts(&db.pool, exhausted)
-        .await
-        .unwrap()
-        .iter()
-        .map(|a| a.outcome)
-        .collect();
     assert_eq!(
-        outcomes,
+        attempt_outcomes(&db.pool, exhausted).await,
         vec![AttemptOutcome::Retry, AttemptOutcome::Failed]
     );
 }
@@ -564,5 +586,129 @@ async fn a_job_retried_by_its_holder_is_held_again_not_taken_for_a_dead_holders(
     assert_eq!(
         (job.state, job.attempts, job.claims),
         (JobState::Done, 2, 2)
+    );
+}
+
+/// A queue whose done jobs are deleted by their success (`DoneJobs::Deleted`); a retry after a
+/// first error waits 1 s.
+fn deleting_queue(db: &TestDb) -> Queue {
+    Queue::new(
+        db.pool.clone(),
+        QueueConfig {
+            done_jobs: DoneJobs::Deleted,
+            backoff: Backoff {
+                base: Duration::from_millis(500),
+                cap: Duration::from_secs(5),
+                jitter: 0.0,
+            },
+            ..QueueConfig::new("deleting")
+        },
+    )
+}
+
+/// The queue's first due job, claimed on `conn`.
+async fn next_claim<'c>(queue: &Queue, conn: &'c mut PgConnection) -> Claim<'c> {
+    queue
+        .claim_held(conn, "t")
+        .await
+        .unwrap()
+        .expect("a due job")
+}
+
+#[tokio::test]
+async fn a_queue_that_deletes_done_jobs_runs_each_once_and_leaves_no_row() {
+    let db = TestDb::with_connections(16).await;
+    let queue = deleting_queue(&db);
+    let jobs: Vec<NewJob> = (0..200).map(|n| NewJob::new(json!({ "n": n }))).collect();
+    enqueue(&queue, &db.pool, &jobs).await;
+    let shutdown = CancellationToken::new();
+    let (seen, running) = spawn_recording(&queue, &shutdown);
+    eventually(Duration::from_secs(30), "every job ran", || async {
+        seen.starts.lock().unwrap().len() >= 200
+    })
+    .await;
+    eventually(Duration::from_secs(30), "no row left", || async {
+        let left: i64 = sqlx::query_scalar("select count(*) from jobs where queue = 'deleting'")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+        left == 0
+    })
+    .await;
+    shutdown.cancel();
+    running.await.unwrap();
+    let runs = seen.runs();
+    assert_eq!(runs.len(), 200, "every job ran");
+    assert!(runs.values().all(|&n| n == 1), "no job ran twice");
+}
+
+#[tokio::test]
+async fn a_deleting_queue_keeps_a_success_after_an_error_a_keyed_job_and_a_failure() {
+    let db = TestDb::new().await;
+    let queue = deleting_queue(&db);
+    let ids = enqueue(
+        &queue,
+        &db.pool,
+        &[
+            NewJob::new(json!({ "job": "flaky" })),
+            NewJob::new(json!({ "job": "keyed" })).serial_key("chat:1"),
+            NewJob::new(json!({ "job": "doomed" })),
+            NewJob::new(json!({ "job": "clean" })),
+        ],
+    )
+    .await;
+    let (flaky, keyed, doomed, clean) = (ids[0], ids[1], ids[2], ids[3]);
+    let mut conn = connect(&db).await;
+    let error = || JobError::new("transient", "not yet");
+
+    let first = held(Some(next_claim(&queue, &mut conn).await));
+    assert_eq!(first.job().id, flaky);
+    first
+        .finish(
+            &queue,
+            Outcome::Retry {
+                error: error(),
+                floor: None,
+            },
+        )
+        .await
+        .unwrap();
+    let Claim::Leased(job) = next_claim(&queue, &mut conn).await else {
+        panic!("a keyed job is claimed under a lease");
+    };
+    assert_eq!(job.id, keyed);
+    queue.complete(queue.pool(), &job).await.unwrap();
+    let third = held(Some(next_claim(&queue, &mut conn).await));
+    assert_eq!(third.job().id, doomed);
+    third
+        .finish(&queue, Outcome::Fail { error: error() })
+        .await
+        .unwrap();
+    let fourth = held(Some(next_claim(&queue, &mut conn).await));
+    assert_eq!(fourth.job().id, clean);
+    fourth.finish(&queue, Outcome::Done).await.unwrap();
+    eventually(Duration::from_secs(10), "the retry due", || async {
+        sqlx::query_scalar::<_, bool>("select run_at <= now() from jobs where id = $1")
+            .bind(flaky.0)
+            .fetch_one(&db.pool)
+            .await
+            .unwrap()
+    })
+    .await;
+    let again = held(Some(next_claim(&queue, &mut conn).await));
+    assert_eq!(again.job().id, flaky);
+    again.finish(&queue, Outcome::Done).await.unwrap();
+
+    assert!(
+        pgqueue::inspect(&db.pool, clean).await.unwrap().is_none(),
+        "a clean success is deleted"
+    );
+    assert_eq!(info(&db.pool, keyed).await.state, JobState::Done);
+    assert_eq!(info(&db.pool, doomed).await.state, JobState::Failed);
+    assert_eq!(info(&db.pool, flaky).await.state, JobState::Done);
+    assert_eq!(
+        attempt_outcomes(&db.pool, flaky).await,
+        vec![AttemptOutcome::Retry, AttemptOutcome::Done],
+        "a success after an error keeps its history"
     );
 }
