@@ -29,22 +29,9 @@ pub async fn create(
     queue: &Queue,
     new: &NewTask,
 ) -> Result<Task, StoreError> {
-    let row = sqlx::query_as!(
-        TaskRow,
-        "insert into tasks (chat_id, owner_id, text, due_at, lead_secs, rule, tz)
-         values ($1, $2, $3, $4, $5, $6, $7)
-         returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
-        new.chat_id.0,
-        new.owner_id.0,
-        new.text.as_str(),
-        new.due_at,
-        new.lead.secs(),
-        new.recurrence.as_ref().map(Recurrence::to_rule_string),
-        new.tz.name(),
-    )
-    .fetch_one(&mut *conn)
-    .await?;
-    let task = Task::try_from(row)?;
+    let task = insert(conn, new, None)
+        .await?
+        .ok_or(sqlx::Error::RowNotFound)?;
     schedule_after_change(conn, queue, &task, task.due_at).await?;
     Ok(task)
 }
@@ -60,11 +47,29 @@ pub async fn create_within(
     new: &NewTask,
     max_open: i64,
 ) -> Result<Option<CreatedTask>, StoreError> {
+    let Some(task) = insert(conn, new, Some(max_open)).await? else {
+        return Ok(None);
+    };
+    let first = occurrences::scheduled_after_change(conn, queue, &task, task.due_at).await?;
+    Ok(Some(CreatedTask {
+        task,
+        first_reminder: first.map(|(_, fire_at)| fire_at),
+    }))
+}
+
+/// Writes the task `new` (without its reminders) while its owner has fewer than `max_open` open
+/// tasks, if a limit is given (counted in the same statement); `None` when they have that many.
+async fn insert(
+    conn: &mut PgConnection,
+    new: &NewTask,
+    max_open: Option<i64>,
+) -> Result<Option<Task>, StoreError> {
     let row = sqlx::query_as!(
         TaskRow,
         "insert into tasks (chat_id, owner_id, text, due_at, lead_secs, rule, tz)
          select $1, $2, $3, $4, $5, $6, $7
-         where (select count(*) from tasks where owner_id = $2 and state = 'open') < $8
+         where $8::bigint is null
+            or (select count(*) from tasks where owner_id = $2 and state = 'open') < $8
          returning id, chat_id, owner_id, text, due_at, lead_secs, rule, tz, state",
         new.chat_id.0,
         new.owner_id.0,
@@ -75,17 +80,9 @@ pub async fn create_within(
         new.tz.name(),
         max_open,
     )
-    .fetch_optional(&mut *conn)
+    .fetch_optional(conn)
     .await?;
-    let Some(row) = row else {
-        return Ok(None);
-    };
-    let task = Task::try_from(row)?;
-    let first = occurrences::scheduled_after_change(conn, queue, &task, task.due_at).await?;
-    Ok(Some(CreatedTask {
-        task,
-        first_reminder: first.map(|(_, fire_at)| fire_at),
-    }))
+    Ok(row.map(Task::try_from).transpose()?)
 }
 
 /// A task [`create_within`] wrote, with when its first reminder fires: the caller shows it as the
