@@ -30,31 +30,11 @@ pub async fn schedule_occurrence(
     task: &Task,
     due_at: DateTime<Utc>,
 ) -> Result<Option<i64>, StoreError> {
-    let fire_at = due_at - task.lead.duration();
-    let delivery = Delivery::of(queue);
-    let reminder_id = sqlx::query_scalar!(
-        r#"with stored as (
-               insert into reminders (task_id, due_at, fire_at, job_id)
-               select $1, $2, $3, reserve_job_id()
-               where not exists (select 1 from tasks where id = $1 and on_hold)
-               on conflict (task_id, due_at) where kind = 'occurrence' do nothing
-               returning id, fire_at, job_id)
-           select id as "id!"
-           from stored,
-                enqueue_reserved_job($4, job_id, jsonb_build_object('kind', $5::text, 'reminder_id', id),
-                                     fire_at, $6, $7 || id, $8)"#,
-        task.id.0,
-        due_at,
-        fire_at,
-        delivery.queue,
-        delivery.kind,
-        delivery.priority,
-        delivery.key_prefix,
-        delivery.max_attempts,
+    Ok(
+        insert_occurrence(conn, queue, task, due_at, FireAt::WithLead)
+            .await?
+            .map(|(id, _)| id),
     )
-    .fetch_optional(&mut *conn)
-    .await?;
-    Ok(reminder_id)
 }
 
 /// Like [`schedule_occurrence`], for the occurrence a user's own change (a new task, an edit, an
@@ -82,12 +62,42 @@ pub(crate) async fn scheduled_after_change(
     task: &Task,
     due_at: DateTime<Utc>,
 ) -> Result<Option<(i64, DateTime<Utc>)>, StoreError> {
+    insert_occurrence(
+        conn,
+        queue,
+        task,
+        due_at,
+        FireAt::NeverAfterAnUpcomingDeadline,
+    )
+    .await
+}
+
+/// When an occurrence's reminder fires.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FireAt {
+    /// The task's lead before the deadline.
+    WithLead,
+    /// The same, but at the deadline when that time has passed and the deadline has not (see
+    /// [`schedule_after_change`]).
+    NeverAfterAnUpcomingDeadline,
+}
+
+/// Adds the reminder of the occurrence due at `due_at`, firing as `fire` says, with its job in the
+/// same statement; returns its id and when it fires. `None` when the occurrence exists already or
+/// the task is paused.
+async fn insert_occurrence(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    task: &Task,
+    due_at: DateTime<Utc>,
+    fire: FireAt,
+) -> Result<Option<(i64, DateTime<Utc>)>, StoreError> {
     let ahead = due_at - task.lead.duration();
     let delivery = Delivery::of(queue);
     let scheduled = sqlx::query!(
         r#"with stored as (
                insert into reminders (task_id, due_at, fire_at, job_id)
-               select $1, $2, case when $3 < now() and $2 >= now() then $2 else $3 end,
+               select $1, $2, case when $9 and $3 < now() and $2 >= now() then $2 else $3 end,
                       reserve_job_id()
                where not exists (select 1 from tasks where id = $1 and on_hold)
                on conflict (task_id, due_at) where kind = 'occurrence' do nothing
@@ -104,8 +114,9 @@ pub(crate) async fn scheduled_after_change(
         delivery.priority,
         delivery.key_prefix,
         delivery.max_attempts,
+        fire == FireAt::NeverAfterAnUpcomingDeadline,
     )
-    .fetch_optional(&mut *conn)
+    .fetch_optional(conn)
     .await?;
     Ok(scheduled.map(|scheduled| (scheduled.id, scheduled.fire_at)))
 }
