@@ -234,6 +234,8 @@ impl HeldJob<'_> {
             mut tx,
             worker,
         } = self;
+        // Keyed jobs are never held (they run under a lease); were one held, its deletion would
+        // not wake its key's next job, so it is kept.
         let deleted = matches!(outcome, Outcome::Done | Outcome::Recorded)
             && queue.config.done_jobs == DoneJobs::Deleted
             && job.serial_key.is_none()

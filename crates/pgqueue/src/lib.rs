@@ -311,10 +311,11 @@ pub enum DoneJobs {
     Kept,
     /// Deleted by the success itself, as graphile-worker does: the success writes no second row
     /// version and no index entries for a row nobody will read. Opt-in, for a queue whose finished
-    /// jobs nobody inspects. A job with an error on record or a serial key is still kept as `done`,
-    /// so that its attempt history ends with the success and its key's next job is woken. Only the
-    /// transactional mode's success deletes ([`HeldJob::finish`]); the lease mode keeps every done
-    /// job.
+    /// jobs nobody inspects. A job with an error on record is still kept as `done`, so that its
+    /// attempt history ends with the success. Only the transactional mode's held jobs are deleted
+    /// ([`HeldJob::finish`]): keyed jobs run under a lease there, and the lease mode keeps every
+    /// done job. A foreign key of the program's own to `jobs` would refuse the delete (or, with
+    /// `on delete cascade`, lose its rows): a queue whose jobs are referenced keeps them.
     Deleted,
 }
 

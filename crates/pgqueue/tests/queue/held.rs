@@ -332,32 +332,37 @@ async fn a_killed_workers_job_is_claimable_at_once_and_its_late_result_is_refuse
 #[tokio::test]
 async fn a_hung_worker_loses_its_job_after_the_lease_and_its_late_result_is_refused() {
     let db = TestDb::new().await;
-    let mut config = QueueConfig::new("held");
-    config.lease = Duration::from_secs(1);
-    let queue = Queue::new(db.pool.clone(), config);
-    let id = enqueue(&queue, &db.pool, &[NewJob::new(json!({}))]).await[0];
+    // Also on a queue whose done jobs are deleted: the late success deletes nothing.
+    for (name, done_jobs) in [("held", DoneJobs::Kept), ("deleting", DoneJobs::Deleted)] {
+        let mut config = QueueConfig::new(name);
+        config.lease = Duration::from_secs(1);
+        config.done_jobs = done_jobs;
+        let queue = Queue::new(db.pool.clone(), config);
+        let id = enqueue(&queue, &db.pool, &[NewJob::new(json!({}))]).await[0];
 
-    let mut hung_conn = connect(&db).await;
-    let claimed_at = Instant::now();
-    let hung = held(queue.claim_held(&mut hung_conn, "hung").await.unwrap());
-    // The hung worker never answers; another worker gets the job once the lease has passed.
-    let mut other_conn = connect(&db).await;
-    let (job, taken, recorded) = claim_and_finish(&queue, &mut other_conn, "other").await;
-    let at = Instant::now();
-    assert_eq!(job.id, id);
-    assert_eq!(taken, Taken::Leased);
-    recorded.unwrap();
-    assert!(
-        at - claimed_at >= Duration::from_millis(950),
-        "taken over after {:?}, before the lease",
-        at - claimed_at
-    );
-    assert!(hung.finish(&queue, Outcome::Done).await.is_err());
-    let job = info(&db.pool, id).await;
-    assert_eq!(
-        (job.state, job.attempts, job.claims),
-        (JobState::Done, 1, 1)
-    );
+        let mut hung_conn = connect(&db).await;
+        let claimed_at = Instant::now();
+        let hung = held(queue.claim_held(&mut hung_conn, "hung").await.unwrap());
+        // The hung worker never answers; another worker gets the job once the lease has passed.
+        let mut other_conn = connect(&db).await;
+        let (job, taken, recorded) = claim_and_finish(&queue, &mut other_conn, "other").await;
+        let at = Instant::now();
+        assert_eq!(job.id, id);
+        assert_eq!(taken, Taken::Leased);
+        recorded.unwrap();
+        assert!(
+            at - claimed_at >= Duration::from_millis(950),
+            "taken over after {:?}, before the lease",
+            at - claimed_at
+        );
+        assert!(hung.finish(&queue, Outcome::Done).await.is_err());
+        let job = info(&db.pool, id).await;
+        assert_eq!(
+            (job.state, job.attempts, job.claims),
+            (JobState::Done, 1, 1),
+            "{name}"
+        );
+    }
 }
 
 /// Hangs on its first attempt; succeeds after.
@@ -703,6 +708,7 @@ async fn a_deleting_queue_keeps_a_success_after_an_error_a_keyed_job_and_a_failu
         pgqueue::inspect(&db.pool, clean).await.unwrap().is_none(),
         "a clean success is deleted"
     );
+    // Keyed jobs are never held: this one ran under a lease, whose success keeps the row.
     assert_eq!(info(&db.pool, keyed).await.state, JobState::Done);
     assert_eq!(info(&db.pool, doomed).await.state, JobState::Failed);
     assert_eq!(info(&db.pool, flaky).await.state, JobState::Done);

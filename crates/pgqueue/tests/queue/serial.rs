@@ -530,12 +530,12 @@ async fn a_keys_next_job_starts_as_soon_as_the_one_ahead_is_done() {
     let (events, mut received) = mpsc::unbounded_channel();
     // Polling every 30 s, and backing off while the key's second job waits (20 ms, doubling: it
     // looks again 2.54 s and 5.1 s after the first job started): only the wake-up sent when the
-    // first one is done, after 3 s, starts the second one within a second.
+    // first one is done, after 3.5 s (clear of both looks), starts the second one within a second.
     let runner = Runner::new(
         queue.clone(),
         Timed {
             events,
-            work: Duration::from_millis(3000),
+            work: Duration::from_millis(3500),
         },
         RunnerConfig {
             poll_interval: Duration::from_secs(30),
