@@ -21,55 +21,93 @@ pub enum ActionResult {
     NotFound(JobId),
 }
 
-/// Returns the failed job `job_id` to the queue, recording `actor`. The chat of a reminder job is
-/// reachable again and its paused tasks resume: an admin retries once the cause is gone (the
-/// user unblocked the bot).
-#[tracing::instrument(skip_all, fields(job = job_id.0, actor))]
+/// Returns the failed job `job_id` to the queue, recording `actor`, in a transaction of its own
+/// (the admin page and the CLI); see [`retry_in`].
 pub async fn retry(queue: &Queue, actor: &str, job_id: JobId) -> Result<ActionResult, AdminError> {
     let mut tx = queue.pool().begin().await?;
-    match maintenance::retry_failed(&mut tx, job_id).await {
+    let result = retry_in(&mut tx, queue, actor, job_id).await?;
+    tx.commit().await?;
+    Ok(result)
+}
+
+/// Returns the failed job `job_id` to the queue, recording `actor`, in the caller's transaction
+/// `conn`. The chat of a reminder job is reachable again and its paused tasks resume: an admin
+/// retries once the cause is gone (the user unblocked the bot).
+///
+/// The bot runs it in the update's own transaction: a transaction of its own would wait for the
+/// rows the update's batch holds (the same user's unblock, handled a moment earlier in that
+/// batch, locks their chat) while the batch waits for it to end.
+#[tracing::instrument(skip_all, fields(job = job_id.0, actor))]
+pub async fn retry_in(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    actor: &str,
+    job_id: JobId,
+) -> Result<ActionResult, AdminError> {
+    match maintenance::retry_failed(conn, job_id).await {
         Ok(()) => {}
         Err(QueueError::NotFound(id)) => return Ok(ActionResult::NotFound(id)),
         Err(e) => return Err(e.into()),
     }
-    resume_chats(&mut tx, queue, &[job_id]).await?;
-    record(&mut tx, actor, "retry", Some(job_id), None).await?;
-    tx.commit().await?;
+    resume_chats(conn, queue, &[job_id]).await?;
+    record(conn, actor, "retry", Some(job_id), None).await?;
     Ok(ActionResult::Retried(vec![job_id]))
 }
 
-/// Returns every failed job of the queue to it, recording `actor` (their chats resume, as by
-/// [`retry`]).
-#[tracing::instrument(skip_all, fields(actor))]
+/// Returns every failed job of the queue to it, recording `actor`, in a transaction of its own;
+/// see [`retry_all_in`].
 pub async fn retry_all(queue: &Queue, actor: &str) -> Result<ActionResult, AdminError> {
     let mut tx = queue.pool().begin().await?;
-    let ids = maintenance::retry_all_failed(&mut tx, queue.name()).await?;
-    resume_chats(&mut tx, queue, &ids).await?;
+    let result = retry_all_in(&mut tx, queue, actor).await?;
+    tx.commit().await?;
+    Ok(result)
+}
+
+/// Returns every failed job of the queue to it, recording `actor`, in the caller's transaction
+/// `conn` (their chats resume, as by [`retry_in`]).
+#[tracing::instrument(skip_all, fields(actor))]
+pub async fn retry_all_in(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    actor: &str,
+) -> Result<ActionResult, AdminError> {
+    let ids = maintenance::retry_all_failed(conn, queue.name()).await?;
+    resume_chats(conn, queue, &ids).await?;
     record(
-        &mut tx,
+        conn,
         actor,
         "retry all",
         None,
         Some(&format!("{} jobs of queue {}", ids.len(), queue.name())),
     )
     .await?;
-    tx.commit().await?;
     Ok(ActionResult::Retried(ids))
 }
 
-/// Cancels the job `job_id` (failed, pending or running), recording `actor`. A recurring task
-/// whose current occurrence it was moves on to its next one.
-#[tracing::instrument(skip_all, fields(job = job_id.0, actor))]
+/// Cancels the job `job_id`, recording `actor`, in a transaction of its own; see [`cancel_in`].
 pub async fn cancel(queue: &Queue, actor: &str, job_id: JobId) -> Result<ActionResult, AdminError> {
     let mut tx = queue.pool().begin().await?;
-    if !maintenance::cancel_job(&mut *tx, job_id).await? {
+    let result = cancel_in(&mut tx, queue, actor, job_id).await?;
+    tx.commit().await?;
+    Ok(result)
+}
+
+/// Cancels the job `job_id` (failed, pending or running), recording `actor`, in the caller's
+/// transaction `conn`. A recurring task whose current occurrence it was moves on to its next one.
+#[tracing::instrument(skip_all, fields(job = job_id.0, actor))]
+pub async fn cancel_in(
+    conn: &mut PgConnection,
+    queue: &Queue,
+    actor: &str,
+    job_id: JobId,
+) -> Result<ActionResult, AdminError> {
+    if !maintenance::cancel_job(&mut *conn, job_id).await? {
         return Ok(ActionResult::NotFound(job_id));
     }
-    for reminder_id in reminders_of(&mut tx, &[job_id]).await? {
-        tasks::continue_series(&mut tx, queue, reminder_id).await?;
+    for reminder_id in reminders_of(conn, &[job_id]).await? {
+        tasks::continue_series(conn, queue, reminder_id).await?;
     }
-    record(&mut tx, actor, "cancel", Some(job_id), None).await?;
-    tx.commit().await?;
+    record(conn, actor, "cancel", Some(job_id), None).await?;
     Ok(ActionResult::Cancelled(job_id))
 }
 

@@ -171,6 +171,47 @@ async fn admins_see_failures_with_reasons_and_retry_or_cancel_them() {
     app.stop().await;
 }
 
+/// Users unblock the bot and an admin taps Retry on their reminders while the bot is down: the
+/// updates wait for it and are handled together (an unblock locks its user's chat in the
+/// transaction it is handled in), and every tap is still answered and every reminder delivered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retries_tapped_as_their_users_unblock_the_bot_are_answered_and_deliver() {
+    let mut app = app_with_admin().await;
+    let chats = [4242, 4243, 4244];
+    let mut jobs = Vec::new();
+    for chat in chats {
+        jobs.push(seed_failure(&app, chat, Refusal::Blocked).await);
+    }
+    let listing = app.say(ADMIN, "/failed").await;
+    app.stop().await;
+    let mut taps = Vec::new();
+    for (chat, job) in chats.into_iter().zip(&jobs) {
+        app.sim.set_user_state(chat, UserState::Started).unwrap();
+        let data = format!("ar:{job}");
+        taps.push(
+            app.sim
+                .tap(ADMIN, listing.message_id, Some(ADMIN), &data)
+                .unwrap(),
+        );
+    }
+    app.run().await;
+    for tap in &taps {
+        let answer = app
+            .sim
+            .wait_for_answer(tap, WAIT)
+            .await
+            .expect("the tap is answered");
+        assert_eq!(
+            answer.answer.unwrap().text.as_deref(),
+            Some("Back in the queue.")
+        );
+    }
+    for (chat, job) in chats.into_iter().zip(jobs) {
+        wait_delivered(&app, job, chat).await;
+    }
+    app.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_a_group_the_admin_commands_show_nothing_even_to_an_admin() {
     let mut app = app_with_admin().await;

@@ -111,15 +111,17 @@ async fn tapped(ctx: &Ctx, query: &CallbackQuery, tap: AdminTap) -> Result<(Toas
         return Ok((Toast::Key("stale-button"), Tr::new(Lang::En)));
     };
     let turn = begin(ctx, message.chat(), &query.from).await?;
+    // The update's own transaction: see [`actions::retry_in`].
+    let mut db = ctx.db().await;
     let toast = match tap {
         AdminTap::Retry(job_id) => {
-            match actions::retry(ctx.queue(), &actor(&turn), job_id).await? {
+            match actions::retry_in(&mut db, ctx.queue(), &actor(&turn), job_id).await? {
                 ActionResult::Retried(_) => Toast::Key("admin-toast-retried"),
                 _ => Toast::Key("admin-toast-not-failed"),
             }
         }
         AdminTap::Cancel(job_id) => {
-            match actions::cancel(ctx.queue(), &actor(&turn), job_id).await? {
+            match actions::cancel_in(&mut db, ctx.queue(), &actor(&turn), job_id).await? {
                 ActionResult::Cancelled(_) => Toast::Key("admin-toast-cancelled"),
                 _ => Toast::Key("admin-toast-not-failed"),
             }
@@ -204,12 +206,21 @@ async fn failed(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
 async fn retry(ctx: &Ctx, turn: &Turn, args: &str) -> Result<(), BotError> {
     let tr = turn.tr;
     let argument = args.trim();
-    let result = if argument.eq_ignore_ascii_case("all") {
-        actions::retry_all(ctx.queue(), &actor(turn)).await?
-    } else if let Ok(id) = argument.trim_start_matches('#').parse::<i64>() {
-        actions::retry(ctx.queue(), &actor(turn), JobId(id)).await?
-    } else {
+    let all = argument.eq_ignore_ascii_case("all");
+    let id = argument
+        .trim_start_matches('#')
+        .parse::<i64>()
+        .ok()
+        .map(JobId);
+    if !all && id.is_none() {
         return ctx.send_lines(turn, &[tr.t("admin-retry-usage")]).await;
+    }
+    let result = {
+        let mut db = ctx.db().await;
+        match id {
+            Some(id) if !all => actions::retry_in(&mut db, ctx.queue(), &actor(turn), id).await?,
+            _ => actions::retry_all_in(&mut db, ctx.queue(), &actor(turn)).await?,
+        }
     };
     let line = match result {
         ActionResult::Retried(ids) => {
