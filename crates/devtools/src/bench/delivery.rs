@@ -235,7 +235,8 @@ async fn run_once(
     let bot_rate = if args.no_limits { 0 } else { args.bot_rate };
     let config = run_config(
         database.url(),
-        &sim,
+        sim.url(),
+        sim.token(),
         bot_rate,
         !args.no_limits,
         args.workers,
@@ -339,12 +340,13 @@ pub async fn wait_for_sent(pool: &PgPool, n: i64, timeout: Duration) -> Result<b
     }
 }
 
-/// `remindbot run`'s settings for a benchmark against `sim`: the bot's overall budget `rate` per
-/// second (0: none), the per-chat and per-group limits on or off, at most `workers` sends in
+/// `remindbot run`'s settings for a benchmark against the simulator at `api_url` (the bot's token
+/// `token`): the bot's overall budget `rate` per second (0: none), the per-chat and per-group limits on or off, at most `workers` sends in
 /// flight (unset: the default); the rest are the defaults.
 pub(super) fn run_config(
     database_url: &str,
-    sim: &tgsim::SimHandle,
+    api_url: String,
+    token: &str,
     rate: u32,
     chat_limits: bool,
     workers: Option<usize>,
@@ -354,8 +356,8 @@ pub(super) fn run_config(
             database_url: Some(database_url.to_owned()),
         },
         telegram: TelegramArgs {
-            token: remindbot::config::BotToken::from(SecretString::from(sim.token().to_owned())),
-            api_url: Some(sim.url()),
+            token: remindbot::config::BotToken::from(SecretString::from(token.to_owned())),
+            api_url: Some(api_url),
             http_timeout_secs: 17,
         },
         delivery: DeliveryArgs {

@@ -24,6 +24,9 @@ pub enum BenchCommand {
     Delivery(delivery::DeliveryBenchArgs),
     /// The way in: webhook updates/s to the committed inbox and handled end to end.
     Intake(intake::IntakeBenchArgs),
+    /// The load of `bench intake --load-process`, in the process that bench starts.
+    #[command(hide = true)]
+    IntakeLoad(intake::LoadArgs),
     /// The way out: messages/s and the busiest second with 1, 2 and 3 replicas at Telegram's
     /// limits; answers' latency under a backlog of reminders.
     Egress(egress::EgressBenchArgs),
@@ -45,6 +48,7 @@ pub async fn run(command: BenchCommand, db: &DevDatabaseArgs) -> anyhow::Result<
     match command {
         BenchCommand::Delivery(args) => delivery::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Intake(args) => intake::run(&args, &db.resolve_url().await?).await,
+        BenchCommand::IntakeLoad(args) => intake::run_in_child(&args).await,
         BenchCommand::Egress(args) => egress::run(&args, &db.resolve_url().await?).await,
         BenchCommand::Herd(args) => herd::run(&args, &db.resolve_url().await?).await,
         BenchCommand::List(args) => list::run(&args, &db.resolve_url().await?).await,

@@ -12,20 +12,23 @@
 //! the other connections. `--rate` makes it open, as Telegram's traffic is: update `i` is due at
 //! `i / rate` seconds, whether or not the bot kept up, and its round trip counts from when it was
 //! due (the wait for a free connection included), so a bot that falls behind shows it.
+//!
+//! The simulator and the senders run in the bench's process, beside the bot, unless
+//! `--load-process` puts them in a process of their own ([`load`]).
+
+mod load;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use secrecy::SecretString;
-use serde_json::json;
 use sqlx::PgPool;
-use tgsim::{NewUser, SimConfig, Simulator};
 
 use remindbot::bot::intake::IntakeMode;
-use remindbot::bot::intake::webhook::SECRET_HEADER;
+
+use load::{Load, SECRET};
+pub use load::{LoadArgs, message_update, run_in_child};
 
 /// Options of `bench intake`.
 #[derive(Debug, clap::Args)]
@@ -49,6 +52,10 @@ pub struct IntakeBenchArgs {
     /// connections are answered.
     #[arg(long)]
     pub rate: Option<f64>,
+    /// Runs the simulator and the senders in a process of their own (this binary again), so
+    /// that the bot's process is the bot's alone, as in production; else they share its runtime.
+    #[arg(long)]
+    pub load_process: bool,
 }
 
 /// What one run measured.
@@ -62,8 +69,6 @@ struct RunResult {
     handled_p50_ms: f64,
     handled_p99_ms: f64,
 }
-
-const SECRET: &str = "bench-intake-secret";
 
 /// Runs the benchmark `--runs` times; one `bench=intake` line per run, then the medians.
 pub async fn run(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<()> {
@@ -93,12 +98,17 @@ pub async fn run(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<()>
 
 fn line(args: &IntakeBenchArgs, r: &RunResult, kind: &str) -> String {
     format!(
-        "bench=intake {kind} updates={} offered_per_s={} connections={} workers={} batch={} \
+        "bench=intake {kind} updates={} offered_per_s={} load={} connections={} workers={} batch={} \
          received_per_s={:.0} commit_p50_ms={:.1} commit_p99_ms={:.1} handled_per_s={:.0} \
          handled_p50_ms={:.0} handled_p99_ms={:.0}",
         r.updates,
         args.rate
             .map_or_else(|| "closed".to_owned(), |rate| format!("{rate:.0}")),
+        if args.load_process {
+            "process"
+        } else {
+            "in-process"
+        },
         args.connections,
         args.workers,
         args.batch,
@@ -111,37 +121,23 @@ fn line(args: &IntakeBenchArgs, r: &RunResult, kind: &str) -> String {
     )
 }
 
-/// A message update as Telegram sends it: `text` from user `user_id` in their private chat (a
-/// command's entity marked).
-pub fn message_update(update_id: i64, user_id: i64, text: &str) -> serde_json::Value {
-    let command = text.starts_with('/').then(|| {
-        let length = text.find(' ').unwrap_or(text.len());
-        json!([{"type": "bot_command", "offset": 0, "length": length}])
-    });
-    let mut message = json!({
-        "message_id": update_id,
-        "date": chrono::Utc::now().timestamp(),
-        "chat": {"id": user_id, "type": "private", "first_name": "Bench"},
-        "from": {"id": user_id, "is_bot": false, "first_name": "Bench", "language_code": "en"},
-        "text": text,
-    });
-    if let Some(entities) = command {
-        message["entities"] = entities;
-    }
-    json!({"update_id": update_id, "message": message})
-}
-
 async fn run_once(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<RunResult> {
     let database = crate::database::scratch(server_url).await?;
     let pool = database.pool(4).await?;
-    let sim = Simulator::start(SimConfig::default().without_limits()).await?;
-    let mut user_ids = Vec::with_capacity(args.users);
-    for i in 0..args.users {
-        user_ids.push(sim.create_user(NewUser::new(&format!("Bench{i}")))?.user.id);
-    }
+    let mut load = Load::start(
+        LoadArgs {
+            users: args.users,
+            connections: args.connections,
+            rate: args.rate,
+        },
+        args.load_process,
+    )
+    .await?;
     let listen = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?;
     let url = format!("http://{listen}/telegram");
-    let mut config = super::delivery::run_config(database.url(), &sim, 0, false, Some(64));
+    let (api_url, token) = load.telegram();
+    let mut config =
+        super::delivery::run_config(database.url(), api_url, &token, 0, false, Some(64));
     config.intake.mode = IntakeMode::Webhook {
         url: url.parse().context("a webhook URL")?,
         secret: SecretString::from(SECRET),
@@ -154,26 +150,10 @@ async fn run_once(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<Ru
     let running = remindbot::app::start(config).await?;
     wait_until_up(listen).await?;
 
-    let mut bodies = Vec::with_capacity(args.users * 2);
-    for (i, user) in user_ids.iter().enumerate() {
-        let id = 2 * i as i64 + 1;
-        bodies.push(message_update(id, *user, "/tz Asia/Tashkent").to_string());
-    }
-    for (i, user) in user_ids.iter().enumerate() {
-        let id = 2 * i as i64 + 2;
-        let task = format!("water the plants {i} tomorrow 9:00");
-        bodies.push(message_update(id, *user, &task).to_string());
-    }
-    let bodies = Arc::new(bodies);
-    let client = reqwest::Client::new();
     let started_at = chrono::Utc::now();
-    let started = Instant::now();
-    let mut round_trips = match args.rate {
-        None => post_closed(&client, &url, &bodies, args.connections).await?,
-        Some(rate) => post_open(&client, &url, &bodies, args.connections, rate).await?,
-    };
-    let received_secs = started.elapsed().as_secs_f64();
-    let n = bodies.len() as i64;
+    let sent = load.send(&url).await?;
+    let mut round_trips = sent.round_trips_ms;
+    let n = 2 * args.users as i64;
     anyhow::ensure!(
         wait_for_handled(&pool, n, Duration::from_secs(600)).await?,
         "not every update was handled"
@@ -200,97 +180,19 @@ async fn run_once(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<Ru
         args.users
     );
     running.stop().await?;
-    sim.shutdown().await;
+    load.stop().await?;
     pool.close().await;
     round_trips.sort_by(f64::total_cmp);
     let at = |q: f64| round_trips[((round_trips.len() - 1) as f64 * q) as usize];
     Ok(RunResult {
-        updates: bodies.len(),
-        received_per_s: bodies.len() as f64 / received_secs,
+        updates: round_trips.len(),
+        received_per_s: round_trips.len() as f64 / sent.secs,
         commit_p50_ms: at(0.5),
         commit_p99_ms: at(0.99),
-        handled_per_s: bodies.len() as f64 / handled_secs,
+        handled_per_s: round_trips.len() as f64 / handled_secs,
         handled_p50_ms: p50,
         handled_p99_ms: p99,
     })
-}
-
-/// POSTs `bodies` over `connections` connections, each sending its next as soon as the last is
-/// answered; the round trip of each.
-async fn post_closed(
-    client: &reqwest::Client,
-    url: &str,
-    bodies: &Arc<Vec<String>>,
-    connections: usize,
-) -> anyhow::Result<Vec<f64>> {
-    let next = Arc::new(AtomicUsize::new(0));
-    let mut senders = tokio::task::JoinSet::new();
-    for _ in 0..connections.max(1) {
-        let (bodies, next, client, url) =
-            (bodies.clone(), next.clone(), client.clone(), url.to_owned());
-        senders.spawn(async move {
-            let mut round_trips = Vec::new();
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(body) = bodies.get(i) else {
-                    return Ok::<_, anyhow::Error>(round_trips);
-                };
-                let sent = Instant::now();
-                post(&client, &url, body).await?;
-                round_trips.push(sent.elapsed().as_secs_f64() * 1000.0);
-            }
-        });
-    }
-    let mut round_trips = Vec::with_capacity(bodies.len());
-    while let Some(joined) = senders.join_next().await {
-        round_trips.extend(joined??);
-    }
-    Ok(round_trips)
-}
-
-/// POSTs update `i` of `bodies` when it is due, `i / rate` seconds from now, over at most
-/// `connections` connections at once; the time of each from when it was due to its answer.
-async fn post_open(
-    client: &reqwest::Client,
-    url: &str,
-    bodies: &Arc<Vec<String>>,
-    connections: usize,
-    rate: f64,
-) -> anyhow::Result<Vec<f64>> {
-    anyhow::ensure!(rate > 0.0, "--rate must be above 0");
-    let free = Arc::new(tokio::sync::Semaphore::new(connections.max(1)));
-    let start = tokio::time::Instant::now();
-    let mut senders = tokio::task::JoinSet::new();
-    for i in 0..bodies.len() {
-        let due = start + Duration::from_secs_f64(i as f64 / rate);
-        tokio::time::sleep_until(due).await;
-        let (bodies, free, client, url) =
-            (bodies.clone(), free.clone(), client.clone(), url.to_owned());
-        senders.spawn(async move {
-            let _connection = free.acquire_owned().await?;
-            post(&client, &url, &bodies[i]).await?;
-            Ok::<_, anyhow::Error>(due.elapsed().as_secs_f64() * 1000.0)
-        });
-    }
-    let mut round_trips = Vec::with_capacity(bodies.len());
-    while let Some(joined) = senders.join_next().await {
-        round_trips.push(joined??);
-    }
-    Ok(round_trips)
-}
-
-/// POSTs one update to the webhook as Telegram does; an error unless it is accepted.
-async fn post(client: &reqwest::Client, url: &str, body: &str) -> anyhow::Result<()> {
-    let status = client
-        .post(url)
-        .header(SECRET_HEADER, SECRET)
-        .header("content-type", "application/json")
-        .body(body.to_owned())
-        .send()
-        .await?
-        .status();
-    anyhow::ensure!(status.is_success(), "the webhook answered {status}");
-    Ok(())
 }
 
 /// Waits until the webhook's address accepts connections.
