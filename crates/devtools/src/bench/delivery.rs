@@ -235,8 +235,7 @@ async fn run_once(
     let bot_rate = if args.no_limits { 0 } else { args.bot_rate };
     let config = run_config(
         database.url(),
-        sim.url(),
-        sim.token(),
+        &sim,
         bot_rate,
         !args.no_limits,
         args.workers,
@@ -340,10 +339,29 @@ pub async fn wait_for_sent(pool: &PgPool, n: i64, timeout: Duration) -> Result<b
     }
 }
 
-/// `remindbot run`'s settings for a benchmark against the simulator at `api_url` (the bot's token
-/// `token`): the bot's overall budget `rate` per second (0: none), the per-chat and per-group limits on or off, at most `workers` sends in
+/// `remindbot run`'s settings for a benchmark against `sim`: the bot's overall budget `rate` per
+/// second (0: none), the per-chat and per-group limits on or off, at most `workers` sends in
 /// flight (unset: the default); the rest are the defaults.
 pub(super) fn run_config(
+    database_url: &str,
+    sim: &tgsim::SimHandle,
+    rate: u32,
+    chat_limits: bool,
+    workers: Option<usize>,
+) -> RunConfig {
+    run_config_at(
+        database_url,
+        sim.url(),
+        sim.token(),
+        rate,
+        chat_limits,
+        workers,
+    )
+}
+
+/// [`run_config`] against a simulator known by its Bot API's base URL and token (one that runs in
+/// another process).
+pub(super) fn run_config_at(
     database_url: &str,
     api_url: String,
     token: &str,

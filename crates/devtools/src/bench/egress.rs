@@ -313,14 +313,7 @@ async fn budget(
     let (database, pool, sim) = with_backlog(server_url, args.reminders, latency).await?;
     let mut running = Vec::new();
     for _ in 0..replicas.max(1) {
-        let config = super::delivery::run_config(
-            database.url(),
-            sim.url(),
-            sim.token(),
-            RATE,
-            true,
-            args.workers,
-        );
+        let config = super::delivery::run_config(database.url(), &sim, RATE, true, args.workers);
         running.push(remindbot::app::start(config).await?);
     }
     let timeout = Duration::from_secs(60 + args.reminders as u64);
@@ -369,14 +362,7 @@ async fn answers(
     latency: Option<(u64, u64)>,
 ) -> anyhow::Result<Answers> {
     let (database, pool, sim) = with_backlog(server_url, args.reminders, latency).await?;
-    let config = super::delivery::run_config(
-        database.url(),
-        sim.url(),
-        sim.token(),
-        RATE,
-        true,
-        args.workers,
-    );
+    let config = super::delivery::run_config(database.url(), &sim, RATE, true, args.workers);
     let running = remindbot::app::start(config).await?;
     // Let the backlog build up a head of steam first.
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -437,14 +423,7 @@ async fn burst(
         .await?;
         users.push(user);
     }
-    let config = super::delivery::run_config(
-        database.url(),
-        sim.url(),
-        sim.token(),
-        RATE,
-        true,
-        args.workers,
-    );
+    let config = super::delivery::run_config(database.url(), &sim, RATE, true, args.workers);
     let polls = sim.polls_started();
     let running = remindbot::app::start(config).await?;
     sim.wait_for_polls_started(polls + 1, Duration::from_secs(30))

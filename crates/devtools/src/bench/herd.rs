@@ -302,14 +302,8 @@ async fn run_once(
         chat_ids.push(sim.create_user(NewUser::new(&format!("Herd{i}")))?.user.id);
     }
 
-    let mut config = super::delivery::run_config(
-        database.url(),
-        sim.url(),
-        sim.token(),
-        args.rate,
-        true,
-        Some(args.workers),
-    );
+    let mut config =
+        super::delivery::run_config(database.url(), &sim, args.rate, true, Some(args.workers));
     config.delivery.late_threshold_secs = late_threshold(args.rate).round() as u64;
     if paid {
         config.paid_broadcast.settings = Some(PaidSettings {

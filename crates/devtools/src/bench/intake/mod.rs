@@ -137,7 +137,7 @@ async fn run_once(args: &IntakeBenchArgs, server_url: &str) -> anyhow::Result<Ru
     let url = format!("http://{listen}/telegram");
     let (api_url, token) = load.telegram();
     let mut config =
-        super::delivery::run_config(database.url(), api_url, &token, 0, false, Some(64));
+        super::delivery::run_config_at(database.url(), api_url, &token, 0, false, Some(64));
     config.intake.mode = IntakeMode::Webhook {
         url: url.parse().context("a webhook URL")?,
         secret: SecretString::from(SECRET),
