@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use super::{ClaimedJob, JobId, Queue, QueueError, secs};
+use super::{ClaimedJob, DoneJobs, JobId, Queue, QueueError, secs};
 
 impl Queue {
     /// Claims up to `limit` due jobs for `worker` in one statement: counts the attempt and sets the
@@ -76,12 +76,13 @@ impl Queue {
             sqlx::query!(
                 r#"select completed as "completed!", id, queue, payload, attempt, max_attempts,
                           claim, throttles, serial_key, priority, run_at, locked_until
-                   from complete_and_claim_job($1, $2, $3, $4, $5)"#,
+                   from complete_and_claim_job($1, $2, $3, $4, $5, $6)"#,
                 done.id.0,
                 done.claim,
                 self.config.name,
                 secs(self.config.lease),
                 worker,
+                self.config.done_jobs == DoneJobs::Deleted,
             )
         };
         let idle = match self.pool.try_acquire() {

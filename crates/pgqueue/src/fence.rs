@@ -9,7 +9,7 @@ use serde_json::Value;
 use sqlx::{Acquire, PgConnection, PgExecutor, Postgres};
 
 use super::hook::{GaveUp, GivenUpJob};
-use super::{ClaimedJob, JobError, JobId, Queue, QueueError, secs};
+use super::{ClaimedJob, DoneJobs, JobError, JobId, Queue, QueueError, secs};
 
 /// What a retry did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,14 +21,38 @@ pub enum RetryOutcome {
 }
 
 impl Queue {
-    /// Marks the job `done`. Pass `&mut *tx` to record it in the same transaction as the job's own
-    /// effects.
+    /// Marks the job `done` (or deletes it, in a queue whose done jobs are deleted, unless it has
+    /// a serial key or an error on record: [`DoneJobs::Deleted`]). Pass `&mut *tx` to record it in
+    /// the same transaction as the job's own effects.
     #[tracing::instrument(skip_all, fields(job = job.id.0, claim = job.claim))]
     pub async fn complete<'e>(
         &self,
         executor: impl PgExecutor<'e>,
         job: &ClaimedJob,
     ) -> Result<(), QueueError> {
+        if self.config.done_jobs == DoneJobs::Deleted && job.serial_key.is_none() {
+            // One statement: the delete and the update take disjoint rows (an error on record or
+            // not), so at most one of them writes the job.
+            let recorded = sqlx::query_scalar!(
+                r#"with deleted as (
+                       delete from jobs
+                       where id = $1 and state = 'running' and claims = $2 and last_error is null
+                       returning 1),
+                   updated as (
+                       update jobs set state = 'done', locked_until = null, finished_at = now(),
+                           updated_at = now()
+                       where id = $1 and state = 'running' and claims = $2
+                         and last_error is not null
+                       returning 1)
+                   select (select count(*) from deleted) + (select count(*) from updated)
+                       as "recorded!""#,
+                job.id.0,
+                job.claim,
+            )
+            .fetch_one(executor)
+            .await?;
+            return fenced(recorded as u64, job);
+        }
         let result = sqlx::query!(
             "update jobs set state = 'done', locked_until = null, finished_at = now(),
                  updated_at = now()
@@ -69,17 +93,42 @@ impl Queue {
             *entry = (*entry).max(claim);
         }
         let (ids, fences): (Vec<i64>, Vec<i32>) = newest.iter().map(|(id, c)| (id.0, *c)).unzip();
-        let done = sqlx::query_scalar!(
-            "update jobs j set state = 'done', locked_until = null, finished_at = now(),
-                 updated_at = now()
-             where j.id = any($1) and j.state = 'running'
-               and j.claims = ($2::int[])[array_position($1, j.id)]
-             returning j.id",
-            &ids,
-            &fences,
-        )
-        .fetch_all(executor)
-        .await?;
+        let done = if self.config.done_jobs == DoneJobs::Deleted {
+            // The delete and the update take disjoint rows (keyless without an error on record, or
+            // not), so each job is written once.
+            sqlx::query_scalar!(
+                r#"with deleted as (
+                       delete from jobs j
+                       where j.id = any($1) and j.state = 'running'
+                         and j.claims = ($2::int[])[array_position($1, j.id)]
+                         and j.serial_key is null and j.last_error is null
+                       returning j.id),
+                   updated as (
+                       update jobs j set state = 'done', locked_until = null, finished_at = now(),
+                           updated_at = now()
+                       where j.id = any($1) and j.state = 'running'
+                         and j.claims = ($2::int[])[array_position($1, j.id)]
+                         and (j.serial_key is not null or j.last_error is not null)
+                       returning j.id)
+                   select id as "id!" from deleted union all select id from updated"#,
+                &ids,
+                &fences,
+            )
+            .fetch_all(executor)
+            .await?
+        } else {
+            sqlx::query_scalar!(
+                "update jobs j set state = 'done', locked_until = null, finished_at = now(),
+                     updated_at = now()
+                 where j.id = any($1) and j.state = 'running'
+                   and j.claims = ($2::int[])[array_position($1, j.id)]
+                 returning j.id",
+                &ids,
+                &fences,
+            )
+            .fetch_all(executor)
+            .await?
+        };
         if done.len() == claims.len() {
             return Ok(Vec::new());
         }

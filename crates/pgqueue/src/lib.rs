@@ -309,13 +309,15 @@ pub enum DoneJobs {
     /// [`maintenance::purge_finished`] deletes it after the retention period.
     #[default]
     Kept,
-    /// Deleted by the success itself, as graphile-worker does: the success writes no second row
+    /// Deleted by the success itself, as graphile-worker does: the success writes no new row
     /// version and no index entries for a row nobody will read. Opt-in, for a queue whose finished
-    /// jobs nobody inspects. A job with an error on record is still kept as `done`, so that its
-    /// attempt history ends with the success. Only the transactional mode's held jobs are deleted
-    /// ([`HeldJob::finish`]): keyed jobs run under a lease there, and the lease mode keeps every
-    /// done job. A foreign key of the program's own to `jobs` would refuse the delete (or, with
-    /// `on delete cascade`, lose its rows): a queue whose jobs are referenced keeps them.
+    /// jobs nobody inspects. In both modes ([`HeldJob::finish`]; [`Queue::complete`],
+    /// [`Queue::complete_many`] and [`Queue::complete_and_claim`] under a lease). A job with an
+    /// error on record is still kept as `done`, so that its attempt history ends with the success,
+    /// and so is a keyed job, whose update to `done` wakes its key's next job. A foreign key of the
+    /// program's own to `jobs` would refuse the delete (or, with `on delete cascade`, lose its
+    /// rows): a queue whose jobs are referenced keeps them. The SQL function `complete_job` (a
+    /// program's own statement) always keeps the row.
     Deleted,
 }
 

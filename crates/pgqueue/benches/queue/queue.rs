@@ -43,11 +43,11 @@ pub struct QueueBenchArgs {
     /// same rows into the queue's table.
     #[arg(long)]
     pub side_by_side: bool,
-    /// How the runners claim: `lease` (the default mode), `transactional` (the opt-in lock-held
-    /// mode: each of `--workers` slots holds a job's row lock while it runs, one update and one
-    /// commit per job; `--batch` is not used), `transactional-deleting` (the same, on a queue whose
-    /// done jobs are deleted by their success, `DoneJobs::Deleted`), `both` (lease, then
-    /// transactional) or `all` (the three), one after the other in each run.
+    /// How the runners claim: `lease` (the default mode), `lease-deleting` (the same, on a queue
+    /// whose done jobs are deleted by their success, `DoneJobs::Deleted`), `transactional` (the
+    /// opt-in lock-held mode: each of `--workers` slots holds a job's row lock while it runs, one
+    /// update and one commit per job; `--batch` is not used), `transactional-deleting`, `both`
+    /// (lease, then transactional) or `all` (the four), one after the other in each run.
     #[arg(long, value_enum, default_value_t = ModeArg::Lease)]
     pub mode: ModeArg,
 }
@@ -57,13 +57,15 @@ pub struct QueueBenchArgs {
 pub enum ModeArg {
     /// The lease mode.
     Lease,
+    /// The lease mode on a queue whose done jobs are deleted.
+    LeaseDeleting,
     /// The transactional (lock-held) mode.
     Transactional,
     /// The transactional mode on a queue whose done jobs are deleted.
     TransactionalDeleting,
     /// The lease mode, then the transactional mode, in each run.
     Both,
-    /// The lease mode, the transactional mode, then the transactional mode deleting done jobs.
+    /// The lease mode, deleting done jobs or not, then the transactional mode, deleting or not.
     All,
 }
 
@@ -79,6 +81,10 @@ impl Variant {
         mode: ClaimMode::Lease,
         done_jobs: DoneJobs::Kept,
     };
+    const LEASE_DELETING: Self = Self {
+        mode: ClaimMode::Lease,
+        done_jobs: DoneJobs::Deleted,
+    };
     const TRANSACTIONAL: Self = Self {
         mode: ClaimMode::Transactional,
         done_jobs: DoneJobs::Kept,
@@ -91,7 +97,8 @@ impl Variant {
     /// The name printed in the bench's lines.
     fn name(self) -> &'static str {
         match (self.mode, self.done_jobs) {
-            (ClaimMode::Lease, _) => "lease",
+            (ClaimMode::Lease, DoneJobs::Kept) => "lease",
+            (ClaimMode::Lease, DoneJobs::Deleted) => "lease_deleting",
             (ClaimMode::Transactional, DoneJobs::Kept) => "transactional",
             (ClaimMode::Transactional, DoneJobs::Deleted) => "transactional_deleting",
         }
@@ -102,11 +109,13 @@ impl ModeArg {
     fn variants(self) -> Vec<Variant> {
         match self {
             Self::Lease => vec![Variant::LEASE],
+            Self::LeaseDeleting => vec![Variant::LEASE_DELETING],
             Self::Transactional => vec![Variant::TRANSACTIONAL],
             Self::TransactionalDeleting => vec![Variant::TRANSACTIONAL_DELETING],
             Self::Both => vec![Variant::LEASE, Variant::TRANSACTIONAL],
             Self::All => vec![
                 Variant::LEASE,
+                Variant::LEASE_DELETING,
                 Variant::TRANSACTIONAL,
                 Variant::TRANSACTIONAL_DELETING,
             ],

@@ -332,7 +332,7 @@ async fn a_killed_workers_job_is_claimable_at_once_and_its_late_result_is_refuse
 #[tokio::test]
 async fn a_hung_worker_loses_its_job_after_the_lease_and_its_late_result_is_refused() {
     let db = TestDb::new().await;
-    // Also on a queue whose done jobs are deleted: the late success deletes nothing.
+    // Also on a queue whose done jobs are deleted: the late success writes nothing.
     for (name, done_jobs) in [("held", DoneJobs::Kept), ("deleting", DoneJobs::Deleted)] {
         let mut config = QueueConfig::new(name);
         config.lease = Duration::from_secs(1);
@@ -356,12 +356,18 @@ async fn a_hung_worker_loses_its_job_after_the_lease_and_its_late_result_is_refu
             at - claimed_at
         );
         assert!(hung.finish(&queue, Outcome::Done).await.is_err());
-        let job = info(&db.pool, id).await;
-        assert_eq!(
-            (job.state, job.attempts, job.claims),
-            (JobState::Done, 1, 1),
-            "{name}"
-        );
+        let job = pgqueue::inspect(&db.pool, id).await.unwrap();
+        match done_jobs {
+            DoneJobs::Kept => {
+                let job = job.expect("a done job is kept");
+                assert_eq!(
+                    (job.state, job.attempts, job.claims),
+                    (JobState::Done, 1, 1)
+                );
+            }
+            // The other worker's success, under a lease, deleted the row; the late one wrote none.
+            DoneJobs::Deleted => assert!(job.is_none(), "the job is deleted once, by its success"),
+        }
     }
 }
 
@@ -594,9 +600,9 @@ async fn a_job_retried_by_its_holder_is_held_again_not_taken_for_a_dead_holders(
     );
 }
 
-/// A queue whose done jobs are deleted by their success (`DoneJobs::Deleted`); a retry after a
-/// first error waits 1 s.
-fn deleting_queue(db: &TestDb) -> Queue {
+/// The queue `name` whose done jobs are deleted by their success (`DoneJobs::Deleted`); a retry
+/// after a first error waits 1 s.
+fn deleting_queue(db: &TestDb, name: &str) -> Queue {
     Queue::new(
         db.pool.clone(),
         QueueConfig {
@@ -606,7 +612,7 @@ fn deleting_queue(db: &TestDb) -> Queue {
                 cap: Duration::from_secs(5),
                 jitter: 0.0,
             },
-            ..QueueConfig::new("deleting")
+            ..QueueConfig::new(name)
         },
     )
 }
@@ -620,37 +626,61 @@ async fn next_claim<'c>(queue: &Queue, conn: &'c mut PgConnection) -> Claim<'c> 
         .expect("a due job")
 }
 
+/// In every mode that records a success (held; leased one job at a time, each success recorded
+/// with the next claim; leased in batches, the successes recorded together), a deleting queue runs
+/// each job once and keeps no row of a clean success.
 #[tokio::test]
 async fn a_queue_that_deletes_done_jobs_runs_each_once_and_leaves_no_row() {
-    let db = TestDb::with_connections(16).await;
-    let queue = deleting_queue(&db);
-    let jobs: Vec<NewJob> = (0..200).map(|n| NewJob::new(json!({ "n": n }))).collect();
-    enqueue(&queue, &db.pool, &jobs).await;
-    let shutdown = CancellationToken::new();
-    let (seen, running) = spawn_recording(&queue, &shutdown);
-    eventually(Duration::from_secs(30), "every job ran", || async {
-        seen.starts.lock().unwrap().len() >= 200
-    })
-    .await;
-    eventually(Duration::from_secs(30), "no row left", || async {
-        let left: i64 = sqlx::query_scalar("select count(*) from jobs where queue = 'deleting'")
-            .fetch_one(&db.pool)
-            .await
-            .unwrap();
-        left == 0
-    })
-    .await;
-    shutdown.cancel();
-    running.await.unwrap();
-    let runs = seen.runs();
-    assert_eq!(runs.len(), 200, "every job ran");
-    assert!(runs.values().all(|&n| n == 1), "no job ran twice");
+    let db = TestDb::with_connections(24).await;
+    let leased = |batch| RunnerConfig {
+        concurrency: 6,
+        batch,
+        worker_id: "t".to_owned(),
+        poll_interval: Duration::from_millis(100),
+        mode: ClaimMode::Lease,
+        ..RunnerConfig::default()
+    };
+    for (name, config) in [
+        ("held", transactional(6, "t")),
+        ("leased", leased(1)),
+        ("batched", leased(16)),
+    ] {
+        let queue = deleting_queue(&db, name);
+        let jobs: Vec<NewJob> = (0..200).map(|n| NewJob::new(json!({ "n": n }))).collect();
+        enqueue(&queue, &db.pool, &jobs).await;
+        let shutdown = CancellationToken::new();
+        let seen = Arc::new(Seen::default());
+        let handler = Recording {
+            seen: seen.clone(),
+            failures: 0,
+            work: Duration::ZERO,
+        };
+        let running = spawn_runner(&queue, handler, config, &shutdown);
+        eventually(Duration::from_secs(30), "every job ran", || async {
+            seen.starts.lock().unwrap().len() >= 200
+        })
+        .await;
+        eventually(Duration::from_secs(30), "no row left", || async {
+            let left: i64 = sqlx::query_scalar("select count(*) from jobs where queue = $1")
+                .bind(name)
+                .fetch_one(&db.pool)
+                .await
+                .unwrap();
+            left == 0
+        })
+        .await;
+        shutdown.cancel();
+        running.await.unwrap();
+        let runs = seen.runs();
+        assert_eq!(runs.len(), 200, "{name}: every job ran");
+        assert!(runs.values().all(|&n| n == 1), "{name}: no job ran twice");
+    }
 }
 
 #[tokio::test]
 async fn a_deleting_queue_keeps_a_success_after_an_error_a_keyed_job_and_a_failure() {
     let db = TestDb::new().await;
-    let queue = deleting_queue(&db);
+    let queue = deleting_queue(&db, "deleting");
     let ids = enqueue(
         &queue,
         &db.pool,
@@ -708,12 +738,88 @@ async fn a_deleting_queue_keeps_a_success_after_an_error_a_keyed_job_and_a_failu
         pgqueue::inspect(&db.pool, clean).await.unwrap().is_none(),
         "a clean success is deleted"
     );
-    // Keyed jobs are never held: this one ran under a lease, whose success keeps the row.
+    // Keyed jobs are never held: this one ran under a lease, and a keyed success keeps its row (the
+    // update to `done` is what wakes its key's next job).
     assert_eq!(info(&db.pool, keyed).await.state, JobState::Done);
     assert_eq!(info(&db.pool, doomed).await.state, JobState::Failed);
     assert_eq!(info(&db.pool, flaky).await.state, JobState::Done);
     assert_eq!(
         attempt_outcomes(&db.pool, flaky).await,
+        vec![AttemptOutcome::Retry, AttemptOutcome::Done],
+        "a success after an error keeps its history"
+    );
+}
+
+/// Under a lease, a deleting queue's success deletes a clean job's row, keeps a keyed job's and one
+/// with an error on record (its history ending with the success), one at a time or many at once;
+/// a success whose lease was lost changes nothing.
+#[tokio::test]
+async fn a_deleting_queue_under_a_lease_deletes_clean_successes_and_fences_them() {
+    let db = TestDb::new().await;
+    let queue = deleting_queue(&db, "leased");
+    let clean = || NewJob::new(json!({ "job": "clean" }));
+    let ids = enqueue(
+        &queue,
+        &db.pool,
+        &[
+            NewJob::new(json!({ "job": "flaky" })),
+            clean(),
+            NewJob::new(json!({ "job": "keyed" })).serial_key("chat:1"),
+            clean(),
+            clean(),
+        ],
+    )
+    .await;
+    let claimed = queue.claim("t", 5).await.unwrap();
+    assert_eq!(claimed.len(), 5);
+    let job = |id: JobId| claimed.iter().find(|j| j.id == id).unwrap().clone();
+    queue
+        .retry(&job(ids[0]), JobError::new("transient", "not yet"), None)
+        .await
+        .unwrap();
+
+    queue.complete(queue.pool(), &job(ids[1])).await.unwrap();
+    assert!(
+        queue.complete(queue.pool(), &job(ids[1])).await.is_err(),
+        "a second success of the same claim is refused"
+    );
+    let lost = queue
+        .complete_many(&[
+            (ids[2], job(ids[2]).claim),
+            (ids[3], job(ids[3]).claim),
+            (ids[4], job(ids[4]).claim),
+            (ids[1], job(ids[1]).claim),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(
+        lost,
+        vec![(ids[1], job(ids[1]).claim)],
+        "only the deleted one's lease is lost"
+    );
+
+    eventually(Duration::from_secs(10), "the retry due", || async {
+        sqlx::query_scalar::<_, bool>("select run_at <= now() from jobs where id = $1")
+            .bind(ids[0].0)
+            .fetch_one(&db.pool)
+            .await
+            .unwrap()
+    })
+    .await;
+    let again = queue.claim("t", 1).await.unwrap();
+    assert_eq!(again.len(), 1);
+    queue.complete(queue.pool(), &again[0]).await.unwrap();
+
+    for clean in [ids[1], ids[3], ids[4]] {
+        assert!(
+            pgqueue::inspect(&db.pool, clean).await.unwrap().is_none(),
+            "a clean success is deleted"
+        );
+    }
+    assert_eq!(info(&db.pool, ids[2]).await.state, JobState::Done);
+    assert_eq!(info(&db.pool, ids[0]).await.state, JobState::Done);
+    assert_eq!(
+        attempt_outcomes(&db.pool, ids[0]).await,
         vec![AttemptOutcome::Retry, AttemptOutcome::Done],
         "a success after an error keeps its history"
     );
