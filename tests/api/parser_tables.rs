@@ -338,6 +338,9 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "sport ertaga 18:00", due("2026-03-28 18:00", "sport")),
         (TASHKENT, Uz, "2 soatdan keyin uxlash", due("2026-03-27 12:00", "uxlash")),
         (TASHKENT, Uz, "10 daqiqadan keyin choy", due("2026-03-27 10:10", "choy")),
+        // "bundan keyin" (from now on) and "undan keyin" (after that) are no typo of "kundan".
+        (TASHKENT, Uz, "bundan keyin har kuni soat 7 da yugurish", due("2026-03-28 07:00", "bundan keyin yugurish").every("FREQ=DAILY")),
+        (TASHKENT, Uz, "undan keyin onamga qo'ng'iroq qilish", fails(DueError::NoTime)),
         (TASHKENT, Uz, "30 soniyadan keyin test", due("2026-03-27 10:00:30", "test")),
         (TASHKENT, Uz, "o‘n daqiqadan keyin choy", due("2026-03-27 10:10", "choy")),
         (TASHKENT, Uz, "toʻrt soatdan keyin uxlash", due("2026-03-27 14:00", "uxlash")),
@@ -510,6 +513,17 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "ertalab yugurish", due("2026-03-28 09:00", "yugurish")),
         // ==== Midnight today is the coming 00:00 ====
         (BERLIN_FRI, En, "tonight at midnight backup", due("2026-03-28 00:00", "backup").noted("NightAfterDay { date: 2026-03-28 }")),
+        // am/pm with a part of the day that agrees: the am/pm sets the hour, the day is kept.
+        (BERLIN_FRI, En, "tomorrow morning at 8am gym", due("2026-03-28 08:00", "gym").nothing_unplaced()),
+        (BERLIN_FRI, En, "meeting at 10am tomorrow morning", due("2026-03-28 10:00", "meeting").nothing_unplaced()),
+        (BERLIN_FRI, En, "call mom at 8pm tonight", due("2026-03-27 20:00", "call mom").nothing_unplaced()),
+        (BERLIN_FRI, En, "tonight at 11pm take pills", due("2026-03-27 23:00", "take pills").nothing_unplaced()),
+        (BERLIN_FRI, En, "tonight at 1am deploy", due("2026-03-28 01:00", "deploy").nothing_unplaced()),
+        (BERLIN_FRI, En, "every morning at 6am run", due("2026-03-28 06:00", "run").every("FREQ=DAILY")),
+        (BERLIN_FRI, En, "every evening at 9pm take pills", due("2026-03-27 21:00", "take pills").every("FREQ=DAILY")),
+        (BERLIN_FRI, En, "every saturday morning at 10am market", due("2026-03-28 10:00", "market").every("FREQ=WEEKLY;BYDAY=SA")),
+        // …and one that contradicts it is not read as the time, and is said to be left out.
+        (BERLIN_FRI, En, "tomorrow evening at 9am review", due("2026-03-28 19:00", "at 9am review").unplaced("at 9am")),
         (BERLIN_FRI, En, "midnight backup", due("2026-03-28 00:00", "backup")),
         (BERLIN_FRI, En, "party friday at midnight", due("2026-03-28 00:00", "party")),
         (BERLIN_FRI, En, "every day at midnight backup", due("2026-03-28 00:00", "backup").every("FREQ=DAILY")),

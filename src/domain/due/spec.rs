@@ -39,7 +39,6 @@ impl Spec {
     /// goes with a repeat, or may open a closing part of its own ("…, 10 times").
     pub fn add(&mut self, item: Item) -> bool {
         let elapsed = self.relative.is_some_and(|s| !s.is_calendar_only());
-        let has_meridiem = self.clock.is_some_and(|c| c.meridiem.is_some());
         let deadline = self.until.is_some() && self.repeat.is_none();
         let fits = match item {
             Item::Relative(span) => {
@@ -61,21 +60,21 @@ impl Spec {
                     && !deadline
                     && self.count.is_none()
             }
-            Item::DayPeriod(..) => {
+            Item::DayPeriod(_, period) => {
                 self.day.is_none()
                     && self.period.is_none()
                     && self.repeat.is_none()
                     && self.relative.is_none()
                     && !deadline
                     && self.count.is_none()
-                    && !has_meridiem
+                    && !clashes(self.clock, Some(period))
             }
             Item::Time(clock) => {
-                self.clock.is_none()
-                    && !elapsed
-                    && !(clock.meridiem.is_some() && self.period.is_some())
+                self.clock.is_none() && !elapsed && !clashes(Some(clock), self.period)
             }
-            Item::Period { .. } => self.period.is_none() && !elapsed && !has_meridiem,
+            Item::Period { period, .. } => {
+                self.period.is_none() && !elapsed && !clashes(self.clock, Some(period))
+            }
             Item::Repeat(repeat, period) => {
                 if self.repeat.is_none()
                     && period.is_none()
@@ -90,7 +89,7 @@ impl Spec {
                 self.repeat.is_none()
                     && self.day.is_none()
                     && self.relative.is_none()
-                    && !(period.is_some() && (self.period.is_some() || has_meridiem))
+                    && !(period.is_some() && (self.period.is_some() || clashes(self.clock, period)))
             }
             Item::Lead(_) => self.lead.is_none(),
             Item::Until(_) => {
@@ -232,6 +231,26 @@ fn join(repeat: Repeat, day: DayRef) -> Option<Repeat> {
         _ => return None,
     };
     Some(Repeat { kind, ..repeat })
+}
+
+/// Whether a clock's am/pm and a part of the day say different halves of the day ("9 am in
+/// the evening"): such a phrase is not read as one time. Where they agree ("tomorrow morning at
+/// 8am", "tonight at 11pm", and the small hours after an evening, "tonight at 1am") the am/pm
+/// sets the hour and the part of the day adds nothing but the night's "after midnight".
+fn clashes(clock: Option<Clock>, period: Option<Period>) -> bool {
+    let (Some(clock), Some(period)) = (clock, period) else {
+        return false;
+    };
+    let Some(pm) = clock.meridiem else {
+        return false;
+    };
+    let small_hours = clock.hour == 12 || clock.hour < 6;
+    match period {
+        Period::Morning => pm && clock.hour != 12,
+        Period::Afternoon => !pm,
+        Period::Evening => !pm && !small_hours,
+        Period::Night | Period::Lunch => false,
+    }
 }
 
 #[cfg(test)]

@@ -158,6 +158,8 @@ const NOT_TYPOS: &[&str] = &[
     "каждым",
     "каждой",
     "burun",
+    "bundan",
+    "undan",
 ];
 
 /// The key word that `word` (folded, not itself in any word list) is a one-letter typo of, if
