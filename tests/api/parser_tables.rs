@@ -522,6 +522,11 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "every morning at 6am run", due("2026-03-28 06:00", "run").every("FREQ=DAILY")),
         (BERLIN_FRI, En, "every evening at 9pm take pills", due("2026-03-27 21:00", "take pills").every("FREQ=DAILY")),
         (BERLIN_FRI, En, "every saturday morning at 10am market", due("2026-03-28 10:00", "market").every("FREQ=WEEKLY;BYDAY=SA")),
+        // A number of days or nights is no hour ("на 3 дня", "for 1 night"); "в 3 дня" is.
+        (MOSCOW, Ru, "завтра взять отпуск на 3 дня", due("2026-03-28 09:00", "взять отпуск на 3 дня")),
+        (MOSCOW, Ru, "забронировать гостиницу на 2 ночи завтра", due("2026-03-28 09:00", "забронировать гостиницу на 2 ночи")),
+        (BERLIN_FRI, En, "book hotel for 1 night tomorrow", due("2026-03-28 09:00", "book hotel for 1 night")),
+        (MOSCOW, Ru, "в 3 дня встреча", due("2026-03-27 15:00", "встреча")),
         // …and one that contradicts it is not read as the time, and is said to be left out.
         (BERLIN_FRI, En, "tomorrow evening at 9am review", due("2026-03-28 19:00", "at 9am review").unplaced("at 9am")),
         (BERLIN_FRI, En, "midnight backup", due("2026-03-28 00:00", "backup")),

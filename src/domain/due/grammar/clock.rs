@@ -12,10 +12,12 @@ use super::{Clock, Context, Cursor, DayRef, Item, period_key};
 ///
 /// `H:MM` (and `H.MM`) is a 24-hour time: "7:00" is 07:00 and "10:00" 10:00, never 22:00.
 /// A bare number is taken as an hour only with some cue: a marker before
-/// it, minutes, an hour word, am/pm, a part of the day right after it, or
+/// it, minutes, an hour word, am/pm, a part of the day right after an hour 1–12 that does not
+/// follow "на"/"for" (those count days and nights: "на 3 дня"), or
 /// a day or part of the day just before it ("завтра 9", "kechqurun 9"). An hour in words
 /// needs a cue of its own (a day before it is not enough: "tomorrow one thing").
 pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
+    let start = c.pos();
     let marked = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
     if c.eat(Key::Noon) {
         return Some(Item::Time(Clock {
@@ -71,7 +73,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || meridiem.is_some()
         || located
         || (context.bare_hour && !in_words)
-        || c.peek_pick(period_key);
+        || (c.peek_pick(period_key) && !counts_after(c, start) && (1..=12).contains(&hour));
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
     let exact = (digits == 2 && hour < 10) || clock_face;
     cued.then(|| {
@@ -81,6 +83,22 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             ..Clock::at(small(hour), small(minute.unwrap_or(0)))
         })
     })
+}
+
+/// Whether the number at `start` follows "на" or "for": "на 3 дня", "for 1 night" count days and
+/// nights, so the part of the day after such a number is no cue that it is an hour ("в 3 дня",
+/// "at 9 tonight" are).
+fn counts_after(c: &Cursor<'_>, start: usize) -> bool {
+    start
+        .checked_sub(1)
+        .is_some_and(|before| c.has_at(before, Key::On) || c.word_at(before) == Some("for"))
+}
+
+/// Whether the word at `pos` is counted by a number after "на" or "for" ("на 2 ночи", "for 1
+/// night"): nights and days to count, not a part of the day.
+fn counted_noun(c: &Cursor<'_>, pos: usize) -> bool {
+    pos.checked_sub(1)
+        .is_some_and(|number| c.is_number_at(number) && counts_after(c, number))
 }
 
 /// Uzbek "yarim tunda", "yarim kechada": midnight.
@@ -238,6 +256,9 @@ pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let this = c.eat(Key::This);
     let prefixed = this || c.eat_all(&[Key::In, Key::The]) || c.eat(Key::At);
     let word_pos = c.pos();
+    if !prefixed && counted_noun(c, word_pos) {
+        return None;
+    }
     let period = c.eat_pick(period_key)?;
     let adverb = c.has_at(word_pos, Key::TimeAdverb);
     c.eat(Key::Later);

@@ -224,8 +224,13 @@ impl<'a> Cursor<'a> {
 
     /// Whether the next token is a number.
     pub fn peek_number(&self) -> bool {
+        self.is_number_at(self.pos)
+    }
+
+    /// Whether the token at `pos` is a number.
+    pub fn is_number_at(&self, pos: usize) -> bool {
         self.lexed
-            .token(self.pos)
+            .token(pos)
             .is_some_and(|t| matches!(t.kind, TokenKind::Number { .. }))
     }
 
