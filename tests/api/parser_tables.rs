@@ -527,6 +527,8 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "забронировать гостиницу на 2 ночи завтра", due("2026-03-28 09:00", "забронировать гостиницу на 2 ночи")),
         (BERLIN_FRI, En, "book hotel for 1 night tomorrow", due("2026-03-28 09:00", "book hotel for 1 night")),
         (MOSCOW, Ru, "в 3 дня встреча", due("2026-03-27 15:00", "встреча")),
+        (MOSCOW, Ru, "взять отпуск на 3 дня", fails(DueError::NoTime)),
+        (MOSCOW, Ru, "осталось 24 дня до отпуска", fails(DueError::NoTime)),
         // …and one that contradicts it is not read as the time, and is said to be left out.
         (BERLIN_FRI, En, "tomorrow evening at 9am review", due("2026-03-28 19:00", "at 9am review").unplaced("at 9am")),
         (BERLIN_FRI, En, "midnight backup", due("2026-03-28 00:00", "backup")),
