@@ -519,6 +519,10 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "call mom at 8pm tonight", due("2026-03-27 20:00", "call mom").nothing_unplaced()),
         (BERLIN_FRI, En, "tonight at 11pm take pills", due("2026-03-27 23:00", "take pills").nothing_unplaced()),
         (BERLIN_FRI, En, "tonight at 1am deploy", due("2026-03-28 01:00", "deploy").nothing_unplaced()),
+        // "tonight" with a small hour is the night after today's evening, not this afternoon.
+        (BERLIN_FRI, En, "tonight at 1 deploy", due("2026-03-28 01:00", "deploy")),
+        (BERLIN_FRI, En, "tonight at 01:30 deploy", due("2026-03-28 01:30", "deploy")),
+        (BERLIN_FRI, En, "tonight at 6 dinner", due("2026-03-27 18:00", "dinner")),
         (BERLIN_FRI, En, "every morning at 6am run", due("2026-03-28 06:00", "run").every("FREQ=DAILY")),
         (BERLIN_FRI, En, "every evening at 9pm take pills", due("2026-03-27 21:00", "take pills").every("FREQ=DAILY")),
         (BERLIN_FRI, En, "every saturday morning at 10am market", due("2026-03-28 10:00", "market").every("FREQ=WEEKLY;BYDAY=SA")),

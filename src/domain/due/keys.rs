@@ -37,6 +37,9 @@ pub(super) enum Period {
     Evening,
     /// Night: small hours stay, 6–11 are after noon, 12 is midnight.
     Night,
+    /// "tonight": the evening and the night after it: 1–4 are the small hours after midnight,
+    /// 5–11 after noon, 12 is midnight; 19:00 alone.
+    Tonight,
     /// Lunchtime ("в обед", "at lunch", "tushlikda"): read like the afternoon, 13:00 alone.
     Lunch,
 }

@@ -102,7 +102,7 @@ fn cued(said: Said, cue: Option<Period>, notes: &mut Vec<Assumption>) -> Said {
     let chosen = match cue {
         _ if typed.hour() == 12 => return said,
         Some(Period::Morning) => am,
-        Some(Period::Evening) => pm,
+        Some(Period::Evening | Period::Tonight) => pm,
         _ => return said,
     };
     notes.push(Assumption::HourWithoutAmPm { typed, chosen });

@@ -248,7 +248,7 @@ fn clashes(clock: Option<Clock>, period: Option<Period>) -> bool {
     match period {
         Period::Morning => pm && clock.hour != 12,
         Period::Afternoon => !pm,
-        Period::Evening => !pm && !small_hours,
+        Period::Evening | Period::Tonight => !pm && !small_hours,
         Period::Night | Period::Lunch => false,
     }
 }

@@ -98,7 +98,7 @@ pub(super) fn week_of_month(c: &mut Cursor<'_>) -> Option<WeekOfMonth> {
 pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     c.eat(Key::On);
     if c.eat(Key::Tonight) {
-        return Some(Item::DayPeriod(DayRef::Today, Period::Evening));
+        return Some(Item::DayPeriod(DayRef::Today, Period::Tonight));
     }
     let day = c
         .eat_pick(|k| match k {

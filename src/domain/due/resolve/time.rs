@@ -75,8 +75,9 @@ impl Said {
             }
             Said::Exact(time) => Moment {
                 time,
-                next_day: period.is_some_and(|p| matches!(p, Period::Night | Period::Evening))
-                    && time.hour() < 6,
+                next_day: period.is_some_and(|p| {
+                    matches!(p, Period::Night | Period::Evening | Period::Tonight)
+                }) && time.hour() < 6,
             },
             Said::Either { typed, .. } => {
                 let chosen = daytime_reading(typed);
@@ -123,7 +124,7 @@ impl Moment {
 
 /// The 24-hour hour of `clock` read with its am/pm or part of the day:
 /// "9 pm" and "9 вечера" are 21, "2 ночи" is 2, "11 ночи" is 23, "12 am" is 0, "вечером в 12"
-/// is 0 (midnight).
+/// is 0 (midnight), "tonight at 1" is 1 (the night after the evening) and "tonight at 9" 21.
 fn hour_of_day(clock: Clock, period: Option<Period>) -> Option<u32> {
     let h = clock.hour;
     match (clock.meridiem, period) {
@@ -145,6 +146,13 @@ fn hour_of_day(clock: Clock, period: Option<Period>) -> Option<u32> {
             13..=23 => Some(h),
             _ => None,
         },
+        (None, Some(Period::Tonight)) => match h {
+            0..=4 => Some(h),
+            12 => Some(0),
+            5..=11 => Some(h + 12),
+            13..=23 => Some(h),
+            _ => None,
+        },
         (None, Some(Period::Night)) => match h {
             0..=5 => Some(h),
             12 => Some(0),
@@ -162,7 +170,7 @@ pub(super) fn period_default(period: Period) -> NaiveTime {
         Period::Morning => 9,
         Period::Lunch => 13,
         Period::Afternoon => 14,
-        Period::Evening => 19,
+        Period::Evening | Period::Tonight => 19,
         Period::Night => 22,
     };
     NaiveTime::from_hms_opt(hour, 0, 0).unwrap_or(DEFAULT_TIME)
@@ -207,6 +215,9 @@ mod tests {
         assert_eq!(hour(2, None, Some(Period::Night)), Some(2));
         assert_eq!(hour(11, None, Some(Period::Night)), Some(23));
         assert_eq!(hour(12, None, Some(Period::Night)), Some(0));
+        assert_eq!(hour(1, None, Some(Period::Tonight)), Some(1));
+        assert_eq!(hour(9, None, Some(Period::Tonight)), Some(21));
+        assert_eq!(hour(12, None, Some(Period::Tonight)), Some(0));
         assert_eq!(hour(23, None, None), Some(23));
         assert_eq!(hour(24, None, None), None);
     }
