@@ -526,9 +526,11 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "every morning at 6am run", due("2026-03-28 06:00", "run").every("FREQ=DAILY")),
         (BERLIN_FRI, En, "every evening at 9pm take pills", due("2026-03-27 21:00", "take pills").every("FREQ=DAILY")),
         (BERLIN_FRI, En, "every saturday morning at 10am market", due("2026-03-28 10:00", "market").every("FREQ=WEEKLY;BYDAY=SA")),
-        // A number of days or nights is no hour ("на 3 дня", "for 1 night"); "в 3 дня" is.
+        // A number of days or nights is no hour ("на 3 дня", "for 1 night"); "в 3 дня", "на 5
+        // вечера" and "на 9 утра" are.
         (MOSCOW, Ru, "завтра взять отпуск на 3 дня", due("2026-03-28 09:00", "взять отпуск на 3 дня")),
-        (MOSCOW, Ru, "забронировать гостиницу на 2 ночи завтра", due("2026-03-28 09:00", "забронировать гостиницу на 2 ночи")),
+        (MOSCOW, Ru, "назначить встречу на 5 вечера", due("2026-03-27 17:00", "назначить встречу на")),
+        (MOSCOW, Ru, "завтра будильник на 9 утра", due("2026-03-28 09:00", "будильник на")),
         (BERLIN_FRI, En, "book hotel for 1 night tomorrow", due("2026-03-28 09:00", "book hotel for 1 night")),
         (MOSCOW, Ru, "в 3 дня встреча", due("2026-03-27 15:00", "встреча")),
         (MOSCOW, Ru, "взять отпуск на 3 дня", fails(DueError::NoTime)),

@@ -13,7 +13,7 @@ use super::{Clock, Context, Cursor, DayRef, Item, period_key};
 /// `H:MM` (and `H.MM`) is a 24-hour time: "7:00" is 07:00 and "10:00" 10:00, never 22:00.
 /// A bare number is taken as an hour only with some cue: a marker before
 /// it, minutes, an hour word, am/pm, a part of the day right after an hour 1–12 that does not
-/// follow "на"/"for" (those count days and nights: "на 3 дня"), or
+/// count it ("на 3 дня", "for 1 night": see [`counts`]), or
 /// a day or part of the day just before it ("завтра 9", "kechqurun 9"). An hour in words
 /// needs a cue of its own (a day before it is not enough: "tomorrow one thing").
 pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
@@ -73,7 +73,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || meridiem.is_some()
         || located
         || (context.bare_hour && !in_words)
-        || (c.peek_pick(period_key) && !counts_after(c, start) && (1..=12).contains(&hour));
+        || (c.peek_pick(period_key) && !counts(c, start, c.pos()) && (1..=12).contains(&hour));
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
     let exact = (digits == 2 && hour < 10) || clock_face;
     cued.then(|| {
@@ -85,20 +85,22 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     })
 }
 
-/// Whether the number at `start` follows "на" or "for": "на 3 дня", "for 1 night" count days and
-/// nights, so the part of the day after such a number is no cue that it is an hour ("в 3 дня",
-/// "at 9 tonight" are).
-fn counts_after(c: &Cursor<'_>, start: usize) -> bool {
-    start
-        .checked_sub(1)
-        .is_some_and(|before| c.has_at(before, Key::On) || c.word_at(before) == Some("for"))
+/// Whether the number at `start` counts the word at `noun` rather than being an hour: after
+/// "for" ("for 1 night", "for 2 days"), or after "на" before "дня" ("на 3 дня", three days). So
+/// the part of the day there is no cue that the number is an hour; "в 3 дня", "на 5 вечера",
+/// "на 9 утра" and "at 9 tonight" are.
+fn counts(c: &Cursor<'_>, start: usize, noun: usize) -> bool {
+    start.checked_sub(1).is_some_and(|before| {
+        c.word_at(before) == Some("for")
+            || (c.has_at(before, Key::On) && c.word_at(noun) == Some("дня"))
+    })
 }
 
-/// Whether the word at `pos` is counted by a number after "на" or "for" ("на 2 ночи", "for 1
-/// night"): nights and days to count, not a part of the day.
+/// Whether the word at `pos` is counted by the number before it ([`counts`]): days and nights,
+/// not a part of the day.
 fn counted_noun(c: &Cursor<'_>, pos: usize) -> bool {
     pos.checked_sub(1)
-        .is_some_and(|number| c.is_number_at(number) && counts_after(c, number))
+        .is_some_and(|number| c.is_number_at(number) && counts(c, number, pos))
 }
 
 /// Uzbek "yarim tunda", "yarim kechada": midnight.
