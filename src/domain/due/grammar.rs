@@ -240,14 +240,12 @@ pub(super) enum Item {
     Day(DayRef),
     /// "at 9", "21:00", "9 pm".
     Time(Clock),
-    /// "in the evening", "утром", "kechqurun"; `alone` when it may stand for a time by itself
-    /// (an adverb such as "вечером" or "kechqurun", or "in the evening"), unlike a bare noun
-    /// such as "evening" in "evening walk".
+    /// "in the evening", "утром", "kechqurun", "вечера", "evening".
     Period {
         /// Which part of the day.
         period: Period,
-        /// Whether it fixes a time without a day or clock time.
-        alone: bool,
+        /// How it was said, which decides what it may do.
+        word: PeriodWord,
     },
     /// "tonight", "this evening", "this morning": today at that part of the day.
     DayPeriod(DayRef, Period),
@@ -259,6 +257,21 @@ pub(super) enum Item {
     Until(DayRef),
     /// "10 times", "10 раз", "10 marta": how many occurrences a repeat has.
     Count(u32),
+}
+
+/// How a part of the day was said, which decides what it may do in a phrase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PeriodWord {
+    /// With a marker or as an adverb ("in the evening", "вечером", "kechqurun", "в обед"): it
+    /// stands for a time by itself.
+    Alone,
+    /// Russian's genitive after an hour ("в 9 вечера", "9:30 утра"): the half of the day of
+    /// that hour.
+    OfHour,
+    /// A bare noun or adjective ("evening", "вечер", "kechki"): a part of the day after a day
+    /// ("friday night") or before a time ("evening 8:00"); after a time it names the task
+    /// ("9:00 night shift", "soat 10 da kechki ovqat").
+    Noun,
 }
 
 /// What the rules may assume from the phrase parts already read.

@@ -88,6 +88,17 @@ pub(super) enum Key {
     /// A part of the day said as an adverb, which stands for a time by itself: `вечером`,
     /// `kechqurun` (unlike the noun "evening" of "evening walk").
     TimeAdverb,
+    /// A part of the day in the Russian genitive, said after an hour: `утра`, `дня`, `вечера`,
+    /// `ночи` ("в 9 вечера", "9:30 утра"). It sets the half of the day of that hour, even one
+    /// written as on a clock's face, unlike a noun such as "вечер" or "night".
+    OfHour,
+    /// A greeting's adjective: `good`, `доброе`, `добрый`, `xayrli`. The word after it ("good
+    /// morning", "доброе утро") is no part of the day, and a greeting opening a message is no
+    /// task text.
+    Greeting,
+    /// The word a greeting's adjective greets with ("morning" of "good morning", "tong" of
+    /// "xayrli tong"): it loses its other meanings.
+    Greeted,
     /// `lunch`, `обед`, `tushlik`: a part of the day only after a marker ("в обед").
     LunchNoun,
     /// `after` in "after lunch", Russian `после`.
@@ -230,7 +241,8 @@ pub(super) enum Key {
     YearWord,
     /// Uzbek locative `da`/`ga` after a time or day.
     Da,
-    /// A word of waking up anywhere in the message, which reads an hour without am/pm in the
-    /// morning as a part of the day does: `wake`, `разбуди`, `подъём`, `uyg'otib`.
+    /// A word of waking up or of breakfast anywhere in the message, which reads an hour without
+    /// am/pm in the morning as a part of the day does: `wake`, `разбуди`, `подъём`,
+    /// `uyg'otib`, `breakfast`, `завтрак`, `nonushta`.
     MorningCue,
 }

@@ -7,14 +7,15 @@
 //! edge holds a phrase is one looked for inside the text, and then it must
 //! be unmistakable (two parts, a relative time, or a part such as "at 5", "tomorrow" or "on
 //! friday" that is no ordinary text), so that a lone "friday" in "prepare friday slides" stays
-//! text. A request to the bot at the start ("remind me", "напомни") is skipped first, so that
+//! text. A greeting and a request to the bot at the start ("good morning", "remind me",
+//! "напомни") are skipped first, so that
 //! "remind me at 5 to call mom" finds "at 5". When both edges hold phrases that
 //! contradict each other ("monday report tomorrow 9"), the one with more
 //! parts wins, the closing one on a tie, and the other stays text. Whatever the grammar can
 //! still read in the text left over is reported as unplaced, with words a one-letter typo was
 //! read as (see [`Found`]).
 
-use super::grammar::{Context, DayRef, Item, Lexed, parse_item};
+use super::grammar::{Context, DayRef, Item, Lexed, PeriodWord, parse_item};
 use super::keys::Key;
 use super::spec::Spec;
 use super::{Unplaced, UnplacedKind};
@@ -55,7 +56,7 @@ impl Run {
 pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     let n = lexed.len();
     let first_word = (0..n).find(|&i| !lexed.is_glue(i)).unwrap_or(n);
-    let first = skip_request(lexed, first_word, n);
+    let first = skip_request(lexed, skip_greeting(lexed, first_word, n), n);
     let prefix = chain(lexed, first).filter(Run::is_usable);
     let from = prefix.as_ref().map_or(first, |r| r.end);
     let suffix = (from..n)
@@ -103,6 +104,7 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
     let mut end = start;
     let mut bare_hour = false;
     let mut unmistakable = false;
+    let mut last = None;
     loop {
         let at = if spec.parts == 0 {
             start
@@ -119,9 +121,10 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
         let Some((item, item_end)) = parse_item(lexed, at, context) else {
             break;
         };
-        if !lexed.ends_word(item_end) || !spec.add(item) {
+        if !lexed.ends_word(item_end) || describes_task(last, item) || !spec.add(item) {
             break;
         }
+        last = Some(item);
         unmistakable |= is_unmistakable(lexed, at, item_end, item);
         bare_hour = matches!(
             item,
@@ -135,6 +138,22 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
         spec,
         unmistakable,
     })
+}
+
+/// Whether `item`, read right after the part `last`, is a noun of the task rather than of its
+/// time: a part of the day's noun or adjective after a clock time ("9:00 night shift", "soat
+/// 10 da kechki ovqat", "в 10 вечер встречи") names the task. An hour's own part of the day ("в
+/// 9 вечера", "at 9 in the evening") is the time's, and so is a noun after a day ("friday
+/// night").
+fn describes_task(last: Option<Item>, item: Item) -> bool {
+    matches!(last, Some(Item::Time(_)))
+        && matches!(
+            item,
+            Item::Period {
+                word: PeriodWord::Noun,
+                ..
+            }
+        )
 }
 
 /// Whether the part `item` over tokens `start..end` cannot be ordinary text: a relative time,
@@ -164,7 +183,7 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
                     .is_some_and(|t| !t.spaced && t.word().is_none());
             !malformed && (end - start >= 2 || lexed.token(start).and_then(|t| t.word()).is_some())
         }
-        Item::Period { alone, .. } => alone,
+        Item::Period { word, .. } => word == PeriodWord::Alone,
     }
 }
 
@@ -204,7 +223,7 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
     let mut bounds = Vec::new();
     let mut from = 0;
     for &(start, end) in runs {
-        bounds.push((from, start));
+        bounds.push((from, text_end_before(lexed, from, start)));
         from = end;
     }
     bounds.push((from, lexed.len()));
@@ -215,8 +234,9 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
         .collect();
     let mut requested = false;
     if let Some((start, end)) = pieces.first_mut() {
-        let past = skip_request(lexed, *start, *end);
-        requested = past > *start;
+        let greeted = skip_greeting(lexed, *start, *end);
+        let past = skip_request(lexed, greeted, *end);
+        requested = past > greeted;
         *start = past;
     }
     if let Some((start, end)) = pieces.last_mut() {
@@ -263,6 +283,17 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
         typos,
         unplaced,
     }
+}
+
+/// Where the text before a phrase starting at `start` ends: before a Russian "на" that leads
+/// its time ("встречу на 5 вечера"), which belongs to the phrase.
+fn text_end_before(lexed: &Lexed, from: usize, start: usize) -> usize {
+    let leads_time = start > from
+        && lexed.token(start - 1).and_then(|t| t.word()) == Some("на")
+        && lexed
+            .token(start)
+            .is_some_and(|t| t.word().is_none() && t.punct().is_none());
+    if leads_time { start - 1 } else { start }
 }
 
 /// Time words anywhere in `input`, for a message in which [`find`] found no phrase.
@@ -354,6 +385,16 @@ fn trim_glue(lexed: &Lexed, mut start: usize, mut end: usize) -> (usize, usize) 
         end -= 1;
     }
     (start, end)
+}
+
+/// Past a greeting opening the message ("Good morning!", "Доброе утро.", "Xayrli tong,") and
+/// the punctuation after it: it greets the bot and is no part of the task.
+fn skip_greeting(lexed: &Lexed, start: usize, end: usize) -> usize {
+    if start + 1 < end && lexed.has(start, Key::Greeting) && lexed.has(start + 1, Key::Greeted) {
+        (start + 2..end).find(|&i| !lexed.is_glue(i)).unwrap_or(end)
+    } else {
+        start
+    }
 }
 
 /// Past a leading `remind [me] [to]`, `напомни [мне]`, `menga eslat`, starting at `start`.

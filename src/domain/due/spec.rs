@@ -1,7 +1,7 @@
 //! What a time phrase says, gathered from its parts, and which parts
 //! contradict each other.
 
-use super::grammar::{Clock, DayRef, Item, Repeat, RepeatRef, Span};
+use super::grammar::{Clock, DayRef, Item, PeriodWord, Repeat, RepeatRef, Span};
 use super::keys::Period;
 
 /// The parts of one time phrase, each said at most once.
@@ -134,9 +134,9 @@ impl Spec {
                 self.period = Some(period);
             }
             Item::Time(clock) => self.clock = Some(clock),
-            Item::Period { period, alone } => {
+            Item::Period { period, word } => {
                 self.period = Some(period);
-                self.period_alone = alone;
+                self.period_alone = word == PeriodWord::Alone;
             }
             Item::Repeat(repeat, period) => {
                 self.repeat = Some(repeat);
@@ -159,7 +159,11 @@ impl Spec {
             other.clock.map(Item::Time),
             other.period.map(|period| Item::Period {
                 period,
-                alone: other.period_alone,
+                word: if other.period_alone {
+                    PeriodWord::Alone
+                } else {
+                    PeriodWord::Noun
+                },
             }),
             other.lead.map(Item::Lead),
             other.until.map(Item::Until),

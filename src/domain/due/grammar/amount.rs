@@ -6,9 +6,10 @@ use super::super::keys::{Key, Unit};
 use super::number::{Case, number_word};
 use super::{Context, Cursor, Item, Span, unit_key};
 
-/// "in AMOUNT", "через AMOUNT", "AMOUNT later", "AMOUNT from now", "AMOUNT keyin".
+/// "in AMOUNT", "через AMOUNT", "AMOUNT later", "AMOUNT from now", "AMOUNT keyin", and "after
+/// AMOUNT" as people write it in English learnt from Russian or Uzbek ("after 2 hours").
 pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
-    if c.eat(Key::In) {
+    if c.eat(Key::In) || c.eat(Key::After) {
         return amount(c).map(Item::Relative);
     }
     let span = amount(c)?;

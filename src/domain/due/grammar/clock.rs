@@ -5,7 +5,7 @@
 
 use super::super::keys::{Key, Period, Unit};
 use super::number::{Case, count, number_word};
-use super::{Clock, Context, Cursor, DayRef, Item, period_key};
+use super::{Clock, Context, Cursor, DayRef, Item, PeriodWord, period_key};
 
 /// `[at|в|soat|@] H[:MM|.MM] [o'clock|часов [MM минут]] [am|pm|a.m.] [da]`, an hour in words
 /// ("at five", "в пять", "soat beshda", "besh yarimda"), or noon/midnight.
@@ -17,8 +17,8 @@ use super::{Clock, Context, Cursor, DayRef, Item, period_key};
 /// a day or part of the day just before it ("завтра 9", "kechqurun 9"). An hour in words
 /// needs a cue of its own (a day before it is not enough: "tomorrow one thing").
 pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
-    let start = c.pos();
     let marked = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
+    let number = c.pos();
     if c.eat(Key::Noon) {
         return Some(Item::Time(Clock {
             exact: true,
@@ -43,6 +43,22 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         return None;
     }
     let in_words = digits == 0;
+    // "12 noon", "12 midnight".
+    if hour == 12 && !in_words {
+        if c.eat(Key::Noon) {
+            return Some(Item::Time(Clock {
+                exact: true,
+                ..Clock::at(12, 0)
+            }));
+        }
+        if c.eat(Key::Midnight) {
+            return Some(Item::Time(Clock {
+                exact: true,
+                midnight: true,
+                ..Clock::at(0, 0)
+            }));
+        }
+    }
     let mut minute = if in_words {
         c.attempt(|c| (c.eat(Key::HalfAt) || c.eat_all(&[Key::Half, Key::Da])).then_some(30))
     } else {
@@ -57,6 +73,10 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     };
     // "10:00", "7.30": a clock's face, read on the 24-hour clock as everywhere the bot is used.
     let clock_face = !in_words && minute.is_some();
+    // "at 9 30", "в 9 30": minutes after a marked hour, typed with a space for the colon.
+    if minute.is_none() && marked && !in_words {
+        minute = c.attempt(spaced_minutes);
+    }
     let hour_word = minute.is_none() && c.eat(Key::HourWord);
     if hour_word {
         minute = c.attempt(|c| {
@@ -65,6 +85,14 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         });
     }
     let meridiem = meridiem(c);
+    // "в 2 раза больше", "at 3 times the price", "завтра 3 дня подряд": a count, no hour.
+    let bare = minute.is_none() && !hour_word && meridiem.is_none();
+    if bare
+        && (c.peek_pick(|k| (k == Key::Times).then_some(()))
+            || (c.peek_pick(period_key) && counts(c, number, c.pos())))
+    {
+        return None;
+    }
     // Uzbek "soat 18 gacha", "by 18:00", is a deadline at that time.
     let located = c.eat(Key::Da) || c.eat(Key::UntilSuffix) || case == Case::At;
     let cued = marked
@@ -73,7 +101,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || meridiem.is_some()
         || located
         || (context.bare_hour && !in_words)
-        || (c.peek_pick(period_key) && !counts(c, start, c.pos()) && (1..=12).contains(&hour));
+        || (c.peek_pick(period_key) && (1..=12).contains(&hour));
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
     let exact = (digits == 2 && hour < 10) || clock_face;
     cued.then(|| {
@@ -85,15 +113,36 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     })
 }
 
-/// Whether the number at `start` counts the word at `noun` rather than being an hour: after
-/// "for" ("for 1 night", "for 2 days"), or after "на" before "дня" ("на 3 дня", three days). So
-/// the part of the day there is no cue that the number is an hour; "в 3 дня", "на 5 вечера",
-/// "на 9 утра" and "at 9 tonight" are.
-fn counts(c: &Cursor<'_>, start: usize, noun: usize) -> bool {
-    start.checked_sub(1).is_some_and(|before| {
-        c.word_at(before) == Some("for")
-            || (c.has_at(before, Key::On) && c.word_at(noun) == Some("дня"))
-    })
+/// Minutes typed after an hour with a space for the colon ("at 9 30", "в 9 30", "soat 9 30
+/// da"): two digits up to 59 that count nothing ("at 9 30 minutes", "в 10 15 числа", "в 9 30
+/// марта" are no minutes).
+fn spaced_minutes(c: &mut Cursor<'_>) -> Option<u64> {
+    let (minute, digits) = c.eat_number()?;
+    let counted = c.peek_pick(|k| {
+        matches!(
+            k,
+            Key::Unit(_)
+                | Key::UnitFrom(_)
+                | Key::Month(_)
+                | Key::HourWord
+                | Key::DateNoun
+                | Key::OrdinalSuffix
+                | Key::Times
+        )
+        .then_some(())
+    });
+    (digits == 2 && minute <= 59 && !counted && c.at_word_end()).then_some(minute)
+}
+
+/// Whether the number at `number` counts the word at `noun` rather than being an hour: after
+/// "for" ("for 1 night", "for 2 days"), or before "дня" without "в" before it ("на 3 дня", "3
+/// дня подряд": days). So the part of the day there is no cue that the number is an hour; "в 3
+/// дня", "на 5 вечера", "на 9 утра" and "at 9 tonight" are.
+fn counts(c: &Cursor<'_>, number: usize, noun: usize) -> bool {
+    let before = number.checked_sub(1);
+    let after_for = before.is_some_and(|b| c.word_at(b) == Some("for"));
+    let after_at = before.is_some_and(|b| c.has_at(b, Key::At));
+    after_for || (!after_at && c.word_at(noun) == Some("дня"))
 }
 
 /// Whether the word at `pos` is counted by the number before it ([`counts`]): days and nights,
@@ -144,6 +193,7 @@ fn russian_half(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
         return before(hour, 30);
     }
     let minutes = if c.eat(Key::HalfOf) {
+        c.eat_adjacent_punct('-');
         30
     } else if c.eat(Key::Quarter) {
         15
@@ -267,10 +317,14 @@ pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     if this {
         return Some(Item::DayPeriod(DayRef::Today, period));
     }
-    Some(Item::Period {
-        period,
-        alone: prefixed || adverb,
-    })
+    let word = if prefixed || adverb {
+        PeriodWord::Alone
+    } else if c.has_at(word_pos, Key::OfHour) {
+        PeriodWord::OfHour
+    } else {
+        PeriodWord::Noun
+    };
+    Some(Item::Period { period, word })
 }
 
 /// "at lunch", "в обед", "к обеду", "after lunch", "после обеда".
@@ -284,6 +338,6 @@ fn lunch(c: &mut Cursor<'_>) -> Option<Item> {
     };
     c.eat(Key::LunchNoun).then_some(Item::Period {
         period,
-        alone: true,
+        word: PeriodWord::Alone,
     })
 }

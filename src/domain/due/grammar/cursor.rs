@@ -18,20 +18,26 @@ pub(in crate::domain::due) struct Lexed {
 
 impl Lexed {
     /// Tokenizes `input` and looks up every word, `hint`'s language first. A Cyrillic word is
-    /// also read as Uzbek through its Latin transliteration ("эртага" is "ertaga"), as typed on
+    /// also read as Uzbek through its Latin transliteration ("эртага" is "ertaga"; a Russian
+    /// word only in an Uzbek chat: "марта" is March elsewhere, not "marta"), as typed on
     /// a Russian keyboard when it means nothing else ("хар" is "ҳар", see
     /// [`keyboard_uz_meanings`]), and a word
     /// with no meaning that is one letter away from a key word is read as that word (see
     /// [`typo_of`]).
     pub fn new(input: &str, hint: Lang) -> Lexed {
         let tokens = tokenize(input);
-        let (keys, typos) = tokens
+        let (mut keys, typos): (Vec<Vec<Key>>, _) = tokens
             .iter()
             .map(|t| match t.word() {
                 Some(word) => word_meanings(word, input.get(t.start..t.end).unwrap_or(""), hint),
                 None => (Vec::new(), None),
             })
             .unzip();
+        for i in 1..tokens.len() {
+            if keys[i - 1].contains(&Key::Greeting) && is_greeted(&tokens[i], &keys[i]) {
+                keys[i] = vec![Key::Greeted];
+            }
+        }
         Lexed {
             tokens,
             keys,
@@ -71,10 +77,11 @@ impl Lexed {
     }
 
     /// The part of the day the message's words point to, when they agree: a word of waking up
-    /// ("wake", "разбуди", "подъём", "uyg'otib") or of the morning ("morning", "утром",
-    /// "ertalab"), or of the evening ("evening", "вечером", "kechki"), anywhere in it. `None`
-    /// when there is none, or words of both. A meal is no cue: "call mom at 9 about dinner" is
-    /// about dinner, not at it.
+    /// or of breakfast ("wake", "разбуди", "подъём", "uyg'otib", "breakfast", "завтрак",
+    /// "nonushta") or of the morning ("morning", "утром", "ertalab"), or of the evening
+    /// ("evening", "вечером", "kechki"), anywhere in it. `None` when there is none, or words of
+    /// both. Later meals are no cue: "call mom at 9 about dinner" is about dinner, not at it,
+    /// while "breakfast at 8" is not at 20:00.
     pub fn cue(&self) -> Option<Period> {
         let any = |key: Key| (0..self.len()).any(|i| self.has(i, key));
         let morning = any(Key::MorningCue) || any(Key::Period(Period::Morning));
@@ -123,6 +130,19 @@ impl Lexed {
     }
 }
 
+/// Whether `token`, with the meanings `keys`, is what a greeting wishes ("morning" of "good
+/// morning", "утро" of "доброе утро", "tong" of "xayrli tong"): a part of the day, a day, or
+/// Uzbek's words for the morning, the evening and the night.
+fn is_greeted(token: &Token, keys: &[Key]) -> bool {
+    token.spaced
+        && (keys
+            .iter()
+            .any(|k| matches!(k, Key::Period(_) | Key::DayNoun))
+            || token
+                .word()
+                .is_some_and(|w| matches!(w, "tong" | "kech" | "tun" | "day")))
+}
+
 /// The meanings of a word (`folded`, and as typed in `original`), and the key word it was
 /// read as if it is a typo.
 fn word_meanings(folded: &str, original: &str, hint: Lang) -> (Vec<Key>, Option<&'static str>) {
@@ -136,7 +156,12 @@ fn word_meanings(folded: &str, original: &str, hint: Lang) -> (Vec<Key>, Option<
         fold(&uz_cyrillic_to_latin(&visible))
     });
     if let Some(latin) = &latin {
-        keys.extend(meanings_in(latin, Lang::Uz));
+        // A Russian word keeps its Russian meaning unless the chat is Uzbek: "марта" is March,
+        // not Uzbek "marta" (times), in "30 марта".
+        let uzbek_chat = matches!(hint, Lang::Uz | Lang::UzCyrl);
+        if uzbek_chat || meanings_in(folded, Lang::Ru).is_empty() {
+            keys.extend(meanings_in(latin, Lang::Uz));
+        }
         if keys.is_empty() {
             keys = keyboard_uz_meanings(latin);
         }
@@ -292,6 +317,16 @@ impl<'a> Cursor<'a> {
     /// Consumes a word written right after the previous token.
     pub fn eat_adjacent_word(&mut self, word: &str) -> bool {
         !self.next_is_spaced() && self.eat_word(word)
+    }
+
+    /// Whether what was read so far ends a word: at the end, before a space, or before `,`
+    /// `;` `!` `?` (the `30` of "at 9 30, call mom", not of "9 30-го").
+    pub fn at_word_end(&self) -> bool {
+        self.lexed.token(self.pos).is_none_or(|t| {
+            t.spaced
+                || t.punct()
+                    .is_some_and(|p| matches!(p, ',' | ';' | '!' | '?'))
+        })
     }
 
     fn next_is_spaced(&self) -> bool {
