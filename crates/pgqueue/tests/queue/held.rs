@@ -824,3 +824,47 @@ async fn a_deleting_queue_under_a_lease_deletes_clean_successes_and_fences_them(
         "a success after an error keeps its history"
     );
 }
+
+/// The previous release's statement, the five-argument `complete_and_claim_job`, still records a
+/// success (keeping the row as done, even on a deleting queue), fences a repeated one and claims
+/// the next job under a lease.
+#[tokio::test]
+async fn the_previous_releases_complete_and_claim_still_completes_fences_and_claims() {
+    let db = TestDb::new().await;
+    let queue = deleting_queue(&db, "previous");
+    let ids = enqueue(
+        &queue,
+        &db.pool,
+        &[
+            NewJob::new(json!({ "job": 1 })),
+            NewJob::new(json!({ "job": 2 })),
+        ],
+    )
+    .await;
+    let claimed = queue.claim("t", 1).await.unwrap();
+    assert_eq!(claimed.len(), 1);
+    let first = &claimed[0];
+    assert_eq!(first.id, ids[0]);
+    let previous = |claim: i32| {
+        sqlx::query_as::<_, (bool, Option<i64>)>(
+            "select completed, id from complete_and_claim_job($1, $2, $3, 30, 'old')",
+        )
+        .bind(first.id.0)
+        .bind(claim)
+        .bind("previous")
+    };
+
+    let (completed, next) = previous(first.claim).fetch_one(&db.pool).await.unwrap();
+    assert!(completed, "the success is recorded");
+    assert_eq!(next, Some(ids[1].0), "and the next job claimed");
+    assert_eq!(
+        info(&db.pool, ids[0]).await.state,
+        JobState::Done,
+        "the five-argument form keeps the row"
+    );
+    assert_eq!(info(&db.pool, ids[1]).await.state, JobState::Running);
+
+    let (again, none) = previous(first.claim).fetch_one(&db.pool).await.unwrap();
+    assert!(!again, "a second success of the same claim is refused");
+    assert_eq!(none, None, "nothing else is due");
+}
