@@ -99,6 +99,9 @@ pub(super) enum Key {
     /// The word a greeting's adjective greets with ("morning" of "good morning", "tong" of
     /// "xayrli tong"): it loses its other meanings.
     Greeted,
+    /// A measure or a counted thing after a number: `pcs`, `kg`, `шт`, `человек`, `ta`,
+    /// `dona`, `kishi`. The number before it is no hour ("завтра 10 штук", "ertaga 3 ta non").
+    Measure,
     /// `lunch`, `обед`, `tushlik`: a part of the day only after a marker ("в обед").
     LunchNoun,
     /// `after` in "after lunch", Russian `после`.

@@ -285,16 +285,23 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
     }
 }
 
-/// Where the text before a phrase starting at `start` ends: before a Russian "на" that leads
-/// its time ("встречу на 5 вечера"), which belongs to the phrase.
+/// Where the text before a phrase starting at `start` ends: before a preposition that leads
+/// the phrase ("встречу на 5 вечера", "сдать отчёт до 18:00", "appointment for 3pm"), which
+/// belongs to it.
 fn text_end_before(lexed: &Lexed, from: usize, start: usize) -> usize {
-    let leads_time = start > from
-        && lexed.token(start - 1).and_then(|t| t.word()) == Some("на")
+    let leads = start > from
+        && lexed.starts_word(start)
         && lexed
-            .token(start)
-            .is_some_and(|t| t.word().is_none() && t.punct().is_none());
-    if leads_time { start - 1 } else { start }
+            .token(start - 1)
+            .and_then(|t| t.word())
+            .is_some_and(|w| LEADING_PREPOSITIONS.contains(&w));
+    if leads { start - 1 } else { start }
 }
+
+/// Prepositions that lead a time phrase right after them.
+const LEADING_PREPOSITIONS: &[&str] = &[
+    "на", "до", "в", "во", "к", "for", "at", "by", "on", "until", "till",
+];
 
 /// Time words anywhere in `input`, for a message in which [`find`] found no phrase.
 pub(super) fn loose(input: &str, lexed: &Lexed) -> Vec<Unplaced> {

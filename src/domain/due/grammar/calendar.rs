@@ -109,34 +109,71 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             _ => None,
         })
         .or_else(|| {
+            // "the day after tomorrow", and "after tomorrow" as English learnt from Russian or
+            // Uzbek says it.
             c.eat(Key::The);
-            c.eat_all(&[Key::DayNoun, Key::After, Key::Tomorrow])
+            c.eat(Key::DayNoun);
+            c.eat_all(&[Key::After, Key::Tomorrow])
                 .then_some(DayRef::DayAfterTomorrow)
         })?;
     c.eat(Key::Da);
     Some(Item::Day(day))
 }
 
-/// `[on|в] [next|this] WEEKDAY [kuni]`. Short forms (`sat`, `ср`, `du`) count only with a
-/// prefix or a number right after ("пн 10:00"), since words like "sun" and "wed" are common in
-/// task text.
+/// `[on|в] [next|this] WEEKDAY [kuni]`. Short forms (`sat`, `ср`) count only with a prefix or
+/// a time right after ("пн 10:00", "вт в 19", "tue at 5pm", "thu. 5pm"), and Uzbek's (`du`,
+/// `sha`) only before "soat" ("du soat 10 da"), since words like "sun" and "wed" are common in
+/// task text ("the sun at 6" is no Sunday).
 pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    let start = c.pos();
     let marked = c.eat(Key::On) || c.eat(Key::At);
     let next = c.eat(Key::Next);
-    let prefixed = marked || next || c.eat(Key::This);
+    let this = c.eat(Key::This);
+    let prefixed = marked || next || this;
     let day = match c.eat_pick(full_weekday) {
         Some(day) => day,
         None => {
-            let day = c.eat_pick(short_weekday)?;
-            if !prefixed && !c.peek_number() {
+            let after_the = start
+                .checked_sub(1)
+                .is_some_and(|before| c.has_at(before, Key::The));
+            let short = c.eat_pick(short_weekday);
+            let (day, timed) = match short {
+                Some(day) => (day, time_follows(c)),
+                None => (c.eat_pick(listed_only)?, soat_follows(c)),
+            };
+            if !(prefixed || (timed && !after_the)) {
                 return None;
             }
+            c.attempt(|c| (c.eat_adjacent_punct('.') && time_follows(c)).then_some(()));
             day
         }
     };
     c.eat(Key::DayNoun);
     c.eat(Key::Da);
     Some(Item::Day(DayRef::Weekday { day, next }))
+}
+
+/// Whether a time comes next, right after a number or a time marker and a number ("10:00", "в
+/// 19", "at 5pm"), perhaps after a dot ("thu. 5pm"); nothing is consumed.
+fn time_follows(c: &Cursor<'_>) -> bool {
+    let mut ahead = c.clone();
+    ahead.eat_adjacent_punct('.');
+    let _ = ahead.eat(Key::At) || ahead.eat(Key::By) || ahead.eat_punct('@');
+    ahead.peek_number()
+}
+
+/// Whether Uzbek "soat" and a number come next ("du soat 10 da"); nothing is consumed.
+fn soat_follows(c: &Cursor<'_>) -> bool {
+    let mut ahead = c.clone();
+    (ahead.eat_word("soat") || ahead.eat_word("соат")) && ahead.peek_number()
+}
+
+/// An Uzbek weekday's short form that is a weekday only in a list or before a time: `du`, `sha`.
+fn listed_only(key: Key) -> Option<Weekday> {
+    match key {
+        Key::WeekdayListed(day) => Some(day),
+        _ => None,
+    }
 }
 
 /// A weekday meaning, full or short.

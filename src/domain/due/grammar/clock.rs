@@ -18,6 +18,9 @@ use super::{Clock, Context, Cursor, DayRef, Item, PeriodWord, period_key};
 /// needs a cue of its own (a day before it is not enough: "tomorrow one thing").
 pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let marked = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
+    // "на завтра на 10", "будильник завтра на 6": "на" after a day marks a time that ends the
+    // phrase ("на 4 человека" stays a count).
+    let on_a_day = !marked && context.has_day && c.eat(Key::On);
     let number = c.pos();
     if c.eat(Key::Noon) {
         return Some(Item::Time(Clock {
@@ -59,20 +62,18 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             }));
         }
     }
+    let half =
+        c.attempt(|c| (c.eat(Key::HalfAt) || c.eat_all(&[Key::Half, Key::Da])).then_some(30));
     let mut minute = if in_words {
-        c.attempt(|c| (c.eat(Key::HalfAt) || c.eat_all(&[Key::Half, Key::Da])).then_some(30))
+        half.or_else(|| c.attempt(minutes_in_words))
     } else {
-        c.attempt(|c| {
-            if !(c.eat_adjacent_punct(':') || c.eat_adjacent_punct('.')) {
-                return None;
-            }
-            c.eat_adjacent_number()
-                .filter(|(_, digits)| *digits == 2)
-                .map(|(m, _)| m)
-        })
+        c.attempt(face_minutes)
     };
-    // "10:00", "7.30": a clock's face, read on the 24-hour clock as everywhere the bot is used.
+    // "10:00", "7.30", "10-30": a clock's face, read on the 24-hour clock as everywhere the bot
+    // is used.
     let clock_face = !in_words && minute.is_some();
+    // "soat 10 yarimda": half past, after digits too.
+    minute = minute.or(half);
     // "at 9 30", "в 9 30": minutes after a marked hour, typed with a space for the colon.
     if minute.is_none() && marked && !in_words {
         minute = c.attempt(spaced_minutes);
@@ -85,10 +86,14 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         });
     }
     let meridiem = meridiem(c);
-    // "в 2 раза больше", "at 3 times the price", "завтра 3 дня подряд": a count, no hour.
+    // "в 2 раза больше", "at 3 times the price", "завтра 3 дня подряд", and without a marker
+    // "завтра 10 штук", "ertaga 3 ta non": a count, no hour ("at 9 pills" is a time).
     let bare = minute.is_none() && !hour_word && meridiem.is_none();
+    let times = |k: Key| (k == Key::Times).then_some(());
+    let measure = |k: Key| (k == Key::Measure).then_some(());
     if bare
-        && (c.peek_pick(|k| (k == Key::Times).then_some(()))
+        && (c.peek_pick(times)
+            || (!marked && c.peek_pick(measure))
             || (c.peek_pick(period_key) && counts(c, number, c.pos())))
     {
         return None;
@@ -100,7 +105,8 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || hour_word
         || meridiem.is_some()
         || located
-        || (context.bare_hour && !in_words)
+        || (context.bare_hour && !in_words && !on_a_day)
+        || (on_a_day && c.ends_phrase())
         || (c.peek_pick(period_key) && (1..=12).contains(&hour));
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
     let exact = (digits == 2 && hour < 10) || clock_face;
@@ -111,6 +117,26 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             ..Clock::at(small(hour), small(minute.unwrap_or(0)))
         })
     })
+}
+
+/// The minutes of a clock's face: `:MM` or `.MM` ("10:30", "7.05"), or `-MM` when it cannot be
+/// the end of a range of hours ("10-30", "9-00"; "10-12" is no time).
+fn face_minutes(c: &mut Cursor<'_>) -> Option<u64> {
+    let dash = if c.eat_adjacent_punct(':') || c.eat_adjacent_punct('.') {
+        false
+    } else if c.eat_adjacent_punct('-') {
+        true
+    } else {
+        return None;
+    };
+    let (minute, _) = c.eat_adjacent_number().filter(|(_, digits)| *digits == 2)?;
+    (!dash || minute == 0 || (24..=59).contains(&minute)).then_some(minute)
+}
+
+/// Minutes in words after an hour in words: "ten thirty", "десять тридцать", "nine fifteen".
+fn minutes_in_words(c: &mut Cursor<'_>) -> Option<u64> {
+    let (minute, case) = number_word(c)?;
+    (case == Case::Plain && (10..=59).contains(&minute)).then_some(u64::from(minute))
 }
 
 /// Minutes typed after an hour with a space for the colon ("at 9 30", "в 9 30", "soat 9 30

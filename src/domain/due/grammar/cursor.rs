@@ -176,7 +176,8 @@ fn word_meanings(folded: &str, original: &str, hint: Lang) -> (Vec<Key>, Option<
     }
 }
 
-/// A position in a [`Lexed`] message that grammar rules advance.
+/// A position in a [`Lexed`] message that grammar rules advance; a clone looks ahead.
+#[derive(Clone)]
 pub(in crate::domain::due) struct Cursor<'a> {
     lexed: &'a Lexed,
     pos: usize,
@@ -327,6 +328,14 @@ impl<'a> Cursor<'a> {
                 || t.punct()
                     .is_some_and(|p| matches!(p, ',' | ';' | '!' | '?'))
         })
+    }
+
+    /// Whether the message or a sentence ends here: at the end, or before punctuation other
+    /// than `:` and `.` (which may join a time's minutes).
+    pub fn ends_phrase(&self) -> bool {
+        self.lexed
+            .token(self.pos)
+            .is_none_or(|t| t.punct().is_some_and(|p| !matches!(p, ':' | '.')))
     }
 
     fn next_is_spaced(&self) -> bool {
