@@ -242,6 +242,7 @@ assumed-next-weekday = Next week's, not this week's: { $date }.
 assumed-next-week = Next week with no day is its Monday: { $date }.
 assumed-night-after = That is the night after the day you named: { $date }.
 assumed-typo = I read “{ $typed }” as “{ $read }”.
+assumed-other-zone = { $theirs } { $offset } is { $yours } your time.
 unplaced-repeat = I could not make “{ $words }” a repeat, so the task is saved without one. To make it repeat, tap Change time and send a repeat, for example: every day 9:00
 unplaced-kept = I kept “{ $words }” in the task's text, not in its time.
 unplaced-repeat-loose = I could not make “{ $words }” a repeat.

@@ -224,6 +224,7 @@ assumed-next-weekday = Bu haftadagi emas, keyingi haftadagi kun: { $date }.
 assumed-next-week = Kuni aytilmagan keyingi hafta — uning dushanbasi: { $date }.
 assumed-night-after = Bu aytilgan kundan keyingi tun: { $date }.
 assumed-typo = “{ $typed }” so'zini “{ $read }” deb o'qidim.
+assumed-other-zone = { $offset } bo'yicha { $theirs } — sizning vaqtingiz bilan { $yours }.
 unplaced-repeat = “{ $words }” iborasini takrorga aylantira olmadim, shuning uchun vazifa takrorsiz saqlandi. Takrorlansin desangiz, «Vaqtni o'zgartirish» tugmasini bosib, takrorni yozing, masalan: har kuni 9:00
 unplaced-kept = “{ $words }” vazifa matnida qoldi, vaqt sifatida olinmadi.
 unplaced-repeat-loose = “{ $words }” iborasini takrorga aylantira olmadim.

@@ -17,14 +17,14 @@
 //! The lines are plain text (the user's words in them are escaped by the template that shows
 //! them); every line starts with its icon.
 
-use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, Timelike, Utc};
+use chrono::{DateTime, NaiveDate, NaiveTime, Offset, TimeDelta, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 
 use crate::bot::render::{RenderError, notice, shorten};
 use crate::domain::due::{Assumption, ParsedDue, Unplaced, UnplacedKind, daytime_reading};
 use crate::domain::script::cyrillic::to_cyrillic;
 use crate::domain::script::is_cyrillic;
-use crate::domain::timezone::resolve_local;
+use crate::domain::timezone::{resolve_local, to_local};
 use crate::i18n::dates::Dates;
 use crate::i18n::{Arg, Tr};
 
@@ -199,6 +199,14 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
         Assumption::NightAfterDay { date } => {
             tr.t_with("assumed-night-after", &[("date", Arg::Text(&day(*date)))])
         }
+        Assumption::OtherZone { zone: theirs, due } => tr.t_with(
+            "assumed-other-zone",
+            &[
+                ("theirs", Arg::Text(&clock(to_local(*theirs, *due).time()))),
+                ("offset", Arg::Text(&utc_offset(*theirs, *due))),
+                ("yours", Arg::Text(&clock(to_local(zone, *due).time()))),
+            ],
+        ),
         Assumption::Typo { typed, read } => {
             let read = in_script_of(typed, read);
             tr.t_with(
@@ -228,6 +236,22 @@ fn as_typed(typed: NaiveTime) -> String {
     match typed.minute() {
         0 => hour.to_string(),
         minute => format!("{hour}:{minute:02}"),
+    }
+}
+
+/// The offset from UTC of `zone` at `at`, as every language of the bot writes it: "UTC+3",
+/// "UTC+5:30", "UTC−4", "UTC".
+fn utc_offset(zone: Tz, at: DateTime<Utc>) -> String {
+    let seconds = zone
+        .offset_from_utc_datetime(&at.naive_utc())
+        .fix()
+        .local_minus_utc();
+    let sign = if seconds < 0 { '−' } else { '+' };
+    let (hours, minutes) = (seconds.abs() / 3600, seconds.abs() % 3600 / 60);
+    match (hours, minutes) {
+        (0, 0) => "UTC".to_owned(),
+        (hours, 0) => format!("UTC{sign}{hours}"),
+        (hours, minutes) => format!("UTC{sign}{hours}:{minutes:02}"),
     }
 }
 

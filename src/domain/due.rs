@@ -244,6 +244,14 @@ pub enum Assumption {
         /// The calendar date of the moment taken.
         date: NaiveDate,
     },
+    /// The time was said in another zone than the chat's ("10:00 по мск", "3pm UTC"): it is that
+    /// zone's, and the chat shows it in its own ("10:00 UTC+3 is 12:00 your time").
+    OtherZone {
+        /// The zone named.
+        zone: Tz,
+        /// The moment taken.
+        due: DateTime<Utc>,
+    },
     /// A word one letter away from a key word was read as that word ("tomorow", "завтро").
     Typo {
         /// The word as typed.

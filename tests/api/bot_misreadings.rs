@@ -331,3 +331,38 @@ async fn misreading_an_edit_says_what_it_assumed() {
     assert!(!text(&moved).contains("ℹ️"), "{moved:?}");
     app.stop().await;
 }
+
+/// A time said in another zone ("в 19:00 по мск") is that zone's: the task is due then, and the
+/// card says what it is on the user's clock. A repeat keeps the user's zone and says that the
+/// zone was left in the text.
+#[tokio::test]
+async fn a_time_said_in_another_zone_is_that_zones_and_said() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::Ru);
+    let (ann, zone) = at_noon(&app, "ru").await;
+    let moscow: Tz = "Europe/Moscow".parse().unwrap();
+
+    let card = app.say(ann, "вебинар завтра в 19:00 по мск").await;
+    let id = task_id(&card);
+    let (task_text, due, ..) = stored(&app, id).await;
+    assert_eq!(task_text, "вебинар");
+    let moscow_tomorrow = to_local(moscow, Utc::now()).date().succ_opt().unwrap();
+    assert_eq!(due, at(moscow, moscow_tomorrow, 19, 0));
+    let yours = to_local(zone, due).format("%H:%M").to_string();
+    let said = tr.t_with(
+        "assumed-other-zone",
+        &[
+            ("theirs", Arg::Text("19:00")),
+            ("offset", Arg::Text("UTC+3")),
+            ("yours", Arg::Text(&yours)),
+        ],
+    );
+    assert!(text(&card).contains(&said), "{card:?} lacks {said}");
+    assert!(text(&card).contains(&yours), "{card:?}");
+
+    let repeat = app.say(ann, "каждый день в 10:00 по мск отчёт").await;
+    let kept = tr.t_with("unplaced-kept", &[("words", Arg::Text("по мск"))]);
+    assert!(text(&repeat).contains(&kept), "{repeat:?} lacks {kept}");
+    assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+    app.stop().await;
+}

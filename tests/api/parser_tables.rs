@@ -590,6 +590,16 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "ertaga peshinda uchrashuv", due("2026-03-28 13:00", "uchrashuv")),
         (TASHKENT, Uz, "ertaga kechga shifokor", due("2026-03-28 19:00", "shifokor")),
         (BERLIN_FRI, En, "after tomorrow meeting at 10", due("2026-03-29 10:00", "meeting")),
+        // A time said in another zone is that zone's, and noted; a city alone is a place.
+        (TASHKENT, Ru, "созвон завтра в 10:00 по москве", due("2026-03-28 12:00", "созвон").noted("OtherZone { zone: Europe/Moscow")),
+        (TASHKENT, Ru, "вебинар в 19:00 (мск)", due("2026-03-27 21:00", "вебинар").noted("OtherZone")),
+        (TASHKENT, Ru, "вебинар в 19:00 по московскому времени", due("2026-03-27 21:00", "вебинар")),
+        (BERLIN_FRI, En, "webinar tomorrow at 3pm UTC", due("2026-03-28 16:00", "webinar").noted("OtherZone { zone: UTC")),
+        (BERLIN_FRI, En, "call with NY team tomorrow 10am EST", due("2026-03-28 15:00", "call with NY team")),
+        (BERLIN_FRI, En, "call at 5pm moscow time", due("2026-03-27 15:00", "call")),
+        (TASHKENT, Uz, "ertaga soat 10:00 da Moskva vaqti bilan majlis", due("2026-03-28 12:00", "majlis")),
+        (BERLIN_FRI, En, "flight to moscow at 18:00", due("2026-03-27 18:00", "flight to moscow").nothing_unplaced()),
+        (TASHKENT, Ru, "каждый день в 10:00 по мск отчёт", due("2026-03-28 10:00", "по мск отчёт").every("FREQ=DAILY").unplaced("по мск")),
         // "марта" is March in Russian, not Uzbek "marta" (times) transliterated.
         (MOSCOW, Ru, "встреча 30 марта в 10:00", due("2026-03-30 10:00", "встреча").nothing_unplaced()),
         (MOSCOW, Ru, "встреча в 10:00 30 марта", due("2026-03-30 10:00", "встреча").nothing_unplaced()),

@@ -1,6 +1,7 @@
 //! English words the due-date grammar understands.
 
 use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
+use chrono_tz::Tz;
 
 use super::keys::Key::{self, *};
 use super::keys::Period::{Afternoon, Evening, Lunch, Morning, Night};
@@ -163,6 +164,19 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("evening", Period(Evening)),
     ("night", Period(Night)),
     ("good", Greeting),
+    ("msk", ZoneAbbrev(Tz::Europe__Moscow)),
+    ("utc", ZoneAbbrev(Tz::UTC)),
+    ("gmt", ZoneAbbrev(Tz::UTC)),
+    ("est", ZoneAbbrev(Tz::America__New_York)),
+    ("edt", ZoneAbbrev(Tz::America__New_York)),
+    ("pst", ZoneAbbrev(Tz::America__Los_Angeles)),
+    ("pdt", ZoneAbbrev(Tz::America__Los_Angeles)),
+    ("cet", ZoneAbbrev(Tz::Europe__Berlin)),
+    ("cest", ZoneAbbrev(Tz::Europe__Berlin)),
+    ("moscow", ZoneCity(Tz::Europe__Moscow)),
+    ("tashkent", ZoneCity(Tz::Asia__Tashkent)),
+    ("london", ZoneCity(Tz::Europe__London)),
+    ("berlin", ZoneCity(Tz::Europe__Berlin)),
     ("pcs", Measure),
     ("pc", Measure),
     ("kg", Measure),

@@ -8,8 +8,10 @@ mod cursor;
 mod end;
 mod number;
 mod repeat;
+mod zone;
 
 use chrono::{Weekday, WeekdaySet};
+use chrono_tz::Tz;
 
 use crate::domain::recurrence::WeekOfMonth;
 
@@ -257,6 +259,8 @@ pub(super) enum Item {
     Until(DayRef),
     /// "10 times", "10 раз", "10 marta": how many occurrences a repeat has.
     Count(u32),
+    /// "по мск", "UTC", "Moscow time", "Toshkent vaqti bilan": the zone the time is said in.
+    Zone(Tz),
 }
 
 /// How a part of the day was said, which decides what it may do in a phrase.
@@ -286,7 +290,7 @@ pub(super) struct Context {
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 
 /// Rules in priority order: the first that matches wins.
-const RULES: [Rule; 13] = [
+const RULES: [Rule; 14] = [
     repeat::repeat,
     end::until,
     end::count,
@@ -300,6 +304,7 @@ const RULES: [Rule; 13] = [
     clock::spoken_time,
     clock::time,
     clock::period,
+    zone::zone,
 ];
 
 /// The phrase part starting at token `at`, and the index just past it.

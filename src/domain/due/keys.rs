@@ -6,6 +6,7 @@
 //! after a time); the grammar picks the one its context needs.
 
 use chrono::Weekday;
+use chrono_tz::Tz;
 
 /// A unit of a duration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,6 +100,13 @@ pub(super) enum Key {
     /// The word a greeting's adjective greets with ("morning" of "good morning", "tong" of
     /// "xayrli tong"): it loses its other meanings.
     Greeted,
+    /// A time zone's abbreviation, said after a time: `мск`, `msk`, `utc`, `gmt`, `est` ("в 19:00
+    /// мск", "3pm UTC"): the time is that zone's.
+    ZoneAbbrev(Tz),
+    /// A city whose time a time may be said in, a zone only after "по" or before "time" /
+    /// "vaqti": `москве`, `московскому`, `moscow`, `toshkent` ("по москве", "Moscow time",
+    /// "Toshkent vaqti bilan"). Alone it is a place ("flight to Moscow").
+    ZoneCity(Tz),
     /// A measure or a counted thing after a number: `pcs`, `kg`, `шт`, `человек`, `ta`,
     /// `dona`, `kishi`. The number before it is no hour ("завтра 10 штук", "ertaga 3 ta non").
     Measure,

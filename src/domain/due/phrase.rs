@@ -184,6 +184,7 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
             !malformed && (end - start >= 2 || lexed.token(start).and_then(|t| t.word()).is_some())
         }
         Item::Period { word, .. } => word == PeriodWord::Alone,
+        Item::Zone(_) => true,
     }
 }
 

@@ -36,8 +36,9 @@ pub(super) struct Resolved {
     pub choice: Option<HourChoice>,
 }
 
-/// Resolves `spec` against `now` in `tz`; `cue` is the part of the day the message's other
-/// words point to ("wake me", "dinner"), which reads an hour without am/pm.
+/// Resolves `spec` against `now` in `tz`, or in the zone the phrase names ("10:00 по мск"),
+/// noted; `cue` is the part of the day the message's other words point to ("wake me",
+/// "dinner"), which reads an hour without am/pm.
 pub(super) fn resolve(
     spec: &Spec,
     cue: Option<Period>,
@@ -47,11 +48,15 @@ pub(super) fn resolve(
     let lead = spec.lead.map(lead_duration).transpose()?;
     let mut notes = Vec::new();
     let said = cued(Said::read(spec.clock, spec.period)?, cue, &mut notes);
-    let (due, recurrence) = moment(spec, said, now, tz, &mut notes)?;
-    if to_local(tz, due).year() > MAX_YEAR {
+    let zone = spec.zone.unwrap_or(tz);
+    let (due, recurrence) = moment(spec, said, now, zone, &mut notes)?;
+    if to_local(zone, due).year() > MAX_YEAR {
         return Err(too_far());
     }
-    let choice = choice(spec, said, (due, recurrence), now, tz);
+    if zone != tz && !spec.is_zone_free() {
+        notes.push(Assumption::OtherZone { zone, due });
+    }
+    let choice = choice(spec, said, (due, recurrence), now, zone);
     Ok(Resolved {
         due,
         recurrence,

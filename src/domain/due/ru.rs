@@ -1,6 +1,7 @@
 //! Russian words the due-date grammar understands (folded: lowercase, `ё` → `е`).
 
 use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
+use chrono_tz::Tz;
 
 use super::keys::Key::{self, *};
 use super::keys::Period::{Afternoon, Evening, Morning, Night};
@@ -231,6 +232,14 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("доброй", Greeting),
     ("доброго", Greeting),
     ("спокойной", Greeting),
+    ("мск", ZoneAbbrev(Tz::Europe__Moscow)),
+    ("москве", ZoneCity(Tz::Europe__Moscow)),
+    ("московскому", ZoneCity(Tz::Europe__Moscow)),
+    ("москвы", ZoneCity(Tz::Europe__Moscow)),
+    ("ташкенту", ZoneCity(Tz::Asia__Tashkent)),
+    ("ташкентскому", ZoneCity(Tz::Asia__Tashkent)),
+    ("ташкента", ZoneCity(Tz::Asia__Tashkent)),
+    ("гринвичу", ZoneCity(Tz::UTC)),
     ("шт", Measure),
     ("штук", Measure),
     ("штуки", Measure),

@@ -1,6 +1,8 @@
 //! What a time phrase says, gathered from its parts, and which parts
 //! contradict each other.
 
+use chrono_tz::Tz;
+
 use super::grammar::{Clock, DayRef, Item, PeriodWord, Repeat, RepeatRef, Span};
 use super::keys::Period;
 
@@ -25,6 +27,8 @@ pub(super) struct Spec {
     pub until: Option<DayRef>,
     /// "10 times": how many occurrences a repeat has.
     pub count: Option<u32>,
+    /// "по мск", "UTC": the zone the time is said in, when not the chat's.
+    pub zone: Option<Tz>,
     /// How many parts were added.
     pub parts: usize,
 }
@@ -89,6 +93,7 @@ impl Spec {
                 self.repeat.is_none()
                     && self.day.is_none()
                     && self.relative.is_none()
+                    && self.zone.is_none()
                     && !(period.is_some() && (self.period.is_some() || clashes(self.clock, period)))
             }
             Item::Lead(_) => self.lead.is_none(),
@@ -97,6 +102,8 @@ impl Spec {
                     && (self.repeat.is_some() || (self.day.is_none() && self.relative.is_none()))
             }
             Item::Count(_) => self.count.is_none() && (self.repeat.is_some() || self.parts == 0),
+            // A repeat keeps the chat's zone: a time in another one is left out, and said.
+            Item::Zone(_) => self.zone.is_none() && self.repeat.is_none(),
         };
         if fits {
             self.set(item);
@@ -145,6 +152,7 @@ impl Spec {
             Item::Lead(span) => self.lead = Some(span),
             Item::Until(day) => self.until = Some(day),
             Item::Count(n) => self.count = Some(n),
+            Item::Zone(zone) => self.zone = Some(zone),
         }
         self.parts += 1;
     }
@@ -168,6 +176,7 @@ impl Spec {
             other.lead.map(Item::Lead),
             other.until.map(Item::Until),
             other.count.map(Item::Count),
+            other.zone.map(Item::Zone),
         ];
         items
             .into_iter()
@@ -206,11 +215,13 @@ impl Spec {
             && self.until.is_none()
     }
 
-    /// Whether it holds nothing but a lead time or a count, which may stand apart from the
-    /// rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before", "every day at 9
-    /// pills, 10 times").
+    /// Whether it holds nothing but a lead time, a count or a zone, which may stand apart from
+    /// the rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before", "every day at 9
+    /// pills, 10 times", "созвон завтра в 10, по мск").
     pub fn is_detached(&self) -> bool {
-        let detached = usize::from(self.lead.is_some()) + usize::from(self.count.is_some());
+        let detached = usize::from(self.lead.is_some())
+            + usize::from(self.count.is_some())
+            + usize::from(self.zone.is_some());
         detached > 0 && self.parts == detached
     }
 }

@@ -2,6 +2,7 @@
 //! endings that may follow a weekday or month name.
 
 use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
+use chrono_tz::Tz;
 
 use super::keys::Key::{self, *};
 use super::keys::Period::{Afternoon, Evening, Lunch, Morning, Night};
@@ -154,6 +155,8 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("peshinda", Period(Lunch)),
     ("peshindan", Period(Afternoon)),
     ("xayrli", Greeting),
+    ("moskva", ZoneCity(Tz::Europe__Moscow)),
+    ("toshkent", ZoneCity(Tz::Asia__Tashkent)),
     ("ta", Measure),
     ("dona", Measure),
     ("kishi", Measure),
