@@ -590,6 +590,17 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "ertaga peshinda uchrashuv", due("2026-03-28 13:00", "uchrashuv")),
         (TASHKENT, Uz, "ertaga kechga shifokor", due("2026-03-28 19:00", "shifokor")),
         (BERLIN_FRI, En, "after tomorrow meeting at 10", due("2026-03-29 10:00", "meeting")),
+        // Greetings and courtesy around a request are no task text.
+        (BERLIN_FRI, En, "hello, can you remind me tomorrow at 10 to call mom", due("2026-03-28 10:00", "call mom")),
+        (MOSCOW, Ru, "привет! напомни завтра в 10 позвонить врачу", due("2026-03-28 10:00", "позвонить врачу")),
+        (MOSCOW, Ru, "Добрый день, напомните пожалуйста в понедельник в 11 про договор", due("2026-03-30 11:00", "договор")),
+        (TASHKENT, Uz, "Assalomu alaykum, ertaga soat 10 da majlis borligini eslating", due("2026-03-28 10:00", "majlis borligini")),
+        (BERLIN_FRI, En, "please remind me at 5 to call bob", due("2026-03-27 17:00", "call bob")),
+        (BERLIN_FRI, En, "say hi to grandma tomorrow at 5", due("2026-03-28 17:00", "say hi to grandma")),
+        (MOSCOW, Ru, "через 3 часа привет маме", due("2026-03-27 13:00", "привет маме")),
+        (BERLIN_FRI, En, "in 2 hours hello", due("2026-03-27 12:00", "hello")),
+        (MOSCOW, Ru, "привет маме завтра в 10", due("2026-03-28 10:00", "привет маме")),
+        (MOSCOW, Ru, "Доброе утро завтра в 3 встреча", due("2026-03-28 15:00", "встреча")),
         // A time said in another zone is that zone's, and noted; a city alone is a place.
         (TASHKENT, Ru, "созвон завтра в 10:00 по москве", due("2026-03-28 12:00", "созвон").noted("OtherZone { zone: Europe/Moscow")),
         (TASHKENT, Ru, "вебинар в 19:00 (мск)", due("2026-03-27 21:00", "вебинар").noted("OtherZone")),

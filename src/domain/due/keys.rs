@@ -97,6 +97,11 @@ pub(super) enum Key {
     /// morning", "доброе утро") is no part of the day, and a greeting opening a message is no
     /// task text.
     Greeting,
+    /// A greeting or courtesy that opens a message: `hi`, `hello`, `привет`, `здравствуйте`,
+    /// `salom`, `assalomu alaykum`. It is no part of the task.
+    Hello,
+    /// `please`, `пожалуйста`, `iltimos`, around a request to the bot: no part of the task.
+    Please,
     /// The word a greeting's adjective greets with ("morning" of "good morning", "tong" of
     /// "xayrli tong"): it loses its other meanings.
     Greeted,

@@ -56,7 +56,7 @@ impl Run {
 pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     let n = lexed.len();
     let first_word = (0..n).find(|&i| !lexed.is_glue(i)).unwrap_or(n);
-    let first = skip_request(lexed, skip_greeting(lexed, first_word, n), n);
+    let first = skip_request(lexed, skip_greeting(lexed, first_word, n, false), n);
     let prefix = chain(lexed, first).filter(Run::is_usable);
     let from = prefix.as_ref().map_or(first, |r| r.end);
     let suffix = (from..n)
@@ -234,8 +234,17 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
         .filter(|(start, end)| start < end)
         .collect();
     let mut requested = false;
+    let pieces_count = pieces.len();
+    let first_word = (0..lexed.len())
+        .find(|&i| !lexed.is_glue(i))
+        .unwrap_or(lexed.len());
     if let Some((start, end)) = pieces.first_mut() {
-        let greeted = skip_greeting(lexed, *start, *end);
+        let opens_message = *start == first_word;
+        let greeted = if opens_message {
+            skip_greeting(lexed, *start, *end, pieces_count > 1)
+        } else {
+            *start
+        };
         let past = skip_request(lexed, greeted, *end);
         requested = past > greeted;
         *start = past;
@@ -395,26 +404,69 @@ fn trim_glue(lexed: &Lexed, mut start: usize, mut end: usize) -> (usize, usize) 
     (start, end)
 }
 
-/// Past a greeting opening the message ("Good morning!", "Доброе утро.", "Xayrli tong,") and
-/// the punctuation after it: it greets the bot and is no part of the task.
-fn skip_greeting(lexed: &Lexed, start: usize, end: usize) -> usize {
-    if start + 1 < end && lexed.has(start, Key::Greeting) && lexed.has(start + 1, Key::Greeted) {
-        (start + 2..end).find(|&i| !lexed.is_glue(i)).unwrap_or(end)
-    } else {
-        start
+/// Past greetings opening the message ("Good morning!", "Привет! Доброе утро.", "Assalomu
+/// alaykum, …") and the punctuation after them: they greet the bot and are no part of the task.
+/// A greeting followed by a word is the task ("привет маме"), unless the time phrase comes
+/// right after it (`phrase_at_end`: "Доброе утро завтра в 3 встреча").
+fn skip_greeting(lexed: &Lexed, start: usize, end: usize, phrase_at_end: bool) -> usize {
+    let mut at = start;
+    loop {
+        let past =
+            if at + 1 < end && lexed.has(at, Key::Greeting) && lexed.has(at + 1, Key::Greeted) {
+                at + 2
+            } else if at < end && lexed.has(at, Key::Hello) {
+                at + 1
+            } else {
+                return start;
+            };
+        let next = (past..end).find(|&i| !lexed.is_glue(i)).unwrap_or(end);
+        let greeting_next =
+            next < end && (lexed.has(next, Key::Hello) || lexed.has(next, Key::Greeting));
+        if next > past || (next == end && phrase_at_end) {
+            if greeting_next {
+                at = next;
+                continue;
+            }
+            return next;
+        }
+        if !greeting_next {
+            return start;
+        }
+        at = next;
     }
 }
 
-/// Past a leading `remind [me] [to]`, `напомни [мне]`, `menga eslat`, starting at `start`.
+/// Past `please` and `can you` / `could you` around a request to the bot ("please remind me",
+/// "напомни пожалуйста", "can you remind me").
+fn skip_courtesy(lexed: &Lexed, mut start: usize, end: usize) -> usize {
+    loop {
+        let word = lexed.token(start).and_then(|t| t.word());
+        let next = lexed.token(start + 1).and_then(|t| t.word());
+        start = if start < end && lexed.has(start, Key::Please) {
+            start + 1
+        } else if start + 1 < end
+            && matches!(word, Some("can" | "could" | "would"))
+            && next == Some("you")
+        {
+            start + 2
+        } else {
+            return start;
+        };
+    }
+}
+
+/// Past a leading `[please] remind [me] [to]`, `напомни [пожалуйста] [мне]`, `menga eslat`,
+/// starting at `start`.
 fn skip_request(lexed: &Lexed, mut start: usize, end: usize) -> usize {
     let at = start;
+    start = skip_courtesy(lexed, start, end);
     if start < end && lexed.has(start, Key::Me) && !lexed.has(start, Key::Remind) {
         start += 1;
     }
     if start < end && lexed.has(start, Key::Remind) {
-        start += 1;
+        start = skip_courtesy(lexed, start + 1, end);
         if start < end && lexed.has(start, Key::Me) {
-            start += 1;
+            start = skip_courtesy(lexed, start + 1, end);
         }
         if start < end && lexed.token(start).and_then(|t| t.word()) == Some("to") {
             start += 1;
