@@ -290,7 +290,7 @@ pub(super) struct Context {
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 
 /// Rules in priority order: the first that matches wins.
-const RULES: [Rule; 14] = [
+const RULES: [Rule; 15] = [
     repeat::repeat,
     end::until,
     end::count,
@@ -302,6 +302,7 @@ const RULES: [Rule; 14] = [
     calendar::day_word,
     calendar::weekday,
     clock::spoken_time,
+    clock::range,
     clock::time,
     clock::period,
     zone::zone,

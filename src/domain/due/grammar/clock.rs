@@ -160,6 +160,27 @@ fn spaced_minutes(c: &mut Cursor<'_>) -> Option<u64> {
     (digits == 2 && minute <= 59 && !counted && c.at_word_end()).then_some(minute)
 }
 
+/// `from|с|со TIME to|till|до|- TIME`: a span of time ("tomorrow from 10 to 12", "завтра с 10
+/// до 12", "с 10:00-12:00"), whose reminder is at its start.
+pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
+    if !(c.eat_word("from") || c.eat_word("с") || c.eat_word("со")) {
+        return None;
+    }
+    let cued = Context {
+        bare_hour: true,
+        ..context
+    };
+    let start = time(c, cued)?;
+    let joined = c.eat_word("to")
+        || c.eat_word("till")
+        || c.eat_word("until")
+        || c.eat_word("до")
+        || c.eat_punct('-')
+        || c.eat_punct('–')
+        || c.eat_punct('—');
+    (joined && time(c, cued).is_some()).then_some(start)
+}
+
 /// Whether the number at `number` counts the word at `noun` rather than being an hour: after
 /// "for" ("for 1 night", "for 2 days"), or before "дня" without "в" before it ("на 3 дня", "3
 /// дня подряд": days). So the part of the day there is no cue that the number is an hour; "в 3
