@@ -590,6 +590,13 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "ertaga peshinda uchrashuv", due("2026-03-28 13:00", "uchrashuv")),
         (TASHKENT, Uz, "ertaga kechga shifokor", due("2026-03-28 19:00", "shifokor")),
         (BERLIN_FRI, En, "after tomorrow meeting at 10", due("2026-03-29 10:00", "meeting")),
+        // A day of the month as an ordinal in words ("пятого апреля в 10" was today 22:00).
+        (MOSCOW, Ru, "стоматолог пятого апреля в 10", due("2026-04-05 10:00", "стоматолог")),
+        (MOSCOW, Ru, "двадцать третьего апреля в 9 отчёт", due("2026-04-23 09:00", "отчёт")),
+        (MOSCOW, Ru, "тридцатое апреля отпуск", due("2026-04-30 09:00", "отпуск")),
+        (BERLIN_FRI, En, "dentist april fifth at 3pm", due("2026-04-05 15:00", "dentist")),
+        (BERLIN_FRI, En, "the fifth of april dentist", due("2026-04-05 09:00", "dentist")),
+        (BERLIN_FRI, En, "party on april twenty-first at 7pm", due("2026-04-21 19:00", "party")),
         // A span of time: the reminder is at its start.
         (BERLIN_FRI, En, "tomorrow from 10 to 12 workshop", due("2026-03-28 10:00", "workshop")),
         (BERLIN_FRI, En, "workshop tomorrow from 9am to 5pm", due("2026-03-28 09:00", "workshop")),

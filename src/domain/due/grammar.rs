@@ -7,6 +7,7 @@ mod clock;
 mod cursor;
 mod end;
 mod number;
+mod ordinal;
 mod repeat;
 mod zone;
 

@@ -9,6 +9,7 @@ use crate::domain::lang::Lang;
 use crate::domain::recurrence::WeekOfMonth;
 
 use super::super::keys::{Key, Period};
+use super::ordinal::day_ordinal;
 use super::{Context, Cursor, DayRef, Item};
 
 /// "next week", "на следующей неделе", "keyingi hafta(da)"; "end of the month", "в конце
@@ -321,7 +322,10 @@ fn iso_date(c: &mut Cursor<'_>, year: u64) -> Option<DayRef> {
 
 /// `5 декабря [2026 [года]]`, `5-dekabr`, `5th of December`, `5 Dec`.
 fn day_month_name(c: &mut Cursor<'_>) -> Option<DayRef> {
-    let (day, _) = c.eat_number().filter(|(_, d)| *d <= 2)?;
+    let day = match c.eat_number().filter(|(_, d)| *d <= 2) {
+        Some((day, _)) => day,
+        None => u64::from(day_ordinal(c)?),
+    };
     c.eat_adjacent_punct('-');
     c.eat(Key::OrdinalSuffix);
     c.eat(Key::Of);
@@ -339,7 +343,10 @@ fn day_month_name(c: &mut Cursor<'_>) -> Option<DayRef> {
 fn month_name_day(c: &mut Cursor<'_>) -> Option<DayRef> {
     let month = c.eat_pick(month_key)?;
     c.eat(Key::The);
-    let (day, _) = c.eat_number().filter(|(_, d)| *d <= 2)?;
+    let day = match c.eat_number().filter(|(_, d)| *d <= 2) {
+        Some((day, _)) => day,
+        None => u64::from(day_ordinal(c)?),
+    };
     c.eat(Key::OrdinalSuffix);
     let year = c.attempt(|c| {
         c.eat_punct(',');
