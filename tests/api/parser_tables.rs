@@ -918,6 +918,12 @@ fn issue_24_rows() -> Vec<(Script, Scene, Lang, &'static str, Want)> {
         (E, B, En, "2 days from now at 9 dentist", due("2026-03-29 09:00", "dentist")),
         // An end.
         (E, B, En, "every day at 9 pills until March 1", due("2026-03-28 09:00", "pills").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20270301")),
+        (E, B, En, "every day at 9 pills for 10 days", due("2026-03-28 09:00", "pills").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260406")),
+        (E, B, En, "every monday for 4 weeks piano", due("2026-03-30 09:00", "piano").every("FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260426")),
+        (E, B, Ru, "каждый день в 8 утра витамины 14 дней", due("2026-03-28 08:00", "витамины").every("FREQ=DAILY;BYHOUR=8;BYMINUTE=0;BYSECOND=0;UNTIL=20260410")),
+        (E, B, Ru, "каждый день в 9 таблетки в течение 10 дней", due("2026-03-28 09:00", "таблетки").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260406")),
+        (E, B, Uz, "har kuni soat 9 da dori 10 kun davomida", due("2026-03-28 09:00", "dori").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260406")),
+        (E, B, En, "book hotel for 3 days tomorrow", due("2026-03-28 09:00", "book hotel for 3 days").nothing_unplaced()),
         (E, B, En, "every day at 9 pills until 1 April", due("2026-03-28 09:00", "pills").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260401")),
         (E, B, En, "every monday until April 30 standup", due("2026-03-30 09:00", "standup").every("FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260430")),
         (E, B, En, "every day at 9 10 times stretch", due("2026-03-28 09:00", "stretch").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;COUNT=10")),

@@ -260,6 +260,9 @@ pub(super) enum Item {
     Until(DayRef),
     /// "10 times", "10 раз", "10 marta": how many occurrences a repeat has.
     Count(u32),
+    /// "for 10 days", "в течение 2 недель", "14 дней", "10 kun davomida": how long a repeat
+    /// lasts (days, weeks or months).
+    Lasting(Span),
     /// "по мск", "UTC", "Moscow time", "Toshkent vaqti bilan": the zone the time is said in.
     Zone(Tz),
 }
@@ -291,12 +294,13 @@ pub(super) struct Context {
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 
 /// Rules in priority order: the first that matches wins.
-const RULES: [Rule; 15] = [
+const RULES: [Rule; 16] = [
     repeat::repeat,
     end::until,
     end::count,
     amount::lead,
     amount::relative,
+    end::lasting,
     calendar::nth_weekday,
     calendar::span_day,
     calendar::date,

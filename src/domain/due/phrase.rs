@@ -168,7 +168,7 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
     match item {
         Item::Repeat(..) => marked || lexed.pick(start, weekday_word).is_none(),
         Item::Relative(_) | Item::Lead(_) | Item::DayPeriod(..) | Item::Until(_) => true,
-        Item::Count(_) => false,
+        Item::Count(_) | Item::Lasting(_) => false,
         Item::Day(DayRef::Weekday { .. } | DayRef::MonthDay(_)) => marked,
         Item::Day(DayRef::Date { year, .. }) => {
             year.is_some() || (start..end).any(|i| lexed.pick(i, month_key).is_some())
@@ -329,7 +329,7 @@ fn unplaced_in(input: &str, lexed: &Lexed, start: usize, end: usize) -> Vec<Unpl
             .starts_word(i)
             .then(|| chain(lexed, i))
             .flatten()
-            .filter(|r| r.is_usable() && r.end <= end);
+            .filter(|r| r.is_usable() && !r.spec.is_lasting_only() && r.end <= end);
         let (kind, stop) = match run {
             Some(run) => (Some(kind_of(&run.spec)), run.end),
             None if is_repeat_word(lexed, i) && i + 1 < end && is_timeish(lexed, i + 1) => {

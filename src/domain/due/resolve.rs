@@ -210,7 +210,21 @@ fn recurrence(
     if let Some(count) = spec.count {
         rule = rule.ending(End::Count(count)).map_err(rule_error)?;
     }
+    if let Some(span) = spec.lasting {
+        let first = rule.first_occurrence(now, tz).ok_or_else(too_far)?;
+        let until = last_day_of(to_local(tz, first.at).date(), span).ok_or_else(too_far)?;
+        rule = rule.ending(End::Until(until)).map_err(rule_error)?;
+    }
     Ok(rule)
+}
+
+/// The last date of a repeat that lasts `span` from its first occurrence on `first`: "for 10
+/// days" from the 28th ends on 6 April, the tenth day.
+fn last_day_of(first: NaiveDate, span: Span) -> Option<NaiveDate> {
+    first
+        .checked_add_months(Months::new(u32::try_from(span.months).ok()?))?
+        .checked_add_days(Days::new(span.days))?
+        .pred_opt()
 }
 
 /// The last local date of a repeat that runs "until" `day`: that day itself, resolved as a

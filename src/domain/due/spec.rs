@@ -29,6 +29,8 @@ pub(super) struct Spec {
     pub count: Option<u32>,
     /// "по мск", "UTC": the zone the time is said in, when not the chat's.
     pub zone: Option<Tz>,
+    /// "for 10 days", "в течение 2 недель", "10 kun davomida": how long a repeat lasts.
+    pub lasting: Option<Span>,
     /// How many parts were added.
     pub parts: usize,
 }
@@ -51,6 +53,7 @@ impl Spec {
                     && self.repeat.is_none()
                     && !deadline
                     && self.count.is_none()
+                    && self.lasting.is_none()
                     && (span.is_calendar_only() || (self.clock.is_none() && self.period.is_none()))
             }
             Item::Day(day) => {
@@ -63,6 +66,7 @@ impl Spec {
                     && self.relative.is_none()
                     && !deadline
                     && self.count.is_none()
+                    && self.lasting.is_none()
             }
             Item::DayPeriod(_, period) => {
                 self.day.is_none()
@@ -71,6 +75,7 @@ impl Spec {
                     && self.relative.is_none()
                     && !deadline
                     && self.count.is_none()
+                    && self.lasting.is_none()
                     && !clashes(self.clock, Some(period))
             }
             Item::Time(clock) => {
@@ -99,9 +104,20 @@ impl Spec {
             Item::Lead(_) => self.lead.is_none(),
             Item::Until(_) => {
                 self.until.is_none()
+                    && self.lasting.is_none()
                     && (self.repeat.is_some() || (self.day.is_none() && self.relative.is_none()))
             }
-            Item::Count(_) => self.count.is_none() && (self.repeat.is_some() || self.parts == 0),
+            Item::Count(_) => {
+                self.count.is_none()
+                    && self.lasting.is_none()
+                    && (self.repeat.is_some() || self.parts == 0)
+            }
+            Item::Lasting(_) => {
+                self.lasting.is_none()
+                    && self.count.is_none()
+                    && self.until.is_none()
+                    && (self.repeat.is_some() || self.parts == 0)
+            }
             // A repeat keeps the chat's zone: a time in another one is left out, and said.
             Item::Zone(_) => self.zone.is_none() && self.repeat.is_none(),
         };
@@ -152,6 +168,7 @@ impl Spec {
             Item::Lead(span) => self.lead = Some(span),
             Item::Until(day) => self.until = Some(day),
             Item::Count(n) => self.count = Some(n),
+            Item::Lasting(span) => self.lasting = Some(span),
             Item::Zone(zone) => self.zone = Some(zone),
         }
         self.parts += 1;
@@ -176,6 +193,7 @@ impl Spec {
             other.lead.map(Item::Lead),
             other.until.map(Item::Until),
             other.count.map(Item::Count),
+            other.lasting.map(Item::Lasting),
             other.zone.map(Item::Zone),
         ];
         items
@@ -195,7 +213,7 @@ impl Spec {
             || self.repeat.is_some()
             || self.until.is_some()
             || (self.period.is_some() && self.period_alone))
-            && (self.count.is_none() || self.repeat.is_some())
+            && ((self.count.is_none() && self.lasting.is_none()) || self.repeat.is_some())
     }
 
     /// Whether the moment it says does not depend on the user's zone: an elapsed time from now
@@ -215,12 +233,20 @@ impl Spec {
             && self.until.is_none()
     }
 
-    /// Whether it holds nothing but a lead time, a count or a zone, which may stand apart from
-    /// the rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before", "every day at 9
-    /// pills, 10 times", "созвон завтра в 10, по мск").
+    /// Whether it holds nothing but how long a repeat lasts: ordinary words where nothing repeats
+    /// ("взять отпуск на 3 дня", "stay for 2 days").
+    pub fn is_lasting_only(&self) -> bool {
+        self.lasting.is_some() && self.parts == 1
+    }
+
+    /// Whether it holds nothing but a lead time, a count, a length or a zone, which may stand
+    /// apart from the rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before", "every
+    /// day at 9 pills, 10 times", "каждый день в 8 витамины 14 дней", "созвон завтра в 10, по
+    /// мск").
     pub fn is_detached(&self) -> bool {
         let detached = usize::from(self.lead.is_some())
             + usize::from(self.count.is_some())
+            + usize::from(self.lasting.is_some())
             + usize::from(self.zone.is_some());
         detached > 0 && self.parts == detached
     }

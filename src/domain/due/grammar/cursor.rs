@@ -277,6 +277,12 @@ impl<'a> Cursor<'a> {
         found
     }
 
+    /// Consumes the folded words `words` in turn, or nothing.
+    pub fn eat_all_words(&mut self, words: &[&str]) -> bool {
+        self.attempt(|c| words.iter().all(|w| c.eat_word(w)).then_some(()))
+            .is_some()
+    }
+
     /// Consumes a number, giving its value and digit count.
     pub fn eat_number(&mut self) -> Option<(u64, usize)> {
         let found = match self.lexed.token(self.pos)?.kind {

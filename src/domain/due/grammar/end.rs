@@ -1,11 +1,12 @@
 //! The end of a repeat: "until March 1", "till friday", "until the end of the month", "до 1
 //! марта", "до пятницы", "до конца месяца", "1-martgacha", "jumagacha", "1-mart gacha", "oy
 //! oxirigacha" (with no repeat, the same words are a deadline); and its count: "10 times", "10
-//! раз", "10 marta".
+//! раз", "10 marta"; and its length: "for 10 days", "в течение 2 недель", "10 kun davomida".
 
 use crate::domain::recurrence::MAX_COUNT;
 
 use super::super::keys::Key;
+use super::amount::standalone;
 use super::calendar::{date_without_year, weekday_key};
 use super::number::count as whole;
 use super::{Context, Cursor, DayRef, Item};
@@ -25,6 +26,22 @@ pub(super) fn until(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
 pub(super) fn count(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let n = whole(c, MAX_COUNT).filter(|n| *n > 0)?;
     c.eat(Key::Times).then_some(Item::Count(n))
+}
+
+/// `for|в течение|на протяжении AMOUNT`, `AMOUNT [подряд]`, `AMOUNT davomida`: how long a
+/// repeat lasts, in days, weeks or months ("every day at 9 pills for 10 days").
+pub(super) fn lasting(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    let led = c.eat_word("for")
+        || c.eat_all_words(&["в", "течение"])
+        || c.eat_all_words(&["на", "протяжении"]);
+    // Without a word before it, a number must count ("14 дней"): "day" of "day after tomorrow"
+    // and "hafta" of "hafta oxirida" are no lengths.
+    if !led && !c.peek_number() {
+        return None;
+    }
+    let span = standalone(c)?;
+    let _ = c.eat_word("подряд") || c.eat_word("davomida") || c.eat_word("давомида");
+    (span.seconds == 0 && span.is_calendar_only()).then_some(Item::Lasting(span))
 }
 
 /// A date ("March 1", "1 марта", "1-mart"), a weekday ("friday", "пятницы", "jumagacha") or the
