@@ -74,19 +74,21 @@
 //!   is next year), but today's date with a past time, or any date with an
 //!   explicit past year, is [`DueError::InPast`];
 //! - repeats: several weekdays ("every tue and thu", "по вторникам и четвергам", "seshanba va
-//!   payshanba kunlari"), and several weekdays or a range without "every" ("mon wed fri", "пн
-//!   ср пт", "du cho ju", "mon-fri": a weekly repeat; Uzbek short forms only among each other,
-//!   and weekdays without "every" inside the text only with a marker); every N
-//!   minutes/hours/days/weeks/months/years ("every other day", "каждые 2 недели", "раз в
-//!   неделю", "kun ora", "har 3 soatda", "every 30 minutes"); every other or second weekday
-//!   ("every other friday", "каждую вторую пятницу", "har ikkinchi juma": every 2 weeks; third
-//!   and fourth: 3 and 4 weeks); the first to fourth or last weekday of the month ("first
-//!   monday of every month", "every last friday", "каждый второй вторник месяца", "har
-//!   oyning birinchi dushanbasi"); a day or weekday repeat less the days it leaves out ("every
-//!   day except weekends", "кроме выходных", "dam olish kunlaridan tashqari"); the last day of
-//!   the month; a date every year ("every year on 14 Feb", "14 февраля каждый год"). An
-//!   interval counts from the first occurrence. A day said next to "every week/month/year"
-//!   completes it ("monday every week"). Counts in repeats go up to
+//!   payshanba kunlari"), and several weekdays or a range without "every" ("mon wed fri", "пн ср
+//!   пт", "du cho ju", "mon-fri": a weekly repeat; Uzbek short forms only among each other, and
+//!   weekdays without "every" inside the text only with a marker); every N
+//!   minutes/hours/days/weeks/months/years ("every other day", "каждые 2 недели", "раз в неделю",
+//!   "kun ora", "har 3 soatda", "every 30 minutes"); every other or second weekday ("every other
+//!   friday", "каждую вторую пятницу", "har ikkinchi juma": every 2 weeks; third and fourth: 3 and
+//!   4 weeks); an ordinal before days, weeks, months or years ("every 2nd day", "every second week
+//!   on monday", "каждый второй день", "har ikkinchi kuni": every 2 days or weeks; before anything
+//!   else "every 2nd" is the 2nd of each month); the first to fourth or last weekday of the month
+//!   ("first monday of every month", "every last friday", "каждый второй вторник месяца", "har
+//!   oyning birinchi dushanbasi"); a day or weekday repeat less the days it leaves out ("every day
+//!   except weekends", "кроме выходных", "dam olish kunlaridan tashqari"); the last day of the
+//!   month; a date every year ("every year on 14 Feb", "14 февраля каждый год"). An interval counts
+//!   from the first occurrence. A day said next to "every week/month/year" completes it ("monday
+//!   every week"). Counts in repeats go up to
 //!   [`MAX_INTERVAL`](crate::domain::recurrence::MAX_INTERVAL);
 //! - a repeat may end: "until March 1" / "до 1 марта" / "1-martgacha" (the last day with an
 //!   occurrence, resolved as a deadline on it would be) or "10 times" / "10 раз" / "10 marta"
