@@ -56,6 +56,11 @@
 //!   ("сегодня в 2 ночи" is tomorrow 02:00): noted as [`Assumption::NightAfterDay`]. In a
 //!   repeat, midnight is 00:00 of the repeat's own days;
 //! - with no day said, a time already past today means tomorrow;
+//! - "tomorrow" / "завтра" / "ertaga" said after midnight and before [`NIGHT_ENDS`] (04:00) is
+//!   the coming day, today's date: at 00:30 on Saturday "tomorrow at 9" is Saturday 09:00, and
+//!   "the day after tomorrow" / "послезавтра" / "indinga" Sunday; always noted
+//!   ([`Assumption::TomorrowAfterMidnight`]). A moment that has passed by then ("tomorrow at
+//!   00:15" at 00:30) keeps the calendar's tomorrow; "today" is always today's date;
 //! - a weekday said on that very day means today if the time is still ahead, else a week
 //!   later; "next monday" / "в следующий понедельник" / "keyingi dushanba" is the Monday of
 //!   next week (weeks start on Monday) in every language, noted as
@@ -143,6 +148,13 @@ use crate::domain::recurrence::Recurrence;
 /// The time of day used when a day but no time is said ("tomorrow", "5
 /// декабря", "every monday").
 pub const DEFAULT_TIME: NaiveTime = match NaiveTime::from_hms_opt(9, 0, 0) {
+    Some(t) => t,
+    None => NaiveTime::MIN,
+};
+
+/// Until this local time "tomorrow" means the coming day: someone still awake at 00:30 on
+/// Saturday who says "tomorrow" means Saturday ([`Assumption::TomorrowAfterMidnight`]).
+pub const NIGHT_ENDS: NaiveTime = match NaiveTime::from_hms_opt(4, 0, 0) {
     Some(t) => t,
     None => NaiveTime::MIN,
 };
@@ -245,6 +257,15 @@ pub enum Assumption {
     NightAfterDay {
         /// The calendar date of the moment taken.
         date: NaiveDate,
+    },
+    /// "tomorrow", "завтра", "ertaga" said after midnight and before [`NIGHT_ENDS`]: the coming
+    /// day, today's date, since the user has not slept yet ("tomorrow at 9" at 00:30 on Saturday
+    /// is Saturday 09:00); "the day after tomorrow" then is the day after that.
+    TomorrowAfterMidnight {
+        /// The date taken for the day said.
+        date: NaiveDate,
+        /// Whether the day said was "the day after tomorrow", not "tomorrow".
+        day_after: bool,
     },
     /// A word one letter away from a key word was read as that word ("tomorow", "завтро").
     Typo {

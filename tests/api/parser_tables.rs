@@ -95,6 +95,20 @@ const MOSCOW_NYE: Scene = Scene {
     tz: Tz::Europe__Moscow,
     now: "2026-12-30 22:00",
 };
+/// Saturday 2026-03-28 just after midnight, when "tomorrow" is still the coming Saturday, and
+/// the last minute of that night, and its end.
+const MOSCOW_AFTER_MIDNIGHT: Scene = Scene {
+    tz: Tz::Europe__Moscow,
+    now: "2026-03-28 00:30",
+};
+const MOSCOW_NIGHT_LAST: Scene = Scene {
+    tz: Tz::Europe__Moscow,
+    now: "2026-03-28 03:59",
+};
+const MOSCOW_NIGHT_OVER: Scene = Scene {
+    tz: Tz::Europe__Moscow,
+    now: "2026-03-28 04:00",
+};
 
 /// What a row expects.
 #[derive(Debug)]
@@ -112,6 +126,8 @@ struct Expect {
     lead_minutes: Option<i64>,
     utc: Option<&'static str>,
     noted: Option<&'static str>,
+    /// A part of the debug form that no assumption may have.
+    unnoted: Option<&'static str>,
     unplaced: Option<&'static str>,
     /// No time words at all left unplaced.
     nothing_unplaced: bool,
@@ -150,6 +166,11 @@ impl Want {
     /// A part of the debug form of what the parser assumed.
     fn noted(self, assumption: &'static str) -> Want {
         self.with(|e| e.noted = Some(assumption))
+    }
+
+    /// Nothing assumed whose debug form has this part: the user is told nothing about it.
+    fn unnoted(self, assumption: &'static str) -> Want {
+        self.with(|e| e.unnoted = Some(assumption))
     }
 
     /// Words the parser left in the text as unplaced time words.
@@ -588,6 +609,23 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "завтра в 2 ночи бэкап", due("2026-03-29 02:00", "бэкап").noted("NightAfterDay { date: 2026-03-29 }")),
         (TASHKENT, Uz, "bugun yarim tunda dori", due("2026-03-28 00:00", "dori").noted("NightAfterDay")),
         (TASHKENT, Uz, "yarim tunda zaxira", due("2026-03-28 00:00", "zaxira")),
+        // ==== "tomorrow" after midnight is the coming day, and said; from 04:00 the calendar's ====
+        (MOSCOW_AFTER_MIDNIGHT, Ru, "завтра в 9 позвонить в банк", due("2026-03-28 09:00", "позвонить в банк").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "tomorrow morning call the bank", due("2026-03-28 09:00", "call the bank").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, Uz, "ertaga soat 9 da bankka qo'ng'iroq", due("2026-03-28 09:00", "bankka qo'ng'iroq").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, Uz, "эртага соат 9 да банкка қўнғироқ", due("2026-03-28 09:00", "банкка қўнғироқ").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "tomorow at 9 call the bank", due("2026-03-28 09:00", "call the bank").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "call mom by tomorrow", due("2026-03-28 09:00", "call mom").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "tomorrow at 6 run", due("2026-03-28 18:00", "run").noted("TomorrowAfterMidnight").asks("2026-03-28 06:00", "2026-03-28 18:00")),
+        (MOSCOW_AFTER_MIDNIGHT, Ru, "послезавтра позвонить в банк", due("2026-03-29 09:00", "позвонить в банк").noted("TomorrowAfterMidnight { date: 2026-03-29, day_after: true }")),
+        (MOSCOW_AFTER_MIDNIGHT, Uz, "indinga soat 10 da uchrashuv", due("2026-03-29 10:00", "uchrashuv").noted("TomorrowAfterMidnight { date: 2026-03-29, day_after: true }")),
+        (MOSCOW_AFTER_MIDNIGHT, Ru, "завтра в 2 ночи бэкап", due("2026-03-29 02:00", "бэкап").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }, NightAfterDay { date: 2026-03-29 }")),
+        (MOSCOW_AFTER_MIDNIGHT, Ru, "сегодня в 9 позвонить в банк", due("2026-03-28 09:00", "позвонить в банк").unnoted("TomorrowAfterMidnight")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "tomorrow at 00:15 backup", due("2026-03-29 00:15", "backup").unnoted("TomorrowAfterMidnight")),
+        (MOSCOW_NIGHT_LAST, En, "tomorrow at 9 call the bank", due("2026-03-28 09:00", "call the bank").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_NIGHT_OVER, En, "tomorrow at 9 call the bank", due("2026-03-29 09:00", "call the bank").unnoted("TomorrowAfterMidnight")),
+        (MOSCOW_NIGHT_OVER, Ru, "завтра в 9 позвонить в банк", due("2026-03-29 09:00", "позвонить в банк").unnoted("TomorrowAfterMidnight")),
+        (MOSCOW_NIGHT_OVER, Uz, "ertaga soat 9 da bankka qo'ng'iroq", due("2026-03-29 09:00", "bankka qo'ng'iroq").unnoted("TomorrowAfterMidnight")),
         // ==== Next week, next weekday, end of month, a day of the month ====
         (BERLIN_FRI, En, "next week call Bob", due("2026-03-30 09:00", "call Bob").noted("NextWeekMonday { date: 2026-03-30 }")),
         (BERLIN_FRI, En, "next week on tuesday report", due("2026-03-31 09:00", "report")),
@@ -1190,6 +1228,11 @@ fn problems(e: &Expect, p: &ParsedDue, now: chrono::DateTime<Utc>, tz: Tz) -> Ve
         && !format!("{:?}", p.assumptions).contains(noted)
     {
         out.push(format!("assumed {:?}, want {noted}", p.assumptions));
+    }
+    if let Some(unnoted) = e.unnoted
+        && format!("{:?}", p.assumptions).contains(unnoted)
+    {
+        out.push(format!("assumed {:?}, want no {unnoted}", p.assumptions));
     }
     if let Some(words) = e.unplaced
         && !p.unplaced.iter().any(|u| u.words == words)
