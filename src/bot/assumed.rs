@@ -207,6 +207,14 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
                 ("yours", Arg::Text(&clock(to_local(zone, *due).time()))),
             ],
         ),
+        Assumption::TomorrowAfterMidnight { date, day_after } => {
+            let key = if *day_after {
+                "assumed-day-after-tomorrow-after-midnight"
+            } else {
+                "assumed-tomorrow-after-midnight"
+            };
+            tr.t_with(key, &[("date", Arg::Text(&day(*date)))])
+        }
         Assumption::Typo { typed, read } => {
             let read = in_script_of(typed, read);
             tr.t_with(

@@ -56,6 +56,11 @@
 //!   ("сегодня в 2 ночи" is tomorrow 02:00): noted as [`Assumption::NightAfterDay`]. In a
 //!   repeat, midnight is 00:00 of the repeat's own days;
 //! - with no day said, a time already past today means tomorrow;
+//! - "tomorrow" / "завтра" / "ertaga" said after midnight and before [`NIGHT_ENDS`] (04:00) is
+//!   the coming day, today's date: at 00:30 on Saturday "tomorrow at 9" is Saturday 09:00, and
+//!   "the day after tomorrow" / "послезавтра" / "indinga" Sunday; always noted
+//!   ([`Assumption::TomorrowAfterMidnight`]). A moment that has passed by then ("tomorrow at
+//!   00:15" at 00:30) keeps the calendar's tomorrow; "today" is always today's date;
 //! - a weekday said on that very day means today if the time is still ahead, else a week
 //!   later; "next monday" / "в следующий понедельник" / "keyingi dushanba" is the Monday of
 //!   next week (weeks start on Monday) in every language, noted as
@@ -74,19 +79,21 @@
 //!   is next year), but today's date with a past time, or any date with an
 //!   explicit past year, is [`DueError::InPast`];
 //! - repeats: several weekdays ("every tue and thu", "по вторникам и четвергам", "seshanba va
-//!   payshanba kunlari"), and several weekdays or a range without "every" ("mon wed fri", "пн
-//!   ср пт", "du cho ju", "mon-fri": a weekly repeat; Uzbek short forms only among each other,
-//!   and weekdays without "every" inside the text only with a marker); every N
-//!   minutes/hours/days/weeks/months/years ("every other day", "каждые 2 недели", "раз в
-//!   неделю", "kun ora", "har 3 soatda", "every 30 minutes"); every other or second weekday
-//!   ("every other friday", "каждую вторую пятницу", "har ikkinchi juma": every 2 weeks; third
-//!   and fourth: 3 and 4 weeks); the first to fourth or last weekday of the month ("first
-//!   monday of every month", "every last friday", "каждый второй вторник месяца", "har
-//!   oyning birinchi dushanbasi"); a day or weekday repeat less the days it leaves out ("every
-//!   day except weekends", "кроме выходных", "dam olish kunlaridan tashqari"); the last day of
-//!   the month; a date every year ("every year on 14 Feb", "14 февраля каждый год"). An
-//!   interval counts from the first occurrence. A day said next to "every week/month/year"
-//!   completes it ("monday every week"). Counts in repeats go up to
+//!   payshanba kunlari"), and several weekdays or a range without "every" ("mon wed fri", "пн ср
+//!   пт", "du cho ju", "mon-fri": a weekly repeat; Uzbek short forms only among each other, and
+//!   weekdays without "every" inside the text only with a marker); every N
+//!   minutes/hours/days/weeks/months/years ("every other day", "каждые 2 недели", "раз в неделю",
+//!   "kun ora", "har 3 soatda", "every 30 minutes"); every other or second weekday ("every other
+//!   friday", "каждую вторую пятницу", "har ikkinchi juma": every 2 weeks; third and fourth: 3 and
+//!   4 weeks); an ordinal before days, weeks, months or years ("every 2nd day", "every second week
+//!   on monday", "каждый второй день", "har ikkinchi kuni": every 2 days or weeks; before anything
+//!   else "every 2nd" is the 2nd of each month); the first to fourth or last weekday of the month
+//!   ("first monday of every month", "every last friday", "каждый второй вторник месяца", "har
+//!   oyning birinchi dushanbasi"); a day or weekday repeat less the days it leaves out ("every day
+//!   except weekends", "кроме выходных", "dam olish kunlaridan tashqari"); the last day of the
+//!   month; a date every year ("every year on 14 Feb", "14 февраля каждый год"). An interval counts
+//!   from the first occurrence. A day said next to "every week/month/year" completes it ("monday
+//!   every week"). Counts in repeats go up to
 //!   [`MAX_INTERVAL`](crate::domain::recurrence::MAX_INTERVAL);
 //! - a repeat may end: "until March 1" / "до 1 марта" / "1-martgacha" (the last day with an
 //!   occurrence, resolved as a deadline on it would be) or "10 times" / "10 раз" / "10 marta"
@@ -141,6 +148,13 @@ use crate::domain::recurrence::Recurrence;
 /// The time of day used when a day but no time is said ("tomorrow", "5
 /// декабря", "every monday").
 pub const DEFAULT_TIME: NaiveTime = match NaiveTime::from_hms_opt(9, 0, 0) {
+    Some(t) => t,
+    None => NaiveTime::MIN,
+};
+
+/// Until this local time "tomorrow" means the coming day: someone still awake at 00:30 on
+/// Saturday who says "tomorrow" means Saturday ([`Assumption::TomorrowAfterMidnight`]).
+pub const NIGHT_ENDS: NaiveTime = match NaiveTime::from_hms_opt(4, 0, 0) {
     Some(t) => t,
     None => NaiveTime::MIN,
 };
@@ -251,6 +265,15 @@ pub enum Assumption {
         zone: Tz,
         /// The moment taken.
         due: DateTime<Utc>,
+    },
+    /// "tomorrow", "завтра", "ertaga" said after midnight and before [`NIGHT_ENDS`]: the coming
+    /// day, today's date, since the user has not slept yet ("tomorrow at 9" at 00:30 on Saturday
+    /// is Saturday 09:00); "the day after tomorrow" then is the day after that.
+    TomorrowAfterMidnight {
+        /// The date taken for the day said.
+        date: NaiveDate,
+        /// Whether the day said was "the day after tomorrow", not "tomorrow".
+        day_after: bool,
     },
     /// A word one letter away from a key word was read as that word ("tomorow", "завтро").
     Typo {

@@ -5,6 +5,7 @@
 
 use chrono::{DateTime, Datelike, Days, NaiveDate, NaiveTime, Utc};
 use chrono_tz::Tz;
+use remindbot::domain::due::NIGHT_ENDS;
 use remindbot::domain::lang::Lang;
 use remindbot::domain::timezone::{resolve_local, to_local};
 use remindbot::i18n::{Arg, Tr};
@@ -27,10 +28,17 @@ struct Script {
     recurring_task: &'static str,
 }
 
-/// Tomorrow at `hour`:00 in Tashkent.
+/// Whether it is now after midnight and before [`NIGHT_ENDS`] in Tashkent, when "tomorrow" is
+/// the coming day, today's date.
+fn after_midnight() -> bool {
+    to_local(TASHKENT, Utc::now()).time() < NIGHT_ENDS
+}
+
+/// "tomorrow" at `hour`:00 in Tashkent: the calendar's tomorrow, or today's date after midnight.
 fn tomorrow_at(hour: u32) -> DateTime<Utc> {
     let today = to_local(TASHKENT, Utc::now()).date();
-    let tomorrow = today.checked_add_days(Days::new(1)).unwrap();
+    let days = if after_midnight() { 0 } else { 1 };
+    let tomorrow = today.checked_add_days(Days::new(days)).unwrap();
     resolve_local(
         TASHKENT,
         tomorrow.and_time(NaiveTime::from_hms_opt(hour, 0, 0).unwrap()),
@@ -89,7 +97,12 @@ async fn full_round(script: Script) {
     assert!(text(&card).contains(&tr.t("task-saved")), "{card:?}");
     assert!(text(&card).contains(script.task), "{card:?}");
     let due = tomorrow_at(18);
-    assert!(text(&card).contains(script.due_line), "{card:?}");
+    if after_midnight() {
+        let today = tr.t_with("date-today", &[("time", Arg::Text("18:00"))]);
+        assert!(text(&card).contains(&today), "{card:?}");
+    } else {
+        assert!(text(&card).contains(script.due_line), "{card:?}");
+    }
     assert!(text(&card).contains("18:00"), "{card:?}");
     let id = task_id(&buttons(&card), "e:");
     assert!(buttons(&card)[0].starts_with("v:"), "{card:?}");

@@ -212,6 +212,74 @@ async fn misreading_midnight_today_is_the_coming_midnight() {
     app.stop().await;
 }
 
+/// A zone in which it is now between 00:00 and 01:00: a whole-hour offset from UTC.
+fn after_midnight_zone() -> Tz {
+    let hour = i32::try_from(Utc::now().hour()).unwrap();
+    let offset = (36 - hour) % 24 - 12; // -12..=11, so that local = 00:xx
+    let name = match offset {
+        0 => "UTC".to_owned(),
+        // POSIX signs: Etc/GMT-5 is UTC+5.
+        _ => format!("Etc/GMT{:+}", -offset),
+    };
+    parse_zone(&name).unwrap()
+}
+
+#[tokio::test]
+async fn misreading_tomorrow_after_midnight_is_the_coming_day_and_said() {
+    let mut app = TestApp::start().await;
+    let zone = after_midnight_zone();
+    let today = today(zone);
+    // Said at 00:xx, "tomorrow" is today's date: the morning that is coming.
+    for (lang, phrase, task) in [
+        (Lang::Ru, "завтра в 9 позвонить в банк", "позвонить в банк"),
+        (Lang::En, "tomorrow morning call the bank", "call the bank"),
+        (
+            Lang::Uz,
+            "ertaga soat 9 da bankka qo'ng'iroq",
+            "bankka qo'ng'iroq",
+        ),
+    ] {
+        let tr = Tr::new(lang);
+        let user = app.user("Ann", lang.as_str());
+        app.say(user, &format!("/tz {}", zone.name())).await;
+        let card = app.say(user, phrase).await;
+        assert!(text(&card).contains(&tr.t("task-saved")), "{card:?}");
+        let due = at(zone, today, 9, 0);
+        let (task_text, stored_due, ..) = stored(&app, task_id(&card)).await;
+        assert_eq!((task_text.as_str(), stored_due), (task, due));
+        let said = tr.t_with(
+            "assumed-tomorrow-after-midnight",
+            &[(
+                "date",
+                Arg::Text(&Dates::new(tr, zone, Utc::now()).day(due)),
+            )],
+        );
+        assert!(text(&card).contains(&said), "{card:?} lacks {said}");
+    }
+
+    // Change time to "tomorrow at 11": the coming day too, and said again.
+    let tr = Tr::new(Lang::En);
+    let ann = app.user("Bob", "en");
+    app.say(ann, &format!("/tz {}", zone.name())).await;
+    let card = app.say(ann, "in 3 days call the bank").await;
+    let changed = edit(&app, ann, &card, "tomorrow at 11").await;
+    assert!(
+        text(&changed).contains(&tr.t("task-changed")),
+        "{changed:?}"
+    );
+    let due = at(zone, today, 11, 0);
+    assert_eq!(stored(&app, task_id(&card)).await.1, due);
+    let said = tr.t_with(
+        "assumed-tomorrow-after-midnight",
+        &[(
+            "date",
+            Arg::Text(&Dates::new(tr, zone, Utc::now()).day(due)),
+        )],
+    );
+    assert!(text(&changed).contains(&said), "{changed:?} lacks {said}");
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn misreading_a_typo_is_read_and_said() {
     let mut app = TestApp::start().await;

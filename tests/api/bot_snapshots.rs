@@ -945,6 +945,14 @@ fn bot_assumptions_and_richer_repeats_in_every_language() {
             Assumption::NextWeekday { date: date(11) },
             Assumption::NextWeekMonday { date: date(7) },
             Assumption::NightAfterDay { date: date(2) },
+            Assumption::TomorrowAfterMidnight {
+                date: date(1),
+                day_after: false,
+            },
+            Assumption::TomorrowAfterMidnight {
+                date: date(2),
+                day_after: true,
+            },
             Assumption::Typo {
                 typed: "<b>tomorow</b>".to_owned(),
                 read: "tomorrow".to_owned(),

@@ -95,6 +95,20 @@ const MOSCOW_NYE: Scene = Scene {
     tz: Tz::Europe__Moscow,
     now: "2026-12-30 22:00",
 };
+/// Saturday 2026-03-28 just after midnight, when "tomorrow" is still the coming Saturday, and
+/// the last minute of that night, and its end.
+const MOSCOW_AFTER_MIDNIGHT: Scene = Scene {
+    tz: Tz::Europe__Moscow,
+    now: "2026-03-28 00:30",
+};
+const MOSCOW_NIGHT_LAST: Scene = Scene {
+    tz: Tz::Europe__Moscow,
+    now: "2026-03-28 03:59",
+};
+const MOSCOW_NIGHT_OVER: Scene = Scene {
+    tz: Tz::Europe__Moscow,
+    now: "2026-03-28 04:00",
+};
 
 /// What a row expects.
 #[derive(Debug)]
@@ -112,6 +126,8 @@ struct Expect {
     lead_minutes: Option<i64>,
     utc: Option<&'static str>,
     noted: Option<&'static str>,
+    /// A part of the debug form that no assumption may have.
+    unnoted: Option<&'static str>,
     unplaced: Option<&'static str>,
     /// No time words at all left unplaced.
     nothing_unplaced: bool,
@@ -150,6 +166,11 @@ impl Want {
     /// A part of the debug form of what the parser assumed.
     fn noted(self, assumption: &'static str) -> Want {
         self.with(|e| e.noted = Some(assumption))
+    }
+
+    /// Nothing assumed whose debug form has this part: the user is told nothing about it.
+    fn unnoted(self, assumption: &'static str) -> Want {
+        self.with(|e| e.unnoted = Some(assumption))
     }
 
     /// Words the parser left in the text as unplaced time words.
@@ -661,6 +682,23 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "завтра в 2 ночи бэкап", due("2026-03-29 02:00", "бэкап").noted("NightAfterDay { date: 2026-03-29 }")),
         (TASHKENT, Uz, "bugun yarim tunda dori", due("2026-03-28 00:00", "dori").noted("NightAfterDay")),
         (TASHKENT, Uz, "yarim tunda zaxira", due("2026-03-28 00:00", "zaxira")),
+        // ==== "tomorrow" after midnight is the coming day, and said; from 04:00 the calendar's ====
+        (MOSCOW_AFTER_MIDNIGHT, Ru, "завтра в 9 позвонить в банк", due("2026-03-28 09:00", "позвонить в банк").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "tomorrow morning call the bank", due("2026-03-28 09:00", "call the bank").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, Uz, "ertaga soat 9 da bankka qo'ng'iroq", due("2026-03-28 09:00", "bankka qo'ng'iroq").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, Uz, "эртага соат 9 да банкка қўнғироқ", due("2026-03-28 09:00", "банкка қўнғироқ").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "tomorow at 9 call the bank", due("2026-03-28 09:00", "call the bank").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "call mom by tomorrow", due("2026-03-28 09:00", "call mom").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "tomorrow at 6 run", due("2026-03-28 18:00", "run").noted("TomorrowAfterMidnight").asks("2026-03-28 06:00", "2026-03-28 18:00")),
+        (MOSCOW_AFTER_MIDNIGHT, Ru, "послезавтра позвонить в банк", due("2026-03-29 09:00", "позвонить в банк").noted("TomorrowAfterMidnight { date: 2026-03-29, day_after: true }")),
+        (MOSCOW_AFTER_MIDNIGHT, Uz, "indinga soat 10 da uchrashuv", due("2026-03-29 10:00", "uchrashuv").noted("TomorrowAfterMidnight { date: 2026-03-29, day_after: true }")),
+        (MOSCOW_AFTER_MIDNIGHT, Ru, "завтра в 2 ночи бэкап", due("2026-03-29 02:00", "бэкап").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }, NightAfterDay { date: 2026-03-29 }")),
+        (MOSCOW_AFTER_MIDNIGHT, Ru, "сегодня в 9 позвонить в банк", due("2026-03-28 09:00", "позвонить в банк").unnoted("TomorrowAfterMidnight")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "tomorrow at 00:15 backup", due("2026-03-29 00:15", "backup").unnoted("TomorrowAfterMidnight")),
+        (MOSCOW_NIGHT_LAST, En, "tomorrow at 9 call the bank", due("2026-03-28 09:00", "call the bank").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
+        (MOSCOW_NIGHT_OVER, En, "tomorrow at 9 call the bank", due("2026-03-29 09:00", "call the bank").unnoted("TomorrowAfterMidnight")),
+        (MOSCOW_NIGHT_OVER, Ru, "завтра в 9 позвонить в банк", due("2026-03-29 09:00", "позвонить в банк").unnoted("TomorrowAfterMidnight")),
+        (MOSCOW_NIGHT_OVER, Uz, "ertaga soat 9 da bankka qo'ng'iroq", due("2026-03-29 09:00", "bankka qo'ng'iroq").unnoted("TomorrowAfterMidnight")),
         // ==== Next week, next weekday, end of month, a day of the month ====
         (BERLIN_FRI, En, "next week call Bob", due("2026-03-30 09:00", "call Bob").noted("NextWeekMonday { date: 2026-03-30 }")),
         (BERLIN_FRI, En, "next week on tuesday report", due("2026-03-31 09:00", "report")),
@@ -771,6 +809,22 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "every two weeks on tuesday and thursday at 18:00 dance", due("2026-03-31 18:00", "dance").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;BYHOUR=18;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
         (BERLIN_FRI, En, "fortnightly on friday payroll", due("2026-04-03 09:00", "payroll").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=FR;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
         (BERLIN_FRI, En, "every 3 months on the 15th invoices", due("2026-04-15 09:00", "invoices").every("FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260401")),
+        // An ordinal before a unit of days or longer is an interval, not a day of the month;
+        // before anything else it stays the day of the month.
+        (BERLIN_FRI, En, "every 2nd day at 7pm water plants", due("2026-03-27 19:00", "water plants").every("FREQ=DAILY;INTERVAL=2;BYHOUR=19;BYMINUTE=0;BYSECOND=0;DTSTART=20260327")),
+        (BERLIN_FRI, En, "every 3rd day water plants", due("2026-03-28 09:00", "water plants").every("FREQ=DAILY;INTERVAL=3;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
+        (BERLIN_FRI, En, "every second day water plants", due("2026-03-28 09:00", "water plants").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
+        (BERLIN_FRI, En, "every 2nd week on monday payroll", due("2026-03-30 09:00", "payroll").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330").nothing_unplaced()),
+        (BERLIN_FRI, En, "every third week team sync", due("2026-04-03 09:00", "team sync").every("FREQ=WEEKLY;INTERVAL=3;BYDAY=FR;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
+        (BERLIN_FRI, En, "every 2nd month on the 15th invoices", due("2026-04-15 09:00", "invoices").every("FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260401")),
+        (BERLIN_FRI, En, "every 2nd pay rent", due("2026-04-02 09:00", "pay rent").every("FREQ=MONTHLY;BYMONTHDAY=2")),
+        (BERLIN_FRI, En, "every 2nd of the month pay rent", due("2026-04-02 09:00", "pay rent").every("FREQ=MONTHLY;BYMONTHDAY=2")),
+        (BERLIN_FRI, En, "every 2nd day of the month pay rent", due("2026-04-02 09:00", "pay rent").every("FREQ=MONTHLY;BYMONTHDAY=2")),
+        (MOSCOW, Ru, "каждый второй день полить цветы", due("2026-03-28 09:00", "полить цветы").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
+        (MOSCOW, Ru, "каждый третий день в 8 вечера зарядка", due("2026-03-27 20:00", "зарядка").every("FREQ=DAILY;INTERVAL=3;BYHOUR=20;BYMINUTE=0;BYSECOND=0;DTSTART=20260327")),
+        (MOSCOW, Ru, "каждую вторую неделю в понедельник отчёт", due("2026-03-30 09:00", "отчёт").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
+        (TASHKENT, Uz, "har ikkinchi kuni gullarga suv", due("2026-03-28 09:00", "gullarga suv").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
+        (TASHKENT, Uz, "har uchinchi kuni soat 20 da sport", due("2026-03-27 20:00", "sport").every("FREQ=DAILY;INTERVAL=3;BYHOUR=20;BYMINUTE=0;BYSECOND=0;DTSTART=20260327")),
         (BERLIN_FRI, En, "every month on the last day report", due("2026-03-31 09:00", "report").every("FREQ=MONTHLY;BYMONTHDAY=-1")),
         (BERLIN_FRI, En, "on the last day of every month report", due("2026-03-31 09:00", "report").every("FREQ=MONTHLY;BYMONTHDAY=-1")),
         (BERLIN_FRI, En, "every year birthday", due("2027-03-27 09:00", "birthday").every("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=27")),
@@ -1253,6 +1307,11 @@ fn problems(e: &Expect, p: &ParsedDue, now: chrono::DateTime<Utc>, tz: Tz) -> Ve
         && !format!("{:?}", p.assumptions).contains(noted)
     {
         out.push(format!("assumed {:?}, want {noted}", p.assumptions));
+    }
+    if let Some(unnoted) = e.unnoted
+        && format!("{:?}", p.assumptions).contains(unnoted)
+    {
+        out.push(format!("assumed {:?}, want no {unnoted}", p.assumptions));
     }
     if let Some(words) = e.unplaced
         && !p.unplaced.iter().any(|u| u.words == words)

@@ -209,17 +209,29 @@ pub(super) fn new_schedule(
     }
     if said.day {
         // A day alone keeps the time of day, so no time was taken for it.
-        let local = new.date().and_time(old.time());
-        let due = resolve_local(zone, local);
-        if due <= now {
-            return Err(DueError::InPast { local });
-        }
-        let assumptions = parsed
+        let mut assumptions: Vec<Assumption> = parsed
             .assumptions
             .iter()
             .filter(|assumption| !matches!(assumption, Assumption::TimeNotSaid { .. }))
             .cloned()
             .collect();
+        let mut local = new.date().and_time(old.time());
+        let after_midnight = |assumption: &Assumption| {
+            matches!(assumption, Assumption::TomorrowAfterMidnight { .. })
+        };
+        if resolve_local(zone, local) <= now
+            && assumptions.iter().any(after_midnight)
+            && let Some(next) = new.date().succ_opt()
+        {
+            // "tomorrow" after midnight is the coming day, but not at a time of it already
+            // past: then, as in a message, it is the calendar's tomorrow, and nothing assumed.
+            local = next.and_time(old.time());
+            assumptions.retain(|assumption| !after_midnight(assumption));
+        }
+        let due = resolve_local(zone, local);
+        if due <= now {
+            return Err(DueError::InPast { local });
+        }
         return Ok(Schedule {
             due_at: due,
             recurrence: task.recurrence,
@@ -379,6 +391,34 @@ mod tests {
         );
         assert_eq!(edit(&daily, "at 8").0, "Wed 02 08:00");
         assert_eq!(assumed(&daily, "at 8"), [hour(8, 8)]);
+    }
+
+    #[test]
+    fn tomorrow_after_midnight_is_the_coming_day_unless_the_tasks_time_has_passed() {
+        // Wednesday 2 December, 00:30 in Tashkent.
+        let night = Utc.with_ymd_and_hms(2026, 12, 1, 19, 30, 0).unwrap();
+        let schedule = |due_at| {
+            let parsed = parse_edit("tomorrow", Lang::En, night, TASHKENT).unwrap();
+            new_schedule(&task(due_at, None), &parsed, night).unwrap()
+        };
+        // A task at 18:00: "tomorrow" is Wednesday's 18:00, and said.
+        let evening = schedule(Utc.with_ymd_and_hms(2026, 12, 5, 13, 0, 0).unwrap());
+        assert_eq!(local(evening.due_at), "Wed 02 18:00");
+        assert!(
+            matches!(
+                evening.assumptions[..],
+                [Assumption::TomorrowAfterMidnight {
+                    day_after: false,
+                    ..
+                }]
+            ),
+            "{:?}",
+            evening.assumptions
+        );
+        // A task at 00:10: Wednesday's has passed, so Thursday's, with nothing to say.
+        let small_hours = schedule(Utc.with_ymd_and_hms(2026, 12, 5, 19, 10, 0).unwrap());
+        assert_eq!(local(small_hours.due_at), "Thu 03 00:10");
+        assert!(small_hours.assumptions.is_empty(), "{small_hours:?}");
     }
 
     #[test]

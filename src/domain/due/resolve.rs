@@ -18,7 +18,7 @@ use super::choice::{AMBIGUOUS_HOURS, HalfOfDay, HourChoice, Reading};
 use super::grammar::{DayRef, Repeat, RepeatRef, Span};
 use super::keys::Period;
 use super::spec::Spec;
-use super::{Assumption, DueError, MAX_YEAR};
+use super::{Assumption, DueError, MAX_YEAR, NIGHT_ENDS};
 use time::{Moment, Said, period_default};
 
 /// When and how often, once the phrase is resolved.
@@ -204,7 +204,7 @@ fn recurrence(
         rule = rule.from_done().map_err(rule_error)?;
     }
     if let Some(day) = spec.until {
-        let until = until_date(day, now, tz)?;
+        let until = until_date(day, now, tz, notes)?;
         rule = rule.ending(End::Until(until)).map_err(rule_error)?;
     }
     if let Some(count) = spec.count {
@@ -228,10 +228,16 @@ fn last_day_of(first: NaiveDate, span: Span) -> Option<NaiveDate> {
 }
 
 /// The last local date of a repeat that runs "until" `day`: that day itself, resolved as a
-/// deadline on it would be (the coming Friday, the next 1 March, this month's end).
-fn until_date(day: DayRef, now: DateTime<Utc>, tz: Tz) -> Result<NaiveDate, DueError> {
+/// deadline on it would be (the coming Friday, the next 1 March, this month's end, the coming
+/// day for "until tomorrow" after midnight, noted).
+fn until_date(
+    day: DayRef,
+    now: DateTime<Utc>,
+    tz: Tz,
+    notes: &mut Vec<Assumption>,
+) -> Result<NaiveDate, DueError> {
     let last_second = NaiveTime::from_hms_opt(23, 59, 59).unwrap_or(NaiveTime::MIN);
-    let end = day_at(day, Moment::same_day(last_second), now, tz, &mut Vec::new())?;
+    let end = day_at(day, Moment::same_day(last_second), now, tz, notes)?;
     Ok(to_local(tz, end).date())
 }
 
@@ -452,8 +458,8 @@ fn day_at(
             local: moment.local(today.pred_opt().unwrap_or(today)),
         }),
         DayRef::Today => not_past(today),
-        DayRef::Tomorrow => plus(1).map(at),
-        DayRef::DayAfterTomorrow => plus(2).map(at),
+        DayRef::Tomorrow => after_today(1, now, tz, &at, notes),
+        DayRef::DayAfterTomorrow => after_today(2, now, tz, &at, notes),
         DayRef::Weekday { day, next: false } => coming_weekday(day, today, &at, now).map(at),
         DayRef::Weekday { day, next: true } => {
             let date = plus(next_monday_in(today))?
@@ -495,6 +501,34 @@ fn day_at(
         DayRef::MonthDay(day) => month_day(day, moment, now, tz),
         DayRef::Date { day, month, year } => date(day, month, year, moment, now, tz),
     }
+}
+
+/// "tomorrow" (`days` 1) or "the day after tomorrow" (2) at `at`. Said after midnight and before
+/// [`NIGHT_ENDS`], by someone who has not slept yet, "tomorrow" is the coming day, today's date
+/// ("tomorrow at 9" at 00:30 on Saturday is Saturday 09:00) and "the day after tomorrow" the day
+/// after it; noted as [`Assumption::TomorrowAfterMidnight`]. Otherwise, or when that moment has
+/// already passed ("tomorrow at 00:15" at 00:30), they count from today's date.
+fn after_today(
+    days: u64,
+    now: DateTime<Utc>,
+    tz: Tz,
+    at: &impl Fn(NaiveDate) -> DateTime<Utc>,
+    notes: &mut Vec<Assumption>,
+) -> Result<DateTime<Utc>, DueError> {
+    let local = to_local(tz, now);
+    let today = local.date();
+    let date = |days: u64| today.checked_add_days(Days::new(days)).ok_or_else(too_far);
+    if local.time() < NIGHT_ENDS {
+        let coming = date(days - 1)?;
+        if at(coming) > now {
+            notes.push(Assumption::TomorrowAfterMidnight {
+                date: coming,
+                day_after: days == 2,
+            });
+            return Ok(at(coming));
+        }
+    }
+    date(days).map(at)
 }
 
 /// The next `week`'s `day` of a month whose time is ahead: this month's, or the next one's.

@@ -1,14 +1,14 @@
 //! Recurrences: "every day", "weekdays", "every monday and friday", "mon wed fri", "every month on
 //! the 1st", "every 2 weeks on tuesday", "every other friday", "the first monday of every month",
-//! "every day except weekends", "every 30 minutes", "every 3 hours", "every year on 14 Feb",
-//! "every month on the last day", "3 days after done", "every! 3 days"; "каждый день", "по
-//! будням", "пн ср пт", "каждое 1 число", "каждые 2 дня", "раз в неделю", "каждую вторую
+//! "every day except weekends", "every 30 minutes", "every 3 hours", "every year on 14 Feb", "every
+//! month on the last day", "3 days after done", "every! 3 days", "every 2nd day"; "каждый день",
+//! "по будням", "пн ср пт", "каждое 1 число", "каждые 2 дня", "раз в неделю", "каждую вторую
 //! пятницу", "в первый понедельник каждого месяца", "каждый день кроме выходных", "каждые 15
-//! минут", "каждый последний день месяца", "ежегодно 14 февраля", "через 3 дня после
-//! выполнения"; "har kuni", "ish kunlari", "du cho ju", "har oyning 1-kuni", "har oyning birinchi
-//! dushanbasi", "seshanba va payshanba kunlari", "har 30 daqiqada", "har 3 soatda", "dam olish
-//! kunlaridan tashqari har kuni", "har oy oxirgi kuni", "har yili 14-fevralda", "kun ora",
-//! "bajarilgandan 3 kun keyin".
+//! минут", "каждый последний день месяца", "ежегодно 14 февраля", "через 3 дня после выполнения";
+//! "har kuni", "ish kunlari", "du cho ju", "har oyning 1-kuni", "har oyning birinchi dushanbasi",
+//! "seshanba va payshanba kunlari", "har 30 daqiqada", "har 3 soatda", "dam olish kunlaridan
+//! tashqari har kuni", "har oy oxirgi kuni", "har yili 14-fevralda", "kun ora", "bajarilgandan 3
+//! kun keyin".
 
 use chrono::{Weekday, WeekdaySet};
 
@@ -57,7 +57,10 @@ fn every(c: &mut Cursor<'_>) -> Option<Item> {
     if let Some(item) = c.attempt(nth_weekday) {
         return Some(item);
     }
-    if let Some(item) = c.attempt(periodic_with_count) {
+    if let Some(item) = c
+        .attempt(nth_unit)
+        .or_else(|| c.attempt(periodic_with_count))
+    {
         return Some(c.attempt(|c| done_after(c, item)).unwrap_or(item));
     }
     if c.eat(Key::DayNoun) {
@@ -100,7 +103,9 @@ fn every(c: &mut Cursor<'_>) -> Option<Item> {
     if let Some((day, month)) = c.attempt(date_without_year) {
         return each(RepeatRef::Yearly { day, month });
     }
-    month_day(c, true).and_then(|day| each(RepeatRef::MonthlyOnDay(day)))
+    let day = month_day(c, true)?;
+    c.attempt(of_the_month);
+    each(RepeatRef::MonthlyOnDay(day))
 }
 
 /// Which of the weekdays a phrase means: "other" (every other), or an ordinal.
@@ -132,6 +137,40 @@ fn nth_weekday(c: &mut Cursor<'_>) -> Option<Item> {
         Repeat::every(RepeatRef::Weekly(WeekdaySet::single(day)), weeks),
         None,
     ))
+}
+
+/// After "every": an ordinal from the second on and a unit of days or longer, "every 2nd day",
+/// "every second week on monday", "каждый второй день", "каждую третью неделю", "har ikkinchi
+/// kuni": every 2 days, every 3 weeks on Monday. Without it "2nd day" would be read as a day of
+/// the month and "second" as a unit of time. A day or week "of the month" after it ("every 2nd
+/// day of the month") is left to the day of the month.
+fn nth_unit(c: &mut Cursor<'_>) -> Option<Item> {
+    let every = c
+        .eat_pick(|k| match k {
+            Key::Ordinal(n) => Some(u32::from(n)),
+            _ => None,
+        })
+        .or_else(|| {
+            c.attempt(|c| {
+                let (n, digits) = c.eat_number()?;
+                c.eat_adjacent_punct('-');
+                (digits <= 2 && c.eat(Key::OrdinalSuffix))
+                    .then(|| u32::try_from(n).ok())
+                    .flatten()
+            })
+        })
+        .filter(|n| (2..=MAX_INTERVAL).contains(n))?;
+    let unit = c.eat_pick(|k| match k {
+        Key::DayNoun => Some(Unit::Day),
+        Key::WeekNoun => Some(Unit::Week),
+        Key::MonthNoun => Some(Unit::Month),
+        Key::YearNoun => Some(Unit::Year),
+        _ => unit_key(k).filter(|u| matches!(u, Unit::Day | Unit::Week | Unit::Month | Unit::Year)),
+    })?;
+    if c.attempt(of_the_month).is_some() {
+        return None;
+    }
+    periodic(c, unit, every)
 }
 
 /// `other`, or which of the month's weekdays ([`week_of_month`]).
