@@ -4,7 +4,7 @@
 //! a forward (a forward with a comment, as Telegram delivers it) makes that one quoted task
 //! without a question, also when the forward comes while the time waits for it.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use pgqueue::JobId;
 use pgqueue::JobState;
 use remindbot::domain::lang::Lang;
@@ -15,7 +15,7 @@ use tgsim::{Forward, TranscriptEntry};
 use crate::app::{TestApp, buttons, text};
 use crate::bot_nag::bring_due;
 use crate::bot_trust::toast;
-use crate::support::{WAIT, db_now, eventually};
+use crate::support::{WAIT, db_now, eventually, said_tomorrow};
 
 /// A message Bob wrote an hour ago, as Ann forwards it.
 fn from_bob(app: &TestApp) -> MessageOrigin {
@@ -140,7 +140,8 @@ async fn a_forward_then_a_time_reminds_of_the_message_it_quotes() {
 async fn in_every_language_a_file_a_task_in_between_and_cancel() {
     let app = TestApp::start().await;
 
-    // Russian: "завтра в 9" is tomorrow at 09:00 on the chat's clock.
+    // Russian: "завтра в 9" is tomorrow at 09:00 on the chat's clock (after midnight, the coming
+    // day's).
     let ru = Tr::new(Lang::Ru);
     let ivan = app.user("Ivan", "ru");
     app.say(ivan, "/tz Asia/Tashkent").await;
@@ -159,7 +160,7 @@ async fn in_every_language_a_file_a_task_in_between_and_cancel() {
     let card = app.say(ivan, "завтра в 9").await;
     assert!(text(&card).contains(&ru.t("task-saved")), "{card:?}");
     let tashkent = chrono_tz::Asia::Tashkent;
-    let tomorrow = (Utc::now().with_timezone(&tashkent) + Duration::days(1)).date_naive();
+    let tomorrow = said_tomorrow(tashkent);
     let tasks = tasks_of(&app, ivan).await;
     assert_eq!(tasks.len(), 1, "{tasks:?}");
     assert_eq!(tasks[0].0, "созвон в пятницу");

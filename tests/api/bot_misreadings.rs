@@ -414,7 +414,7 @@ async fn a_time_said_in_another_zone_is_that_zones_and_said() {
     let id = task_id(&card);
     let (task_text, due, ..) = stored(&app, id).await;
     assert_eq!(task_text, "вебинар");
-    let moscow_tomorrow = to_local(moscow, Utc::now()).date().succ_opt().unwrap();
+    let moscow_tomorrow = crate::support::said_tomorrow(moscow);
     assert_eq!(due, at(moscow, moscow_tomorrow, 19, 0));
     let yours = to_local(zone, due).format("%H:%M").to_string();
     let said = tr.t_with(

@@ -11,6 +11,7 @@
 
 use std::time::{Duration, Instant};
 
+use chrono_tz::Asia::Tashkent;
 use remindbot::domain::lang::Lang;
 use remindbot::i18n::{Arg, Tr};
 use serde_json::{Value, json};
@@ -19,7 +20,7 @@ use tgsim::{InitData, WebAppUser};
 
 use crate::app::{TestApp, text};
 use crate::browser::Browser;
-use crate::support::{WAIT, eventually, reminders_with_jobs};
+use crate::support::{WAIT, eventually, reminders_with_jobs, tomorrow_section};
 
 /// Telegram's light theme, as `tgWebAppThemeParams` carries it.
 const LIGHT: &str = r##"{"bg_color":"#ffffff","text_color":"#000000","hint_color":"#707579","link_color":"#2481cc","button_color":"#2481cc","button_text_color":"#ffffff","secondary_bg_color":"#f1f1f4","section_bg_color":"#f1f1f4","section_header_text_color":"#2481cc","destructive_text_color":"#d14e4e"}"##;
@@ -117,7 +118,10 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
 
     // Her tasks, by day.
     browser
-        .until("tomorrow's task", &task_in_section("tomorrow", "buy milk"))
+        .until(
+            "tomorrow's task",
+            &task_in_section(tomorrow_section(Tashkent), "buy milk"),
+        )
         .await;
     browser
         .until("a later task", &task_in_section("later", "call the bank"))
@@ -155,7 +159,10 @@ async fn miniapp_a_user_sees_tasks_by_day_creates_finishes_and_snoozes_and_the_c
         .click("Create", "return document.getElementById('create-submit')")
         .await;
     browser
-        .until("the new task", &task_in_section("tomorrow", "pay rent"))
+        .until(
+            "the new task",
+            &task_in_section(tomorrow_section(Tashkent), "pay rent"),
+        )
         .await;
     let (_, state) = task(&app.pool, ann, "pay rent").await;
     assert_eq!(state, "open");
@@ -249,7 +256,10 @@ async fn miniapp_settings_change_the_chats_language_and_lead() {
     );
     browser.open(&launched).await;
     browser
-        .until("her task", &task_in_section("tomorrow", "buy milk"))
+        .until(
+            "her task",
+            &task_in_section(tomorrow_section(Tashkent), "buy milk"),
+        )
         .await;
     let focused = browser
         .until(
@@ -523,7 +533,10 @@ async fn miniapp_another_users_task_is_not_found() {
     let init_data = app.sim.init_data(ann).expect("Ann's launch data");
     browser.open(&app_url(&app, Some(&init_data), LIGHT)).await;
     browser
-        .until("Ann's task", &task_in_section("tomorrow", "buy milk"))
+        .until(
+            "Ann's task",
+            &task_in_section(tomorrow_section(Tashkent), "buy milk"),
+        )
         .await;
     assert!(!browser.text().await.contains("secret plan"));
 
@@ -711,7 +724,10 @@ async fn miniapp_an_edit_in_place_by_keyboard_is_refused_when_the_chat_changed_t
     let init_data = app.sim.init_data(ann).expect("Ann's launch data");
     browser.open(&app_url(&app, Some(&init_data), DARK)).await;
     browser
-        .until("her task", &task_in_section("tomorrow", "buy milk"))
+        .until(
+            "her task",
+            &task_in_section(tomorrow_section(Tashkent), "buy milk"),
+        )
         .await;
     assert_eq!(
         browser
@@ -760,7 +776,7 @@ async fn miniapp_an_edit_in_place_by_keyboard_is_refused_when_the_chat_changed_t
     let shown = browser
         .until(
             "the new text's item",
-            &task_in_section("tomorrow", "buy milk and bread"),
+            &task_in_section(tomorrow_section(Tashkent), "buy milk and bread"),
         )
         .await;
     assert!(

@@ -287,3 +287,30 @@ pub async fn due_in_secs(pool: &PgPool, job: &JobInfo) -> f64 {
 /// Taken by the tests that measure rates or latencies under load, so that no two of them share
 /// the machine's two cores (their figures would be each other's noise).
 pub static TIMING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Whether "tomorrow" said now in `zone` means today's date: after midnight and before
+/// [`NIGHT_ENDS`](remindbot::domain::due::NIGHT_ENDS) the bot reads it as the coming day, so a
+/// test that says "tomorrow" on the real clock expects what the bot says at that hour.
+pub fn tomorrow_is_today(zone: chrono_tz::Tz) -> bool {
+    remindbot::domain::timezone::to_local(zone, chrono::Utc::now()).time()
+        < remindbot::domain::due::NIGHT_ENDS
+}
+
+/// The date that "tomorrow" at a time still ahead, said now in `zone`, means.
+pub fn said_tomorrow(zone: chrono_tz::Tz) -> chrono::NaiveDate {
+    let today = remindbot::domain::timezone::to_local(zone, chrono::Utc::now()).date();
+    if tomorrow_is_today(zone) {
+        today
+    } else {
+        today.succ_opt().expect("a date after today")
+    }
+}
+
+/// The Mini App section of a task said "tomorrow" at a time still ahead, said now in `zone`.
+pub fn tomorrow_section(zone: chrono_tz::Tz) -> &'static str {
+    if tomorrow_is_today(zone) {
+        "today"
+    } else {
+        "tomorrow"
+    }
+}
