@@ -611,6 +611,8 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "ertaga peshinda uchrashuv", due("2026-03-28 13:00", "uchrashuv")),
         (TASHKENT, Uz, "ertaga kechga shifokor", due("2026-03-28 19:00", "shifokor")),
         (BERLIN_FRI, En, "after tomorrow meeting at 10", due("2026-03-29 10:00", "meeting")),
+        // A weekday in the dative ("к понедельнику") is no typo.
+        (MOSCOW, Ru, "к понедельнику отчет", due("2026-03-30 09:00", "отчет").unnoted("Typo")),
         // A day of the month as an ordinal in words ("пятого апреля в 10" was today 22:00).
         (MOSCOW, Ru, "стоматолог пятого апреля в 10", due("2026-04-05 10:00", "стоматолог")),
         (MOSCOW, Ru, "двадцать третьего апреля в 9 отчёт", due("2026-04-23 09:00", "отчёт")),

@@ -62,18 +62,18 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             }));
         }
     }
+    // "besh yarimda", "soat 10 yarimda": half past, after words or digits.
     let half =
         c.attempt(|c| (c.eat(Key::HalfAt) || c.eat_all(&[Key::Half, Key::Da])).then_some(30));
-    let mut minute = if in_words {
-        half.or_else(|| c.attempt(minutes_in_words))
-    } else {
-        c.attempt(face_minutes)
-    };
     // "10:00", "7.30", "10-30": a clock's face, read on the 24-hour clock as everywhere the bot
     // is used.
-    let clock_face = !in_words && minute.is_some();
-    // "soat 10 yarimda": half past, after digits too.
-    minute = minute.or(half);
+    let face = (!in_words && half.is_none())
+        .then(|| c.attempt(face_minutes))
+        .flatten();
+    let clock_face = face.is_some();
+    let mut minute = face
+        .or(half)
+        .or_else(|| in_words.then(|| c.attempt(minutes_in_words)).flatten());
     // "at 9 30", "в 9 30": minutes after a marked hour, typed with a space for the colon.
     if minute.is_none() && marked && !in_words {
         minute = c.attempt(spaced_minutes);
