@@ -639,6 +639,9 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "Доброе утро завтра в 3 встреча", due("2026-03-28 15:00", "встреча")),
         // A time said in another zone is that zone's, and noted; a city alone is a place.
         (TASHKENT, Ru, "созвон завтра в 10:00 по москве", due("2026-03-28 12:00", "созвон").noted("OtherZone { zone: Europe/Moscow")),
+        // An hour's note and its advice are on the user's clock, and no buttons are offered.
+        (TASHKENT, Ru, "созвон в 10 по мск", due("2026-03-27 12:00", "созвон").noted("HourWithoutAmPm { typed: 10:00:00, chosen: 12:00:00 }")),
+        (TASHKENT, Ru, "завтра в 6 по мск созвон", due("2026-03-28 20:00", "созвон").sure()),
         (TASHKENT, Ru, "вебинар в 19:00 (мск)", due("2026-03-27 21:00", "вебинар").noted("OtherZone")),
         (TASHKENT, Ru, "вебинар в 19:00 по московскому времени", due("2026-03-27 21:00", "вебинар")),
         (BERLIN_FRI, En, "webinar tomorrow at 3pm UTC", due("2026-03-28 16:00", "webinar").noted("OtherZone { zone: UTC")),

@@ -53,10 +53,21 @@ pub(super) fn resolve(
     if to_local(zone, due).year() > MAX_YEAR {
         return Err(too_far());
     }
-    if zone != tz && !spec.is_zone_free() {
+    let other_zone = zone != tz && !spec.is_zone_free();
+    if other_zone {
+        // The chat's Change time reads the user's clock: an hour's note speaks of it too, so
+        // that "send 00:00" gives 00:00 there.
+        for note in &mut notes {
+            if let Assumption::HourWithoutAmPm { chosen, .. } = note {
+                *chosen = to_local(tz, due).time();
+            }
+        }
         notes.push(Assumption::OtherZone { zone, due });
     }
-    let choice = choice(spec, said, (due, recurrence), now, zone);
+    // The buttons name times on the user's clock; a time said in another zone has none.
+    let choice = (!other_zone)
+        .then(|| choice(spec, said, (due, recurrence), now, zone))
+        .flatten();
     Ok(Resolved {
         due,
         recurrence,
