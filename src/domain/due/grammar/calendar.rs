@@ -237,10 +237,13 @@ pub(super) fn date_without_year(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     }
 }
 
-/// A day of the month alone: `15th`, `15 числа`, `15-го`, `15-sanasida`, `15-kuni`; the
-/// `of this month` after it may be said.
+/// A day of the month alone: `15th`, `15 числа`, `15-го`, `15-sanasida`, `15-kuni`, `второго
+/// числа`; the `of this month` after it may be said.
 fn day_of_month(c: &mut Cursor<'_>) -> Option<DayRef> {
-    let (day, _) = c.eat_number().filter(|(_, d)| *d <= 2)?;
+    let Some((day, _)) = c.eat_number().filter(|(_, d)| *d <= 2) else {
+        let day = day_ordinal(c)?;
+        return c.eat(Key::DateNoun).then_some(DayRef::MonthDay(day));
+    };
     let hyphen = c.eat_adjacent_punct('-');
     let marked =
         c.eat(Key::OrdinalSuffix) | c.eat(Key::DateNoun) || (hyphen && c.eat(Key::DayNoun));

@@ -18,6 +18,7 @@ use super::super::keys::{Key, Unit};
 use super::amount::standalone as amount;
 use super::calendar::{date_without_year, listed_weekday, week_of_month, weekday_key};
 use super::number::count;
+use super::ordinal::day_ordinal;
 use super::{Context, Cursor, Item, Repeat, RepeatRef, Span, period_key, unit_key};
 
 const WEEKEND: WeekdaySet = WeekdaySet::from_array([Weekday::Sat, Weekday::Sun]);
@@ -604,11 +605,19 @@ fn list(c: &mut Cursor<'_>, pick: impl Fn(Key) -> Option<Weekday> + Copy) -> Opt
     Some(days)
 }
 
+/// A day of the month in words before its noun: "второе число", "пятого числа".
+fn ordinal_date(c: &mut Cursor<'_>) -> Option<u32> {
+    let day = day_ordinal(c)?;
+    c.eat(Key::DateNoun).then_some(day)
+}
+
 /// A day of the month: "1", "1st", "1-го числа", "1 число", "1-kuni",
-/// "1-sanasi". With `strong`, an ordinal suffix or a date noun is required,
+/// "1-sanasi", "второе число". With `strong`, an ordinal suffix or a date noun is required,
 /// so that "every 2 hours" or "every 2 days" is not read as "every 2nd".
 fn month_day(c: &mut Cursor<'_>, strong: bool) -> Option<u32> {
-    let (day, _) = c.eat_number().filter(|(_, digits)| *digits <= 2)?;
+    let Some((day, _)) = c.eat_number().filter(|(_, digits)| *digits <= 2) else {
+        return ordinal_date(c);
+    };
     c.eat_adjacent_punct('-');
     let suffix = c.eat(Key::OrdinalSuffix);
     let date_noun = c.eat(Key::DateNoun);
