@@ -109,6 +109,9 @@ pub(super) enum DayRef {
     NextWeek,
     /// "end of the month", "в конце месяца", "oy oxirida": the last day of this month.
     EndOfMonth,
+    /// "end of April", "в конце апреля", "до конца апреля", "aprel oxirida": the last day of the
+    /// next such month (this year's while it is ahead).
+    MonthEnd(u32),
     /// "this weekend", "на выходных", "shu dam olish kunlari": one weekend's Saturday (or its
     /// Sunday, once Saturday's time has passed); `next` for next week's ("next weekend").
     Weekend {

@@ -494,6 +494,11 @@ fn day_at(
             let next_month = this_month.succ_opt().map(last_day_of_month);
             next_month.map(at).ok_or_else(too_far)
         }
+        DayRef::MonthEnd(month) => (today.year()..=today.year() + 1)
+            .filter_map(|year| NaiveDate::from_ymd_opt(year, month, 1))
+            .map(|first| at(last_day_of_month(first)))
+            .find(|due| *due > now)
+            .ok_or_else(too_far),
         DayRef::Weekend { next: false } => {
             let saturday = coming_weekday(Weekday::Sat, today, &at, now)?;
             // On the weekend itself: today while its time is ahead, else its Sunday.

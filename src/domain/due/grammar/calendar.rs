@@ -25,9 +25,9 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     } else if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
         c.eat(Key::Of);
         let _ = c.eat(Key::The) || c.eat(Key::This);
-        c.eat(Key::MonthNoun).then_some(DayRef::EndOfMonth)?
-    } else if c.eat(Key::MonthNoun) {
-        (c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun])).then_some(DayRef::EndOfMonth)?
+        month_named(c)?
+    } else if let Some(month) = c.eat_pick(month_or_named) {
+        (c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun])).then_some(month)?
     } else {
         return None;
     };
@@ -356,6 +356,20 @@ fn month_name_day(c: &mut Cursor<'_>) -> Option<DayRef> {
         c.eat_number().filter(|(_, d)| *d == 4).map(|(y, _)| y)
     });
     Some(date_ref(day, u64::from(month), year))
+}
+
+/// "month" (this one) or a month's name, after "the end of": which month's end.
+pub(super) fn month_named(c: &mut Cursor<'_>) -> Option<DayRef> {
+    c.eat_pick(month_or_named)
+}
+
+/// The month a key names for its end: "month" is this one, "April" is April.
+fn month_or_named(key: Key) -> Option<DayRef> {
+    match key {
+        Key::MonthNoun => Some(DayRef::EndOfMonth),
+        Key::Month(m) => Some(DayRef::MonthEnd(m)),
+        _ => None,
+    }
 }
 
 fn month_key(key: Key) -> Option<u32> {

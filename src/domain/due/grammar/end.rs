@@ -7,7 +7,7 @@ use crate::domain::recurrence::MAX_COUNT;
 
 use super::super::keys::Key;
 use super::amount::standalone;
-use super::calendar::{date_without_year, weekday_key};
+use super::calendar::{date_without_year, month_named, weekday_key};
 use super::number::count as whole;
 use super::{Context, Cursor, DayRef, Item};
 
@@ -45,7 +45,7 @@ pub(super) fn lasting(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
 }
 
 /// A date ("March 1", "1 марта", "1-mart"), a weekday ("friday", "пятницы", "jumagacha") or the
-/// end of the month ("the end of the month", "конца месяца", "oy oxirigacha").
+/// end of a month ("the end of the month", "конца месяца", "конца апреля", "oy oxirigacha").
 fn last_day(c: &mut Cursor<'_>) -> Option<DayRef> {
     if let Some((day, month)) = c.attempt(date_without_year) {
         return Some(DayRef::Date {
@@ -62,9 +62,7 @@ fn last_day(c: &mut Cursor<'_>) -> Option<DayRef> {
         let end = c.eat(Key::End);
         c.eat(Key::Of);
         let _ = c.eat(Key::The) || c.eat(Key::This);
-        if !c.eat(Key::MonthNoun) {
-            return None;
-        }
-        (end || c.eat(Key::End)).then_some(DayRef::EndOfMonth)
+        let month = month_named(c)?;
+        (end || c.eat(Key::End)).then_some(month)
     })
 }
