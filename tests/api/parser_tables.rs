@@ -639,6 +639,24 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "in 2 hours hello", due("2026-03-27 12:00", "hello")),
         (MOSCOW, Ru, "привет маме завтра в 10", due("2026-03-28 10:00", "привет маме")),
         (MOSCOW, Ru, "Доброе утро завтра в 3 встреча", due("2026-03-28 15:00", "встреча")),
+        (MOSCOW, Ru, "привет напомни пожалуйста завтра в 5 позвонить сантехнику", due("2026-03-28 17:00", "позвонить сантехнику")),
+        (BERLIN_FRI, En, "hey can you remind me tomorrow at 5 to call the plumber", due("2026-03-28 17:00", "call the plumber")),
+        // About when: the time as said ("около 5 человек" still counts people).
+        (MOSCOW, Ru, "привет напомни завтра часов в 5 позвонить сантехнику", due("2026-03-28 17:00", "позвонить сантехнику")),
+        (MOSCOW, Ru, "завтра около 6 вечера ужин", due("2026-03-28 18:00", "ужин")),
+        (MOSCOW, Ru, "примерно в 15:00 созвон", due("2026-03-27 15:00", "созвон")),
+        (MOSCOW, Ru, "около 5 человек придут завтра", due("2026-03-28 09:00", "около 5 человек придут")),
+        (BERLIN_FRI, En, "remind me tomorrow around 5 to call the plumber", due("2026-03-28 17:00", "call the plumber")),
+        (BERLIN_FRI, En, "call bob at around 7pm", due("2026-03-27 19:00", "call bob")),
+        (BERLIN_FRI, En, "tomorrow about 10 call the bank", due("2026-03-28 10:00", "call the bank")),
+        (BERLIN_FRI, En, "remind me about 5 things tomorrow", due("2026-03-28 09:00", "5 things")),
+        (TASHKENT, Uz, "salom ertaga soat 5 larda santexnikga qo'ng'iroq qilish", due("2026-03-28 17:00", "santexnikga qo'ng'iroq qilish")),
+        (TASHKENT, Uz, "ertaga taxminan soat 5 da santexnik", due("2026-03-28 17:00", "santexnik")),
+        (TASHKENT, Uz, "ertaga soat 5 atrofida santexnik", due("2026-03-28 17:00", "santexnik")),
+        // Every night: "каждую ночь", "har kecha" (Uzbek "kecha" alone is yesterday).
+        (MOSCOW, Ru, "каждую ночь в 11 чистить зубы", due("2026-03-27 23:00", "чистить зубы").every("FREQ=DAILY;BYHOUR=23;BYMINUTE=0;BYSECOND=0")),
+        (TASHKENT, Uz, "har kecha soat 11 da tish yuvish", due("2026-03-27 23:00", "tish yuvish").every("FREQ=DAILY;BYHOUR=23;BYMINUTE=0;BYSECOND=0")),
+        (MOSCOW, Ru, "ночь музеев в субботу", due("2026-03-28 09:00", "ночь музеев")),
         // A time said in another zone is that zone's, and noted; a city alone is a place.
         (TASHKENT, Ru, "созвон завтра в 10:00 по москве", due("2026-03-28 12:00", "созвон").noted("OtherZone { zone: Europe/Moscow")),
         // An hour's note and its advice are on the user's clock, and no buttons are offered.

@@ -167,6 +167,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("hi", Hello),
     ("hello", Hello),
     ("hey", Hello),
+    ("hey", Hello),
     ("please", Please),
     ("pls", Please),
     ("plz", Please),
@@ -258,4 +259,8 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("from", From),
     ("now", Now),
     ("about", About),
+    ("around", Approx),
+    ("approximately", Approx),
+    ("approx", Approx),
+    ("roughly", Approx),
 ];

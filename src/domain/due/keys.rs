@@ -251,6 +251,9 @@ pub(super) enum Key {
     Midnight,
     /// Follows an hour: `o'clock`, `часов`.
     HourWord,
+    /// Before a time, about when: `around`, `approximately`, `около`, `примерно`,
+    /// `taxminan` ("around 5", "примерно в 5"). The time is read as said.
+    Approx,
     /// Follows a day number: `st`, `th`, `го`, `chi`.
     OrdinalSuffix,
     /// Follows a year: `года`, `г`, `yil`.

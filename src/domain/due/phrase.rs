@@ -407,7 +407,8 @@ fn trim_glue(lexed: &Lexed, mut start: usize, mut end: usize) -> (usize, usize) 
 /// Past greetings opening the message ("Good morning!", "Привет! Доброе утро.", "Assalomu
 /// alaykum, …") and the punctuation after them: they greet the bot and are no part of the task.
 /// A greeting followed by a word is the task ("привет маме"), unless the time phrase comes
-/// right after it (`phrase_at_end`: "Доброе утро завтра в 3 встреча").
+/// right after it (`phrase_at_end`: "Доброе утро завтра в 3 встреча") or a request to the bot
+/// does ("привет напомни завтра…").
 fn skip_greeting(lexed: &Lexed, start: usize, end: usize, phrase_at_end: bool) -> usize {
     let mut at = start;
     loop {
@@ -422,7 +423,7 @@ fn skip_greeting(lexed: &Lexed, start: usize, end: usize, phrase_at_end: bool) -
         let next = (past..end).find(|&i| !lexed.is_glue(i)).unwrap_or(end);
         let greeting_next =
             next < end && (lexed.has(next, Key::Hello) || lexed.has(next, Key::Greeting));
-        if next > past || (next == end && phrase_at_end) {
+        if next > past || (next == end && phrase_at_end) || is_request(lexed, next, end) {
             if greeting_next {
                 at = next;
                 continue;
@@ -434,6 +435,16 @@ fn skip_greeting(lexed: &Lexed, start: usize, end: usize, phrase_at_end: bool) -
         }
         at = next;
     }
+}
+
+/// Whether a request to the bot starts at `at` ("remind", "напомни", "please", "can you",
+/// "menga"): a greeting before it greets the bot ("привет напомни…", "hey can you remind me…").
+fn is_request(lexed: &Lexed, at: usize, end: usize) -> bool {
+    at < end
+        && ([Key::Remind, Key::Please, Key::Me]
+            .into_iter()
+            .any(|key| lexed.has(at, key))
+            || skip_courtesy(lexed, at, end) > at)
 }
 
 /// Past `please` and `can you` / `could you` around a request to the bot ("please remind me",

@@ -1,4 +1,5 @@
 //! Times of day ("9", "9:30", "9am", "21.00", "в 9 часов", "soat 9 da", "at five", "в пять",
+//! "around 5", "часов в 5",
 //! "soat beshda", "noon", "yarim tunda"), spoken times ("half past five", "quarter to six",
 //! "полшестого", "без пятнадцати шесть", "beshdan o'n besh daqiqa o'tganda", "besh yarimda")
 //! and parts of the day ("in the evening", "вечером", "kechqurun", "в обед", "this morning").
@@ -17,7 +18,16 @@ use super::{Clock, Context, Cursor, DayRef, Item, PeriodWord, period_key};
 /// a day or part of the day just before it ("завтра 9", "kechqurun 9"). An hour in words
 /// needs a cue of its own (a day before it is not enough: "tomorrow one thing").
 pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
-    let marked = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
+    // "around 5", "примерно в 5", "часов в 5" (the hour word before the time: "about"),
+    // "taxminan soat 5 da": the time as said.
+    let approx = c.eat(Key::Approx)
+        || c.attempt(|c| (c.eat(Key::HourWord) && c.has_at(c.pos(), Key::At)).then_some(()))
+            .is_some();
+    // "tomorrow about 10": "about" before a number is about when only after a day ("remind me
+    // about 5 things" counts).
+    let about = !approx && context.has_day && c.attempt(about_number).is_some();
+    let at = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
+    let marked = at || approx || about;
     // "на завтра на 10", "будильник завтра на 6": "на" after a day marks a time that ends the
     // phrase ("на 4 человека" stays a count).
     let on_a_day = !marked && context.has_day && c.eat(Key::On);
@@ -93,7 +103,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let measure = |k: Key| (k == Key::Measure).then_some(());
     if bare
         && (c.peek_pick(times)
-            || (!marked && c.peek_pick(measure))
+            || (!at && c.peek_pick(measure))
             || (c.peek_pick(period_key) && counts(c, number, c.pos())))
     {
         return None;
@@ -117,6 +127,11 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             ..Clock::at(small(hour), small(minute.unwrap_or(0)))
         })
     })
+}
+
+/// English `about` right before a number.
+fn about_number(c: &mut Cursor<'_>) -> Option<()> {
+    (c.eat_word("about") && c.peek_number()).then_some(())
 }
 
 /// The minutes of a clock's face: `:MM` or `.MM` ("10:30", "7.05"), or `-MM` when it cannot be

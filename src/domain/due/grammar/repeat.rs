@@ -14,7 +14,7 @@ use chrono::{Weekday, WeekdaySet};
 
 use crate::domain::recurrence::{MAX_INTERVAL, WORKING_DAYS, WeekOfMonth};
 
-use super::super::keys::{Key, Unit};
+use super::super::keys::{Key, Period, Unit};
 use super::amount::standalone as amount;
 use super::calendar::{date_without_year, listed_weekday, week_of_month, weekday_key};
 use super::number::count;
@@ -67,7 +67,9 @@ fn every(c: &mut Cursor<'_>) -> Option<Item> {
     if c.eat(Key::DayNoun) {
         return each(RepeatRef::Daily);
     }
-    if let Some(period) = c.eat_pick(period_key) {
+    // Uzbek "kecha" is yesterday, and night after "har" ("har kecha", every night).
+    let night = (c.eat_word("kecha") || c.eat_word("кеча")).then_some(Period::Night);
+    if let Some(period) = night.or_else(|| c.eat_pick(period_key)) {
         return Some(Item::Repeat(Repeat::each(RepeatRef::Daily), Some(period)));
     }
     if c.eat(Key::Working) {
