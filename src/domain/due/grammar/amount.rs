@@ -64,8 +64,9 @@ fn amount(c: &mut Cursor<'_>) -> Option<Span> {
     Some(total)
 }
 
-/// "10 minutes", "an hour", "1.5 hours", "half an hour", "полчаса",
-/// "полтора часа", "bir yarim soat", or a unit alone meaning one ("через час").
+/// "10 minutes", "an hour", "1.5 hours", "half an hour", "полчаса", "пол часа",
+/// "полтора часа", "bir yarim soat", "an hour and a half", "два с половиной часа", or a unit
+/// alone meaning one ("через час").
 fn part(c: &mut Cursor<'_>) -> Option<Span> {
     if c.eat(Key::HalfHour) {
         return Span::of(5, Unit::Hour);
@@ -73,16 +74,27 @@ fn part(c: &mut Cursor<'_>) -> Option<Span> {
     if c.eat(Key::OneAndHalf) {
         return Span::of(15, unit(c)?);
     }
-    if c.eat(Key::Half) {
+    if c.eat(Key::Half) || c.eat_word("пол") {
         c.eat(Key::Article);
         return Span::of(5, unit(c)?);
     }
     let tenths = match count(c) {
-        Some(tenths) if c.eat(Key::Half) => tenths.saturating_add(5),
+        Some(tenths) if c.eat(Key::Half) || c.attempt(and_a_half).is_some() => {
+            tenths.saturating_add(5)
+        }
         Some(tenths) => tenths,
         None => 10,
     };
-    Span::of(tenths, unit(c)?)
+    let unit = unit(c)?;
+    let half = c.attempt(and_a_half).map_or(0, |()| 5);
+    Span::of(tenths.saturating_add(half), unit)
+}
+
+/// "and a half" ("an hour and a half"), "с половиной" ("два с половиной часа", "два часа с
+/// половиной"): half a unit more.
+fn and_a_half(c: &mut Cursor<'_>) -> Option<()> {
+    let english = c.eat(Key::And) && c.eat(Key::Article) && c.eat(Key::Half);
+    (english || c.eat_all_words(&["с", "половиной"])).then_some(())
 }
 
 /// The count of a number too large to hold in tenths: still a whole number.
