@@ -244,6 +244,7 @@ assumed-night-after = That is the night after the day you named: { $date }.
 assumed-tomorrow-after-midnight = It is past midnight, so I took “tomorrow” as { $date }.
 assumed-day-after-tomorrow-after-midnight = It is past midnight, so I took “the day after tomorrow” as { $date }.
 assumed-typo = I read “{ $typed }” as “{ $read }”.
+assumed-weekday-of-date = You said { $said }, but the date is { $date }: I kept the date.
 assumed-other-zone = { $theirs } { $offset } is { $yours } your time.
 unplaced-repeat = I could not make “{ $words }” a repeat, so the task is saved without one. To make it repeat, tap Change time and send a repeat, for example: every day 9:00
 unplaced-kept = I kept “{ $words }” in the task's text, not in its time.

@@ -316,6 +316,7 @@ assumed-night-after = Это ночь после названного дня: { 
 assumed-tomorrow-after-midnight = Уже за полночь, поэтому «завтра» я понял как { $date }
 assumed-day-after-tomorrow-after-midnight = Уже за полночь, поэтому «послезавтра» я понял как { $date }
 assumed-typo = «{ $typed }» я прочитал как «{ $read }».
+assumed-weekday-of-date = Вы написали «{ $said }», но это { $date }: я оставил дату.
 assumed-other-zone = { $theirs } по { $offset } — это { $yours } по вашему времени.
 unplaced-repeat = «{ $words }» не получилось сделать повтором, поэтому задача сохранена без повтора. Чтобы она повторялась, нажмите «Изменить время» и отправьте повтор, например: каждый день в 9:00
 unplaced-kept = «{ $words }» я оставил в тексте задачи, а не во времени.

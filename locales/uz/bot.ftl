@@ -226,6 +226,7 @@ assumed-night-after = Bu aytilgan kundan keyingi tun: { $date }.
 assumed-tomorrow-after-midnight = Yarim tun o'tdi, shuning uchun “ertaga” deganingizni { $date } deb tushundim.
 assumed-day-after-tomorrow-after-midnight = Yarim tun o'tdi, shuning uchun “indinga” deganingizni { $date } deb tushundim.
 assumed-typo = “{ $typed }” so'zini “{ $read }” deb o'qidim.
+assumed-weekday-of-date = Siz «{ $said }» deb yozdingiz, lekin sana { $date }: sanani qoldirdim.
 assumed-other-zone = { $offset } bo'yicha { $theirs } — sizning vaqtingiz bilan { $yours }.
 unplaced-repeat = “{ $words }” iborasini takrorga aylantira olmadim, shuning uchun vazifa takrorsiz saqlandi. Takrorlansin desangiz, «Vaqtni o'zgartirish» tugmasini bosib, takrorni yozing, masalan: har kuni 9:00
 unplaced-kept = “{ $words }” vazifa matnida qoldi, vaqt sifatida olinmadi.

@@ -215,6 +215,13 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
             };
             tr.t_with(key, &[("date", Arg::Text(&day(*date)))])
         }
+        Assumption::WeekdayOfDate { said, date } => tr.t_with(
+            "assumed-weekday-of-date",
+            &[
+                ("said", Arg::Text(&dates.weekday(*said))),
+                ("date", Arg::Text(&day(*date))),
+            ],
+        ),
         Assumption::Typo { typed, read } => {
             let read = in_script_of(typed, read);
             tr.t_with(

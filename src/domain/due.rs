@@ -133,7 +133,7 @@ mod uz;
 mod vocab;
 mod written;
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc, Weekday};
 use chrono_tz::Tz;
 
 pub use choice::{AMBIGUOUS_HOURS, HalfOfDay, HourChoice, Reading};
@@ -274,6 +274,14 @@ pub enum Assumption {
         date: NaiveDate,
         /// Whether the day said was "the day after tomorrow", not "tomorrow".
         day_after: bool,
+    },
+    /// A weekday said beside a date is not that date's ("в четверг 1 апреля" when 1 April is a
+    /// Wednesday): the date was taken.
+    WeekdayOfDate {
+        /// The weekday said.
+        said: Weekday,
+        /// The date taken.
+        date: NaiveDate,
     },
     /// A word one letter away from a key word was read as that word ("tomorow", "завтро").
     Typo {

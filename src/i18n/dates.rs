@@ -79,6 +79,14 @@ impl Dates {
         self.dated(date, ["date-day", "date-day-other-year"], None)
     }
 
+    /// A weekday's short name ("Wed", "ср", "Chor"), as in the dates.
+    pub fn weekday(&self, weekday: Weekday) -> String {
+        self.tr.t_with(
+            "date-weekday",
+            &[("code", Arg::Text(weekday_code(weekday)))],
+        )
+    }
+
     fn local_date_time(&self, local: NaiveDateTime) -> String {
         self.dated(
             local.date(),

@@ -434,3 +434,49 @@ async fn a_time_said_in_another_zone_is_that_zones_and_said() {
     assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
     app.stop().await;
 }
+
+/// A weekday said beside a date ("thursday april 1" when 1 April is a Wednesday): the date is
+/// kept, and the card says the weekday did not match it; a weekday that matches is not said.
+#[tokio::test]
+async fn a_weekday_beside_a_date_keeps_the_date_and_says_a_mismatch() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let (ann, zone) = at_noon(&app, "en").await;
+    let date = today(zone).checked_add_days(Days::new(10)).unwrap();
+    let wrong = date.weekday().succ();
+    let name = |day: Weekday| {
+        NaiveDate::from_isoywd_opt(2026, 10, day)
+            .unwrap()
+            .format("%A")
+    };
+    let on_the_date = format!("{} {}", date.format("%B"), date.day());
+
+    let card = app
+        .say(
+            ann,
+            &format!("{} {on_the_date} at 10:00 report", name(wrong)),
+        )
+        .await;
+    let (task_text, due, ..) = stored(&app, task_id(&card)).await;
+    assert_eq!(task_text, "report");
+    assert_eq!(due, at(zone, date, 10, 0));
+    let dates = Dates::new(tr, zone, Utc::now());
+    let said = tr.t_with(
+        "assumed-weekday-of-date",
+        &[
+            ("said", Arg::Text(&dates.weekday(wrong))),
+            ("date", Arg::Text(&dates.day(due))),
+        ],
+    );
+    assert!(text(&card).contains(&said), "{card:?} lacks {said}");
+
+    let right = app
+        .say(
+            ann,
+            &format!("{} {on_the_date} at 11:00 call", name(date.weekday())),
+        )
+        .await;
+    assert_eq!(stored(&app, task_id(&right)).await.1, at(zone, date, 11, 0));
+    assert!(!text(&right).contains("You said"), "{right:?}");
+    app.stop().await;
+}

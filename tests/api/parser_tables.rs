@@ -645,6 +645,17 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "in 2 hours hello", due("2026-03-27 12:00", "hello")),
         (MOSCOW, Ru, "привет маме завтра в 10", due("2026-03-28 10:00", "привет маме")),
         (MOSCOW, Ru, "Доброе утро завтра в 3 встреча", due("2026-03-28 15:00", "встреча")),
+        // A weekday beside a date: the date, and a weekday that is not its day is said.
+        (MOSCOW, Ru, "в среду 1 апреля в 9 утра сдать проект", due("2026-04-01 09:00", "сдать проект").sure()),
+        (MOSCOW, Ru, "в четверг 1 апреля в 9 утра сдать проект", due("2026-04-01 09:00", "сдать проект").noted("WeekdayOfDate { said: Thu")),
+        (MOSCOW, Ru, "в пятницу 3-го обед с командой", due("2026-04-03 09:00", "обед с командой").nothing_unplaced()),
+        (MOSCOW, Ru, "1 апреля, среда, сдать проект", due("2026-04-01 09:00", "сдать проект")),
+        (TASHKENT, Uz, "dushanba 30-mart soat 10 da bankka qo'ng'iroq", due("2026-03-30 10:00", "bankka qo'ng'iroq").nothing_unplaced()),
+        (TASHKENT, Uz, "chorshanba 1-aprel ertalab 9 da loyihani topshirish", due("2026-04-01 09:00", "loyihani topshirish")),
+        (BERLIN_FRI, En, "monday 30th call the bank at 10", due("2026-03-30 10:00", "call the bank").nothing_unplaced()),
+        (BERLIN_FRI, En, "on friday the 3rd team lunch", due("2026-04-03 09:00", "team lunch")),
+        (BERLIN_FRI, En, "call berlin team on sunday 29 march at 3am", due("2026-03-29 03:00", "call berlin team")),
+        (BERLIN_FRI, En, "thursday april 1 submit the report at 9", due("2026-04-01 09:00", "submit the report").noted("WeekdayOfDate")),
         (MOSCOW, Ru, "привет напомни пожалуйста завтра в 5 позвонить сантехнику", due("2026-03-28 17:00", "позвонить сантехнику")),
         (BERLIN_FRI, En, "hey can you remind me tomorrow at 5 to call the plumber", due("2026-03-28 17:00", "call the plumber")),
         // About when: the time as said ("около 5 человек" still counts people).

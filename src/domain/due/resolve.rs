@@ -50,8 +50,15 @@ pub(super) fn resolve(
     let said = cued(Said::read(spec.clock, spec.period)?, cue, &mut notes);
     let zone = spec.zone.unwrap_or(tz);
     let (due, recurrence) = moment(spec, said, now, zone, &mut notes)?;
-    if to_local(zone, due).year() > MAX_YEAR {
+    let date = to_local(zone, due).date();
+    if date.year() > MAX_YEAR {
         return Err(too_far());
+    }
+    if let Some(weekday) = spec.weekday.filter(|w| *w != date.weekday()) {
+        notes.push(Assumption::WeekdayOfDate {
+            said: weekday,
+            date,
+        });
     }
     let other_zone = zone != tz && !spec.is_zone_free();
     if other_zone {

@@ -1,6 +1,7 @@
 //! What a time phrase says, gathered from its parts, and which parts
 //! contradict each other.
 
+use chrono::Weekday;
 use chrono_tz::Tz;
 
 use super::grammar::{Clock, DayRef, Item, PeriodWord, Repeat, RepeatRef, Span};
@@ -31,6 +32,9 @@ pub(super) struct Spec {
     pub zone: Option<Tz>,
     /// "for 10 days", "в течение 2 недель", "10 kun davomida": how long a repeat lasts.
     pub lasting: Option<Span>,
+    /// A weekday said beside a date ("в среду 1 апреля", "monday 30th"): the date is taken, and
+    /// the weekday checked against it.
+    pub weekday: Option<Weekday>,
     /// How many parts were added.
     pub parts: usize,
 }
@@ -136,6 +140,10 @@ impl Spec {
             self.repeat = Some(joined);
             return true;
         }
+        if let Some(weekday) = self.weekday_beside_date(day) {
+            self.weekday = Some(weekday);
+            return true;
+        }
         let next_week_day = match (self.day, day) {
             (Some(DayRef::NextWeek), DayRef::Weekday { day, .. })
             | (Some(DayRef::Weekday { day, .. }), DayRef::NextWeek) => day,
@@ -146,6 +154,36 @@ impl Spec {
             next: true,
         });
         true
+    }
+
+    /// The weekday of a weekday and a date said together, either way round ("в среду 1 апреля",
+    /// "1 апреля, среда"), with the date taken as the day.
+    fn weekday_beside_date(&mut self, day: DayRef) -> Option<Weekday> {
+        let is_date = |day: DayRef| matches!(day, DayRef::Date { .. } | DayRef::MonthDay(_));
+        let said = self.day?;
+        if self.weekday.is_some() {
+            return None;
+        }
+        match (said, day) {
+            (
+                DayRef::Weekday {
+                    day: weekday,
+                    next: false,
+                },
+                date,
+            ) if is_date(date) => {
+                self.day = Some(date);
+                Some(weekday)
+            }
+            (
+                date,
+                DayRef::Weekday {
+                    day: weekday,
+                    next: false,
+                },
+            ) if is_date(date) => Some(weekday),
+            _ => None,
+        }
     }
 
     fn set(&mut self, item: Item) {
@@ -180,6 +218,9 @@ impl Spec {
         let items = [
             other.relative.map(Item::Relative),
             other.day.map(Item::Day),
+            other
+                .weekday
+                .map(|day| Item::Day(DayRef::Weekday { day, next: false })),
             other.repeat.map(|r| Item::Repeat(r, None)),
             other.clock.map(Item::Time),
             other.period.map(|period| Item::Period {
