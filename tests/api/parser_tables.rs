@@ -645,6 +645,11 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "in 2 hours hello", due("2026-03-27 12:00", "hello")),
         (MOSCOW, Ru, "привет маме завтра в 10", due("2026-03-28 10:00", "привет маме")),
         (MOSCOW, Ru, "Доброе утро завтра в 3 встреча", due("2026-03-28 15:00", "встреча")),
+        // Words in quotation marks are a title, not a time.
+        (MOSCOW, Ru, "прочитать «Утро» в 10", due("2026-03-27 22:00", "прочитать «Утро»")),
+        (TASHKENT, Uz, "soat 8 da \"Juma\" filmini ko'rish", due("2026-03-27 20:00", "\"Juma\" filmini ko'rish")),
+        (BERLIN_FRI, En, "read \"Monday\" tomorrow at 9", due("2026-03-28 09:00", "read \"Monday\"").nothing_unplaced()),
+        (BERLIN_FRI, En, "watch “Friday Night Lights” at 8pm", due("2026-03-27 20:00", "watch “Friday Night Lights”")),
         // A weekday beside a date: the date, and a weekday that is not its day is said.
         (MOSCOW, Ru, "в среду 1 апреля в 9 утра сдать проект", due("2026-04-01 09:00", "сдать проект").sure()),
         (MOSCOW, Ru, "в четверг 1 апреля в 9 утра сдать проект", due("2026-04-01 09:00", "сдать проект").noted("WeekdayOfDate { said: Thu")),

@@ -11,6 +11,8 @@ use super::super::vocab::{keyboard_uz_meanings, meanings, meanings_in, typo_of};
 /// A tokenized message, each word annotated with its meanings.
 pub(in crate::domain::due) struct Lexed {
     tokens: Vec<Token>,
+    /// Whether each token stands inside quotation marks: a title, never a time.
+    quoted: Vec<bool>,
     keys: Vec<Vec<Key>>,
     typos: Vec<Option<&'static str>>,
     hint: Lang,
@@ -23,14 +25,19 @@ impl Lexed {
     /// a Russian keyboard when it means nothing else ("хар" is "ҳар", see
     /// [`keyboard_uz_meanings`]), and a word
     /// with no meaning that is one letter away from a key word is read as that word (see
-    /// [`typo_of`]).
+    /// [`typo_of`]). Words in quotation marks are a title and mean nothing ("прочитать «Утро»
+    /// в 10", "soat 8 da \"Juma\" filmi"), unless the quotes hold the whole message.
     pub fn new(input: &str, hint: Lang) -> Lexed {
         let tokens = tokenize(input);
+        let quoted = quoted(input, &tokens);
         let (mut keys, typos): (Vec<Vec<Key>>, _) = tokens
             .iter()
-            .map(|t| match t.word() {
-                Some(word) => word_meanings(word, input.get(t.start..t.end).unwrap_or(""), hint),
-                None => (Vec::new(), None),
+            .zip(&quoted)
+            .map(|(t, quoted)| match t.word() {
+                Some(word) if !quoted => {
+                    word_meanings(word, input.get(t.start..t.end).unwrap_or(""), hint)
+                }
+                _ => (Vec::new(), None),
             })
             .unzip();
         for i in 1..tokens.len() {
@@ -40,6 +47,7 @@ impl Lexed {
         }
         Lexed {
             tokens,
+            quoted,
             keys,
             typos,
             hint,
@@ -116,9 +124,10 @@ impl Lexed {
     /// Whether a phrase part may start at `i`: not glued to a preceding word
     /// or number (`room12` is no time).
     pub fn starts_word(&self, i: usize) -> bool {
-        i == 0
+        let start = i == 0
             || self.tokens.get(i).is_some_and(|t| t.spaced)
-            || self.tokens.get(i - 1).is_some_and(|t| t.punct().is_some())
+            || self.tokens.get(i - 1).is_some_and(|t| t.punct().is_some());
+        start && !self.quoted.get(i).copied().unwrap_or(false)
     }
 
     /// Whether a phrase part may end just before `i`: at the end, or before
@@ -127,6 +136,46 @@ impl Lexed {
         self.tokens
             .get(i)
             .is_none_or(|t| t.spaced || t.punct().is_some())
+    }
+}
+
+/// Which tokens stand between a pair of quotation marks (`"…"`, `«…»`, `“…”`, `„…“`), when
+/// something stands outside them too: a quoted whole message is still read.
+fn quoted(input: &str, tokens: &[Token]) -> Vec<bool> {
+    let mut inside = vec![false; tokens.len()];
+    let mut open: Option<(usize, char)> = None;
+    for (i, token) in tokens.iter().enumerate() {
+        let mut chars = input.get(token.start..token.end).unwrap_or("").chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            continue;
+        };
+        match open {
+            Some((from, close)) if c == close => {
+                inside[from + 1..i].fill(true);
+                open = None;
+            }
+            None => open = closing_quote(c).map(|close| (i, close)),
+            Some(_) => {}
+        }
+    }
+    let outside = tokens
+        .iter()
+        .zip(&inside)
+        .any(|(t, quoted)| !quoted && !matches!(t.kind, TokenKind::Punct(_) | TokenKind::Other));
+    if !outside {
+        inside.fill(false);
+    }
+    inside
+}
+
+/// The mark that closes a quotation opened by `open`.
+fn closing_quote(open: char) -> Option<char> {
+    match open {
+        '"' => Some('"'),
+        '«' => Some('»'),
+        '“' => Some('”'),
+        '„' => Some('“'),
+        _ => None,
     }
 }
 
