@@ -645,6 +645,38 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "in 2 hours hello", due("2026-03-27 12:00", "hello")),
         (MOSCOW, Ru, "привет маме завтра в 10", due("2026-03-28 10:00", "привет маме")),
         (MOSCOW, Ru, "Доброе утро завтра в 3 встреча", due("2026-03-28 15:00", "встреча")),
+        // A day at one edge and a time inside the text are one phrase (Uzbek word order).
+        (TASHKENT, Uz, "ertaga onamga soat 6 da qo'ng'iroq qilish", due("2026-03-28 18:00", "onamga qo'ng'iroq qilish").nothing_unplaced()),
+        (TASHKENT, Uz, "dushanba kuni bankka soat 10 da borish", due("2026-03-30 10:00", "bankka borish").nothing_unplaced()),
+        (TASHKENT, Uz, "soat 5 da onamga ertaga qo'ng'iroq", due("2026-03-28 17:00", "onamga qo'ng'iroq").nothing_unplaced()),
+        (BERLIN_FRI, En, "tomorrow call mom at 5 about dinner", due("2026-03-28 17:00", "call mom about dinner")),
+        (MOSCOW, Ru, "завтра позвонить маме в 6 насчет ужина", due("2026-03-28 18:00", "позвонить маме насчет ужина")),
+        (BERLIN_FRI, En, "tomorrow prepare the friday slides", due("2026-03-28 09:00", "prepare the friday slides")),
+        // A number past any hour, or joined to a word by a dash, is no time.
+        (TASHKENT, Uz, "ertaga 12-bobni o'qish", due("2026-03-28 09:00", "12-bobni o'qish").noted("TimeNotSaid")),
+        (TASHKENT, Uz, "ertaga 45-avtobus 7:15 da", due("2026-03-28 07:15", "45-avtobus")),
+        (TASHKENT, Uz, "ertaga +998 90 123 45 67 ga qo'ng'iroq", due("2026-03-28 09:00", "+998 90 123 45 67 ga qo'ng'iroq")),
+        // "coming", "ближайший" are "this"; "oclock", "sharp", "ровно"; four digits after a
+        // marker or with a leading zero, "9ч30".
+        (BERLIN_FRI, En, "coming sunday church at 10", due("2026-03-29 10:00", "church")),
+        (MOSCOW, Ru, "в ближайшее воскресенье в 10 в церковь", due("2026-03-29 10:00", "в церковь")),
+        (MOSCOW, Ru, "в ближайший понедельник стоматолог", due("2026-03-30 09:00", "стоматолог")),
+        (BERLIN_FRI, En, "meeting at 2 oclock tomorrow", due("2026-03-28 14:00", "meeting").nothing_unplaced()),
+        (BERLIN_FRI, En, "meeting at 2 pm sharp tomorrow", due("2026-03-28 14:00", "meeting").sure()),
+        (MOSCOW, Ru, "встреча в 14:00 ровно завтра", due("2026-03-28 14:00", "встреча").sure()),
+        (BERLIN_FRI, En, "in a hour and half call back", due("2026-03-27 11:30", "call back")),
+        (BERLIN_FRI, En, "tomorrow 0930 standup", due("2026-03-28 09:30", "standup").sure()),
+        (MOSCOW, Ru, "завтра в 9ч30 планерка", due("2026-03-28 09:30", "планерка")),
+        (TASHKENT, Uz, "ertaga soat 1030 da majlis", due("2026-03-28 10:30", "majlis").sure()),
+        (BERLIN_FRI, En, "call at 1530", due("2026-03-27 15:30", "call").sure()),
+        (BERLIN_FRI, En, "flight SU 1234 tomorrow", due("2026-03-28 09:00", "flight SU 1234")),
+        // A plural after a bare number after a day is counted, not an hour.
+        (BERLIN_FRI, En, "tomorrow 3 eggs and milk", due("2026-03-28 09:00", "3 eggs and milk").noted("TimeNotSaid")),
+        (BERLIN_FRI, En, "tonight 2 episodes", due("2026-03-27 19:00", "2 episodes")),
+        (BERLIN_FRI, En, "tomorrow 3 discuss budget", due("2026-03-28 15:00", "discuss budget")),
+        (MOSCOW, Ru, "в понедельник 5 отчетов сдать", due("2026-03-30 09:00", "5 отчетов сдать")),
+        (BERLIN_FRI, En, "watch 'Friday' at 8", due("2026-03-27 20:00", "watch 'Friday'")),
+        (BERLIN_FRI, En, "the students' party tomorrow at 5", due("2026-03-28 17:00", "the students' party")),
         // Words in quotation marks are a title, not a time.
         (MOSCOW, Ru, "прочитать «Утро» в 10", due("2026-03-27 22:00", "прочитать «Утро»")),
         (TASHKENT, Uz, "soat 8 da \"Juma\" filmini ko'rish", due("2026-03-27 20:00", "\"Juma\" filmini ko'rish")),

@@ -254,6 +254,9 @@ pub(super) enum Key {
     /// Before a time, about when: `around`, `approximately`, `около`, `примерно`,
     /// `taxminan` ("around 5", "примерно в 5"). The time is read as said.
     Approx,
+    /// Before or after a time, exactly then: `sharp`, `exactly`, `ровно`, `aynan` ("at 2 pm
+    /// sharp", "ровно в 9", "в 14:00 ровно").
+    Sharp,
     /// Follows a day number: `st`, `th`, `го`, `chi`.
     OrdinalSuffix,
     /// Follows a year: `года`, `г`, `yil`.

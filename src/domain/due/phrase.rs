@@ -73,23 +73,55 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
             &[(p.start, p.end), (s.start, s.end)],
         ));
     }
+    // A day at one edge and a time inside, as Uzbek puts them ("ertaga onamga soat 6 da
+    // qo'ng'iroq qilish", "soat 5 da onamga ertaga qo'ng'iroq"), or English ("tomorrow call mom
+    // at 5 about dinner").
+    let inner_with_edge = [
+        prefix.as_ref().and_then(|p| {
+            let inner = inner_run_within(lexed, p.end, n)?;
+            Some((
+                p.spec.merged(&inner.spec)?,
+                [(p.start, p.end), (inner.start, inner.end)],
+            ))
+        }),
+        suffix.as_ref().and_then(|s| {
+            let inner = inner_run_within(lexed, from, s.start)?;
+            Some((
+                inner.spec.merged(&s.spec)?,
+                [(inner.start, inner.end), (s.start, s.end)],
+            ))
+        }),
+    ];
+    if let Some((spec, ranges)) = inner_with_edge
+        .into_iter()
+        .flatten()
+        .find(|(spec, _)| spec.is_anchored())
+    {
+        return Some(found(input, lexed, spec, &ranges));
+    }
     let edge = [prefix, suffix]
         .into_iter()
         .flatten()
         .filter(|r| r.spec.is_anchored())
         .max_by_key(|r| r.spec.parts);
-    let run = edge.or_else(|| inner_run(lexed, first))?;
+    let run = edge.or_else(|| inner_run(lexed, first, n))?;
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
+}
+
+/// The longest unmistakable phrase with words on both sides of it, within tokens `from..to`.
+fn inner_run_within(lexed: &Lexed, from: usize, to: usize) -> Option<Run> {
+    inner_run(lexed, from + 1, to.saturating_sub(1))
 }
 
 /// The longest unmistakable phrase inside the text, if any: two parts, a relative time, or a
 /// part that cannot be ordinary text ("call mom at 5 about dinner"), so that a lone "friday"
 /// in "prepare friday slides" stays text.
-fn inner_run(lexed: &Lexed, first: usize) -> Option<Run> {
-    (first..lexed.len())
+fn inner_run(lexed: &Lexed, first: usize, to: usize) -> Option<Run> {
+    (first..to)
         .filter_map(|i| chain(lexed, i))
         .filter(|r| {
-            r.spec.is_anchored()
+            r.end <= to
+                && r.spec.is_anchored()
                 && (r.spec.parts >= 2 || r.spec.relative.is_some() || r.unmistakable)
         })
         .fold(None, |best: Option<Run>, r| match best {

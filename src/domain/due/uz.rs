@@ -185,6 +185,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("larda", Da),
     ("atrofida", Da),
     ("taxminan", Approx),
+    ("aynan", Sharp),
     ("chorak", Quarter),
     ("o'tganda", Past),
     ("o'tib", Past),

@@ -90,10 +90,13 @@ fn part(c: &mut Cursor<'_>) -> Option<Span> {
     Span::of(tenths.saturating_add(half), unit)
 }
 
-/// "and a half" ("an hour and a half"), "с половиной" ("два с половиной часа", "два часа с
+/// "and a half" ("an hour and a half", "a hour and half"), "с половиной" ("два с половиной часа", "два часа с
 /// половиной"): half a unit more.
 fn and_a_half(c: &mut Cursor<'_>) -> Option<()> {
-    let english = c.eat(Key::And) && c.eat(Key::Article) && c.eat(Key::Half);
+    let english = c.eat(Key::And) && {
+        c.eat(Key::Article);
+        c.eat(Key::Half)
+    };
     (english || c.eat_all_words(&["с", "половиной"])).then_some(())
 }
 

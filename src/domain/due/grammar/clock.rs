@@ -4,6 +4,8 @@
 //! "полшестого", "без пятнадцати шесть", "beshdan o'n besh daqiqa o'tganda", "besh yarimda")
 //! and parts of the day ("in the evening", "вечером", "kechqurun", "в обед", "this morning").
 
+use crate::domain::script::is_cyrillic;
+
 use super::super::keys::{Key, Period, Unit};
 use super::number::{Case, count, number_word};
 use super::{Clock, Context, Cursor, DayRef, Item, PeriodWord, period_key};
@@ -21,6 +23,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // "around 5", "примерно в 5", "часов в 5" (the hour word before the time: "about"),
     // "taxminan soat 5 da": the time as said.
     let approx = c.eat(Key::Approx)
+        || c.eat(Key::Sharp)
         || c.attempt(|c| (c.eat(Key::HourWord) && c.has_at(c.pos(), Key::At)).then_some(()))
             .is_some();
     // "tomorrow about 10": "about" before a number is about when only after a day ("remind me
@@ -43,6 +46,13 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             exact: true,
             midnight: true,
             ..Clock::at(0, 0)
+        }));
+    }
+    if let Some((hour, minute)) = c.attempt(|c| four_digits(c, marked)) {
+        c.eat(Key::Da);
+        return Some(Item::Time(Clock {
+            exact: true,
+            ..Clock::at(hour, minute)
         }));
     }
     let (hour, digits, case) = match c.eat_number().filter(|(_, digits)| *digits <= 2) {
@@ -90,12 +100,21 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     }
     let hour_word = minute.is_none() && c.eat(Key::HourWord);
     if hour_word {
+        // "10 ч 30 мин", and "10ч30" with the minutes joined on.
         minute = c.attempt(|c| {
             let (m, _) = c.eat_number().filter(|(_, digits)| *digits <= 2)?;
             c.eat(Key::Unit(Unit::Minute)).then_some(m)
         });
+        minute = minute.or_else(|| {
+            c.attempt(|c| {
+                c.eat_adjacent_number()
+                    .filter(|(m, digits)| *digits == 2 && *m < 60)
+            })
+            .map(|(m, _)| m)
+        });
     }
     let meridiem = meridiem(c);
+    c.eat(Key::Sharp);
     // "в 2 раза больше", "at 3 times the price", "завтра 3 дня подряд", and without a marker
     // "завтра 10 штук", "ertaga 3 ta non": a count, no hour ("at 9 pills" is a time).
     let bare = minute.is_none() && !hour_word && meridiem.is_none();
@@ -104,8 +123,15 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if bare
         && (c.peek_pick(times)
             || (!at && c.peek_pick(measure))
+            || (!marked && counts_a_noun(c, hour))
             || (c.peek_pick(period_key) && counts(c, number, c.pos())))
     {
+        return None;
+    }
+    // A number past any hour, unmarked and without minutes, is no time ("+998 … 67 ga", not
+    // "at 45", an error, or "25:00"); nor is one joined to a word by a dash ("12-bobni",
+    // "45-avtobus": chapter 12, bus 45).
+    if !marked && minute.is_none() && (hour > 24 || c.attempt(dashed_word).is_some()) {
         return None;
     }
     // Uzbek "soat 18 gacha", "by 18:00", is a deadline at that time.
@@ -127,6 +153,40 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             ..Clock::at(small(hour), small(minute.unwrap_or(0)))
         })
     })
+}
+
+/// Whether the word at the cursor is a noun that `number` counts, by its ending: an English
+/// plural ("tomorrow 3 eggs", "tonight 2 episodes") or a Russian genitive plural after 5 or more
+/// ("в понедельник 5 отчетов"); a word with a time meaning is none.
+fn counts_a_noun(c: &Cursor<'_>, number: u64) -> bool {
+    let Some(word) = c.word_at(c.pos()).filter(|_| !c.is_at(c.pos(), Some)) else {
+        return false;
+    };
+    if word.chars().any(is_cyrillic) {
+        number >= 5 && (word.ends_with("ов") || word.ends_with("ев"))
+    } else {
+        word.chars().count() >= 3
+            && word.ends_with('s')
+            && !["ss", "us", "is", "'s"]
+                .iter()
+                .any(|end| word.ends_with(end))
+    }
+}
+
+/// A time as four digits, `HHMM`, after a marker or with a leading zero: "at 1530", "0930",
+/// "soat 1030 da" (a bare "1234" stays a number: a flight, a year).
+fn four_digits(c: &mut Cursor<'_>, marked: bool) -> Option<(u32, u32)> {
+    let (value, _) = c.eat_number().filter(|(_, digits)| *digits == 4)?;
+    let (hour, minute) = (
+        u32::try_from(value / 100).ok()?,
+        u32::try_from(value % 100).ok()?,
+    );
+    (hour < 24 && minute < 60 && (marked || hour < 10)).then_some((hour, minute))
+}
+
+/// A dash and a word of no time meaning right after a number: "12-bobni", "5-sinf".
+fn dashed_word(c: &mut Cursor<'_>) -> Option<()> {
+    (c.eat_adjacent_punct('-') && c.eat_plain_word()).then_some(())
 }
 
 /// English `about` right before a number.

@@ -139,7 +139,7 @@ impl Lexed {
     }
 }
 
-/// Which tokens stand between a pair of quotation marks (`"…"`, `«…»`, `“…”`, `„…“`), when
+/// Which tokens stand between a pair of quotation marks (`"…"`, `'…'`, `«…»`, `“…”`, `„…“`), when
 /// something stands outside them too: a quoted whole message is still read.
 fn quoted(input: &str, tokens: &[Token]) -> Vec<bool> {
     let mut inside = vec![false; tokens.len()];
@@ -149,13 +149,17 @@ fn quoted(input: &str, tokens: &[Token]) -> Vec<bool> {
         let (Some(c), None) = (chars.next(), chars.next()) else {
             continue;
         };
+        // Every apostrophe (`'`, `‘`, `’`) is one mark.
+        let c = token.punct().filter(|p| *p == '\'').unwrap_or(c);
+        // A quotation opens after a space and closes right after a word: `'Friday' at 8`, not
+        // the inch of `5"` or the apostrophe of `students'`.
         match open {
-            Some((from, close)) if c == close => {
+            Some((from, close)) if c == close && !token.spaced => {
                 inside[from + 1..i].fill(true);
                 open = None;
             }
-            None => open = closing_quote(c).map(|close| (i, close)),
-            Some(_) => {}
+            None if token.spaced => open = closing_quote(c).map(|close| (i, close)),
+            _ => {}
         }
     }
     let outside = tokens
@@ -172,6 +176,7 @@ fn quoted(input: &str, tokens: &[Token]) -> Vec<bool> {
 fn closing_quote(open: char) -> Option<char> {
     match open {
         '"' => Some('"'),
+        '\'' => Some('\''),
         '«' => Some('»'),
         '“' => Some('”'),
         '„' => Some('“'),
@@ -312,6 +317,15 @@ impl<'a> Cursor<'a> {
     /// The folded word at token `pos`, if that token is a word.
     pub fn word_at(&self, pos: usize) -> Option<&str> {
         self.lexed.token(pos).and_then(Token::word)
+    }
+
+    /// Consumes a word that has no meaning to the grammar ("bobni" of "12-bobni").
+    pub fn eat_plain_word(&mut self) -> bool {
+        let plain = self.word_at(self.pos).is_some() && !self.is_at(self.pos, Some);
+        if plain {
+            self.pos += 1;
+        }
+        plain
     }
 
     /// Consumes a specific folded word.
