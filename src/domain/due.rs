@@ -437,7 +437,8 @@ fn read_phrase(
             max: MAX_INPUT_CHARS,
         });
     }
-    let lexed = grammar::Lexed::new(input, lang_hint);
+    let lexed = grammar::Lexed::new(input, lang_hint)
+        .read_on(crate::domain::timezone::to_local(tz, now).date());
     let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
     let resolved = resolve::resolve(&found.spec, lexed.cue(), now, tz)?;
     Ok((found, resolved))

@@ -677,6 +677,10 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "в понедельник 5 отчетов сдать", due("2026-03-30 09:00", "5 отчетов сдать")),
         (BERLIN_FRI, En, "watch 'Friday' at 8", due("2026-03-27 20:00", "watch 'Friday'")),
         (BERLIN_FRI, En, "the students' party tomorrow at 5", due("2026-03-28 17:00", "the students' party")),
+        // After a weekday, "6.04" and "06/04" are the date that falls on it; else a time.
+        (MOSCOW, Ru, "пн 6.04 в 15 стоматолог", due("2026-04-06 15:00", "стоматолог").sure()),
+        (MOSCOW, Ru, "пятница 9.05 созвон", due("2026-04-03 09:05", "созвон").sure()),
+        (BERLIN_FRI, En, "mon 06/04 dentist at 3pm", due("2026-04-06 15:00", "dentist").sure()),
         // Words in quotation marks are a title, not a time.
         (MOSCOW, Ru, "прочитать «Утро» в 10", due("2026-03-27 22:00", "прочитать «Утро»")),
         (TASHKENT, Uz, "soat 8 da \"Juma\" filmini ko'rish", due("2026-03-27 20:00", "\"Juma\" filmini ko'rish")),

@@ -292,6 +292,9 @@ pub(super) struct Context {
     pub bare_hour: bool,
     /// A day is already known, so `10.11` is a time rather than a date.
     pub has_day: bool,
+    /// That day is a weekday alone, which a date may follow: "пн 6.04 в 15" is 6 April when
+    /// that is a Monday (and "пт 9.05" 09:05 on Friday).
+    pub weekday: Option<Weekday>,
 }
 
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
@@ -386,6 +389,7 @@ mod tests {
         let after_day = Context {
             bare_hour: true,
             has_day: true,
+            weekday: None,
         };
         assert_eq!(item("31.12", fresh), date(31, 12));
         assert_eq!(item("21.00", fresh), face(21, 0));
@@ -400,6 +404,7 @@ mod tests {
         let after_day = Context {
             bare_hour: true,
             has_day: true,
+            weekday: None,
         };
         assert_eq!(item("9", Context::default()), None);
         assert_eq!(item("9", after_day), time(9, 0));

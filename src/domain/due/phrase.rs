@@ -149,6 +149,14 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
         let context = Context {
             bare_hour,
             has_day: spec.day.is_some() || spec.repeat.is_some(),
+            weekday: match spec.day {
+                Some(DayRef::Weekday { day, next: false })
+                    if spec.weekday.is_none() && spec.clock.is_none() =>
+                {
+                    Some(day)
+                }
+                _ => None,
+            },
         };
         let Some((item, item_end)) = parse_item(lexed, at, context) else {
             break;

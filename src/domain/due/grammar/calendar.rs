@@ -3,7 +3,7 @@
 //! "2026-12-31", "5 декабря", "5-dekabr", "December 5th, 2026", "on the 15th", "15 числа",
 //! "15-sanasida") and spans ("next week", "в конце месяца", "oy oxirida").
 
-use chrono::Weekday;
+use chrono::{Datelike, NaiveDate, Weekday};
 
 use crate::domain::lang::Lang;
 use crate::domain::recurrence::WeekOfMonth;
@@ -291,6 +291,9 @@ fn numeric_date(c: &mut Cursor<'_>, context: Context) -> Option<DayRef> {
     if year.is_some() {
         c.eat(Key::YearWord);
     }
+    // The reading of a date without a year that falls on the weekday said beside it.
+    let on_weekday =
+        |day: u64, month: u64| year.is_none() && on_said_weekday(c, context, day, month);
     let (day, month) = match sep {
         '-' => {
             year?;
@@ -299,19 +302,38 @@ fn numeric_date(c: &mut Cursor<'_>, context: Context) -> Option<DayRef> {
         '/' => match (a, b) {
             (a, _) if a > 12 => (a, b),
             (_, b) if b > 12 => (b, a),
+            _ if on_weekday(a, b) => (a, b),
+            _ if on_weekday(b, a) => (b, a),
             _ if c.hint() == Lang::En => (b, a),
             _ => (a, b),
         },
         _ => {
             let could_be_time = b_digits == 2 && a <= 23 && b <= 59;
             let could_be_date = b_digits == 1 || (1..=12).contains(&b) || a > 23;
-            if year.is_none() && could_be_time && (!could_be_date || context.has_day) {
+            let time_first = context.has_day && !on_weekday(a, b);
+            if year.is_none() && could_be_time && (!could_be_date || time_first) {
                 return None;
             }
             (a, b)
         }
     };
     Some(date_ref(day, month, year))
+}
+
+/// Whether day `day` of month `month`, next to come from the day the message is read, is the
+/// weekday said before it ("пн 6.04", "mon 06/04").
+fn on_said_weekday(c: &Cursor<'_>, context: Context, day: u64, month: u64) -> bool {
+    let (Some(weekday), Some(today)) = (context.weekday, c.today()) else {
+        return false;
+    };
+    let (Ok(day), Ok(month)) = (u32::try_from(day), u32::try_from(month)) else {
+        return false;
+    };
+    [today.year(), today.year() + 1]
+        .into_iter()
+        .filter_map(|year| NaiveDate::from_ymd_opt(year, month, day))
+        .find(|date| *date >= today)
+        .is_some_and(|date| date.weekday() == weekday)
 }
 
 /// The rest of `YYYY-MM-DD` after the year.

@@ -1,5 +1,7 @@
 //! Tokens with their meanings, and a backtracking cursor over them.
 
+use chrono::NaiveDate;
+
 use crate::domain::fold::{fold, is_invisible};
 use crate::domain::lang::Lang;
 use crate::domain::script::{is_cyrillic, uz_cyrillic_to_latin};
@@ -16,6 +18,9 @@ pub(in crate::domain::due) struct Lexed {
     keys: Vec<Vec<Key>>,
     typos: Vec<Option<&'static str>>,
     hint: Lang,
+    /// The local date the message is read on, when known: it tells which reading of `6.04`
+    /// falls on a weekday said beside it.
+    today: Option<NaiveDate>,
 }
 
 impl Lexed {
@@ -51,7 +56,21 @@ impl Lexed {
             keys,
             typos,
             hint,
+            today: None,
         }
+    }
+
+    /// The same message, read on the local date `today`.
+    pub fn read_on(self, today: NaiveDate) -> Lexed {
+        Lexed {
+            today: Some(today),
+            ..self
+        }
+    }
+
+    /// The local date the message is read on, when known.
+    pub fn today(&self) -> Option<NaiveDate> {
+        self.today
     }
 
     /// The key word that the word at `i` was read as because it is a typo of it.
@@ -251,6 +270,11 @@ impl<'a> Cursor<'a> {
     /// The language whose reading wins ties.
     pub fn hint(&self) -> Lang {
         self.lexed.hint()
+    }
+
+    /// The local date the message is read on, when known.
+    pub fn today(&self) -> Option<NaiveDate> {
+        self.lexed.today()
     }
 
     /// Runs `rule`, moving back to where it started if it fails.
