@@ -312,6 +312,7 @@ assumed-hour = «{ $typed }» я понял как { $chosen }. Если вы и
 assumed-time-not-said = Точное время не указано, поэтому я поставил { $chosen }.
 assumed-next-weekday = Это на следующей неделе, не на этой: { $date }
 assumed-next-week = Следующая неделя без дня — это её понедельник: { $date }
+assumed-next-month = Следующий месяц без дня — это его 1-е число: { $date }
 assumed-night-after = Это ночь после названного дня: { $date }
 assumed-tomorrow-after-midnight = Уже за полночь, поэтому «завтра» я понял как { $date }
 assumed-day-after-tomorrow-after-midnight = Уже за полночь, поэтому «послезавтра» я понял как { $date }

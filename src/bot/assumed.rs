@@ -196,6 +196,9 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
         Assumption::NextWeekMonday { date } => {
             tr.t_with("assumed-next-week", &[("date", Arg::Text(&day(*date)))])
         }
+        Assumption::NextMonthFirst { date } => {
+            tr.t_with("assumed-next-month", &[("date", Arg::Text(&day(*date)))])
+        }
         Assumption::NightAfterDay { date } => {
             tr.t_with("assumed-night-after", &[("date", Arg::Text(&day(*date)))])
         }

@@ -251,6 +251,11 @@ pub enum Assumption {
         /// The date taken.
         date: NaiveDate,
     },
+    /// "next month" without a day: its 1st.
+    NextMonthFirst {
+        /// The date taken.
+        date: NaiveDate,
+    },
     /// Midnight, or a small hour said with "night" or "evening", on a named day: the night
     /// after that day ("сегодня в полночь" is the coming 00:00, "friday at midnight" the
     /// 00:00 that ends Friday).

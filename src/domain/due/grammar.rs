@@ -109,6 +109,13 @@ pub(super) enum DayRef {
     NextWeek,
     /// "end of the month", "в конце месяца", "oy oxirida": the last day of this month.
     EndOfMonth,
+    /// "next month", "в следующем месяце", "keyingi oy": its 1st, unless a day is said.
+    NextMonth,
+    /// "on the 30th of next month", "28 числа следующего месяца", "next month on the 5th": that
+    /// day of next month.
+    NextMonthDay(u32),
+    /// "end of next month", "в конце следующего месяца", "keyingi oy oxirida": its last day.
+    NextMonthEnd,
     /// "end of April", "в конце апреля", "до конца апреля", "aprel oxirida": the last day of the
     /// next such month (this year's while it is ahead).
     MonthEnd(u32),

@@ -501,6 +501,21 @@ fn day_at(
             let next_month = this_month.succ_opt().map(last_day_of_month);
             next_month.map(at).ok_or_else(too_far)
         }
+        DayRef::NextMonth => {
+            let date = next_month_first(today)?;
+            notes.push(Assumption::NextMonthFirst { date });
+            Ok(at(date))
+        }
+        DayRef::NextMonthDay(day) => {
+            let first = next_month_first(today)?;
+            let date = first.with_day(day).ok_or(DueError::InvalidDate {
+                day,
+                month: first.month(),
+                year: None,
+            })?;
+            Ok(at(date))
+        }
+        DayRef::NextMonthEnd => Ok(at(last_day_of_month(next_month_first(today)?))),
         DayRef::MonthEnd(month) => (today.year()..=today.year() + 1)
             .filter_map(|year| NaiveDate::from_ymd_opt(year, month, 1))
             .map(|first| at(last_day_of_month(first)))
@@ -597,6 +612,14 @@ fn coming_weekday(
     } else {
         Ok(date)
     }
+}
+
+/// The 1st of the month after `today`'s.
+fn next_month_first(today: NaiveDate) -> Result<NaiveDate, DueError> {
+    today
+        .with_day(1)
+        .and_then(|first| first.checked_add_months(Months::new(1)))
+        .ok_or_else(too_far)
 }
 
 fn last_day_of_month(date: NaiveDate) -> NaiveDate {

@@ -144,6 +144,17 @@ impl Spec {
             self.weekday = Some(weekday);
             return true;
         }
+        let next_month = match (self.day, day) {
+            (Some(DayRef::NextMonth), DayRef::MonthDay(d))
+            | (Some(DayRef::MonthDay(d)), DayRef::NextMonth) => Some(DayRef::NextMonthDay(d)),
+            (Some(DayRef::NextMonth), DayRef::EndOfMonth)
+            | (Some(DayRef::EndOfMonth), DayRef::NextMonth) => Some(DayRef::NextMonthEnd),
+            _ => None,
+        };
+        if let Some(day) = next_month {
+            self.day = Some(day);
+            return true;
+        }
         let next_week_day = match (self.day, day) {
             (Some(DayRef::NextWeek), DayRef::Weekday { day, .. })
             | (Some(DayRef::Weekday { day, .. }), DayRef::NextWeek) => day,

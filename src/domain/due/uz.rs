@@ -133,6 +133,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("hafta", WeekNoun),
     ("oy", MonthNoun),
     ("oyning", MonthNoun),
+    ("oyda", MonthNoun),
     ("sana", DateNoun),
     ("sanasi", DateNoun),
     ("sanasida", DateNoun),

@@ -22,6 +22,12 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         DayRef::Weekend { next }
     } else if c.eat_all(&[Key::Next, Key::WeekNoun]) {
         DayRef::NextWeek
+    } else if c.eat_all(&[Key::Next, Key::MonthNoun]) {
+        if c.eat(Key::End) {
+            DayRef::NextMonthEnd
+        } else {
+            DayRef::NextMonth
+        }
     } else if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
         c.eat(Key::Of);
         let _ = c.eat(Key::The) || c.eat(Key::This);
@@ -238,7 +244,8 @@ pub(super) fn date_without_year(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
 }
 
 /// A day of the month alone: `15th`, `15 числа`, `15-го`, `15-sanasida`, `15-kuni`, `второго
-/// числа`; the `of this month` after it may be said.
+/// числа`; the `of this month` after it may be said, or `of next month` (`30th of next month`,
+/// `28 числа следующего месяца`).
 fn day_of_month(c: &mut Cursor<'_>) -> Option<DayRef> {
     let Some((day, _)) = c.eat_number().filter(|(_, d)| *d <= 2) else {
         let day = day_ordinal(c)?;
@@ -250,12 +257,18 @@ fn day_of_month(c: &mut Cursor<'_>) -> Option<DayRef> {
     if !marked {
         return None;
     }
-    c.attempt(|c| {
+    let day = u32::try_from(day).ok()?;
+    let next = c.attempt(|c| {
         c.eat(Key::Of);
         let _ = c.eat(Key::The) || c.eat(Key::This);
-        c.eat(Key::MonthNoun).then_some(())
+        let next = c.eat(Key::Next);
+        c.eat(Key::MonthNoun).then_some(next)
     });
-    Some(DayRef::MonthDay(u32::try_from(day).ok()?))
+    Some(if next == Some(true) {
+        DayRef::NextMonthDay(day)
+    } else {
+        DayRef::MonthDay(day)
+    })
 }
 
 /// `2026-12-31`, `31.12`, `31.12.2026`, `31.12.26`, `31/12`, `12/31/2026`,
@@ -380,8 +393,11 @@ fn month_name_day(c: &mut Cursor<'_>) -> Option<DayRef> {
     Some(date_ref(day, u64::from(month), year))
 }
 
-/// "month" (this one) or a month's name, after "the end of": which month's end.
+/// "month" (this one), "next month" or a month's name, after "the end of": which month's end.
 pub(super) fn month_named(c: &mut Cursor<'_>) -> Option<DayRef> {
+    if c.eat_all(&[Key::Next, Key::MonthNoun]) {
+        return Some(DayRef::NextMonthEnd);
+    }
     c.eat_pick(month_or_named)
 }
 
