@@ -244,6 +244,7 @@ assumed-next-month = Next month with no day is its 1st: { $date }.
 assumed-night-after = That is the night after the day you named: { $date }.
 assumed-tomorrow-after-midnight = It is past midnight, so I took “tomorrow” as { $date }.
 assumed-day-after-tomorrow-after-midnight = It is past midnight, so I took “the day after tomorrow” as { $date }.
+assumed-tonight-after-midnight = It is past midnight, so I took “tonight” as this night: { $date }.
 assumed-typo = I read “{ $typed }” as “{ $read }”.
 assumed-weekday-of-date = You said { $said }, but the date is { $date }: I kept the date.
 assumed-other-zone = { $theirs } { $offset } is { $yours } your time.

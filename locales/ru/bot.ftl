@@ -316,6 +316,7 @@ assumed-next-month = Следующий месяц без дня — это ег
 assumed-night-after = Это ночь после названного дня: { $date }
 assumed-tomorrow-after-midnight = Уже за полночь, поэтому «завтра» я понял как { $date }
 assumed-day-after-tomorrow-after-midnight = Уже за полночь, поэтому «послезавтра» я понял как { $date }
+assumed-tonight-after-midnight = Уже за полночь, поэтому «сегодня ночью» я понял как эту ночь: { $date }
 assumed-typo = «{ $typed }» я прочитал как «{ $read }».
 assumed-weekday-of-date = Вы написали «{ $said }», но это { $date }: я оставил дату.
 assumed-other-zone = { $theirs } по { $offset } — это { $yours } по вашему времени.

@@ -226,6 +226,7 @@ assumed-next-month = Kuni aytilmagan keyingi oy — uning 1-sanasi: { $date }.
 assumed-night-after = Bu aytilgan kundan keyingi tun: { $date }.
 assumed-tomorrow-after-midnight = Yarim tun o'tdi, shuning uchun “ertaga” deganingizni { $date } deb tushundim.
 assumed-day-after-tomorrow-after-midnight = Yarim tun o'tdi, shuning uchun “indinga” deganingizni { $date } deb tushundim.
+assumed-tonight-after-midnight = Yarim tundan o'tdi, shuning uchun «bugun kechasi»ni shu tun deb tushundim: { $date }.
 assumed-typo = “{ $typed }” so'zini “{ $read }” deb o'qidim.
 assumed-weekday-of-date = Siz «{ $said }» deb yozdingiz, lekin sana { $date }: sanani qoldirdim.
 assumed-other-zone = { $offset } bo'yicha { $theirs } — sizning vaqtingiz bilan { $yours }.

@@ -196,6 +196,10 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
         Assumption::NextWeekMonday { date } => {
             tr.t_with("assumed-next-week", &[("date", Arg::Text(&day(*date)))])
         }
+        Assumption::TonightAfterMidnight { date } => tr.t_with(
+            "assumed-tonight-after-midnight",
+            &[("date", Arg::Text(&day(*date)))],
+        ),
         Assumption::NextMonthFirst { date } => {
             tr.t_with("assumed-next-month", &[("date", Arg::Text(&day(*date)))])
         }

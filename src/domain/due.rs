@@ -288,6 +288,12 @@ pub enum Assumption {
         /// The date taken.
         date: NaiveDate,
     },
+    /// "tonight at 2", "сегодня в 2 ночи" said after midnight and before [`NIGHT_ENDS`]: this
+    /// night, today's date, while its time is ahead (not the night after today).
+    TonightAfterMidnight {
+        /// The date taken.
+        date: NaiveDate,
+    },
     /// A word one letter away from a key word was read as that word ("tomorow", "завтро").
     Typo {
         /// The word as typed.

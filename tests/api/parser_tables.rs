@@ -694,6 +694,10 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "keyingi oy oxirida hisobot", due("2026-04-30 09:00", "hisobot")),
         (TASHKENT, Uz, "kelasi oy ijara haqini to'lash", due("2026-04-01 09:00", "ijara haqini to'lash")),
         (TASHKENT, Uz, "keyingi oyda 5-sanada ijara", due("2026-04-05 09:00", "ijara")),
+        // "a few" units is no duration the bot can keep: it asks when ("kundan keyin" alone was a day).
+        (TASHKENT, Uz, "bir necha kundan keyin posilkani tekshirish", fails(DueError::NoTime)),
+        (MOSCOW, Ru, "через несколько дней проверить посылку", fails(DueError::NoTime)),
+        (BERLIN_FRI, En, "in a few days follow up", fails(DueError::NoTime)),
         // Words in quotation marks are a title, not a time.
         (MOSCOW, Ru, "прочитать «Утро» в 10", due("2026-03-27 22:00", "прочитать «Утро»")),
         (TASHKENT, Uz, "soat 8 da \"Juma\" filmini ko'rish", due("2026-03-27 20:00", "\"Juma\" filmini ko'rish")),
@@ -779,6 +783,11 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "bugun yarim tunda dori", due("2026-03-28 00:00", "dori").noted("NightAfterDay")),
         (TASHKENT, Uz, "yarim tunda zaxira", due("2026-03-28 00:00", "zaxira")),
         // ==== "tomorrow" after midnight is the coming day, and said; from 04:00 the calendar's ====
+        // "tonight" after midnight is this night while its time is ahead.
+        (MOSCOW_AFTER_MIDNIGHT, Ru, "сегодня в 2 ночи проверить сервер", due("2026-03-28 02:00", "проверить сервер").noted("TonightAfterMidnight { date: 2026-03-28 }")),
+        (MOSCOW_AFTER_MIDNIGHT, En, "tonight at 2 check the baby", due("2026-03-28 02:00", "check the baby").noted("TonightAfterMidnight")),
+        (MOSCOW_AFTER_MIDNIGHT, Uz, "bugun kechasi soat 2 da bolani tekshirish", due("2026-03-28 02:00", "bolani tekshirish").noted("TonightAfterMidnight")),
+        (MOSCOW_NIGHT_LAST, Ru, "сегодня в 2 ночи проверить сервер", due("2026-03-29 02:00", "проверить сервер").noted("NightAfterDay")),
         (MOSCOW_AFTER_MIDNIGHT, Ru, "завтра в 9 позвонить в банк", due("2026-03-28 09:00", "позвонить в банк").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
         (MOSCOW_AFTER_MIDNIGHT, En, "tomorrow morning call the bank", due("2026-03-28 09:00", "call the bank").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),
         (MOSCOW_AFTER_MIDNIGHT, Uz, "ertaga soat 9 da bankka qo'ng'iroq", due("2026-03-28 09:00", "bankka qo'ng'iroq").noted("TomorrowAfterMidnight { date: 2026-03-28, day_after: false }")),

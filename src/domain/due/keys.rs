@@ -254,6 +254,9 @@ pub(super) enum Key {
     /// Before a time, about when: `around`, `approximately`, `около`, `примерно`,
     /// `taxminan` ("around 5", "примерно в 5"). The time is read as said.
     Approx,
+    /// An unsaid number of units: `few`, `couple`, `several`, `несколько`, `пару`, `necha`
+    /// ("in a few days", "bir necha kundan keyin"): no duration the bot can keep.
+    Few,
     /// Before or after a time, exactly then: `sharp`, `exactly`, `ровно`, `aynan` ("at 2 pm
     /// sharp", "ровно в 9", "в 14:00 ровно").
     Sharp,

@@ -441,6 +441,16 @@ fn on_day(
         };
     }
     let moment = said.on_a_day(period, notes);
+    // "tonight at 2", "сегодня в 2 ночи" said after midnight and before NIGHT_ENDS: this night,
+    // while its time is ahead.
+    let local_now = to_local(tz, now);
+    if day == DayRef::Today && moment.next_day && local_now.time() < NIGHT_ENDS {
+        let this_night = resolve_local(tz, today.and_time(moment.time));
+        if this_night > now {
+            notes.push(Assumption::TonightAfterMidnight { date: today });
+            return Ok(this_night);
+        }
+    }
     let due = day_at(day, moment, now, tz, notes)?;
     if moment.next_day {
         notes.push(Assumption::NightAfterDay {

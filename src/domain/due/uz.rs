@@ -186,6 +186,8 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("larda", Da),
     ("atrofida", Da),
     ("taxminan", Approx),
+    ("necha", Few),
+    ("nechta", Few),
     ("aynan", Sharp),
     ("chorak", Quarter),
     ("o'tganda", Past),

@@ -78,11 +78,15 @@ fn part(c: &mut Cursor<'_>) -> Option<Span> {
         c.eat(Key::Article);
         return Span::of(5, unit(c)?);
     }
+    // "a few days", "bir necha kundan keyin": some number of units, none the bot can keep ("kun"
+    // alone would be one).
+    let few = c.pos() > 0 && c.has_at(c.pos() - 1, Key::Few);
     let tenths = match count(c) {
         Some(tenths) if c.eat(Key::Half) || c.attempt(and_a_half).is_some() => {
             tenths.saturating_add(5)
         }
         Some(tenths) => tenths,
+        None if few => return None,
         None => 10,
     };
     let unit = unit(c)?;
