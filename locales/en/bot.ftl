@@ -241,6 +241,7 @@ assumed-time-not-said = No exact time was given, so I took { $chosen }.
 assumed-next-weekday = Next week's, not this week's: { $date }.
 assumed-next-week = Next week with no day is its Monday: { $date }.
 assumed-next-month = Next month with no day is its 1st: { $date }.
+assumed-week-end = The end of a week is its Friday: { $date }.
 assumed-night-after = That is the night after the day you named: { $date }.
 assumed-tomorrow-after-midnight = It is past midnight, so I took “tomorrow” as { $date }.
 assumed-day-after-tomorrow-after-midnight = It is past midnight, so I took “the day after tomorrow” as { $date }.

@@ -313,6 +313,7 @@ assumed-time-not-said = Точное время не указано, поэто�
 assumed-next-weekday = Это на следующей неделе, не на этой: { $date }
 assumed-next-week = Следующая неделя без дня — это её понедельник: { $date }
 assumed-next-month = Следующий месяц без дня — это его 1-е число: { $date }
+assumed-week-end = Конец недели — это её пятница: { $date }
 assumed-night-after = Это ночь после названного дня: { $date }
 assumed-tomorrow-after-midnight = Уже за полночь, поэтому «завтра» я понял как { $date }
 assumed-day-after-tomorrow-after-midnight = Уже за полночь, поэтому «послезавтра» я понял как { $date }

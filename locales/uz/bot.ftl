@@ -223,6 +223,7 @@ assumed-time-not-said = Aniq vaqt aytilmadi, shuning uchun soat { $chosen } deb 
 assumed-next-weekday = Bu haftadagi emas, keyingi haftadagi kun: { $date }.
 assumed-next-week = Kuni aytilmagan keyingi hafta — uning dushanbasi: { $date }.
 assumed-next-month = Kuni aytilmagan keyingi oy — uning 1-sanasi: { $date }.
+assumed-week-end = Hafta oxiri — uning jumasi: { $date }.
 assumed-night-after = Bu aytilgan kundan keyingi tun: { $date }.
 assumed-tomorrow-after-midnight = Yarim tun o'tdi, shuning uchun “ertaga” deganingizni { $date } deb tushundim.
 assumed-day-after-tomorrow-after-midnight = Yarim tun o'tdi, shuning uchun “indinga” deganingizni { $date } deb tushundim.

@@ -200,6 +200,9 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
             "assumed-tonight-after-midnight",
             &[("date", Arg::Text(&day(*date)))],
         ),
+        Assumption::WeekEndFriday { date } => {
+            tr.t_with("assumed-week-end", &[("date", Arg::Text(&day(*date)))])
+        }
         Assumption::NextMonthFirst { date } => {
             tr.t_with("assumed-next-month", &[("date", Arg::Text(&day(*date)))])
         }

@@ -251,6 +251,11 @@ pub enum Assumption {
         /// The date taken.
         date: NaiveDate,
     },
+    /// "the end of next week": its Friday, the last working day.
+    WeekEndFriday {
+        /// The date taken.
+        date: NaiveDate,
+    },
     /// "next month" without a day: its 1st.
     NextMonthFirst {
         /// The date taken.

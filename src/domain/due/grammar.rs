@@ -109,6 +109,9 @@ pub(super) enum DayRef {
     NextWeek,
     /// "end of the month", "в конце месяца", "oy oxirida": the last day of this month.
     EndOfMonth,
+    /// "end of next week", "в конце следующей недели", "keyingi hafta oxirida": next week's
+    /// Friday, the last working day.
+    NextWeekEnd,
     /// "next month", "в следующем месяце", "keyingi oy": its 1st, unless a day is said.
     NextMonth,
     /// "on the 30th of next month", "28 числа следующего месяца", "next month on the 5th": that

@@ -105,12 +105,32 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
         .filter(|r| r.spec.is_anchored())
         .max_by_key(|r| r.spec.parts);
     let run = edge.or_else(|| inner_run(lexed, first, n))?;
+    if run.start > first && is_adjective_repeat(lexed, &run) {
+        return None;
+    }
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
+}
+
+/// Whether the only phrase is English "daily", "weekly", "monthly" or "yearly" inside the text
+/// before a word it describes ("write weekly report", "check daily sales"): no time was said, and
+/// the bot asks when rather than make a repeat ("take pills daily", "daily take pills" and "daily
+/// at 9 meds" still repeat).
+fn is_adjective_repeat(lexed: &Lexed, run: &Run) -> bool {
+    let adjective = lexed
+        .token(run.start)
+        .and_then(|t| t.word())
+        .is_some_and(|w| matches!(w, "daily" | "weekly" | "monthly" | "yearly"));
+    run.spec.parts == 1
+        && run.end == run.start + 1
+        && adjective
+        && lexed
+            .token(run.end)
+            .is_some_and(|t| t.word().is_some() && t.spaced && lexed.has_no_meaning(run.end))
 }
 
 /// The longest unmistakable phrase with words on both sides of it, within tokens `from..to`.
 fn inner_run_within(lexed: &Lexed, from: usize, to: usize) -> Option<Run> {
-    inner_run(lexed, from + 1, to.saturating_sub(1))
+    inner_run(lexed, from + 1, to.saturating_sub(1)).filter(|r| !is_adjective_repeat(lexed, r))
 }
 
 /// The longest unmistakable phrase inside the text, if any: two parts, a relative time, or a

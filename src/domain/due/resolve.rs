@@ -440,7 +440,19 @@ fn on_day(
             })
         };
     }
-    let moment = said.on_a_day(period, notes);
+    let mut moment = said.on_a_day(period, notes);
+    // "today call mom" at 10:00, "сегодня вечером" at 20:00: the part of the day's time has
+    // passed, so the next whole hour today, noted as the time taken.
+    if day == DayRef::Today && said == Said::Nothing {
+        if let Some(next_hour) = next_hour_today(moment.time, period, now, tz) {
+            moment.time = next_hour;
+            for note in notes.iter_mut() {
+                if let Assumption::TimeNotSaid { chosen } = note {
+                    *chosen = next_hour;
+                }
+            }
+        }
+    }
     // "tonight at 2", "сегодня в 2 ночи" said after midnight and before NIGHT_ENDS: this night,
     // while its time is ahead.
     let local_now = to_local(tz, now);
@@ -458,6 +470,29 @@ fn on_day(
         });
     }
     Ok(due)
+}
+
+/// The next whole hour of today when `time` today has passed, if today, or the part of the day
+/// said, has one left (the morning ends at 12:00, the afternoon at 18:00).
+fn next_hour_today(
+    time: NaiveTime,
+    period: Option<Period>,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Option<NaiveTime> {
+    let local = to_local(tz, now);
+    if resolve_local(tz, local.date().and_time(time)) > now {
+        return None;
+    }
+    let ends = match period {
+        Some(Period::Morning) => 12,
+        Some(Period::Afternoon | Period::Lunch) => 18,
+        _ => 24,
+    };
+    let hour = local.time().hour() + 1;
+    (hour < ends)
+        .then(|| NaiveTime::from_hms_opt(hour, 0, 0))
+        .flatten()
 }
 
 /// The instant of `moment` on the named `day`.
@@ -510,6 +545,11 @@ fn day_at(
             }
             let next_month = this_month.succ_opt().map(last_day_of_month);
             next_month.map(at).ok_or_else(too_far)
+        }
+        DayRef::NextWeekEnd => {
+            let date = plus(next_monday_in(today) + 4)?;
+            notes.push(Assumption::WeekEndFriday { date });
+            Ok(at(date))
         }
         DayRef::NextMonth => {
             let date = next_month_first(today)?;

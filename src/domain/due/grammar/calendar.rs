@@ -21,7 +21,11 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let day = if let Some(next) = c.attempt(|c| weekend(c, marked || the)) {
         DayRef::Weekend { next }
     } else if c.eat_all(&[Key::Next, Key::WeekNoun]) {
-        DayRef::NextWeek
+        if c.eat(Key::End) {
+            DayRef::NextWeekEnd
+        } else {
+            DayRef::NextWeek
+        }
     } else if c.eat_all(&[Key::Next, Key::MonthNoun]) {
         if c.eat(Key::End) {
             DayRef::NextMonthEnd
@@ -31,7 +35,11 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     } else if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
         c.eat(Key::Of);
         let _ = c.eat(Key::The) || c.eat(Key::This);
-        month_named(c)?
+        if c.eat_all(&[Key::Next, Key::WeekNoun]) {
+            DayRef::NextWeekEnd
+        } else {
+            month_named(c)?
+        }
     } else if let Some(month) = c.eat_pick(month_or_named) {
         (c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun])).then_some(month)?
     } else {

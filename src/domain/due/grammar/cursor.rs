@@ -93,6 +93,11 @@ impl Lexed {
         self.hint
     }
 
+    /// Whether the token at `i` has no meaning to the grammar (plain task text).
+    pub fn has_no_meaning(&self, i: usize) -> bool {
+        self.keys.get(i).is_none_or(Vec::is_empty)
+    }
+
     /// Whether the word at `i` can mean `key`.
     pub fn has(&self, i: usize, key: Key) -> bool {
         self.keys.get(i).is_some_and(|keys| keys.contains(&key))
