@@ -443,13 +443,14 @@ fn on_day(
     let mut moment = said.on_a_day(period, notes);
     // "today call mom" at 10:00, "сегодня вечером" at 20:00: the part of the day's time has
     // passed, so the next whole hour today, noted as the time taken.
-    if day == DayRef::Today && said == Said::Nothing {
-        if let Some(next_hour) = next_hour_today(moment.time, period, now, tz) {
-            moment.time = next_hour;
-            for note in notes.iter_mut() {
-                if let Assumption::TimeNotSaid { chosen } = note {
-                    *chosen = next_hour;
-                }
+    if day == DayRef::Today
+        && said == Said::Nothing
+        && let Some(next_hour) = next_hour_today(moment.time, period, now, tz)
+    {
+        moment.time = next_hour;
+        for note in notes.iter_mut() {
+            if let Assumption::TimeNotSaid { chosen } = note {
+                *chosen = next_hour;
             }
         }
     }
