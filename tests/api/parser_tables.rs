@@ -706,6 +706,11 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "daily at 9 meds", due("2026-03-28 09:00", "meds").every("FREQ=DAILY")),
         (BERLIN_FRI, En, "call mom weekly", due("2026-04-03 09:00", "call mom").every("FREQ=WEEKLY;BYDAY=FR")),
         (MOSCOW, Ru, "ежедневно пить витамины", due("2026-03-28 09:00", "пить витамины").every("FREQ=DAILY")),
+        // A day of the month with its noun inside the text; "before 5pm" is a deadline.
+        (TASHKENT, Uz, "enagaga 3-sanada pul berish", due("2026-04-03 09:00", "enagaga pul berish")),
+        (MOSCOW, Ru, "заплатить 15 числа за квартиру", due("2026-04-15 09:00", "заплатить за квартиру")),
+        (BERLIN_FRI, En, "send docs before 5pm", due("2026-03-27 17:00", "send docs")),
+        (BERLIN_FRI, En, "remind me 30 min before the meeting at 5pm", due("2026-03-27 17:00", "the meeting").lead(30)),
         // "a few" units is no duration the bot can keep: it asks when ("kundan keyin" alone was a day).
         (TASHKENT, Uz, "bir necha kundan keyin posilkani tekshirish", fails(DueError::NoTime)),
         (MOSCOW, Ru, "через несколько дней проверить посылку", fails(DueError::NoTime)),

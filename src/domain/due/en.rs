@@ -69,6 +69,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("in", In),
     ("later", Later),
     ("before", Before),
+    ("before", By),
     ("earlier", Before),
     ("early", Before),
     ("ahead", Before),

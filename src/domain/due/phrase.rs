@@ -229,7 +229,11 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         Item::Repeat(..) => marked || lexed.pick(start, weekday_word).is_none(),
         Item::Relative(_) | Item::Lead(_) | Item::DayPeriod(..) | Item::Until(_) => true,
         Item::Count(_) | Item::Lasting(_) => false,
-        Item::Day(DayRef::Weekday { .. } | DayRef::MonthDay(_)) => marked,
+        Item::Day(DayRef::Weekday { .. }) => marked,
+        // "15 числа", "3-sanada": a day of the month with its noun is no ordinary text.
+        Item::Day(DayRef::MonthDay(_)) => {
+            marked || (start..end).any(|i| lexed.has(i, Key::DateNoun))
+        }
         Item::Day(DayRef::Date { year, .. }) => {
             year.is_some() || (start..end).any(|i| lexed.pick(i, month_key).is_some())
         }
