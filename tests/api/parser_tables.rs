@@ -711,6 +711,13 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "заплатить 15 числа за квартиру", due("2026-04-15 09:00", "заплатить за квартиру")),
         (BERLIN_FRI, En, "send docs before 5pm", due("2026-03-27 17:00", "send docs")),
         (BERLIN_FRI, En, "remind me 30 min before the meeting at 5pm", due("2026-03-27 17:00", "the meeting").lead(30)),
+        // A number after "at" followed by plain text is not joined to a day at an edge (a house);
+        // an Uzbek span "soat 9dan 18gacha" reminds at its start.
+        (BERLIN_FRI, En, "pick up parcel at 12 navoi street tomorrow", due("2026-03-28 09:00", "pick up parcel at 12 navoi street").unplaced("at 12")),
+        (TASHKENT, Uz, "ertaga soat 9dan 18gacha navbatchilik", due("2026-03-28 09:00", "navbatchilik").nothing_unplaced()),
+        (TASHKENT, Uz, "ertaga soat 14:00 dan 16:00 gacha majlis", due("2026-03-28 14:00", "majlis")),
+        (TASHKENT, Uz, "uy 45 da kvartira 12 ga borish", fails(DueError::NoTime)),
+        (TASHKENT, Uz, "ertaga 9 ga ishga", due("2026-03-28 09:00", "ishga")),
         // "a few" units is no duration the bot can keep: it asks when ("kundan keyin" alone was a day).
         (TASHKENT, Uz, "bir necha kundan keyin posilkani tekshirish", fails(DueError::NoTime)),
         (MOSCOW, Ru, "через несколько дней проверить посылку", fails(DueError::NoTime)),

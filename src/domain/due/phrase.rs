@@ -128,9 +128,28 @@ fn is_adjective_repeat(lexed: &Lexed, run: &Run) -> bool {
             .is_some_and(|t| t.word().is_some() && t.spaced && lexed.has_no_meaning(run.end))
 }
 
-/// The longest unmistakable phrase with words on both sides of it, within tokens `from..to`.
+/// The longest unmistakable phrase with words on both sides of it, within tokens `from..to`,
+/// that is plainly a time to join a day at an edge: not "at 12" of "at 12 navoi street".
 fn inner_run_within(lexed: &Lexed, from: usize, to: usize) -> Option<Run> {
-    inner_run(lexed, from + 1, to.saturating_sub(1)).filter(|r| !is_adjective_repeat(lexed, r))
+    inner_run(lexed, from + 1, to.saturating_sub(1))
+        .filter(|r| !is_adjective_repeat(lexed, r) && is_plainly_time(lexed, r))
+}
+
+/// Whether a run inside the text is plainly a time of day, not a number that happens to follow
+/// "at" or "в": written as a clock's face or with am/pm, "soat … da", or followed by punctuation
+/// or a key word ("at 5 about dinner", "в 6 насчёт ужина"), not by plain text ("at 12 navoi
+/// street", where 12 is a house).
+fn is_plainly_time(lexed: &Lexed, run: &Run) -> bool {
+    let Some(clock) = run.spec.clock else {
+        return true;
+    };
+    let written = clock.meridiem.is_some() || clock.exact || clock.minute != 0;
+    let in_run = |key: Key| (run.start..run.end).any(|i| lexed.has(i, key));
+    let soat_da = in_run(Key::At) && in_run(Key::Da);
+    let closed = lexed
+        .token(run.end)
+        .is_none_or(|t| t.punct().is_some() || !lexed.has_no_meaning(run.end));
+    written || soat_da || closed
 }
 
 /// The longest unmistakable phrase inside the text, if any: two parts, a relative time, or a

@@ -134,8 +134,12 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if !marked && minute.is_none() && (hour > 24 || c.attempt(dashed_word).is_some()) {
         return None;
     }
-    // Uzbek "soat 18 gacha", "by 18:00", is a deadline at that time.
-    let located = c.eat(Key::Da) || c.eat(Key::UntilSuffix) || case == Case::At;
+    // Uzbek "soat 18 gacha", "by 18:00", is a deadline at that time. The dative "ga" alone
+    // after a number is "to" a place ("kvartira 12 ga"), a time only after "soat" or a day.
+    let dative = matches!(c.word_at(c.pos()), Some("ga" | "га"));
+    let located = (c.eat(Key::Da) && (!dative || marked || context.bare_hour))
+        || c.eat(Key::UntilSuffix)
+        || case == Case::At;
     let cued = marked
         || minute.is_some()
         || hour_word
@@ -238,13 +242,16 @@ fn spaced_minutes(c: &mut Cursor<'_>) -> Option<u64> {
 /// `from|с|со TIME to|till|до|- TIME`: a span of time ("tomorrow from 10 to 12", "завтра с 10
 /// до 12", "с 10:00-12:00"), whose reminder is at its start.
 pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
-    if !(c.eat_word("from") || c.eat_word("с") || c.eat_word("со")) {
-        return None;
-    }
     let cued = Context {
         bare_hour: true,
         ..context
     };
+    if let Some(start) = c.attempt(|c| uzbek_range(c, cued)) {
+        return Some(start);
+    }
+    if !(c.eat_word("from") || c.eat_word("с") || c.eat_word("со")) {
+        return None;
+    }
     let start = time(c, cued)?;
     let joined = c.eat_word("to")
         || c.eat_word("till")
@@ -254,6 +261,23 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || c.eat_punct('–')
         || c.eat_punct('—');
     (joined && time(c, cued).is_some()).then_some(start)
+}
+
+/// Uzbek `[soat] N dan M gacha` ("soat 9dan 18gacha navbatchilik"): a span from N to M, at N.
+fn uzbek_range(c: &mut Cursor<'_>, cued: Context) -> Option<Item> {
+    c.eat(Key::At);
+    let (hour, digits) = c.eat_number().filter(|(_, digits)| *digits <= 2)?;
+    let minute = c.attempt(face_minutes);
+    c.eat_word("dan").then_some(())?;
+    time(c, cued)?;
+    let until = c.pos() > 0 && c.has_at(c.pos() - 1, Key::UntilSuffix);
+    let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    until.then(|| {
+        Item::Time(Clock {
+            exact: (digits == 2 && hour < 10) || minute.is_some(),
+            ..Clock::at(small(hour), small(minute.unwrap_or(0)))
+        })
+    })
 }
 
 /// Whether the number at `number` counts the word at `noun` rather than being an hour: after
