@@ -718,6 +718,8 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "ertaga soat 14:00 dan 16:00 gacha majlis", due("2026-03-28 14:00", "majlis")),
         (TASHKENT, Uz, "uy 45 da kvartira 12 ga borish", fails(DueError::NoTime)),
         (TASHKENT, Uz, "ertaga 9 ga ishga", due("2026-03-28 09:00", "ishga")),
+        (BERLIN_FRI, En, "meeting at 5 o clock tomorrow", due("2026-03-28 17:00", "meeting")),
+        (BERLIN_FRI, En, "call john at three p m tomorrow", due("2026-03-28 15:00", "call john").sure()),
         // "a few" units is no duration the bot can keep: it asks when ("kundan keyin" alone was a day).
         (TASHKENT, Uz, "bir necha kundan keyin posilkani tekshirish", fails(DueError::NoTime)),
         (MOSCOW, Ru, "через несколько дней проверить посылку", fails(DueError::NoTime)),

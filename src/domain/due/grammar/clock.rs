@@ -98,7 +98,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if minute.is_none() && marked && !in_words {
         minute = c.attempt(spaced_minutes);
     }
-    let hour_word = minute.is_none() && c.eat(Key::HourWord);
+    let hour_word = minute.is_none() && (c.eat(Key::HourWord) || c.eat_all_words(&["o", "clock"]));
     if hour_word {
         // "10 ч 30 мин", and "10ч30" with the minutes joined on.
         minute = c.attempt(|c| {
@@ -435,7 +435,9 @@ fn meridiem(c: &mut Cursor<'_>) -> Option<bool> {
         } else {
             return None;
         };
-        if !(c.eat_adjacent_punct('.') && c.eat_adjacent_word("m")) {
+        // "p.m.", and "p m" as voice typing writes it.
+        let dotted = c.eat_adjacent_punct('.') && c.eat_adjacent_word("m");
+        if !(dotted || c.eat_word("m")) {
             return None;
         }
         c.eat_adjacent_punct('.');
