@@ -720,6 +720,10 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "ertaga 9 ga ishga", due("2026-03-28 09:00", "ishga")),
         (BERLIN_FRI, En, "meeting at 5 o clock tomorrow", due("2026-03-28 17:00", "meeting")),
         (BERLIN_FRI, En, "call john at three p m tomorrow", due("2026-03-28 15:00", "call john").sure()),
+        // A second hour joined by "and" makes no second reminder, and is said, not lost.
+        (BERLIN_FRI, En, "every day at 9 and 21 pills", due("2026-03-28 09:00", "21 pills").every("FREQ=DAILY").unplaced("21")),
+        (MOSCOW, Ru, "каждый день в 9 и 21 таблетки", due("2026-03-28 09:00", "21 таблетки").every("FREQ=DAILY").unplaced("21")),
+        (BERLIN_FRI, En, "buy milk and 2 breads at 6pm", due("2026-03-27 18:00", "buy milk and 2 breads").nothing_unplaced()),
         // "a few" units is no duration the bot can keep: it asks when ("kundan keyin" alone was a day).
         (TASHKENT, Uz, "bir necha kundan keyin posilkani tekshirish", fails(DueError::NoTime)),
         (MOSCOW, Ru, "через несколько дней проверить посылку", fails(DueError::NoTime)),

@@ -17,6 +17,7 @@
 
 use super::grammar::{Context, DayRef, Item, Lexed, PeriodWord, parse_item};
 use super::keys::Key;
+use super::lexer::TokenKind;
 use super::spec::Spec;
 use super::{Unplaced, UnplacedKind};
 
@@ -367,7 +368,11 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
     // report") is no repeat that failed when the task repeats.
     let unplaced = pieces
         .iter()
-        .flat_map(|&(start, end)| unplaced_in(input, lexed, start, end))
+        .flat_map(|&(start, end)| {
+            second_hour(input, lexed, start, spec)
+                .into_iter()
+                .chain(unplaced_in(input, lexed, start, end))
+        })
         .filter(|words| spec.repeat.is_none() || words.kind != UnplacedKind::Repeat)
         .collect();
     Found {
@@ -376,6 +381,23 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
         typos,
         unplaced,
     }
+}
+
+/// A second hour joined by "and" to the phrase's time ("every day at 9 and 21 pills", "в 7 и
+/// 19"), which starts the text left at `start`: one reminder is made, and the hour it did not
+/// use is said rather than lost in the text.
+fn second_hour(input: &str, lexed: &Lexed, start: usize, spec: Spec) -> Option<Unplaced> {
+    let joined = start > 0 && lexed.has(start - 1, Key::And) && spec.clock.is_some();
+    let hour = match lexed.token(start).map(|t| &t.kind) {
+        Some(TokenKind::Number { value, digits }) => *digits <= 2 && *value <= 24,
+        _ => false,
+    };
+    (joined && hour).then(|| Unplaced {
+        words: slice(input, lexed, start, start + 1)
+            .unwrap_or_default()
+            .to_owned(),
+        kind: UnplacedKind::Time,
+    })
 }
 
 /// Where the text before a phrase starting at `start` ends: before a preposition that leads
