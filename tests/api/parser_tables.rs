@@ -744,6 +744,9 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "on friday the 3rd team lunch", due("2026-04-03 09:00", "team lunch")),
         (BERLIN_FRI, En, "call berlin team on sunday 29 march at 3am", due("2026-03-29 03:00", "call berlin team")),
         (BERLIN_FRI, En, "thursday april 1 submit the report at 9", due("2026-04-01 09:00", "submit the report").noted("WeekdayOfDate")),
+        // The weekday is the named day's, not the night after it: no mismatch is said.
+        (MOSCOW, Ru, "в среду 1 апреля в 2 ночи проверить сервер", due("2026-04-02 02:00", "проверить сервер").noted("NightAfterDay").unnoted("WeekdayOfDate")),
+        (BERLIN_FRI, En, "wednesday april 1 at midnight deploy", due("2026-04-02 00:00", "deploy").noted("NightAfterDay").unnoted("WeekdayOfDate")),
         (MOSCOW, Ru, "привет напомни пожалуйста завтра в 5 позвонить сантехнику", due("2026-03-28 17:00", "позвонить сантехнику")),
         (BERLIN_FRI, En, "hey can you remind me tomorrow at 5 to call the plumber", due("2026-03-28 17:00", "call the plumber")),
         // About when: the time as said ("около 5 человек" still counts people).

@@ -50,15 +50,8 @@ pub(super) fn resolve(
     let said = cued(Said::read(spec.clock, spec.period)?, cue, &mut notes);
     let zone = spec.zone.unwrap_or(tz);
     let (due, recurrence) = moment(spec, said, now, zone, &mut notes)?;
-    let date = to_local(zone, due).date();
-    if date.year() > MAX_YEAR {
+    if to_local(zone, due).year() > MAX_YEAR {
         return Err(too_far());
-    }
-    if let Some(weekday) = spec.weekday.filter(|w| *w != date.weekday()) {
-        notes.push(Assumption::WeekdayOfDate {
-            said: weekday,
-            date,
-        });
     }
     let other_zone = zone != tz && !spec.is_zone_free();
     if other_zone {
@@ -108,7 +101,7 @@ fn moment(
         relative(span, moment, now, tz)?
     } else if let Some(day) = spec.day.or(spec.until) {
         // "until friday" without a repeat is a deadline on Friday.
-        on_day(day, said, spec.period, now, tz, notes)?
+        on_day(day, said, spec, now, tz, notes)?
     } else {
         without_day(said, spec.period, now, tz, notes)
     };
@@ -418,15 +411,17 @@ fn without_day(
 
 /// A one-off on a named day. A weekday said on that day means today if the time is ahead,
 /// else next week; "next" weekdays are in next week; an explicitly past day is an error.
-/// "today" with an hour that may be either side of noon takes the reading still ahead.
+/// "today" with an hour that may be either side of noon takes the reading still ahead. A
+/// weekday said beside a date that is not that date's is noted.
 fn on_day(
     day: DayRef,
     said: Said,
-    period: Option<Period>,
+    spec: &Spec,
     now: DateTime<Utc>,
     tz: Tz,
     notes: &mut Vec<Assumption>,
 ) -> Result<DateTime<Utc>, DueError> {
+    let period = spec.period;
     let today = to_local(tz, now).date();
     if let (DayRef::Today, Said::Either { typed, am, pm }) = (day, said) {
         let at = |t: NaiveTime| resolve_local(tz, today.and_time(t));
@@ -465,10 +460,18 @@ fn on_day(
         }
     }
     let due = day_at(day, moment, now, tz, notes)?;
+    let date = to_local(tz, due).date();
     if moment.next_day {
-        notes.push(Assumption::NightAfterDay {
-            date: to_local(tz, due).date(),
-        });
+        notes.push(Assumption::NightAfterDay { date });
+    }
+    // The weekday is the named day's, not the night after it ("в среду 1 апреля в 2 ночи").
+    let named = if moment.next_day {
+        date.pred_opt().unwrap_or(date)
+    } else {
+        date
+    };
+    if let Some(said) = spec.weekday.filter(|w| *w != named.weekday()) {
+        notes.push(Assumption::WeekdayOfDate { said, date: named });
     }
     Ok(due)
 }

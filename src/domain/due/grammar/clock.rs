@@ -1,6 +1,5 @@
 //! Times of day ("9", "9:30", "9am", "21.00", "в 9 часов", "soat 9 da", "at five", "в пять",
-//! "around 5", "часов в 5",
-//! "soat beshda", "noon", "yarim tunda"), spoken times ("half past five", "quarter to six",
+//! "soat beshda", "noon", "yarim tunda", "around 5", "часов в 5"), spoken times ("half past five", "quarter to six",
 //! "полшестого", "без пятнадцати шесть", "beshdan o'n besh daqiqa o'tganda", "besh yarimda")
 //! and parts of the day ("in the evening", "вечером", "kechqurun", "в обед", "this morning").
 
@@ -20,8 +19,8 @@ use super::{Clock, Context, Cursor, DayRef, Item, PeriodWord, period_key};
 /// a day or part of the day just before it ("завтра 9", "kechqurun 9"). An hour in words
 /// needs a cue of its own (a day before it is not enough: "tomorrow one thing").
 pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
-    // "around 5", "примерно в 5", "часов в 5" (the hour word before the time: "about"),
-    // "taxminan soat 5 da": the time as said.
+    // "around 5", "примерно в 5", "taxminan soat 5 da", "ровно в 9", and "часов в 5" (Russian
+    // puts the hour word first to say "about"): the time as said.
     let approx = c.eat(Key::Approx)
         || c.eat(Key::Sharp)
         || c.attempt(|c| (c.eat(Key::HourWord) && c.has_at(c.pos(), Key::At)).then_some(()))
