@@ -143,8 +143,33 @@ pub fn hour_choice(tr: Tr, chosen: NaiveTime) -> String {
 }
 
 /// The notes of a new task's card: [`notes`], with the line of an hour asked with two buttons
-/// ([`hour_choice`]) in place of the usual line about it.
+/// ([`hour_choice`]) in place of the usual line about it. A parse with a second time (a preview
+/// that has not been split by [`ParsedDue::split`]) says the notes of its first reminder and
+/// when the second one will be.
 pub fn notes_of(tr: Tr, zone: Tz, now: DateTime<Utc>, parsed: &ParsedDue) -> Vec<String> {
+    let Some(second) = &parsed.second else {
+        return notes_of_one(tr, zone, now, parsed);
+    };
+    let first = ParsedDue {
+        second: None,
+        unplaced: second.unplaced.clone(),
+        ..parsed.clone()
+    };
+    let when = Dates::new(tr, zone, now).moment_with_weekday(second.due);
+    let mut lines = notes_of_one(tr, zone, now, &first);
+    lines.insert(
+        0,
+        format!(
+            "{ASSUMED} {}",
+            tr.t_with("assumed-second-time", &[("when", Arg::Text(&when))])
+        ),
+    );
+    lines.truncate(MAX_NOTES);
+    lines
+}
+
+/// The notes of one reminder's card (see [`notes_of`]).
+fn notes_of_one(tr: Tr, zone: Tz, now: DateTime<Utc>, parsed: &ParsedDue) -> Vec<String> {
     let Some(choice) = parsed.choice else {
         return notes(tr, zone, now, &parsed.assumptions, &parsed.unplaced);
     };

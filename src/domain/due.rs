@@ -191,9 +191,26 @@ pub struct ParsedDue {
     /// ("in 2 minutes", "через 2 часа", "every 3 hours"). A chat that does not know the user's
     /// zone yet may save such a task at once instead of holding it for the zone question.
     pub zone_free: bool,
+    /// The same task at a second time joined by "and" ("every day at 9 and 21 pills", "в 9 утра
+    /// и 9 вечера"): a chat makes both reminders ([`ParsedDue::split`]). Until then the
+    /// second time is also in `unplaced`, so that a reader making one reminder says it did not
+    /// use it.
+    pub second: Option<Box<ParsedDue>>,
 }
 
 impl ParsedDue {
+    /// The reminders the message asks for: this one, and the [`ParsedDue::second`] time if it
+    /// has one, each without the note that the other time was not used.
+    pub fn split(mut self) -> (ParsedDue, Option<ParsedDue>) {
+        match self.second.take() {
+            Some(second) => {
+                self.unplaced.clone_from(&second.unplaced);
+                (self, Some(*second))
+            }
+            None => (self, None),
+        }
+    }
+
     /// The time of day the message says, read as a repeat reads it: an hour without am/pm in
     /// the daytime ([`daytime_reading`]), else the local time of `due` in `tz`. For a chat
     /// that moves a recurring task to the time the user gives ("10:30", "at 3").
@@ -436,15 +453,15 @@ pub fn parse_lead(input: &str, lang_hint: Lang) -> Result<Lead, DueError> {
     resolve::lead_duration(span)
 }
 
-/// Finds the time phrase in `input` and resolves it: what [`parse_due`] and
-/// [`edit::parse_edit`] share. Refuses empty and over-long input; [`DueError::NoTime`] when there
-/// is no time phrase.
+/// Finds the time phrase in `input` and resolves it, and its [`phrase::Found::second`] time when
+/// that resolves too: what [`parse_due`] and [`edit::parse_edit`] share. Refuses empty and
+/// over-long input; [`DueError::NoTime`] when there is no time phrase.
 fn read_phrase(
     input: &str,
     lang_hint: Lang,
     now: DateTime<Utc>,
     tz: Tz,
-) -> Result<(phrase::Found, resolve::Resolved), DueError> {
+) -> Result<(phrase::Found, resolve::Resolved, Option<resolve::Resolved>), DueError> {
     if input.chars().all(is_space) {
         return Err(DueError::EmptyInput);
     }
@@ -457,7 +474,10 @@ fn read_phrase(
         .read_on(crate::domain::timezone::to_local(tz, now).date());
     let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
     let resolved = resolve::resolve(&found.spec, lexed.cue(), now, tz)?;
-    Ok((found, resolved))
+    let second = found
+        .second
+        .and_then(|spec| resolve::resolve(&spec, lexed.cue(), now, tz).ok());
+    Ok((found, resolved, second))
 }
 
 /// Parses a task message such as "pay rent tomorrow 9:00", "через 2 часа
@@ -473,19 +493,43 @@ pub fn parse_due(
     now: DateTime<Utc>,
     tz: Tz,
 ) -> Result<ParsedDue, DueError> {
-    let (found, resolved) = read_phrase(input, lang_hint, now, tz)?;
+    let (found, resolved, second) = read_phrase(input, lang_hint, now, tz)?;
     if found.text.is_empty() {
         return Err(DueError::EmptyText);
     }
+    // The second time's words are said first in `unplaced`; the same time twice ("в 9 и в 9")
+    // is one reminder, and nothing was left out.
+    let others: Vec<Unplaced> = found.unplaced.iter().skip(1).cloned().collect();
+    let twice = second.as_ref().is_some_and(|second| {
+        (second.due, second.recurrence) == (resolved.due, resolved.recurrence)
+    });
+    let second = found
+        .second
+        .zip(second)
+        .filter(|_| !twice)
+        .map(|(spec, second)| {
+            Box::new(ParsedDue {
+                text: found.text.clone(),
+                due: second.due,
+                recurrence: second.recurrence,
+                lead: second.lead,
+                assumptions: second.assumptions,
+                unplaced: others.clone(),
+                choice: second.choice,
+                zone_free: spec.is_zone_free(),
+                second: None,
+            })
+        });
     Ok(ParsedDue {
         text: found.text,
         due: resolved.due,
         recurrence: resolved.recurrence,
         lead: resolved.lead,
         assumptions: noted(found.typos, resolved.assumptions),
-        unplaced: found.unplaced,
+        unplaced: if twice { others } else { found.unplaced },
         choice: resolved.choice,
         zone_free: found.spec.is_zone_free(),
+        second,
     })
 }
 

@@ -480,3 +480,52 @@ async fn a_weekday_beside_a_date_keeps_the_date_and_says_a_mismatch() {
     assert!(!text(&right).contains("You said"), "{right:?}");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn two_times_joined_by_and_make_two_reminders_each_with_its_card() {
+    let mut app = TestApp::start().await;
+    let (ann, zone) = at_noon(&app, "en").await;
+    let tomorrow = today(zone).succ_opt().unwrap();
+
+    // "every day at 9 and 21 pills" at 12:xx: pills daily at 09:00 (first tomorrow) and daily
+    // at 21:00 (first tonight); the evening dose was lost in the text.
+    let cards = app
+        .say_expecting(ann, ann, "every day at 9 and 21 pills", 2)
+        .await;
+    let morning = stored(&app, task_id(&cards[0])).await;
+    let evening = stored(&app, task_id(&cards[1])).await;
+    assert_eq!((morning.0.as_str(), evening.0.as_str()), ("pills", "pills"));
+    assert_eq!(morning.1, at(zone, tomorrow, 9, 0));
+    assert_eq!(evening.1, at(zone, today(zone), 21, 0));
+    for (rule, hour) in [(&morning.2, "BYHOUR=9;"), (&evening.2, "BYHOUR=21;")] {
+        let rule = rule.as_deref().unwrap_or_default();
+        assert!(rule.contains("FREQ=DAILY") && rule.contains(hour), "{rule}");
+    }
+    for card in &cards {
+        assert!(text(card).contains("pills"), "{card:?}");
+        assert!(
+            !text(card).contains("I kept"),
+            "no time is left unused: {card:?}"
+        );
+    }
+
+    // The first time may come before the repeat, in Russian: "в 8:00 и 20:00 каждый день".
+    let (boris, _) = at_noon(&app, "ru").await;
+    let cards = app
+        .say_expecting(boris, boris, "пить таблетки в 8:00 и 20:00 каждый день", 2)
+        .await;
+    let mut times: Vec<(String, DateTime<Utc>)> = Vec::new();
+    for card in &cards {
+        let (task_text, due, ..) = stored(&app, task_id(card)).await;
+        times.push((task_text, due));
+    }
+    times.sort_by_key(|(_, due)| *due);
+    assert_eq!(
+        times,
+        [
+            ("пить таблетки".to_owned(), at(zone, today(zone), 20, 0)),
+            ("пить таблетки".to_owned(), at(zone, tomorrow, 8, 0)),
+        ]
+    );
+    app.stop().await;
+}

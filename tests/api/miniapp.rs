@@ -299,6 +299,26 @@ async fn miniapp_creates_by_text_as_the_chat_does_and_the_chat_shows_it() {
     assert!(!card.buttons.is_empty(), "{card:?}");
     let jobs = app.pending_jobs().await;
     assert_eq!(jobs.len(), 1, "the task's reminder job: {jobs:?}");
+
+    // Two times make two tasks, as in the chat, and the preview says when the second reminds.
+    let pills = json!({ "text": "pills every day at 9 and 21" });
+    let (_, preview) = as_user(&app, ann, Method::POST, "/preview", Some(pills.clone())).await;
+    assert_eq!(preview["text"], "pills", "{preview}");
+    let assumed: Vec<String> = serde_json::from_value(preview["assumed"].clone()).unwrap();
+    assert!(
+        assumed
+            .iter()
+            .any(|line| line.contains("A second task") && line.contains("21:00")),
+        "{preview}"
+    );
+    let (status, created) = as_user(&app, ann, Method::POST, "/tasks", Some(pills)).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let pills: Vec<_> = tasks(&app, ann)
+        .await
+        .into_iter()
+        .filter(|(_, task)| task["text"] == "pills")
+        .collect();
+    assert_eq!(pills.len(), 2, "{pills:?}");
     app.stop().await;
 }
 

@@ -134,6 +134,9 @@ struct Expect {
     /// The two readings of an hour either side of noon, as local moments (morning, evening);
     /// `Some(None)` when the parse must offer none.
     choice: Option<Option<(&'static str, &'static str)>>,
+    /// The local moment of the same task at a second time joined by "and"; `Some(None)` when
+    /// the message must make one reminder only.
+    second: Option<Option<&'static str>>,
 }
 
 fn due(at: &'static str, text: &'static str) -> Want {
@@ -187,6 +190,16 @@ impl Want {
     /// morning and of the evening one.
     fn asks(self, morning: &'static str, evening: &'static str) -> Want {
         self.with(|e| e.choice = Some(Some((morning, evening))))
+    }
+
+    /// A second reminder of the same text at this local moment ("every day at 9 and 21").
+    fn also(self, at: &'static str) -> Want {
+        self.with(|e| e.second = Some(Some(at)))
+    }
+
+    /// One reminder only: nothing read as a second time.
+    fn once(self) -> Want {
+        self.with(|e| e.second = Some(None))
     }
 
     /// No question about the hour: it was clear.
@@ -720,9 +733,22 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "ertaga 9 ga ishga", due("2026-03-28 09:00", "ishga")),
         (BERLIN_FRI, En, "meeting at 5 o clock tomorrow", due("2026-03-28 17:00", "meeting")),
         (BERLIN_FRI, En, "call john at three p m tomorrow", due("2026-03-28 15:00", "call john").sure()),
-        // A second hour joined by "and" makes no second reminder, and is said, not lost.
-        (BERLIN_FRI, En, "every day at 9 and 21 pills", due("2026-03-28 09:00", "21 pills").every("FREQ=DAILY").unplaced("21")),
-        (MOSCOW, Ru, "каждый день в 9 и 21 таблетки", due("2026-03-28 09:00", "21 таблетки").every("FREQ=DAILY").unplaced("21")),
+        // A second time joined by "and" is the same task at that time too (each reminder is said
+        // in `unplaced` as well, for a reader that makes one only); a count after "and" is none.
+        (BERLIN_FRI, En, "every day at 9 and 21 pills", due("2026-03-28 09:00", "pills").every("FREQ=DAILY").unplaced("21").also("2026-03-27 21:00")),
+        (MOSCOW, Ru, "каждый день в 9 и 21 таблетки", due("2026-03-28 09:00", "таблетки").every("FREQ=DAILY").unplaced("21").also("2026-03-27 21:00")),
+        (MOSCOW, Ru, "таблетки каждый день в 9 утра и 9 вечера", due("2026-03-28 09:00", "таблетки").every("FREQ=DAILY").also("2026-03-27 21:00")),
+        (BERLIN_FRI, En, "take pills at 8:00 and 20:00 every day", due("2026-03-27 20:00", "take pills").every("FREQ=DAILY").unplaced("at 8:00").also("2026-03-28 08:00")),
+        (BERLIN_FRI, En, "every day at 9 am and 9 pm vitamins", due("2026-03-28 09:00", "vitamins").every("FREQ=DAILY").also("2026-03-27 21:00")),
+        (MOSCOW, Ru, "завтра в 10 и в 16 позвонить", due("2026-03-28 10:00", "позвонить").also("2026-03-28 16:00")),
+        (MOSCOW, Ru, "утром в 7 и 9 разбудить", due("2026-03-28 07:00", "разбудить").also("2026-03-28 09:00")),
+        (TASHKENT, Uz, "har kuni soat 9 va 21 da dori ichish", due("2026-03-28 09:00", "dori ichish").every("FREQ=DAILY").also("2026-03-27 21:00")),
+        (TASHKENT, Uz, "dori ichish har kuni 8:00 va 20:00 da", due("2026-03-28 08:00", "dori ichish").every("FREQ=DAILY").also("2026-03-27 20:00")),
+        (BERLIN_FRI, En, "\"every day at 9 and 21 pills\"", due("2026-03-28 09:00", "pills").every("FREQ=DAILY").also("2026-03-27 21:00")),
+        (BERLIN_FRI, En, "tomorrow at 9 and 3 eggs", due("2026-03-28 09:00", "3 eggs").once()),
+        (BERLIN_FRI, En, "every day at 9 and 25 pills", due("2026-03-28 09:00", "25 pills").every("FREQ=DAILY").once()),
+        (MOSCOW, Ru, "завтра в 9 и в 9 встреча", due("2026-03-28 09:00", "встреча").once()),
+        (BERLIN_FRI, En, "buy bread and milk at 5", due("2026-03-27 17:00", "buy bread and milk").once()),
         (BERLIN_FRI, En, "buy milk and 2 breads at 6pm", due("2026-03-27 18:00", "buy milk and 2 breads").nothing_unplaced()),
         // "a few" units is no duration the bot can keep: it asks when ("kundan keyin" alone was a day).
         (TASHKENT, Uz, "bir necha kundan keyin posilkani tekshirish", fails(DueError::NoTime)),
@@ -1476,6 +1502,17 @@ fn problems(e: &Expect, p: &ParsedDue, now: chrono::DateTime<Utc>, tz: Tz) -> Ve
         let want = want.map(|(m, e)| (naive(m), naive(e)));
         if got != want {
             out.push(format!("choice {got:?}, want {want:?}"));
+        }
+    }
+    if let Some(want) = e.second {
+        let got = p.second.as_ref().map(|second| {
+            (
+                second.due.with_timezone(&tz).naive_local(),
+                second.text.as_str(),
+            )
+        });
+        if got != want.map(|at| (naive(at), e.text)) {
+            out.push(format!("second {got:?}, want {want:?}"));
         }
     }
     match (e.rule, &p.recurrence) {

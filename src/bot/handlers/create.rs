@@ -130,7 +130,8 @@ fn loose_repeats(turn: &Turn, message: &str) -> Vec<String> {
 
 /// Creates the parsed task with its first reminder job and its extras, within the user's
 /// open-task limit, and confirms it with its card and what was assumed; a refusal is said in
-/// the chat.
+/// the chat. A message with two times ("every day at 9 and 21 pills") makes a task for each,
+/// each with its own card.
 pub(super) async fn create(
     ctx: &Ctx,
     turn: &Turn,
@@ -138,10 +139,13 @@ pub(super) async fn create(
     parsed: ParsedDue,
     extras: TaskExtras,
 ) -> Result<(), BotError> {
-    match create_confirmed(ctx, turn, zone, &parsed, &extras).await? {
-        Ok(_) => Ok(()),
-        Err(refused) => tell_refused(ctx, turn, refused).await,
+    let (first, second) = parsed.split();
+    for each in [Some(first), second].into_iter().flatten() {
+        if let Err(refused) = create_confirmed(ctx, turn, zone, &each, &extras).await? {
+            return tell_refused(ctx, turn, refused).await;
+        }
     }
+    Ok(())
 }
 
 /// Creates the parsed task as [`create`] does and sends its confirmation card; a refusal is

@@ -212,20 +212,31 @@ impl AppTurn {
         })
     }
 
-    /// Creates a task from `text` as a message in the chat would, with the chat's card of it.
+    /// Creates a task from `text` as a message in the chat would, with the chat's card of it;
+    /// a text with two times ("every day at 9 and 21 pills") makes two, as the chat does, and
+    /// the first is returned (a refusal of the second is said in the chat).
     pub async fn create(&self, text: &str) -> Result<Result<TaskId, Problem>, BotError> {
         let preview = match self.preview(text, Utc::now()) {
             Ok(preview) => preview,
             Err(problem) => return Ok(Err(problem)),
         };
-        let created = create::create_confirmed(
-            &self.ctx,
-            &self.turn,
-            preview.zone,
-            &preview.parsed,
-            &preview.extras,
-        )
-        .await?;
+        let (first, second) = preview.parsed.split();
+        let created =
+            create::create_confirmed(&self.ctx, &self.turn, preview.zone, &first, &preview.extras)
+                .await?;
+        if created.is_ok()
+            && let Some(second) = second
+            && let Err(refused) = create::create_confirmed(
+                &self.ctx,
+                &self.turn,
+                preview.zone,
+                &second,
+                &preview.extras,
+            )
+            .await?
+        {
+            create::tell_refused(&self.ctx, &self.turn, refused).await?;
+        }
         let tr = self.turn.tr;
         Ok(created
             .map(|saved| saved.task.id)

@@ -99,8 +99,13 @@ pub(super) async fn create_quoted(
     time: TimeOnly,
     quote: Quote,
 ) -> Result<(), BotError> {
+    let text = crate::store::quotes::preview(&quote.text);
     let due = ParsedDue {
-        text: crate::store::quotes::preview(&quote.text),
+        text: text.clone(),
+        second: time
+            .due
+            .second
+            .map(|second| Box::new(ParsedDue { text, ..*second })),
         ..time.due
     };
     let extras = TaskExtras {

@@ -56,7 +56,7 @@ pub fn parse_edit(
     now: DateTime<Utc>,
     tz: Tz,
 ) -> Result<ParsedEdit, DueError> {
-    let (found, resolved) = super::read_phrase(input, lang_hint, now, tz)?;
+    let (found, resolved, _) = super::read_phrase(input, lang_hint, now, tz)?;
     let spec = found.spec;
     let elapsed = spec.relative.is_some_and(|span| !span.is_calendar_only());
     Ok(ParsedEdit {

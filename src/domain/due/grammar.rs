@@ -18,7 +18,7 @@ use crate::domain::recurrence::WeekOfMonth;
 
 use super::keys::{Key, Period, Unit};
 
-pub(super) use cursor::{Cursor, Lexed};
+pub(super) use cursor::{Cursor, Lexed, closing_quote};
 
 /// A duration as typed: elapsed seconds plus calendar days and months, kept
 /// apart because days and months keep the wall-clock time across DST.

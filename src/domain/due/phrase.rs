@@ -15,7 +15,7 @@
 //! still read in the text left over is reported as unplaced, with words a one-letter typo was
 //! read as (see [`Found`]).
 
-use super::grammar::{Context, DayRef, Item, Lexed, PeriodWord, parse_item};
+use super::grammar::{Clock, Context, DayRef, Item, Lexed, PeriodWord, closing_quote, parse_item};
 use super::keys::Key;
 use super::lexer::TokenKind;
 use super::spec::Spec;
@@ -35,6 +35,10 @@ pub(super) struct Found {
     pub typos: Vec<(String, &'static str)>,
     /// Time words left in the text.
     pub unplaced: Vec<Unplaced>,
+    /// A second time joined by "and" to the phrase's ("every day at 9 and 21 pills"): the phrase
+    /// as it reads at that time instead. Its words are cut from the text and said first in
+    /// `unplaced`, for a reader that makes one reminder only.
+    pub second: Option<Spec>,
 }
 
 /// A run of phrase parts over tokens `start..end`.
@@ -62,7 +66,7 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     let from = prefix.as_ref().map_or(first, |r| r.end);
     let suffix = (from..n)
         .filter(|&i| !lexed.is_glue(i))
-        .find_map(|i| chain(lexed, i).filter(|r| r.is_usable() && only_glue(lexed, r.end, n)));
+        .find_map(|i| chain(lexed, i).filter(|r| r.is_usable() && ends_message(lexed, r)));
 
     if let (Some(p), Some(s)) = (&prefix, &suffix)
         && let Some(spec) = p.spec.merged(&s.spec).filter(Spec::is_anchored)
@@ -299,6 +303,15 @@ fn only_glue(lexed: &Lexed, from: usize, to: usize) -> bool {
     (from..to).all(|i| lexed.is_glue(i))
 }
 
+/// Whether `run` closes the message: only glue follows it, or a second time joined by "and"
+/// ("таблетки каждый день в 9 утра и 9 вечера", "pills every day at 8:00 and 20:00").
+fn ends_message(lexed: &Lexed, run: &Run) -> bool {
+    let n = lexed.len();
+    let second = skip_glue(lexed, run.end);
+    only_glue(lexed, run.end, n)
+        || second_time(lexed, second, &run.spec).is_some_and(|(_, end)| only_glue(lexed, end, n))
+}
+
 /// The result for a phrase made of the given runs (in order): the text is
 /// what lies outside them, each piece without edge glue, joined by spaces.
 /// A leading "remind me (to)" / "напомни (мне)" / "menga eslat" and a trailing
@@ -346,6 +359,34 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
             || (lexed.has(s, Key::Me) && !lexed.has(s, Key::Remind));
         *start = if addressed { s + 1 } else { s };
     }
+    let mut pieces: Vec<(usize, usize)> = pieces
+        .into_iter()
+        .map(|(start, end)| trim_glue(lexed, start, end))
+        .filter(|(start, end)| start < end)
+        .collect();
+    let mut second = None;
+    let mut second_words = None;
+    for (start, end) in &mut pieces {
+        if second.is_some() {
+            break;
+        }
+        let (other, cut) = if let Some((other, after)) = second_time(lexed, *start, &spec) {
+            let cut = (*start, after);
+            *start = after;
+            (other, cut)
+        } else if let Some((other, at)) = time_before(lexed, *start, *end, &spec) {
+            let cut = (at, *end);
+            *end = at;
+            (other, cut)
+        } else {
+            continue;
+        };
+        second_words = slice(input, lexed, cut.0, cut.1).map(|words| Unplaced {
+            words: words.to_owned(),
+            kind: UnplacedKind::Time,
+        });
+        second = second_words.is_some().then_some(other);
+    }
     let pieces: Vec<(usize, usize)> = pieces
         .into_iter()
         .map(|(start, end)| trim_glue(lexed, start, end))
@@ -356,6 +397,7 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
         .filter_map(|&(start, end)| slice(input, lexed, start, end))
         .collect::<Vec<_>>()
         .join(" ");
+    let text = unquoted(input, text);
     let typos = runs
         .iter()
         .flat_map(|&(start, end)| start..end)
@@ -366,13 +408,13 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
         .collect();
     // A repeat word left in the text ("send weekly report" of "every friday 4pm send weekly
     // report") is no repeat that failed when the task repeats.
-    let unplaced = pieces
-        .iter()
-        .flat_map(|&(start, end)| {
-            second_hour(input, lexed, start, spec)
-                .into_iter()
-                .chain(unplaced_in(input, lexed, start, end))
-        })
+    let unplaced = second_words
+        .into_iter()
+        .chain(
+            pieces
+                .iter()
+                .flat_map(|&(start, end)| unplaced_in(input, lexed, start, end)),
+        )
         .filter(|words| spec.repeat.is_none() || words.kind != UnplacedKind::Repeat)
         .collect();
     Found {
@@ -380,24 +422,94 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
         text,
         typos,
         unplaced,
+        second,
     }
 }
 
-/// A second hour joined by "and" to the phrase's time ("every day at 9 and 21 pills", "в 7 и
-/// 19"), which starts the text left at `start`: one reminder is made, and the hour it did not
-/// use is said rather than lost in the text.
-fn second_hour(input: &str, lexed: &Lexed, start: usize, spec: Spec) -> Option<Unplaced> {
-    let joined = start > 0 && lexed.has(start - 1, Key::And) && spec.clock.is_some();
-    let hour = match lexed.token(start).map(|t| &t.kind) {
-        Some(TokenKind::Number { value, digits }) => *digits <= 2 && *value <= 24,
-        _ => false,
-    };
-    (joined && hour).then(|| Unplaced {
-        words: slice(input, lexed, start, start + 1)
-            .unwrap_or_default()
-            .to_owned(),
-        kind: UnplacedKind::Time,
+/// A second time joined by "and" to the phrase's time, opening the text left at `start`:
+/// "every day at 9 and 21 pills", "в 9 утра и 9 вечера", "at 8:00 and at 20:00". Returns the
+/// phrase as it reads at that time (see [`time_instead`]) and the token after the time.
+fn second_time(lexed: &Lexed, start: usize, spec: &Spec) -> Option<(Spec, usize)> {
+    if start == 0 || !lexed.has(start - 1, Key::And) {
+        return None;
+    }
+    time_instead(lexed, start, spec)
+}
+
+/// A time joined by "and" before the phrase, closing the text piece `start..end`: "take pills
+/// at 8:00 and 20:00 every day". Returns the phrase as it reads at that time and where the
+/// time starts.
+fn time_before(lexed: &Lexed, start: usize, end: usize, spec: &Spec) -> Option<(Spec, usize)> {
+    if !lexed.has(end, Key::And) {
+        return None;
+    }
+    (end.saturating_sub(4).max(start)..end).find_map(|at| {
+        let (second, time_end) = time_instead(lexed, at, spec)?;
+        (time_end == end).then_some((second, at))
     })
+}
+
+/// The phrase `spec` read with the time at token `at` instead of its own, and the token after
+/// that time. A part of the day said with the phrase's hour goes with it ("в 9 утра и 9
+/// вечера"); one said alone stays ("утром в 7 и 9"). An hour of the afternoon counts here even
+/// before a plural ("and 21 pills"), while "at 9 and 3 eggs" counts eggs.
+fn time_instead(lexed: &Lexed, at: usize, spec: &Spec) -> Option<(Spec, usize)> {
+    spec.clock?;
+    let context = Context {
+        bare_hour: true,
+        has_day: true,
+        weekday: None,
+    };
+    let (clock, mut end) = match parse_item(lexed, at, context) {
+        Some((Item::Time(clock), end)) if lexed.ends_word(end) => (clock, end),
+        _ => match lexed.token(at).map(|t| &t.kind) {
+            Some(TokenKind::Number { value, digits })
+                if *digits <= 2 && (13..=24).contains(value) =>
+            {
+                (Clock::at(u32::try_from(*value).ok()?, 0), at + 1)
+            }
+            _ => return None,
+        },
+    };
+    let mut second = *spec;
+    second.clock = None;
+    if !second.period_alone {
+        second.period = None;
+    }
+    if !second.add(Item::Time(clock)) {
+        return None;
+    }
+    if let Some((
+        item @ Item::Period {
+            word: PeriodWord::OfHour,
+            ..
+        },
+        period_end,
+    )) = parse_item(lexed, end, context)
+        && lexed.ends_word(period_end)
+        && second.add(item)
+    {
+        end = period_end;
+    }
+    Some((second, end))
+}
+
+/// The task text without the quotation marks of a message that is all one quotation
+/// (`"every day at 9 pills"`): the phrase cut from inside it leaves them at the text's edges.
+fn unquoted(input: &str, text: String) -> String {
+    let message = input.trim();
+    let mut chars = message.chars();
+    let whole = chars
+        .next()
+        .and_then(|open| Some((open, closing_quote(open)?)))
+        .filter(|&(_, close)| message.chars().count() > 1 && chars.next_back() == Some(close));
+    match whole {
+        Some((open, close)) => {
+            let text = text.strip_prefix(open).unwrap_or(&text);
+            text.strip_suffix(close).unwrap_or(text).trim().to_owned()
+        }
+        None => text,
+    }
 }
 
 /// Where the text before a phrase starting at `start` ends: before a preposition that leads

@@ -197,7 +197,8 @@ fn quoted(input: &str, tokens: &[Token]) -> Vec<bool> {
 }
 
 /// The mark that closes a quotation opened by `open`.
-fn closing_quote(open: char) -> Option<char> {
+/// The mark that closes a quotation opened with `open`, if `open` opens one.
+pub(in crate::domain::due) fn closing_quote(open: char) -> Option<char> {
     match open {
         '"' => Some('"'),
         '\'' => Some('\''),
