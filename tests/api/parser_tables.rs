@@ -67,6 +67,14 @@ const MOSCOW: Scene = Scene {
     tz: Tz::Europe__Moscow,
     now: "2026-03-27 10:00",
 };
+const MOSCOW_EVENING: Scene = Scene {
+    tz: Tz::Europe__Moscow,
+    now: "2026-03-27 20:00",
+};
+const BERLIN_EVENING: Scene = Scene {
+    tz: Tz::Europe__Berlin,
+    now: "2026-03-27 20:00",
+};
 const BERLIN_TUE_NOON: Scene = Scene {
     tz: Tz::Europe__Berlin,
     now: "2026-03-24 12:48",
@@ -712,6 +720,34 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "в конце следующей недели отправить счет", due("2026-04-03 09:00", "отправить счет").noted("WeekEndFriday")),
         (BERLIN_FRI, En, "today call mom", due("2026-03-27 11:00", "call mom").noted("TimeNotSaid { chosen: 11:00:00 }")),
         (MOSCOW, Ru, "сегодня позвонить маме", due("2026-03-27 11:00", "позвонить маме").noted("TimeNotSaid { chosen: 11:00:00 }")),
+        // The evening said in the evening is tonight's next whole hour, as "сегодня вечером" is;
+        // the morning said at 10:00 is tomorrow's.
+        (MOSCOW_EVENING, Ru, "вечером позвонить маме", due("2026-03-27 21:00", "позвонить маме").noted("TimeNotSaid { chosen: 21:00:00 }")),
+        (BERLIN_EVENING, En, "in the evening call mom", due("2026-03-27 21:00", "call mom")),
+        (MOSCOW, Ru, "утром позвонить маме", due("2026-03-28 09:00", "позвонить маме")),
+        (MOSCOW, Ru, "с утра позвонить в банк", due("2026-03-28 09:00", "позвонить в банк")),
+        (MOSCOW, Ru, "завтра с утра позвонить в банк", due("2026-03-28 09:00", "позвонить в банк")),
+        // Russian counts by the case a number asks for, and Uzbek "-lik", are no hour.
+        (MOSCOW, Ru, "вечером 2 серии", due("2026-03-27 19:00", "2 серии").noted("TimeNotSaid")),
+        (MOSCOW, Ru, "в понедельник 3 отчета", due("2026-03-30 09:00", "3 отчета")),
+        (MOSCOW, Ru, "завтра 2 встречи с клиентами", due("2026-03-28 09:00", "2 встречи с клиентами")),
+        (MOSCOW, Ru, "завтра 5 таблеток", due("2026-03-28 09:00", "5 таблеток")),
+        (MOSCOW, Ru, "завтра 3 забери детей", due("2026-03-28 15:00", "забери детей")),
+        (MOSCOW, Ru, "завтра 10 встреча", due("2026-03-28 10:00", "встреча")),
+        (TASHKENT, Uz, "ertaga 5 kishilik stol band qilish", due("2026-03-28 09:00", "5 kishilik stol band qilish")),
+        // A range of amounts asks when, as "a few days" does; parts of one amount still add up.
+        (BERLIN_FRI, En, "in a day or two check parcel", fails(DueError::NoTime)),
+        (BERLIN_FRI, En, "in 2 or 3 days check parcel", fails(DueError::NoTime)),
+        (MOSCOW, Ru, "через день-два проверить посылку", fails(DueError::NoTime)),
+        (MOSCOW, Ru, "через 2-3 дня проверить посылку", fails(DueError::NoTime)),
+        (TASHKENT, Uz, "bir ikki kundan keyin posilkani tekshirish", fails(DueError::NoTime)),
+        (BERLIN_FRI, En, "in 2 days 3 hours call", due("2026-03-29 13:00", "call")),
+        // Guillemets end a word, and a message all in quotes loses them; a clock's face may
+        // end in "ч"; a range's hours may have their part of the day.
+        (MOSCOW, Ru, "«купить молоко завтра в 9»", due("2026-03-28 09:00", "купить молоко")),
+        (BERLIN_FRI, En, "\"buy milk tomorrow at 9\"", due("2026-03-28 09:00", "buy milk")),
+        (MOSCOW, Ru, "в 10.30ч созвон", due("2026-03-27 10:30", "созвон")),
+        (MOSCOW, Ru, "с 9 утра до 6 вечера работа", due("2026-03-28 09:00", "работа")),
         // "weekly", "daily" inside the text before a word describe it: no repeat is made.
         (BERLIN_FRI, En, "write weekly report", fails(DueError::NoTime)),
         (BERLIN_FRI, En, "write weekly report friday", due("2026-04-03 09:00", "write weekly report").unplaced("weekly")),

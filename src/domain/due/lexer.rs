@@ -104,7 +104,7 @@ pub(super) fn tokenize(input: &str) -> Vec<Token> {
                 }
             }
             TokenKind::Word(word)
-        } else if c.is_ascii_punctuation() || is_apostrophe(c) {
+        } else if c.is_ascii_punctuation() || is_apostrophe(c) || is_quotation_mark(c) {
             TokenKind::Punct(if is_apostrophe(c) { '\'' } else { c })
         } else if matches!(c, '\u{2010}'..='\u{2015}' | '\u{2212}') {
             TokenKind::Punct('-')
@@ -139,6 +139,12 @@ fn letter_at(input: &str, at: usize) -> bool {
         .get(at..)
         .and_then(|rest| rest.chars().next())
         .is_some_and(char::is_alphabetic)
+}
+
+/// Quotation marks beyond ASCII (`«»`, `“”`, `„`): punctuation, so that a time right before one
+/// ends its word (`«купить молоко завтра в 9»`).
+fn is_quotation_mark(c: char) -> bool {
+    matches!(c, '«' | '»' | '“' | '”' | '„')
 }
 
 #[cfg(test)]

@@ -386,6 +386,12 @@ fn without_day(
     match said {
         Said::Nothing => {
             let chosen = period.map_or(super::DEFAULT_TIME, period_default);
+            // "вечером позвонить маме" at 20:00: the evening (or night) is still on, so the
+            // next whole hour tonight, as "сегодня вечером" would be, not tomorrow evening.
+            let still_on = period
+                .filter(|p| matches!(p, Period::Evening | Period::Night))
+                .and_then(|p| next_hour_today(chosen, Some(p), now, tz));
+            let chosen = still_on.unwrap_or(chosen);
             notes.push(Assumption::TimeNotSaid { chosen });
             next(&[chosen])
         }

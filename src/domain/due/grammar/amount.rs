@@ -3,7 +3,7 @@
 //! "30 daqiqa oldin").
 
 use super::super::keys::{Key, Unit};
-use super::number::{Case, number_word};
+use super::number::{Case, is_count_at, number_word};
 use super::{Context, Cursor, Item, Span, unit_key};
 
 /// "in AMOUNT", "через AMOUNT", "AMOUNT later", "AMOUNT from now", "AMOUNT keyin", and "after
@@ -11,6 +11,12 @@ use super::{Context, Cursor, Item, Span, unit_key};
 pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     if c.eat(Key::In) || c.eat(Key::After) {
         return amount(c).map(Item::Relative);
+    }
+    // "bir ikki kundan keyin", "1-2 kundan keyin": the second count of a range, which the bot
+    // cannot pick from.
+    let after_count = |back: usize| c.pos() >= back && is_count_at(c, c.pos() - back);
+    if after_count(1) || (after_count(2) && c.has_punct_at(c.pos() - 1, '-')) {
+        return None;
     }
     let span = amount(c)?;
     (c.eat(Key::Later) || c.eat_all(&[Key::From, Key::Now])).then_some(Item::Relative(span))
@@ -81,7 +87,13 @@ fn part(c: &mut Cursor<'_>) -> Option<Span> {
     // "a few days", "bir necha kundan keyin": some number of units, none the bot can keep ("kun"
     // alone would be one).
     let few = c.pos() > 0 && c.has_at(c.pos() - 1, Key::Few);
-    let tenths = match count(c) {
+    let counted = c.attempt(count);
+    // "2-3 дня", "2 or 3 days", "bir ikki kun": a range of counts, none of which the bot can
+    // pick; it asks when, as for "a few days".
+    if counted.is_some() && c.attempt(|c| another_count(c, true)).is_some() {
+        return None;
+    }
+    let tenths = match counted {
         Some(tenths) if c.eat(Key::Half) || c.attempt(and_a_half).is_some() => {
             tenths.saturating_add(5)
         }
@@ -91,7 +103,25 @@ fn part(c: &mut Cursor<'_>) -> Option<Span> {
     };
     let unit = unit(c)?;
     let half = c.attempt(and_a_half).map_or(0, |()| 5);
+    // "a day or two", "день-два": a range too.
+    if c.attempt(|c| another_count(c, false)).is_some() {
+        return None;
+    }
     Span::of(tenths.saturating_add(half), unit)
+}
+
+/// The second count of a range: "-3", "or 3", "или два", "yoki uch", or with `bare` a number
+/// right after the first ("bir ikki kun").
+fn another_count(c: &mut Cursor<'_>, bare: bool) -> Option<()> {
+    let joined = c.eat_adjacent_punct('-')
+        || ["or", "или", "yoki", "ёки"]
+            .iter()
+            .any(|word| c.eat_word(word));
+    if !(joined || bare) {
+        return None;
+    }
+    let word = c.attempt(|c| number_word(c).filter(|(_, case)| *case == Case::Plain));
+    (word.is_some() || c.eat_number().is_some()).then_some(())
 }
 
 /// "and a half" ("an hour and a half", "a hour and half"), "с половиной" ("два с половиной часа", "два часа с

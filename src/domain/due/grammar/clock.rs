@@ -89,6 +89,10 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let face = (!in_words && half.is_none())
         .then(|| c.attempt(face_minutes))
         .flatten();
+    // "в 10.30ч": an hour word after a clock's face changes nothing.
+    if face.is_some() {
+        c.eat(Key::HourWord);
+    }
     let clock_face = face.is_some();
     let mut minute = face
         .or(half)
@@ -159,20 +163,24 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
 }
 
 /// Whether the word at the cursor is a noun that `number` counts, by its ending: an English
-/// plural ("tomorrow 3 eggs", "tonight 2 episodes") or a Russian genitive plural after 5 or more
-/// ("в понедельник 5 отчетов"); a word with a time meaning is none.
+/// plural ("tomorrow 3 eggs", "tonight 2 episodes"); in Russian the genitive a number asks for,
+/// singular after 2–4 ("вечером 2 серии", "в понедельник 3 отчета") and plural after 5 or more
+/// ("5 отчетов", "5 таблеток"); an Uzbek "-lik" ("5 kishilik stol"). A word with a time meaning
+/// is none, and neither is a Russian verb ("завтра 3 забери детей" is at 3).
 fn counts_a_noun(c: &Cursor<'_>, number: u64) -> bool {
     let Some(word) = c.word_at(c.pos()).filter(|_| !c.is_at(c.pos(), Some)) else {
         return false;
     };
+    let ends = |endings: &[&str]| endings.iter().any(|end| word.ends_with(end));
+    if ends(&["lik", "лик"]) {
+        return true;
+    }
     if word.chars().any(is_cyrillic) {
-        number >= 5 && (word.ends_with("ов") || word.ends_with("ев"))
+        let few = matches!(number % 10, 2..=4) && !matches!(number % 100, 12..=14);
+        (few && ends(&["а", "я", "ы", "ии", "ки", "ги", "чи"]))
+            || (number >= 5 && ends(&["ов", "ев", "ок", "ей"]))
     } else {
-        word.chars().count() >= 3
-            && word.ends_with('s')
-            && !["ss", "us", "is", "'s"]
-                .iter()
-                .any(|end| word.ends_with(end))
+        word.chars().count() >= 3 && word.ends_with('s') && !ends(&["ss", "us", "is", "'s"])
     }
 }
 
@@ -252,6 +260,7 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         return None;
     }
     let start = time(c, cued)?;
+    let start = with_half_of_day(c, start);
     let joined = c.eat_word("to")
         || c.eat_word("till")
         || c.eat_word("until")
@@ -259,7 +268,31 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || c.eat_punct('-')
         || c.eat_punct('–')
         || c.eat_punct('—');
-    (joined && time(c, cued).is_some()).then_some(start)
+    let end = joined.then(|| time(c, cued)).flatten();
+    // The end's part of the day belongs to the range too ("до 6 вечера").
+    end.map(|end| with_half_of_day(c, end)).map(|_| start)
+}
+
+/// A time of a range with the part of the day said after its hour ("с 9 утра до 6 вечера"):
+/// the morning and the night make it am, the afternoon and the evening pm.
+fn with_half_of_day(c: &mut Cursor<'_>, item: Item) -> Item {
+    let Item::Time(clock) = item else {
+        return item;
+    };
+    if clock.meridiem.is_some() || clock.exact || clock.hour > 12 {
+        return item;
+    }
+    let Some(period) = c.eat_pick(period_key) else {
+        return item;
+    };
+    let pm = matches!(
+        period,
+        Period::Afternoon | Period::Lunch | Period::Evening | Period::Tonight
+    );
+    Item::Time(Clock {
+        meridiem: Some(pm),
+        ..clock
+    })
 }
 
 /// Uzbek `[soat] N dan M gacha` ("soat 9dan 18gacha navbatchilik"): a span from N to M, at N.
@@ -453,7 +486,14 @@ pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         return Some(item);
     }
     let this = c.eat(Key::This);
-    let prefixed = this || c.eat_all(&[Key::In, Key::The]) || c.eat(Key::At);
+    // "с утра" (from the morning on) is the morning, as "утром" is.
+    let prefixed = this
+        || c.eat_all(&[Key::In, Key::The])
+        || c.eat(Key::At)
+        || c.attempt(|c| {
+            (c.eat_word("с") && c.has_at(c.pos(), Key::Period(Period::Morning))).then_some(())
+        })
+        .is_some();
     let word_pos = c.pos();
     if !prefixed && counted_noun(c, word_pos) {
         return None;

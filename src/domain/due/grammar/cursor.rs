@@ -344,6 +344,11 @@ impl<'a> Cursor<'a> {
             .is_some_and(|t| matches!(t.kind, TokenKind::Number { .. }))
     }
 
+    /// Whether token `pos` is the punctuation `c`.
+    pub fn has_punct_at(&self, pos: usize, c: char) -> bool {
+        self.lexed.token(pos).and_then(Token::punct) == Some(c)
+    }
+
     /// The folded word at token `pos`, if that token is a word.
     pub fn word_at(&self, pos: usize) -> Option<&str> {
         self.lexed.token(pos).and_then(Token::word)

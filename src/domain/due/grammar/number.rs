@@ -51,6 +51,11 @@ pub(super) fn count(c: &mut Cursor<'_>, max: u32) -> Option<u32> {
     (n <= max).then_some(n)
 }
 
+/// Whether token `pos` is a count in digits or words.
+pub(super) fn is_count_at(c: &Cursor<'_>, pos: usize) -> bool {
+    c.is_number_at(pos) || c.is_at(pos, cased)
+}
+
 fn cased(key: Key) -> Option<(u32, Case)> {
     match key {
         Key::Count(n) => Some((n, Case::Plain)),
