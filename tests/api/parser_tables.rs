@@ -735,6 +735,31 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "завтра 3 забери детей", due("2026-03-28 15:00", "забери детей")),
         (MOSCOW, Ru, "завтра 10 встреча", due("2026-03-28 10:00", "встреча")),
         (TASHKENT, Uz, "ertaga 5 kishilik stol band qilish", due("2026-03-28 09:00", "5 kishilik stol band qilish")),
+        // After "at", "в", "soat" a number in a monthly repeat is its hour, not its day (was the
+        // 10th at 00:00); "every 3 months" counts from today.
+        (BERLIN_FRI, En, "every month at 10:00 pay rent", due("2026-04-27 10:00", "pay rent").every("FREQ=MONTHLY;BYMONTHDAY=27")),
+        (MOSCOW, Ru, "каждый месяц в 10:00 оплатить интернет", due("2026-04-27 10:00", "оплатить интернет").every("FREQ=MONTHLY;BYMONTHDAY=27")),
+        (MOSCOW, Ru, "раз в месяц в 18:30 счетчики", due("2026-03-27 18:30", "счетчики").every("FREQ=MONTHLY;BYMONTHDAY=27")),
+        (TASHKENT, Uz, "har oy soat 10:00 da ijara", due("2026-04-27 10:00", "ijara").every("FREQ=MONTHLY;BYMONTHDAY=27")),
+        (MOSCOW, Ru, "каждый месяц 10 числа оплатить интернет", due("2026-04-10 09:00", "оплатить интернет").every("FREQ=MONTHLY;BYMONTHDAY=10")),
+        (BERLIN_FRI, En, "every month on 10 pay rent", due("2026-04-10 09:00", "pay rent").every("FREQ=MONTHLY;BYMONTHDAY=10")),
+        (BERLIN_FRI, En, "every 3 months at 9am change filter", due("2026-06-27 09:00", "change filter").every("FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=27;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260301")),
+        // A birthday or a holiday wished is no part of the day (10 was 22:00, silently).
+        (MOSCOW, Ru, "завтра в 10 поздравить маму с днём рождения", due("2026-03-28 10:00", "поздравить маму с днём рождения")),
+        (MOSCOW, Ru, "завтра в 10 поздравить учителей с днём учителя", due("2026-03-28 10:00", "поздравить учителей с днём учителя")),
+        (MOSCOW, Ru, "завтра днём позвонить", due("2026-03-28 14:00", "позвонить")),
+        // English writes the afternoon on a 12-hour face; Russian does not.
+        (BERLIN_FRI, En, "pick up package at 221 Baker St at 4:30", due("2026-03-27 16:30", "pick up package at 221 Baker St").noted("HourWithoutAmPm")),
+        (BERLIN_FRI, En, "tomorrow at 04:30 flight", due("2026-03-28 04:30", "flight")),
+        (BERLIN_FRI, En, "wake me up at 5:30 tomorrow", due("2026-03-28 05:30", "wake me up")),
+        (MOSCOW, Ru, "завтра в 4:30 рейс", due("2026-03-28 04:30", "рейс")),
+        // "до" and a bare hour after a day is by that hour.
+        (MOSCOW, Ru, "сегодня до 18 отправить 3 счета", due("2026-03-27 18:00", "отправить 3 счета")),
+        (MOSCOW, Ru, "до 5 человек пригласить завтра", due("2026-03-28 09:00", "до 5 человек пригласить")),
+        // A second time with its own part of the day, or "again".
+        (MOSCOW, Ru, "утром в 9 и вечером в 9 выгулять собаку", due("2026-03-28 09:00", "выгулять собаку").also("2026-03-27 21:00")),
+        (TASHKENT, Uz, "har kuni ertalab 8:00 va kechqurun 20:00 da vitamin", due("2026-03-28 08:00", "vitamin").every("FREQ=DAILY").also("2026-03-27 20:00")),
+        (BERLIN_FRI, En, "remind me tomorrow at 9 and again at 5 to feed the fish", due("2026-03-28 09:00", "feed the fish").also("2026-03-28 17:00")),
         // A range of amounts asks when, as "a few days" does; parts of one amount still add up.
         (BERLIN_FRI, En, "in a day or two check parcel", fails(DueError::NoTime)),
         (BERLIN_FRI, En, "in 2 or 3 days check parcel", fails(DueError::NoTime)),
@@ -1023,7 +1048,8 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "every 3rd day water plants", due("2026-03-28 09:00", "water plants").every("FREQ=DAILY;INTERVAL=3;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
         (BERLIN_FRI, En, "every second day water plants", due("2026-03-28 09:00", "water plants").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260328")),
         (BERLIN_FRI, En, "every 2nd week on monday payroll", due("2026-03-30 09:00", "payroll").every("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330").nothing_unplaced()),
-        (BERLIN_FRI, En, "every third week team sync", due("2026-04-03 09:00", "team sync").every("FREQ=WEEKLY;INTERVAL=3;BYDAY=FR;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260330")),
+        // "every third week" said on Friday after its 09:00 counts from this week: in 3 weeks.
+        (BERLIN_FRI, En, "every third week team sync", due("2026-04-17 09:00", "team sync").every("FREQ=WEEKLY;INTERVAL=3;BYDAY=FR;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260323")),
         (BERLIN_FRI, En, "every 2nd month on the 15th invoices", due("2026-04-15 09:00", "invoices").every("FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260401")),
         (BERLIN_FRI, En, "every 2nd pay rent", due("2026-04-02 09:00", "pay rent").every("FREQ=MONTHLY;BYMONTHDAY=2")),
         (BERLIN_FRI, En, "every 2nd of the month pay rent", due("2026-04-02 09:00", "pay rent").every("FREQ=MONTHLY;BYMONTHDAY=2")),

@@ -352,18 +352,6 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
         *end = before;
     }
     pieces.retain(|(start, end)| trim_glue(lexed, *start, *end).0 < *end);
-    if requested && let Some((start, end)) = pieces.first_mut() {
-        let (s, _) = trim_glue(lexed, *start, *end);
-        let addressed = lexed.token(s).and_then(|t| t.word()) == Some("to")
-            || lexed.has(s, Key::About)
-            || (lexed.has(s, Key::Me) && !lexed.has(s, Key::Remind));
-        *start = if addressed { s + 1 } else { s };
-    }
-    let mut pieces: Vec<(usize, usize)> = pieces
-        .into_iter()
-        .map(|(start, end)| trim_glue(lexed, start, end))
-        .filter(|(start, end)| start < end)
-        .collect();
     let mut second = None;
     let mut second_words = None;
     for (start, end) in &mut pieces {
@@ -386,6 +374,13 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
             kind: UnplacedKind::Time,
         });
         second = second_words.is_some().then_some(other);
+    }
+    if requested && let Some((start, end)) = pieces.first_mut() {
+        let (s, _) = trim_glue(lexed, *start, *end);
+        let addressed = lexed.token(s).and_then(|t| t.word()) == Some("to")
+            || lexed.has(s, Key::About)
+            || (lexed.has(s, Key::Me) && !lexed.has(s, Key::Remind));
+        *start = if addressed { s + 1 } else { s };
     }
     let pieces: Vec<(usize, usize)> = pieces
         .into_iter()
@@ -460,6 +455,26 @@ fn time_instead(lexed: &Lexed, at: usize, spec: &Spec) -> Option<(Spec, usize)> 
         has_day: true,
         weekday: None,
     };
+    // "and again at 5", "и вечером в 9", "va kechqurun 20:00 da": the part of the day said with
+    // the second time is its own.
+    let again = matches!(
+        lexed.token(at).and_then(|t| t.word()),
+        Some("again" | "снова" | "ещё" | "еще" | "yana")
+    );
+    let mut at = at + usize::from(again);
+    let mut own_period = None;
+    if let Some((
+        item @ Item::Period {
+            word: PeriodWord::Alone,
+            ..
+        },
+        end,
+    )) = parse_item(lexed, at, context)
+        && lexed.ends_word(end)
+    {
+        own_period = Some(item);
+        at = end;
+    }
     let (clock, mut end) = match parse_item(lexed, at, context) {
         Some((Item::Time(clock), end)) if lexed.ends_word(end) => (clock, end),
         _ => match lexed.token(at).map(|t| &t.kind) {
@@ -473,10 +488,10 @@ fn time_instead(lexed: &Lexed, at: usize, spec: &Spec) -> Option<(Spec, usize)> 
     };
     let mut second = *spec;
     second.clock = None;
-    if !second.period_alone {
+    if !second.period_alone || own_period.is_some() {
         second.period = None;
     }
-    if !second.add(Item::Time(clock)) {
+    if own_period.is_some_and(|period| !second.add(period)) || !second.add(Item::Time(clock)) {
         return None;
     }
     if let Some((

@@ -253,8 +253,9 @@ fn until_date(
 }
 
 /// The schedule of a recurrence; "every week"/"every month"/"every year" repeat on today's
-/// weekday/day of month/date. An interval counts from the first occurrence; one of minutes or
-/// hours starts an interval from now, or at the time said.
+/// weekday/day of month/date. An interval of those counts from today, of days and named days
+/// from the first occurrence; one of minutes or hours starts an interval from now, or at the
+/// time said.
 fn schedule(
     repeat: Repeat,
     said: Said,
@@ -311,7 +312,18 @@ fn schedule(
     if repeat.every == 1 {
         return Ok(every_period);
     }
-    let first = to_local(tz, every_period.next_after(now, tz)).date();
+    // "every 3 months", "every 2 weeks" count from today ("every 3 months" said on 1 June after
+    // its time is next on 1 September, not 1 July); days and named days count from their next
+    // occurrence ("every 2 days" said after 09:00 is tomorrow, "every 2 weeks on tuesday").
+    let from_today = matches!(
+        repeat.kind,
+        RepeatRef::WeeklyToday | RepeatRef::MonthlyToday | RepeatRef::YearlyToday
+    );
+    let first = if from_today {
+        today
+    } else {
+        to_local(tz, every_period.next_after(now, tz)).date()
+    };
     Recurrence::every(frequency, time, repeat.every, first).map_err(rule_error)
 }
 

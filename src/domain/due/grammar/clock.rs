@@ -3,6 +3,7 @@
 //! "полшестого", "без пятнадцати шесть", "beshdan o'n besh daqiqa o'tganda", "besh yarimda")
 //! and parts of the day ("in the evening", "вечером", "kechqurun", "в обед", "this morning").
 
+use crate::domain::lang::Lang;
 use crate::domain::script::is_cyrillic;
 
 use super::super::keys::{Key, Period, Unit};
@@ -28,7 +29,12 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // "tomorrow about 10": "about" before a number is about when only after a day ("remind me
     // about 5 things" counts).
     let about = !approx && context.has_day && c.attempt(about_number).is_some();
-    let at = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
+    // "сегодня до 18": by an hour, after a day.
+    let by_hour = |c: &mut Cursor<'_>| (c.eat(Key::Until) && c.peek_number()).then_some(());
+    let at = c.eat(Key::At)
+        || c.eat(Key::By)
+        || c.eat_punct('@')
+        || (context.has_day && c.attempt(by_hour).is_some());
     let marked = at || approx || about;
     // "на завтра на 10", "будильник завтра на 6": "на" after a day marks a time that ends the
     // phrase ("на 4 человека" stays a count).
@@ -152,7 +158,11 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || (on_a_day && c.ends_phrase())
         || (c.peek_pick(period_key) && (1..=12).contains(&hour));
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    let exact = (digits == 2 && hour < 10) || clock_face;
+    // English writes the afternoon on a 12-hour face: "at 4:30" is either side of noon, as "at
+    // 4" is, where Russian and Uzbek "в 4:30", "soat 4:30 da" are 04:30.
+    let twelve_hour_face =
+        clock_face && digits == 1 && (1..=6).contains(&hour) && c.hint() == Lang::En;
+    let exact = (digits == 2 && hour < 10) || (clock_face && !twelve_hour_face);
     cued.then(|| {
         Item::Time(Clock {
             meridiem,

@@ -49,6 +49,16 @@ impl Lexed {
             if keys[i - 1].contains(&Key::Greeting) && is_greeted(&tokens[i], &keys[i]) {
                 keys[i] = vec![Key::Greeted];
             }
+            // "день рождения", "с днём рождения", "с днём учителя": a birthday or a holiday
+            // wished, neither a day nor the afternoon.
+            if matches!(tokens[i].word(), Some("рождения" | "рожденья")) {
+                keys[i - 1].clear();
+            }
+            if tokens[i - 1].word() == Some("с")
+                && matches!(tokens[i].word(), Some("днём" | "днем"))
+            {
+                keys[i].clear();
+            }
         }
         Lexed {
             tokens,

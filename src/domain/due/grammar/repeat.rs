@@ -251,7 +251,9 @@ fn week_rest(c: &mut Cursor<'_>) -> RepeatRef {
 /// dushanbasi".
 fn month_rest(c: &mut Cursor<'_>) -> Option<RepeatRef> {
     c.attempt(|c| {
-        let _ = c.eat(Key::On) || c.eat(Key::At);
+        // After "at", "в" or "soat" a bare number is the hour ("every month at 10:00",
+        // "каждый месяц в 10"): a day needs its ending or noun there ("в 10-й день").
+        let at = !c.eat(Key::On) && c.eat(Key::At);
         c.eat(Key::The);
         if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
             return Some(RepeatRef::MonthlyLastDay);
@@ -265,7 +267,10 @@ fn month_rest(c: &mut Cursor<'_>) -> Option<RepeatRef> {
         }) {
             return Some(nth);
         }
-        month_day(c, false).map(RepeatRef::MonthlyOnDay)
+        let day = month_day(c, at)?;
+        // "every month 10:00": a clock's face, not a day.
+        let face = c.has_punct_at(c.pos(), ':') || c.has_punct_at(c.pos(), '.');
+        (!face || !c.is_number_at(c.pos() + 1)).then_some(RepeatRef::MonthlyOnDay(day))
     })
 }
 
