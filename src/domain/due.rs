@@ -34,7 +34,9 @@
 //! - a time written as on a clock's face, `H:MM` or `H.MM` ("10:00", "7:00", "6:30", "21.00"),
 //!   is a 24-hour time in every language, as everywhere the bot is used: "call the office at
 //!   10:00" at 12:16 is tomorrow's 10:00, never 22:00, and nothing is assumed, so the advice
-//!   "send 10:00" of a note gives 10:00;
+//!   "send 10:00" of a note gives 10:00. One exception: in English a face with an hour from 1
+//!   to 6 and no leading zero ("at 4:30") is read as a bare hour is, since English writes the
+//!   afternoon so ("04:30" stays 04:30);
 //! - a bare hour from 1 to 12 ("at 6", "в 6", "soat 6 da", "at five") without am/pm or a part
 //!   of the day may be either side of noon, and the choice is noted
 //!   ([`Assumption::HourWithoutAmPm`]). Words of waking up or of the morning anywhere in the
@@ -240,7 +242,7 @@ pub fn daytime_reading(typed: NaiveTime) -> NaiveTime {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Assumption {
     /// An hour from 1 to 12 with no am/pm, no part of the day and no 24-hour form ("at 3",
-    /// "9:30", not "03:00", "15" or "3 pm"). Without a day it is the reading that comes
+    /// English "4:30", not "03:00", "9:30", "15" or "3 pm"). Without a day it is the reading that comes
     /// first ("at 3" at 12:48 is 15:00 today); with "today", the reading still ahead; on
     /// another named day or in a repeat, the daytime one (1–6 after noon, 7–12 before or at
     /// noon: "tomorrow at 3" is 15:00, "every day at 8" 08:00).
