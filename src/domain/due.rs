@@ -35,7 +35,7 @@
 //!   is a 24-hour time in every language, as everywhere the bot is used: "call the office at
 //!   10:00" at 12:16 is tomorrow's 10:00, never 22:00, and nothing is assumed, so the advice
 //!   "send 10:00" of a note gives 10:00. One exception: in English a face with an hour from 1
-//!   to 6 and no leading zero ("at 4:30") is read as a bare hour is, since English writes the
+//!   to 5 and no leading zero ("at 4:30") is read as a bare hour is, since English writes the
 //!   afternoon so ("04:30" stays 04:30);
 //! - a bare hour from 1 to 12 ("at 6", "в 6", "soat 6 da", "at five") without am/pm or a part
 //!   of the day may be either side of noon, and the choice is noted

@@ -751,6 +751,7 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         // English writes the afternoon on a 12-hour face; Russian does not.
         (BERLIN_FRI, En, "pick up package at 221 Baker St at 4:30", due("2026-03-27 16:30", "pick up package at 221 Baker St").noted("HourWithoutAmPm")),
         (BERLIN_FRI, En, "tomorrow at 04:30 flight", due("2026-03-28 04:30", "flight")),
+        (BERLIN_FRI, En, "gym tomorrow 6:30", due("2026-03-28 06:30", "gym").sure()),
         (BERLIN_FRI, En, "wake me up at 5:30 tomorrow", due("2026-03-28 05:30", "wake me up")),
         (MOSCOW, Ru, "завтра в 4:30 рейс", due("2026-03-28 04:30", "рейс")),
         // "до" and a bare hour after a day is by that hour.
@@ -760,6 +761,23 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "утром в 9 и вечером в 9 выгулять собаку", due("2026-03-28 09:00", "выгулять собаку").also("2026-03-27 21:00")),
         (TASHKENT, Uz, "har kuni ertalab 8:00 va kechqurun 20:00 da vitamin", due("2026-03-28 08:00", "vitamin").every("FREQ=DAILY").also("2026-03-27 20:00")),
         (BERLIN_FRI, En, "remind me tomorrow at 9 and again at 5 to feed the fish", due("2026-03-28 09:00", "feed the fish").also("2026-03-28 17:00")),
+        // Spans of hours remind at their start ("yoga 6-7pm" was 19:00 with "yoga 6" left).
+        (BERLIN_FRI, En, "yoga 6-7pm tomorrow", due("2026-03-28 18:00", "yoga")),
+        (BERLIN_FRI, En, "lunch tomorrow 12-1pm", due("2026-03-28 12:00", "lunch")),
+        (BERLIN_FRI, En, "between 3 and 4 call the bank", due("2026-03-27 15:00", "call the bank")),
+        (BERLIN_FRI, En, "between 3pm and 4pm call the bank", due("2026-03-27 15:00", "call the bank").once()),
+        (MOSCOW, Ru, "завтра 2 пары с 8:30", due("2026-03-28 08:30", "2 пары")),
+        (MOSCOW, Ru, "завтра с 9 работа", due("2026-03-28 09:00", "работа")),
+        (BERLIN_FRI, En, "message from 3 people tomorrow", due("2026-03-28 09:00", "message from 3 people")),
+        // Uzbek words around a date or a part of the day, read with it.
+        (TASHKENT, Uz, "har yili 9-may kuni bobomni tabriklash", due("2026-05-09 09:00", "bobomni tabriklash").every("FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=9")),
+        (TASHKENT, Uz, "9-may kuni bobomni tabriklash", due("2026-05-09 09:00", "bobomni tabriklash")),
+        (TASHKENT, UzCyrl, "9-май куни бобомни табриклаш", due("2026-05-09 09:00", "бобомни табриклаш")),
+        (TASHKENT, Uz, "iyun oyining 15-sanasida vizani uzaytirish", due("2026-06-15 09:00", "vizani uzaytirish")),
+        (TASHKENT, Uz, "mart oyining oxirida soliq to'lash", due("2026-03-31 09:00", "soliq to'lash")),
+        (TASHKENT, Uz, "bugun kechki payt onamga qo'ngiroq", due("2026-03-27 19:00", "onamga qo'ngiroq")),
+        (TASHKENT, Uz, "soat 16:00 dagi uchrashuvni 15 daqiqa oldin eslat", due("2026-03-27 16:00", "uchrashuvni").lead(15)),
+        (TASHKENT, Uz, "yarim soat o'tgach sho'rvani tekshirish", due("2026-03-27 10:30", "sho'rvani tekshirish")),
         // A range of amounts asks when, as "a few days" does; parts of one amount still add up.
         (BERLIN_FRI, En, "in a day or two check parcel", fails(DueError::NoTime)),
         (BERLIN_FRI, En, "in 2 or 3 days check parcel", fails(DueError::NoTime)),

@@ -41,6 +41,8 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             month_named(c)?
         }
     } else if let Some(month) = c.eat_pick(month_or_named) {
+        // "mart oyining oxirida", "mart oyi oxirida".
+        c.eat(Key::MonthNoun);
         (c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun])).then_some(month)?
     } else {
         return None;
@@ -229,8 +231,20 @@ pub(super) fn date(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         .or_else(|| c.attempt(day_month_name))
         .or_else(|| c.attempt(month_name_day))
         .or_else(|| c.attempt(day_of_month))?;
-    c.eat(Key::Da);
+    uzbek_day_word(c);
     Some(Item::Day(day))
+}
+
+/// The day word Uzbek says after a date ("9-may kuni", "9-май куни", "15-iyun kunida") and its
+/// locative "da".
+fn uzbek_day_word(c: &mut Cursor<'_>) {
+    if matches!(
+        c.word_at(c.pos()),
+        Some("kuni" | "kunida" | "куни" | "кунида")
+    ) {
+        c.eat(Key::DayNoun);
+    }
+    c.eat(Key::Da);
 }
 
 /// A day and month without a year, as typed: "14 Feb", "February 14th", "14 февраля",
@@ -240,7 +254,7 @@ pub(super) fn date_without_year(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
         .attempt(|c| numeric_date(c, Context::default()))
         .or_else(|| c.attempt(day_month_name))
         .or_else(|| c.attempt(month_name_day))?;
-    c.eat(Key::Da);
+    uzbek_day_word(c);
     match date {
         DayRef::Date {
             day,
@@ -389,11 +403,15 @@ fn day_month_name(c: &mut Cursor<'_>) -> Option<DayRef> {
 fn month_name_day(c: &mut Cursor<'_>) -> Option<DayRef> {
     let month = c.eat_pick(month_key)?;
     c.eat(Key::The);
+    // "iyun oyining 15-sanasida": the month, then its day.
+    let of_month = c.eat(Key::MonthNoun);
     let day = match c.eat_number().filter(|(_, d)| *d <= 2) {
         Some((day, _)) => day,
         None => u64::from(day_ordinal(c)?),
     };
-    c.eat(Key::OrdinalSuffix);
+    if !c.eat(Key::OrdinalSuffix) && of_month {
+        c.attempt(|c| (c.eat_adjacent_punct('-') && c.eat(Key::DateNoun)).then_some(()));
+    }
     let year = c.attempt(|c| {
         c.eat_punct(',');
         c.eat_number().filter(|(_, d)| *d == 4).map(|(y, _)| y)

@@ -159,9 +159,10 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || (c.peek_pick(period_key) && (1..=12).contains(&hour));
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
     // English writes the afternoon on a 12-hour face: "at 4:30" is either side of noon, as "at
-    // 4" is, where Russian and Uzbek "в 4:30", "soat 4:30 da" are 04:30.
+    // 4" is, where Russian and Uzbek "в 4:30", "soat 4:30 da" are 04:30. From 6:00 on, the
+    // face is as likely the morning's ("gym 6:30") and stays as written.
     let twelve_hour_face =
-        clock_face && digits == 1 && (1..=6).contains(&hour) && c.hint() == Lang::En;
+        clock_face && digits == 1 && (1..=5).contains(&hour) && c.hint() == Lang::En;
     let exact = (digits == 2 && hour < 10) || (clock_face && !twelve_hour_face);
     cued.then(|| {
         Item::Time(Clock {
@@ -266,7 +267,16 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if let Some(start) = c.attempt(|c| uzbek_range(c, cued)) {
         return Some(start);
     }
-    if !(c.eat_word("from") || c.eat_word("с") || c.eat_word("со")) {
+    if let Some(start) = c.attempt(dashed_hours) {
+        return Some(start);
+    }
+    // "between 3 and 4", "между 3 и 4".
+    if c.eat_word("between") || c.eat_word("между") {
+        let start = time(c, cued)?;
+        return (c.eat(Key::And) && time(c, cued).is_some()).then_some(start);
+    }
+    let from = c.eat_word("from");
+    if !(from || c.eat_word("с") || c.eat_word("со")) {
         return None;
     }
     let start = time(c, cued)?;
@@ -278,9 +288,38 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || c.eat_punct('-')
         || c.eat_punct('–')
         || c.eat_punct('—');
-    let end = joined.then(|| time(c, cued)).flatten();
+    if !joined {
+        // "2 пары с 8:30", "завтра с 9": from a clock's time, or Russian "с" an hour after a
+        // day, with no end said ("from 3 people" is no time).
+        let clear = matches!(start, Item::Time(clock) if clock.exact) || (!from && context.has_day);
+        return clear.then_some(start);
+    }
+    let end = time(c, cued)?;
     // The end's part of the day belongs to the range too ("до 6 вечера").
-    end.map(|end| with_half_of_day(c, end)).map(|_| start)
+    with_half_of_day(c, end);
+    Some(start)
+}
+
+/// `H-Hpm`: "yoga 6-7pm", a span of hours with am/pm said once, at its end, for both.
+fn dashed_hours(c: &mut Cursor<'_>) -> Option<Item> {
+    let (hour, _) = c
+        .eat_number()
+        .filter(|(hour, digits)| *digits <= 2 && (1..=12).contains(hour))?;
+    if !c.eat_adjacent_punct('-') {
+        return None;
+    }
+    let (end, _) = c
+        .eat_adjacent_number()
+        .filter(|(end, digits)| *digits <= 2 && (1..=12).contains(end))?;
+    let meridiem = meridiem(c)?;
+    let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    // "6-7pm" starts at 18:00, "11-1pm" and "11-12pm" at 11:00, "12-1pm" at noon.
+    let start_pm = meridiem && (hour == 12 || (hour < end && end != 12));
+    let start = Clock {
+        meridiem: Some(start_pm),
+        ..Clock::at(small(hour), 0)
+    };
+    Some(Item::Time(start))
 }
 
 /// A time of a range with the part of the day said after its hour ("с 9 утра до 6 вечера"):
@@ -509,7 +548,11 @@ pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         return None;
     }
     let period = c.eat_pick(period_key)?;
-    let adverb = c.has_at(word_pos, Key::TimeAdverb);
+    // "kechki payt", "ertalabki paytda": the time of that part of the day.
+    let time_of = ["payt", "paytda", "paytida", "пайт", "пайтда", "пайтида"]
+        .iter()
+        .any(|word| c.eat_word(word));
+    let adverb = time_of || c.has_at(word_pos, Key::TimeAdverb);
     c.eat(Key::Later);
     if this {
         return Some(Item::DayPeriod(DayRef::Today, period));
