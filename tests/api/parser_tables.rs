@@ -67,6 +67,10 @@ const MOSCOW: Scene = Scene {
     tz: Tz::Europe__Moscow,
     now: "2026-03-27 10:00",
 };
+const TASHKENT_JAN_END: Scene = Scene {
+    tz: Tz::Asia__Tashkent,
+    now: "2026-01-31 13:40",
+};
 const MOSCOW_EVENING: Scene = Scene {
     tz: Tz::Europe__Moscow,
     now: "2026-03-27 20:00",
@@ -778,6 +782,16 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "bugun kechki payt onamga qo'ngiroq", due("2026-03-27 19:00", "onamga qo'ngiroq")),
         (TASHKENT, Uz, "soat 16:00 dagi uchrashuvni 15 daqiqa oldin eslat", due("2026-03-27 16:00", "uchrashuvni").lead(15)),
         (TASHKENT, Uz, "yarim soat o'tgach sho'rvani tekshirish", due("2026-03-27 10:30", "sho'rvani tekshirish")),
+        // A time of day for so many days is every day at it; after two times, for both.
+        (BERLIN_FRI, En, "take antibiotics at 8pm for 7 days", due("2026-03-27 20:00", "take antibiotics").every("FREQ=DAILY;BYHOUR=20;BYMINUTE=0;BYSECOND=0;UNTIL=20260402")),
+        (BERLIN_FRI, En, "take antibiotics at 8am and 8pm for 7 days", due("2026-03-28 08:00", "take antibiotics").every("FREQ=DAILY;BYHOUR=8;BYMINUTE=0;BYSECOND=0;UNTIL=20260403").also("2026-03-27 20:00")),
+        (BERLIN_FRI, En, "take antibiotics every day at 8am and 8pm for 7 days", due("2026-03-28 08:00", "take antibiotics").every("FREQ=DAILY;BYHOUR=8;BYMINUTE=0;BYSECOND=0;UNTIL=20260403").also("2026-03-27 20:00")),
+        (MOSCOW, Ru, "пить антибиотик в 8 и в 20 в течение 7 дней", due("2026-03-28 08:00", "пить антибиотик").every("FREQ=DAILY;BYHOUR=8;BYMINUTE=0;BYSECOND=0;UNTIL=20260403").also("2026-03-27 20:00")),
+        (MOSCOW, Ru, "взять отпуск на 3 дня", fails(DueError::NoTime)),
+        // "end of the month" on its last day is today's next whole hour, as "today" is.
+        (TASHKENT_JAN_END, En, "pay internet bill end of the month", due("2026-01-31 14:00", "pay internet bill").noted("TimeNotSaid { chosen: 14:00:00 }")),
+        // "типа" before an hour is "about": the day before it holds.
+        (MOSCOW, Ru, "завтра типа в 3 забрать кроссовки", due("2026-03-28 15:00", "забрать кроссовки")),
         // A range of amounts asks when, as "a few days" does; parts of one amount still add up.
         (BERLIN_FRI, En, "in a day or two check parcel", fails(DueError::NoTime)),
         (BERLIN_FRI, En, "in 2 or 3 days check parcel", fails(DueError::NoTime)),
@@ -817,7 +831,8 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "every day at 9 and 21 pills", due("2026-03-28 09:00", "pills").every("FREQ=DAILY").unplaced("21").also("2026-03-27 21:00")),
         (MOSCOW, Ru, "каждый день в 9 и 21 таблетки", due("2026-03-28 09:00", "таблетки").every("FREQ=DAILY").unplaced("21").also("2026-03-27 21:00")),
         (MOSCOW, Ru, "таблетки каждый день в 9 утра и 9 вечера", due("2026-03-28 09:00", "таблетки").every("FREQ=DAILY").also("2026-03-27 21:00")),
-        (BERLIN_FRI, En, "take pills at 8:00 and 20:00 every day", due("2026-03-27 20:00", "take pills").every("FREQ=DAILY").unplaced("at 8:00").also("2026-03-28 08:00")),
+        (BERLIN_FRI, En, "take pills at 8:00 and 20:00 every day", due("2026-03-28 08:00", "take pills").every("FREQ=DAILY").unplaced("20:00").also("2026-03-27 20:00")),
+        (BERLIN_FRI, En, "take pills, 8:00 and 20:00 daily", due("2026-03-28 08:00", "take pills").every("FREQ=DAILY").also("2026-03-27 20:00")),
         (BERLIN_FRI, En, "every day at 9 am and 9 pm vitamins", due("2026-03-28 09:00", "vitamins").every("FREQ=DAILY").also("2026-03-27 21:00")),
         (MOSCOW, Ru, "завтра в 10 и в 16 позвонить", due("2026-03-28 10:00", "позвонить").also("2026-03-28 16:00")),
         (MOSCOW, Ru, "утром в 7 и 9 разбудить", due("2026-03-28 07:00", "разбудить").also("2026-03-28 09:00")),

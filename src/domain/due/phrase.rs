@@ -304,12 +304,20 @@ fn only_glue(lexed: &Lexed, from: usize, to: usize) -> bool {
 }
 
 /// Whether `run` closes the message: only glue follows it, or a second time joined by "and"
-/// ("таблетки каждый день в 9 утра и 9 вечера", "pills every day at 8:00 and 20:00").
+/// and the parts that close both ("таблетки каждый день в 9 утра и 9 вечера", "pills every day
+/// at 8:00 and 20:00", "every day at 8am and 8pm for 7 days").
 fn ends_message(lexed: &Lexed, run: &Run) -> bool {
     let n = lexed.len();
     let second = skip_glue(lexed, run.end);
     only_glue(lexed, run.end, n)
-        || second_time(lexed, second, &run.spec).is_some_and(|(_, end)| only_glue(lexed, end, n))
+        || second_time(lexed, second, &run.spec).is_some_and(|(mut other, end)| {
+            let mut spec = run.spec;
+            only_glue(
+                lexed,
+                closing_parts(lexed, end, n, &mut spec, &mut other),
+                n,
+            )
+        })
 }
 
 /// The result for a phrase made of the given runs (in order): the text is
@@ -317,7 +325,7 @@ fn ends_message(lexed: &Lexed, run: &Run) -> bool {
 /// A leading "remind me (to)" / "напомни (мне)" / "menga eslat" and a trailing
 /// "eslat(ib qo'y)" are dropped too: they address the bot, not the task; so is the "to" of
 /// "remind me at 5 to call mom".
-fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Found {
+fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) -> Found {
     let mut bounds = Vec::new();
     let mut from = 0;
     for &(start, end) in runs {
@@ -358,9 +366,9 @@ fn found(input: &str, lexed: &Lexed, spec: Spec, runs: &[(usize, usize)]) -> Fou
         if second.is_some() {
             break;
         }
-        let (other, cut) = if let Some((other, after)) = second_time(lexed, *start, &spec) {
+        let (other, cut) = if let Some((mut other, after)) = second_time(lexed, *start, &spec) {
             let cut = (*start, after);
-            *start = after;
+            *start = closing_parts(lexed, after, *end, &mut spec, &mut other);
             (other, cut)
         } else if let Some((other, at)) = time_before(lexed, *start, *end, &spec) {
             let cut = (at, *end);
@@ -429,6 +437,40 @@ fn second_time(lexed: &Lexed, start: usize, spec: &Spec) -> Option<(Spec, usize)
         return None;
     }
     time_instead(lexed, start, spec)
+}
+
+/// The parts after a second time that belong to both times ("at 8am and 8pm for 7 days",
+/// "в 9 и 21 каждый день"): added to `spec` and `other`; returns where the text goes on.
+fn closing_parts(
+    lexed: &Lexed,
+    from: usize,
+    end: usize,
+    spec: &mut Spec,
+    other: &mut Spec,
+) -> usize {
+    let mut pos = from;
+    loop {
+        let at = skip_glue(lexed, pos);
+        let context = Context {
+            bare_hour: false,
+            has_day: spec.day.is_some() || spec.repeat.is_some(),
+            weekday: None,
+        };
+        let Some((item, item_end)) = (at < end).then(|| parse_item(lexed, at, context)).flatten()
+        else {
+            return pos;
+        };
+        let closing = matches!(
+            item,
+            Item::Lasting(_) | Item::Until(_) | Item::Count(_) | Item::Lead(_) | Item::Repeat(..)
+        );
+        let (mut with, mut other_with) = (*spec, *other);
+        if !(closing && lexed.ends_word(item_end) && with.add(item) && other_with.add(item)) {
+            return pos;
+        }
+        (*spec, *other) = (with, other_with);
+        pos = item_end;
+    }
 }
 
 /// A time joined by "and" before the phrase, closing the text piece `start..end`: "take pills

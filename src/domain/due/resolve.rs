@@ -85,7 +85,7 @@ fn moment(
     tz: Tz,
     notes: &mut Vec<Assumption>,
 ) -> Result<(DateTime<Utc>, Option<Recurrence>), DueError> {
-    if let Some(repeat) = spec.repeat {
+    if let Some(repeat) = spec.repeat.or_else(|| spec.implied_daily()) {
         let rule = recurrence(spec, repeat, said, now, tz, notes)?;
         let first = rule.first_occurrence(now, tz).ok_or_else(|| {
             let first = to_local(tz, rule.next_after(now, tz));
@@ -454,9 +454,12 @@ fn on_day(
         };
     }
     let mut moment = said.on_a_day(period, notes);
-    // "today call mom" at 10:00, "сегодня вечером" at 20:00: the part of the day's time has
-    // passed, so the next whole hour today, noted as the time taken.
-    if day == DayRef::Today
+    // "today call mom" at 10:00, "сегодня вечером" at 20:00, "end of the month" on its last day
+    // at 13:40: the part of the day's time has passed, so the next whole hour today, noted as
+    // the time taken.
+    let names_today =
+        day == DayRef::Today || (day == DayRef::EndOfMonth && last_day_of_month(today) == today);
+    if names_today
         && said == Said::Nothing
         && let Some(next_hour) = next_hour_today(moment.time, period, now, tz)
     {

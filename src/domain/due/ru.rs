@@ -296,6 +296,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("пару", Few),
     ("пара", Few),
     ("примерно", Approx),
+    ("типа", Approx),
     ("приблизительно", Approx),
     ("ориентировочно", Approx),
     ("го", OrdinalSuffix),
