@@ -476,9 +476,12 @@ fn read_phrase(
         .read_on(crate::domain::timezone::to_local(tz, now).date());
     let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
     let resolved = resolve::resolve(&found.spec, lexed.cue(), now, tz)?;
+    // A part of the day said with the first time is its own, not a cue for the second ("в 10
+    // утра и в 4": 16:00).
+    let second_cue = found.spec.period.map_or_else(|| lexed.cue(), |_| None);
     let second = found
         .second
-        .and_then(|spec| resolve::resolve(&spec, lexed.cue(), now, tz).ok());
+        .and_then(|spec| resolve::resolve(&spec, second_cue, now, tz).ok());
     Ok((found, resolved, second))
 }
 

@@ -734,6 +734,8 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         // Russian counts by the case a number asks for, and Uzbek "-lik", are no hour.
         (MOSCOW, Ru, "вечером 2 серии", due("2026-03-27 19:00", "2 серии").noted("TimeNotSaid")),
         (MOSCOW, Ru, "в понедельник 3 отчета", due("2026-03-30 09:00", "3 отчета")),
+        (MOSCOW, Ru, "завтра 3 урока с 9 до 12", due("2026-03-28 09:00", "3 урока")),
+        (MOSCOW, Ru, "завтра 3 помоги маме", due("2026-03-28 15:00", "помоги маме")),
         (MOSCOW, Ru, "завтра 2 встречи с клиентами", due("2026-03-28 09:00", "2 встречи с клиентами")),
         (MOSCOW, Ru, "завтра 5 таблеток", due("2026-03-28 09:00", "5 таблеток")),
         (MOSCOW, Ru, "завтра 3 забери детей", due("2026-03-28 15:00", "забери детей")),
@@ -771,7 +773,7 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "between 3 and 4 call the bank", due("2026-03-27 15:00", "call the bank")),
         (BERLIN_FRI, En, "between 3pm and 4pm call the bank", due("2026-03-27 15:00", "call the bank").once()),
         (MOSCOW, Ru, "завтра 2 пары с 8:30", due("2026-03-28 08:30", "2 пары")),
-        (MOSCOW, Ru, "завтра с 9 работа", due("2026-03-28 09:00", "работа")),
+        (MOSCOW, Ru, "завтра с 2 детьми в парк", due("2026-03-28 09:00", "с 2 детьми в парк")),
         (BERLIN_FRI, En, "message from 3 people tomorrow", due("2026-03-28 09:00", "message from 3 people")),
         // Uzbek words around a date or a part of the day, read with it.
         (TASHKENT, Uz, "har yili 9-may kuni bobomni tabriklash", due("2026-05-09 09:00", "bobomni tabriklash").every("FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=9")),
@@ -782,8 +784,9 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "bugun kechki payt onamga qo'ngiroq", due("2026-03-27 19:00", "onamga qo'ngiroq")),
         (TASHKENT, Uz, "soat 16:00 dagi uchrashuvni 15 daqiqa oldin eslat", due("2026-03-27 16:00", "uchrashuvni").lead(15)),
         (TASHKENT, Uz, "yarim soat o'tgach sho'rvani tekshirish", due("2026-03-27 10:30", "sho'rvani tekshirish")),
-        // A time of day for so many days is every day at it; after two times, for both.
-        (BERLIN_FRI, En, "take antibiotics at 8pm for 7 days", due("2026-03-27 20:00", "take antibiotics").every("FREQ=DAILY;BYHOUR=20;BYMINUTE=0;BYSECOND=0;UNTIL=20260402")),
+        // Two times of day for so many days are every day at them; one time with a length stays
+        // one reminder ("rent a car at 10am for 3 days").
+        (BERLIN_FRI, En, "rent a car at 10am for 3 days", due("2026-03-28 10:00", "rent a car for 3 days")),
         (BERLIN_FRI, En, "take antibiotics at 8am and 8pm for 7 days", due("2026-03-28 08:00", "take antibiotics").every("FREQ=DAILY;BYHOUR=8;BYMINUTE=0;BYSECOND=0;UNTIL=20260403").also("2026-03-27 20:00")),
         (BERLIN_FRI, En, "take antibiotics every day at 8am and 8pm for 7 days", due("2026-03-28 08:00", "take antibiotics").every("FREQ=DAILY;BYHOUR=8;BYMINUTE=0;BYSECOND=0;UNTIL=20260403").also("2026-03-27 20:00")),
         (MOSCOW, Ru, "пить антибиотик в 8 и в 20 в течение 7 дней", due("2026-03-28 08:00", "пить антибиотик").every("FREQ=DAILY;BYHOUR=8;BYMINUTE=0;BYSECOND=0;UNTIL=20260403").also("2026-03-27 20:00")),
@@ -792,6 +795,15 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT_JAN_END, En, "pay internet bill end of the month", due("2026-01-31 14:00", "pay internet bill").noted("TimeNotSaid { chosen: 14:00:00 }")),
         // "типа" before an hour is "about": the day before it holds.
         (MOSCOW, Ru, "завтра типа в 3 забрать кроссовки", due("2026-03-28 15:00", "забрать кроссовки")),
+        // What is no second time, no span and no deadline.
+        (BERLIN_FRI, En, "buy milk at 5 and 2 bread", due("2026-03-27 17:00", "buy milk 2 bread").once()),
+        (BERLIN_FRI, En, "standup at 11 and 1:1 with Ann", due("2026-03-27 11:00", "standup 1:1 with Ann").once()),
+        (MOSCOW, Ru, "каждый день в 10 утра и в 4 таблетки", due("2026-03-28 10:00", "таблетки").every("FREQ=DAILY").also("2026-03-27 16:00")),
+        (MOSCOW, Ru, "посмотреть типа 2 серии", fails(DueError::NoTime)),
+        (MOSCOW, Ru, "сегодня до 20 страниц", due("2026-03-27 11:00", "до 20 страниц")),
+        (BERLIN_FRI, En, "boil eggs between 5 and 10 minutes", fails(DueError::NoTime)),
+        (BERLIN_FRI, En, "\"Dune\" tonight then \"Arrival\"", due("2026-03-27 19:00", "\"Dune\" then \"Arrival\"")),
+        (BERLIN_FRI, En, "tomorrow dentist at 3:00 downtown", due("2026-03-28 15:00", "dentist downtown")),
         // A range of amounts asks when, as "a few days" does; parts of one amount still add up.
         (BERLIN_FRI, En, "in a day or two check parcel", fails(DueError::NoTime)),
         (BERLIN_FRI, En, "in 2 or 3 days check parcel", fails(DueError::NoTime)),

@@ -15,7 +15,9 @@
 //! still read in the text left over is reported as unplaced, with words a one-letter typo was
 //! read as (see [`Found`]).
 
-use super::grammar::{Clock, Context, DayRef, Item, Lexed, PeriodWord, closing_quote, parse_item};
+use super::grammar::{
+    Clock, Context, DayRef, Item, Lexed, PeriodWord, Repeat, RepeatRef, closing_quote, parse_item,
+};
 use super::keys::Key;
 use super::lexer::TokenKind;
 use super::spec::Spec;
@@ -148,7 +150,8 @@ fn is_plainly_time(lexed: &Lexed, run: &Run) -> bool {
     let Some(clock) = run.spec.clock else {
         return true;
     };
-    let written = clock.meridiem.is_some() || clock.exact || clock.minute != 0;
+    let face = (run.start..run.end).any(|i| lexed.token(i).and_then(|t| t.punct()) == Some(':'));
+    let written = clock.meridiem.is_some() || clock.exact || clock.minute != 0 || face;
     let in_run = |key: Key| (run.start..run.end).any(|i| lexed.has(i, key));
     let soat_da = in_run(Key::At) && in_run(Key::Da);
     let closed = lexed
@@ -465,6 +468,13 @@ fn closing_parts(
             Item::Lasting(_) | Item::Until(_) | Item::Count(_) | Item::Lead(_) | Item::Repeat(..)
         );
         let (mut with, mut other_with) = (*spec, *other);
+        // "at 8am and 8pm for 7 days": two times of day for so long are every day.
+        if matches!(item, Item::Lasting(_)) && with.repeat.is_none() {
+            let daily = Item::Repeat(Repeat::each(RepeatRef::Daily), None);
+            if !(with.add(daily) && other_with.add(daily)) {
+                return pos;
+            }
+        }
         if !(closing && lexed.ends_word(item_end) && with.add(item) && other_with.add(item)) {
             return pos;
         }
@@ -504,21 +514,35 @@ fn time_instead(lexed: &Lexed, at: usize, spec: &Spec) -> Option<(Spec, usize)> 
         Some("again" | "снова" | "ещё" | "еще" | "yana")
     );
     let mut at = at + usize::from(again);
-    let mut own_period = None;
-    if let Some((
-        item @ Item::Period {
-            word: PeriodWord::Alone,
-            ..
-        },
-        end,
-    )) = parse_item(lexed, at, context)
-        && lexed.ends_word(end)
-    {
-        own_period = Some(item);
+    let own_period = period_at(lexed, at, context, PeriodWord::Alone);
+    if let Some((_, end)) = own_period {
         at = end;
     }
+    let own_period = own_period.map(|(item, _)| item);
+    // After the hour: the end, punctuation (not a clock's ':' or '.') or a key word, so that
+    // "and 2 bread" and "and 1:1 with Ann" are no time.
+    let closed = |end: usize| {
+        lexed.token(end).is_none_or(|t| {
+            t.punct().is_some_and(|p| !matches!(p, ':' | '.')) || !lexed.has_no_meaning(end)
+        })
+    };
+    let bare = lexed
+        .token(at)
+        .is_some_and(|t| matches!(t.kind, TokenKind::Number { .. }));
     let (clock, mut end) = match parse_item(lexed, at, context) {
-        Some((Item::Time(clock), end)) if lexed.ends_word(end) => (clock, end),
+        Some((Item::Time(clock), end))
+            if lexed.ends_word(end)
+                && (!bare
+                    || clock.meridiem.is_some()
+                    || clock.exact
+                    || clock.minute != 0
+                    || own_period.is_some()
+                    || clock.hour > 12
+                    || closed(end)) =>
+        {
+            (clock, end)
+        }
+        // "and 21 pills": an hour of the afternoon, even before what it could count.
         _ => match lexed.token(at).map(|t| &t.kind) {
             Some(TokenKind::Number { value, digits })
                 if *digits <= 2 && (13..=24).contains(value) =>
@@ -536,19 +560,24 @@ fn time_instead(lexed: &Lexed, at: usize, spec: &Spec) -> Option<(Spec, usize)> 
     if own_period.is_some_and(|period| !second.add(period)) || !second.add(Item::Time(clock)) {
         return None;
     }
-    if let Some((
-        item @ Item::Period {
-            word: PeriodWord::OfHour,
-            ..
-        },
-        period_end,
-    )) = parse_item(lexed, end, context)
-        && lexed.ends_word(period_end)
+    if let Some((item, period_end)) = period_at(lexed, end, context, PeriodWord::OfHour)
         && second.add(item)
     {
         end = period_end;
     }
     Some((second, end))
+}
+
+/// A part of the day said as `word` at token `at`, a whole word, and the token after it.
+fn period_at(
+    lexed: &Lexed,
+    at: usize,
+    context: Context,
+    word: PeriodWord,
+) -> Option<(Item, usize)> {
+    parse_item(lexed, at, context).filter(|&(item, end)| {
+        matches!(item, Item::Period { word: said, .. } if said == word) && lexed.ends_word(end)
+    })
 }
 
 /// The task text without the quotation marks of a message that is all one quotation
@@ -559,7 +588,7 @@ fn unquoted(input: &str, text: String) -> String {
     let whole = chars
         .next()
         .and_then(|open| Some((open, closing_quote(open)?)))
-        .filter(|&(_, close)| message.chars().count() > 1 && chars.next_back() == Some(close));
+        .filter(|&(_, close)| chars.next_back() == Some(close) && !chars.as_str().contains(close));
     match whole {
         Some((open, close)) => {
             let text = text.strip_prefix(open).unwrap_or(&text);

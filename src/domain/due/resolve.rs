@@ -85,7 +85,7 @@ fn moment(
     tz: Tz,
     notes: &mut Vec<Assumption>,
 ) -> Result<(DateTime<Utc>, Option<Recurrence>), DueError> {
-    if let Some(repeat) = spec.repeat.or_else(|| spec.implied_daily()) {
+    if let Some(repeat) = spec.repeat {
         let rule = recurrence(spec, repeat, said, now, tz, notes)?;
         let first = rule.first_occurrence(now, tz).ok_or_else(|| {
             let first = to_local(tz, rule.next_after(now, tz));

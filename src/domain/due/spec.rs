@@ -120,7 +120,7 @@ impl Spec {
                 self.lasting.is_none()
                     && self.count.is_none()
                     && self.until.is_none()
-                    && (self.repeat.is_some() || self.parts == 0 || self.is_time_of_day_only())
+                    && (self.repeat.is_some() || self.parts == 0)
             }
             // A repeat keeps the chat's zone: a time in another one is left out, and said.
             Item::Zone(_) => self.zone.is_none() && self.repeat.is_none(),
@@ -265,26 +265,7 @@ impl Spec {
             || self.repeat.is_some()
             || self.until.is_some()
             || (self.period.is_some() && self.period_alone))
-            && ((self.count.is_none() && self.lasting.is_none())
-                || self.repeat.is_some()
-                || self.implied_daily().is_some())
-    }
-
-    /// A time of day and how long, with no repeat or day ("at 8pm for 7 days", "в 20 в течение
-    /// 7 дней"): every day at that time for so long.
-    pub fn implied_daily(&self) -> Option<Repeat> {
-        (self.lasting.is_some() && self.is_time_of_day_only())
-            .then(|| Repeat::each(RepeatRef::Daily))
-    }
-
-    /// Whether it holds a time of day and nothing that places it on a day.
-    fn is_time_of_day_only(&self) -> bool {
-        self.clock.is_some()
-            && self.day.is_none()
-            && self.relative.is_none()
-            && self.repeat.is_none()
-            && self.until.is_none()
-            && self.count.is_none()
+            && ((self.count.is_none() && self.lasting.is_none()) || self.repeat.is_some())
     }
 
     /// Whether the moment it says does not depend on the user's zone: an elapsed time from now

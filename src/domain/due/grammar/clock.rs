@@ -29,12 +29,11 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // "tomorrow about 10": "about" before a number is about when only after a day ("remind me
     // about 5 things" counts).
     let about = !approx && context.has_day && c.attempt(about_number).is_some();
-    // "сегодня до 18": by an hour, after a day.
+    let at = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
+    // "сегодня до 18 отправить": by an hour, after a day, before a verb or the phrase's end
+    // ("завтра до 5 человек", "сегодня до 20 страниц" count).
     let by_hour = |c: &mut Cursor<'_>| (c.eat(Key::Until) && c.peek_number()).then_some(());
-    let at = c.eat(Key::At)
-        || c.eat(Key::By)
-        || c.eat_punct('@')
-        || (context.has_day && c.attempt(by_hour).is_some());
+    let by = !at && context.has_day && c.attempt(by_hour).is_some();
     let marked = at || approx || about;
     // "на завтра на 10", "будильник завтра на 6": "на" after a day marks a time that ends the
     // phrase ("на 4 человека" stays a count).
@@ -132,7 +131,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if bare
         && (c.peek_pick(times)
             || (!at && c.peek_pick(measure))
-            || (!marked && counts_a_noun(c, hour))
+            || (!at && counts_a_noun(c, hour))
             || (c.peek_pick(period_key) && counts(c, number, c.pos())))
     {
         return None;
@@ -156,7 +155,11 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || located
         || (context.bare_hour && !in_words && !on_a_day)
         || (on_a_day && c.ends_phrase())
+        || by
         || (c.peek_pick(period_key) && (1..=12).contains(&hour));
+    if by && !(c.ends_phrase() || before_infinitive(c)) {
+        return None;
+    }
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
     // English writes the afternoon on a 12-hour face: "at 4:30" is either side of noon, as "at
     // 4" is, where Russian and Uzbek "в 4:30", "soat 4:30 da" are 04:30. From 6:00 on, the
@@ -177,7 +180,8 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
 /// plural ("tomorrow 3 eggs", "tonight 2 episodes"); in Russian the genitive a number asks for,
 /// singular after 2–4 ("вечером 2 серии", "в понедельник 3 отчета") and plural after 5 or more
 /// ("5 отчетов", "5 таблеток"); an Uzbek "-lik" ("5 kishilik stol"). A word with a time meaning
-/// is none, and neither is a Russian verb ("завтра 3 забери детей" is at 3).
+/// is none, and neither is a Russian verb ("завтра 3 забери детей" is at 3). A nominative with
+/// the genitive's ending counts too ("завтра 3 встреча" is read as "3 урока" is).
 fn counts_a_noun(c: &Cursor<'_>, number: u64) -> bool {
     let Some(word) = c.word_at(c.pos()).filter(|_| !c.is_at(c.pos(), Some)) else {
         return false;
@@ -188,11 +192,19 @@ fn counts_a_noun(c: &Cursor<'_>, number: u64) -> bool {
     }
     if word.chars().any(is_cyrillic) {
         let few = matches!(number % 10, 2..=4) && !matches!(number % 100, 12..=14);
-        (few && ends(&["а", "я", "ы", "ии", "ки", "ги", "чи"]))
+        (few && ends(&["а", "я", "ы", "ии", "ки", "чи"]))
             || (number >= 5 && ends(&["ов", "ев", "ок", "ей"]))
     } else {
         word.chars().count() >= 3 && word.ends_with('s') && !ends(&["ss", "us", "is", "'s"])
     }
+}
+
+/// Whether the word at the cursor is a Russian verb in the infinitive ("отправить", "забрать",
+/// "испечь"), which an hour may stand before.
+fn before_infinitive(c: &Cursor<'_>) -> bool {
+    c.word_at(c.pos()).is_some_and(|w| {
+        w.chars().any(is_cyrillic) && ["ть", "ти", "чь"].iter().any(|e| w.ends_with(e))
+    })
 }
 
 /// A time as four digits, `HHMM`, after a marker or with a leading zero: "at 1530", "0930",
@@ -273,13 +285,19 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // "between 3 and 4", "между 3 и 4".
     if c.eat_word("between") || c.eat_word("между") {
         let start = time(c, cued)?;
-        return (c.eat(Key::And) && time(c, cued).is_some()).then_some(start);
+        let joined = c.eat(Key::And) && time(c, cued).is_some();
+        // "между 3 и 5 мая", "between 5 and 10 minutes": a span of days or of a duration.
+        let of_unit = c.is_at(c.pos(), |k| {
+            matches!(k, Key::Month(_) | Key::Unit(_) | Key::UnitFrom(_)).then_some(())
+        });
+        return (joined && !of_unit).then_some(start);
     }
-    let from = c.eat_word("from");
-    if !(from || c.eat_word("с") || c.eat_word("со")) {
+    if !(c.eat_word("from") || c.eat_word("с") || c.eat_word("со")) {
         return None;
     }
+    let opened = c.pos();
     let start = time(c, cued)?;
+    let face = (opened..c.pos()).any(|i| c.has_punct_at(i, ':'));
     let start = with_half_of_day(c, start);
     let joined = c.eat_word("to")
         || c.eat_word("till")
@@ -289,10 +307,9 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || c.eat_punct('–')
         || c.eat_punct('—');
     if !joined {
-        // "2 пары с 8:30", "завтра с 9": from a clock's time, or Russian "с" an hour after a
-        // day, with no end said ("from 3 people" is no time).
-        let clear = matches!(start, Item::Time(clock) if clock.exact) || (!from && context.has_day);
-        return clear.then_some(start);
+        // "2 пары с 8:30": from a clock's H:MM, with no end said ("с 01.09" is a date, "с 2
+        // детьми" and "from 3 people" count).
+        return face.then_some(start);
     }
     let end = time(c, cued)?;
     // The end's part of the day belongs to the range too ("до 6 вечера").

@@ -206,7 +206,6 @@ fn quoted(input: &str, tokens: &[Token]) -> Vec<bool> {
     inside
 }
 
-/// The mark that closes a quotation opened by `open`.
 /// The mark that closes a quotation opened with `open`, if `open` opens one.
 pub(in crate::domain::due) fn closing_quote(open: char) -> Option<char> {
     match open {
