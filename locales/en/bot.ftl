@@ -253,6 +253,7 @@ assumed-other-zone = { $theirs } { $offset } is { $yours } your time.
 unplaced-repeat = I could not make “{ $words }” a repeat, so the task is saved without one. To make it repeat, tap Change time and send a repeat, for example: every day 9:00
 unplaced-kept = I kept “{ $words }” in the task's text, not in its time.
 unplaced-repeat-loose = I could not make “{ $words }” a repeat.
+unplaced-second-time = A task has one time: I used the first and left out “{ $words }”. To be reminded then too, send it as a task of its own.
 edit-repeat-unknown = I could not make “{ $words }” a repeat, so the task stays as it was. Send a time, a day or a repeat.
 repeat-edit-example = every day 9:00
 # /help on nagging, reminders about a message, guesses, /agenda, /export and a location (issue 14).

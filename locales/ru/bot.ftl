@@ -325,6 +325,7 @@ assumed-other-zone = { $theirs } по { $offset } — это { $yours } по в�
 unplaced-repeat = «{ $words }» не получилось сделать повтором, поэтому задача сохранена без повтора. Чтобы она повторялась, нажмите «Изменить время» и отправьте повтор, например: каждый день в 9:00
 unplaced-kept = «{ $words }» я оставил в тексте задачи, а не во времени.
 unplaced-repeat-loose = «{ $words }» не получилось сделать повтором.
+unplaced-second-time = У задачи одно время: я взял первое, а «{ $words }» не использовал. Чтобы напомнить и тогда, пришлите это отдельной задачей.
 edit-repeat-unknown = «{ $words }» не получилось сделать повтором, поэтому задача осталась как была. Отправьте время, день или повтор.
 repeat-edit-example = каждый день в 9:00
 # /help on nagging, reminders about a message, guesses, /agenda, /export and a location (issue 14).

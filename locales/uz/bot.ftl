@@ -235,6 +235,7 @@ assumed-other-zone = { $offset } bo'yicha { $theirs } — sizning vaqtingiz bila
 unplaced-repeat = “{ $words }” iborasini takrorga aylantira olmadim, shuning uchun vazifa takrorsiz saqlandi. Takrorlansin desangiz, «Vaqtni o'zgartirish» tugmasini bosib, takrorni yozing, masalan: har kuni 9:00
 unplaced-kept = “{ $words }” vazifa matnida qoldi, vaqt sifatida olinmadi.
 unplaced-repeat-loose = “{ $words }” iborasini takrorga aylantira olmadim.
+unplaced-second-time = Vazifada bitta vaqt bo'ladi: birinchisini oldim, “{ $words }” olinmadi. O'sha vaqtda ham eslatishim uchun uni alohida vazifa qilib yuboring.
 edit-repeat-unknown = “{ $words }” iborasini takrorga aylantira olmadim, shuning uchun vazifa avvalgidek qoldi. Vaqt, kun yoki takrorni yozing.
 repeat-edit-example = har kuni 9:00
 # /help on nagging, reminders about a message, guesses, /agenda, /export and a location (issue 14).

@@ -81,6 +81,10 @@ pub fn notes(
                     tr.t_with("unplaced-kept", &[("words", quoted)])
                 )
             }
+            UnplacedKind::SecondTime => format!(
+                "{ASSUMED} {}",
+                tr.t_with("unplaced-second-time", &[("words", quoted)])
+            ),
         }
     });
     let mut lines: Vec<String> = Vec::new();

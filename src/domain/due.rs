@@ -350,6 +350,9 @@ pub enum UnplacedKind {
     Day,
     /// A time of day ("9 pm", "вечером").
     Time,
+    /// A second time joined by "and" ("and 21" in "every day at 9 and 21 pills"), cut from the
+    /// text: a reader that makes one reminder only (a change of time, a snooze) leaves it out.
+    SecondTime,
 }
 
 /// Why a message gave no task; each variant is one thing the bot can
@@ -475,13 +478,31 @@ fn read_phrase(
     let lexed = grammar::Lexed::new(input, lang_hint)
         .read_on(crate::domain::timezone::to_local(tz, now).date());
     let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
-    let resolved = resolve::resolve(&found.spec, lexed.cue(), now, tz)?;
+    let mut resolved = resolve::resolve(&found.spec, lexed.cue(), now, tz)?;
     // A part of the day said with the first time is its own, not a cue for the second ("в 10
     // утра и в 4": 16:00).
     let second_cue = found.spec.period.map_or_else(|| lexed.cue(), |_| None);
     let second = found
         .second
         .and_then(|spec| resolve::resolve(&spec, second_cue, now, tz).ok());
+    // Two hours typed differently cannot be one time: "pills at 9 and 21" in the evening read 9
+    // as 21:00, which the second time says, so the first is the morning.
+    if let (Some(first), Some(other)) = (found.spec.clock, found.second.and_then(|s| s.clock))
+        && second.as_ref().is_some_and(|s| s.due == resolved.due)
+        && (first.hour, first.minute) != (other.hour, other.minute)
+        && first.meridiem.is_none()
+        && (1..12).contains(&first.hour)
+    {
+        let evening = crate::domain::timezone::to_local(tz, resolved.due).hour() >= 12;
+        let mut spec = found.spec;
+        spec.clock = Some(grammar::Clock {
+            meridiem: Some(!evening),
+            ..first
+        });
+        if let Ok(other_half) = resolve::resolve(&spec, lexed.cue(), now, tz) {
+            resolved = other_half;
+        }
+    }
     Ok((found, resolved, second))
 }
 

@@ -509,6 +509,14 @@ async fn two_times_joined_by_and_make_two_reminders_each_with_its_card() {
         );
     }
 
+    // Change time answered with two times: one task has one time, so the card says the second
+    // was left out and how to get it, not that its words were kept in the text (they are not).
+    let changed = edit(&app, ann, &cards[0], "9 and 21").await;
+    let said = Tr::new(Lang::En).t_with("unplaced-second-time", &[("words", Arg::Text("21"))]);
+    assert!(text(&changed).contains(&said), "{changed:?} lacks {said}");
+    assert!(!text(&changed).contains("I kept"), "{changed:?}");
+    assert_eq!(stored(&app, task_id(&cards[0])).await.0, "pills");
+
     // The first time may come before the repeat, in Russian: "в 8:00 и 20:00 каждый день".
     let (boris, _) = at_noon(&app, "ru").await;
     let cards = app

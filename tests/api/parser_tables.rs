@@ -314,6 +314,10 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "pay rent tomorrow 9:00, remind 30 min before", due("2026-03-28 09:00", "pay rent").lead(30)),
         (BERLIN_FRI, En, "meeting tomorrow 10:00 30 minutes before", due("2026-03-28 10:00", "meeting").lead(30)),
         (BERLIN_FRI, En, "flight monday 7:00 remind me 2 hours before", due("2026-03-30 07:00", "flight").lead(120)),
+        // A time between a lead and a day is the phrase's ("tomorrow" alone took 09:00 and left
+        // "10am" in the text: the reminder rang at 08:45).
+        (BERLIN_FRI, En, "remind me 15 mins before the 10am call tomorrow", due("2026-03-28 10:00", "the call").lead(15).nothing_unplaced()),
+        (BERLIN_FRI, En, "15 mins before the 10am call on monday", due("2026-03-30 10:00", "the call").lead(15).nothing_unplaced()),
         (BERLIN_FRI, En, "exam 5 Dec, a day before", due("2026-12-05 09:00", "exam").lead(1440)),
         (BERLIN_FRI, En, "call 3 clients tomorrow 10:00", due("2026-03-28 10:00", "call 3 clients")),
         (BERLIN_FRI, En, "prepare monday report tomorrow 9", due("2026-03-28 09:00", "prepare monday report")),
@@ -852,6 +856,14 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "dori ichish har kuni 8:00 va 20:00 da", due("2026-03-28 08:00", "dori ichish").every("FREQ=DAILY").also("2026-03-27 20:00")),
         (BERLIN_FRI, En, "\"every day at 9 and 21 pills\"", due("2026-03-28 09:00", "pills").every("FREQ=DAILY").also("2026-03-27 21:00")),
         (BERLIN_FRI, En, "tomorrow at 9 and 3 eggs", due("2026-03-28 09:00", "3 eggs").once()),
+        // People are counted after "and", never a time ("15 человек" was a reminder at 15:00).
+        (MOSCOW, Ru, "встреча завтра в 10 и 15 человек придут", due("2026-03-28 10:00", "встреча 15 человек придут").once()),
+        (BERLIN_FRI, En, "meeting tomorrow at 10 and 20 people coming", due("2026-03-28 10:00", "meeting 20 people coming").once()),
+        // Two hours typed differently are two times: "at 9 and 21" in the evening is 09:00 tomorrow
+        // and 21:00 tonight (9 was read as 21:00, and the reminders merged into one).
+        (BERLIN_EVENING, En, "pills at 9 and 21", due("2026-03-28 09:00", "pills").unplaced("21").also("2026-03-27 21:00")),
+        (MOSCOW_EVENING, Ru, "таблетки в 9 и в 21", due("2026-03-28 09:00", "таблетки").also("2026-03-27 21:00")),
+        (BERLIN_FRI, En, "pills at 9 and 21", due("2026-03-28 09:00", "pills").also("2026-03-27 21:00")),
         (BERLIN_FRI, En, "every day at 9 and 25 pills", due("2026-03-28 09:00", "25 pills").every("FREQ=DAILY").once()),
         (MOSCOW, Ru, "завтра в 9 и в 9 встреча", due("2026-03-28 09:00", "встреча").once()),
         (BERLIN_FRI, En, "buy bread and milk at 5", due("2026-03-27 17:00", "buy bread and milk").once()),

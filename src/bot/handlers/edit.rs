@@ -378,6 +378,9 @@ mod tests {
         assert_eq!(assumed(&thursday, "at 3"), [hour(3, 15)]);
         // "at 9" on Thursday is 09:00, whatever the hour now.
         assert_eq!(edit(&thursday, "at 9").0, "Thu 03 09:00");
+        // An hour alone is a time too, not a new text for the task (it renamed the task "9").
+        assert_eq!(edit(&thursday, "9").0, "Thu 03 09:00");
+        assert_eq!(edit(&thursday, "3").0, "Thu 03 15:00");
         // A day alone keeps the time: no time was assumed.
         assert_eq!(edit(&thursday, "saturday").0, "Sat 05 18:00");
         assert!(assumed(&thursday, "saturday").is_empty());

@@ -56,7 +56,13 @@ pub fn parse_edit(
     now: DateTime<Utc>,
     tz: Tz,
 ) -> Result<ParsedEdit, DueError> {
-    let (found, resolved, _) = super::read_phrase(input, lang_hint, now, tz)?;
+    let (found, resolved, _) = match super::read_phrase(input, lang_hint, now, tz) {
+        Err(DueError::NoTime) if is_hours_alone(input) => {
+            let at = format!("{} {input}", at_word(lang_hint));
+            super::read_phrase(&at, lang_hint, now, tz)?
+        }
+        read => read?,
+    };
     let spec = found.spec;
     let elapsed = spec.relative.is_some_and(|span| !span.is_calendar_only());
     Ok(ParsedEdit {
@@ -74,4 +80,56 @@ pub fn parse_edit(
         lead: resolved.lead,
         choice: resolved.choice,
     })
+}
+
+/// Whether `input` is nothing but hours ("9", "21", "9 and 21"): sent as the answer to "new
+/// time?", they are times of day, not a new text for the task.
+fn is_hours_alone(input: &str) -> bool {
+    let mut words = input.split_whitespace().peekable();
+    words.peek().is_some()
+        && words.enumerate().all(|(i, word)| {
+            if i % 2 == 1 {
+                matches!(word.to_lowercase().as_str(), "and" | "и" | "va" | "ва")
+            } else {
+                word.len() <= 2 && word.parse::<u32>().is_ok_and(|hour| hour <= 24)
+            }
+        })
+}
+
+/// The word that makes an hour a time of day in `lang` ("at 9", "в 9", "soat 9").
+fn at_word(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "at",
+        Lang::Ru => "в",
+        Lang::Uz => "soat",
+        Lang::UzCyrl => "соат",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Timelike};
+
+    use super::*;
+
+    #[test]
+    fn an_hour_alone_is_a_time_in_every_language_and_a_word_is_a_text() {
+        let tz = chrono_tz::Asia::Tashkent;
+        let now = tz.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap().to_utc();
+        for lang in [Lang::En, Lang::Ru, Lang::Uz, Lang::UzCyrl] {
+            for (answer, hour) in [("21", 21), ("9 and 21", 9)] {
+                let parsed = parse_edit(answer, lang, now, tz).unwrap();
+                assert!(
+                    parsed.said.time && parsed.text.is_none(),
+                    "{lang:?} {answer}"
+                );
+                let local = crate::domain::timezone::to_local(tz, parsed.due);
+                assert_eq!(local.hour(), hour, "{lang:?} {answer}");
+            }
+        }
+        assert_eq!(
+            parse_edit("2 bottles", Lang::En, now, tz),
+            Err(DueError::NoTime)
+        );
+    }
 }

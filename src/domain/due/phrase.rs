@@ -72,6 +72,20 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     if let (Some(p), Some(s)) = (&prefix, &suffix)
         && let Some(spec) = p.spec.merged(&s.spec).filter(Spec::is_anchored)
     {
+        // A time between the edges that neither says ("remind me 15 mins before the 10am call
+        // tomorrow"): the phrase is at that time, not at the day's default.
+        let between = (spec.clock.is_none())
+            .then(|| inner_run_within(lexed, p.end, s.start))
+            .flatten()
+            .and_then(|inner| Some((spec.merged(&inner.spec)?, inner)));
+        if let Some((spec, inner)) = between {
+            return Some(found(
+                input,
+                lexed,
+                spec,
+                &[(p.start, p.end), (inner.start, inner.end), (s.start, s.end)],
+            ));
+        }
         return Some(found(
             input,
             lexed,

@@ -39,7 +39,7 @@ pub(super) fn cut(
             other,
             Unplaced {
                 words: words.to_owned(),
-                kind: UnplacedKind::Time,
+                kind: UnplacedKind::SecondTime,
             },
         ))
     })
@@ -142,6 +142,25 @@ fn time_instead(lexed: &Lexed, at: usize, spec: &Spec) -> Option<(Spec, usize)> 
     let bare = lexed
         .token(at)
         .is_some_and(|t| matches!(t.kind, TokenKind::Number { .. }));
+    // "и 15 человек придут", "and 20 guests": people are counted, never a time.
+    let people = matches!(
+        lexed.token(at + 1).and_then(|t| t.word()),
+        Some(
+            "people"
+                | "persons"
+                | "guests"
+                | "человек"
+                | "человека"
+                | "гостей"
+                | "kishi"
+                | "nafar"
+                | "киши"
+                | "нафар"
+        )
+    );
+    if bare && people {
+        return None;
+    }
     let (clock, mut end) = match parse_item(lexed, at, context) {
         Some((Item::Time(clock), end))
             if lexed.ends_word(end)
