@@ -715,6 +715,23 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "on the 30th of next month renew visa", due("2026-04-30 09:00", "renew visa")),
         (BERLIN_FRI, En, "next month on the 28th dentist", due("2026-04-28 09:00", "dentist")),
         (BERLIN_FRI, En, "end of next month report", due("2026-04-30 09:00", "report")),
+        // Read wrong before (what it did, in brackets): a date by which ("к 1 сентября": today
+        // 13:00, "сентября" in the text), the end of the year ("до конца года": no end, words
+        // in the text), a lead apart from its time ("30 min before the 7pm concert": 19:00), a
+        // distance after a part of the day ("ertalab 5 km": 05:00), the end of the day (asked
+        // when).
+        (MOSCOW, Ru, "к 1 сентября купить форму", due("2026-09-01 09:00", "купить форму").nothing_unplaced()),
+        (BERLIN_FRI, En, "finish the essay by 5 july", due("2026-07-05 09:00", "finish the essay")),
+        (MOSCOW, Ru, "каждый понедельник до конца года отчёт", due("2026-03-30 09:00", "отчёт").every("FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20261231")),
+        (TASHKENT, Uz, "yil oxirigacha har dushanba hisobot", due("2026-03-30 09:00", "hisobot").every("FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20261231")),
+        (BERLIN_FRI, En, "every monday until the end of the year gym", due("2026-03-30 09:00", "gym").every("FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20261231")),
+        (BERLIN_FRI, En, "leave home 30 min before the 7pm concert", due("2026-03-27 19:00", "leave home before the concert").lead(30).nothing_unplaced()),
+        (MOSCOW, Ru, "выйти из дома за 30 минут до концерта в 19:00", due("2026-03-27 19:00", "выйти из дома до концерта").lead(30).nothing_unplaced()),
+        (TASHKENT, Uz, "ertaga ertalab 5 km yugurish", due("2026-03-28 09:00", "5 km yugurish").noted("TimeNotSaid")),
+        (MOSCOW, Ru, "завтра утром 5 км пробежать", due("2026-03-28 09:00", "5 км пробежать")),
+        (BERLIN_FRI, En, "send the weekly report by end of day", due("2026-03-27 19:00", "send the weekly report").noted("TimeNotSaid")),
+        (MOSCOW, Ru, "в конце дня отправить отчёт", due("2026-03-27 19:00", "отправить отчёт").noted("TimeNotSaid")),
+        (TASHKENT, Uz, "kun oxirida hisobot yuborish", due("2026-03-27 19:00", "hisobot yuborish").noted("TimeNotSaid")),
         (BERLIN_FRI, En, "every day at 9 until the end of next month vitamins", due("2026-03-28 09:00", "vitamins").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260430")),
         (MOSCOW, Ru, "в следующем месяце заплатить налог", due("2026-04-01 09:00", "заплатить налог").noted("NextMonthFirst")),
         (MOSCOW, Ru, "28 числа следующего месяца визит", due("2026-04-28 09:00", "визит")),

@@ -128,7 +128,38 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     if run.start > first && is_adjective_repeat(lexed, &run) {
         return None;
     }
+    if let Some((lead, spec)) = lead_apart(lexed, first, &run) {
+        // "before" stays with the event it points to: "leave home before the concert".
+        let last = lead.end - 1;
+        let before = [Key::Before, Key::Until]
+            .iter()
+            .any(|key| lexed.has(last, *key));
+        let lead_end = if before && lead.end <= run.start {
+            last
+        } else {
+            lead.end
+        };
+        let mut ranges = [(lead.start, lead_end), (run.start, run.end)];
+        ranges.sort_unstable();
+        return Some(found(input, lexed, spec, &ranges));
+    }
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
+}
+
+/// A lead time said apart from the phrase `run` inside the text ("leave home 30 min before the
+/// 7pm concert"), and the phrase with it: the reminder is that long before, not at the time.
+fn lead_apart(lexed: &Lexed, first: usize, run: &Run) -> Option<(Run, Spec)> {
+    if run.spec.lead.is_some() {
+        return None;
+    }
+    let lead = (first..lexed.len())
+        .filter(|&i| i < run.start || i >= run.end)
+        .filter_map(|i| chain(lexed, i))
+        .find(|r| {
+            r.spec.lead.is_some() && r.spec.parts == 1 && (r.end <= run.start || r.start >= run.end)
+        })?;
+    let spec = lead.spec.merged(&run.spec)?;
+    Some((lead, spec))
 }
 
 /// Whether the only phrase is English "daily", "weekly", "monthly" or "yearly" inside the text

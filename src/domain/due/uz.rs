@@ -172,6 +172,8 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("kishi", Measure),
     ("mahal", Measure),
     ("kg", Measure),
+    ("km", Measure),
+    ("kilometr", Measure),
     ("gramm", Measure),
     ("litr", Measure),
     ("quti", Measure),

@@ -224,6 +224,17 @@ fn short_weekday(key: Key) -> Option<Weekday> {
 
 /// `[on] [the] DATE` in numeric or month-name form.
 pub(super) fn date(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
+    // "к 1 сентября", "by 5 april": the day by which, when its month is named ("к 1" alone is
+    // an hour).
+    let by_date = |c: &mut Cursor<'_>| {
+        (c.eat(Key::At) || c.eat(Key::By)).then_some(())?;
+        c.attempt(day_month_name)
+            .or_else(|| c.attempt(month_name_day))
+    };
+    if let Some(day) = c.attempt(by_date) {
+        uzbek_day_word(c);
+        return Some(Item::Day(day));
+    }
     c.eat(Key::On);
     c.eat(Key::The);
     let day = c

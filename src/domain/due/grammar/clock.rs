@@ -548,7 +548,7 @@ fn meridiem(c: &mut Cursor<'_>) -> Option<bool> {
 /// "this evening" is today's evening; a part of the day said with a marker or as an adverb
 /// ("вечером", "kechqurun") stands for a time by itself.
 pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
-    if let Some(item) = c.attempt(lunch) {
+    if let Some(item) = c.attempt(lunch).or_else(|| c.attempt(end_of_day)) {
         return Some(item);
     }
     let this = c.eat(Key::This);
@@ -597,4 +597,29 @@ fn lunch(c: &mut Cursor<'_>) -> Option<Item> {
         period,
         word: PeriodWord::Alone,
     })
+}
+
+/// "by the end of the day", "в конце дня", "к концу дня", "kun oxirida", "eod": the evening,
+/// whose time the chat says it took.
+fn end_of_day(c: &mut Cursor<'_>) -> Option<Item> {
+    let evening = Item::Period {
+        period: Period::Evening,
+        word: PeriodWord::Alone,
+    };
+    if c.eat_word("eod") {
+        return Some(evening);
+    }
+    let day = |c: &mut Cursor<'_>| c.eat(Key::Unit(Unit::Day)) || c.eat(Key::DayNoun);
+    let _ = c.eat(Key::At) || c.eat(Key::By) || c.eat(Key::Until);
+    if day(c) {
+        // Uzbek puts the day first: "kun oxirida", "kun oxirigacha".
+        return c.eat(Key::End).then_some(evening);
+    }
+    c.eat(Key::The);
+    if !c.eat(Key::End) {
+        return None;
+    }
+    c.eat(Key::Of);
+    let _ = c.eat(Key::The) || c.eat(Key::This);
+    (day(c) && !c.peek_number()).then_some(evening)
 }

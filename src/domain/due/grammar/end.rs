@@ -5,7 +5,7 @@
 
 use crate::domain::recurrence::MAX_COUNT;
 
-use super::super::keys::Key;
+use super::super::keys::{Key, Unit};
 use super::amount::standalone;
 use super::calendar::{date_without_year, month_named, weekday_key};
 use super::number::count as whole;
@@ -45,7 +45,8 @@ pub(super) fn lasting(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
 }
 
 /// A date ("March 1", "1 марта", "1-mart"), a weekday ("friday", "пятницы", "jumagacha") or the
-/// end of a month ("the end of the month", "конца месяца", "конца апреля", "oy oxirigacha").
+/// end of a month or of the year ("the end of the month", "конца месяца", "конца апреля", "oy
+/// oxirigacha", "до конца года").
 fn last_day(c: &mut Cursor<'_>) -> Option<DayRef> {
     if let Some((day, month)) = c.attempt(date_without_year) {
         return Some(DayRef::Date {
@@ -62,7 +63,17 @@ fn last_day(c: &mut Cursor<'_>) -> Option<DayRef> {
         let end = c.eat(Key::End);
         c.eat(Key::Of);
         let _ = c.eat(Key::The) || c.eat(Key::This);
-        let month = month_named(c)?;
-        (end || c.eat(Key::End)).then_some(month)
+        let last = month_named(c).or_else(|| c.eat_pick(year_end))?;
+        (end || c.eat(Key::End)).then_some(last)
+    })
+}
+
+/// The last day of the year a key names for its end ("the end of the year", "конца года", "yil
+/// oxirigacha"): 31 December.
+fn year_end(key: Key) -> Option<DayRef> {
+    (key == Key::Unit(Unit::Year)).then_some(DayRef::Date {
+        day: 31,
+        month: 12,
+        year: None,
     })
 }
