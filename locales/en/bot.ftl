@@ -248,6 +248,7 @@ assumed-day-after-tomorrow-after-midnight = It is past midnight, so I took “th
 assumed-tonight-after-midnight = It is past midnight, so I took “tonight” as this night: { $date }.
 assumed-typo = I read “{ $typed }” as “{ $read }”.
 assumed-weekday-of-date = You said { $said }, but the date is { $date }: I kept the date.
+assumed-clock-skipped = There is no { $said } on { $date }: the clocks go forward then. I took { $chosen }.
 assumed-second-time = A second task with the same text will remind { $when }.
 assumed-other-zone = { $theirs } { $offset } is { $yours } your time.
 unplaced-repeat = I could not make “{ $words }” a repeat, so the task is saved without one. To make it repeat, tap Change time and send a repeat, for example: every day 9:00

@@ -320,6 +320,7 @@ assumed-day-after-tomorrow-after-midnight = Уже за полночь, поэт
 assumed-tonight-after-midnight = Уже за полночь, поэтому «сегодня ночью» я понял как эту ночь: { $date }
 assumed-typo = «{ $typed }» я прочитал как «{ $read }».
 assumed-weekday-of-date = Вы написали «{ $said }», но это { $date }: я оставил дату.
+assumed-clock-skipped = { $date } времени { $said } нет: в этот день часы переводят вперёд. Я поставил { $chosen }.
 assumed-second-time = Вторая задача с тем же текстом напомнит { $when }.
 assumed-other-zone = { $theirs } по { $offset } — это { $yours } по вашему времени.
 unplaced-repeat = «{ $words }» не получилось сделать повтором, поэтому задача сохранена без повтора. Чтобы она повторялась, нажмите «Изменить время» и отправьте повтор, например: каждый день в 9:00

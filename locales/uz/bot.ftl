@@ -230,6 +230,7 @@ assumed-day-after-tomorrow-after-midnight = Yarim tun o'tdi, shuning uchun “in
 assumed-tonight-after-midnight = Yarim tundan o'tdi, shuning uchun «bugun kechasi»ni shu tun deb tushundim: { $date }.
 assumed-typo = “{ $typed }” so'zini “{ $read }” deb o'qidim.
 assumed-weekday-of-date = Siz «{ $said }» deb yozdingiz, lekin sana { $date }: sanani qoldirdim.
+assumed-clock-skipped = { $date } kuni { $said } bo'lmaydi: o'sha kuni soatlar oldinga suriladi. { $chosen } ni oldim.
 assumed-second-time = Xuddi shu matnli ikkinchi vazifa { $when } eslatadi.
 assumed-other-zone = { $offset } bo'yicha { $theirs } — sizning vaqtingiz bilan { $yours }.
 unplaced-repeat = “{ $words }” iborasini takrorga aylantira olmadim, shuning uchun vazifa takrorsiz saqlandi. Takrorlansin desangiz, «Vaqtni o'zgartirish» tugmasini bosib, takrorni yozing, masalan: har kuni 9:00

@@ -261,6 +261,14 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
                 ("date", Arg::Text(&day(*date))),
             ],
         ),
+        Assumption::ClockSkipped { said, chosen, date } => tr.t_with(
+            "assumed-clock-skipped",
+            &[
+                ("said", Arg::Text(&clock(*said))),
+                ("chosen", Arg::Text(&clock(*chosen))),
+                ("date", Arg::Text(&day(*date))),
+            ],
+        ),
         Assumption::Typo { typed, read } => {
             let read = in_script_of(typed, read);
             tr.t_with(
@@ -361,6 +369,25 @@ mod tests {
         // As written, in the daytime: not worth a line.
         assert!(line(time(9, 30), time(9, 30)).is_empty());
         assert!(line(time(12, 0), time(12, 0)).is_empty());
+    }
+
+    #[test]
+    fn a_time_the_clocks_skip_says_the_time_taken() {
+        let berlin = chrono_tz::Europe::Berlin;
+        let now = Utc.with_ymd_and_hms(2026, 3, 27, 9, 0, 0).unwrap();
+        let at = |h, m| NaiveTime::from_hms_opt(h, m, 0).unwrap();
+        let skipped = Assumption::ClockSkipped {
+            said: at(2, 30),
+            chosen: at(3, 0),
+            date: chrono::NaiveDate::from_ymd_opt(2026, 3, 29).unwrap(),
+        };
+        let lines = notes(Tr::new(Lang::En), berlin, now, &[skipped], &[]);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].contains("There is no 02:30 on Sun 29 Mar")
+                && lines[0].contains("I took 03:00"),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -318,6 +318,16 @@ pub enum Assumption {
         /// The date taken.
         date: NaiveDate,
     },
+    /// The time said does not exist on its day: the clocks go forward past it ("02:30" on the
+    /// day Berlin moves from 02:00 to 03:00). The first instant after the gap was taken.
+    ClockSkipped {
+        /// The time as said (read on the 24-hour clock).
+        said: NaiveTime,
+        /// The time taken: where the clocks go to.
+        chosen: NaiveTime,
+        /// The day it happened on.
+        date: NaiveDate,
+    },
     /// A word one letter away from a key word was read as that word ("tomorow", "завтро").
     Typo {
         /// The word as typed.

@@ -191,6 +191,28 @@ pub(super) fn new_schedule(
     parsed: &ParsedEdit,
     now: DateTime<Utc>,
 ) -> Result<Schedule, DueError> {
+    let mut schedule = schedule_for(task, parsed, now)?;
+    // The answer's time skipped by the clocks is said of the day the task keeps, if there too.
+    let local = to_local(task.zone, schedule.due_at);
+    schedule
+        .assumptions
+        .retain_mut(|assumption| match assumption {
+            Assumption::ClockSkipped { said, chosen, date } => {
+                (*chosen, *date) = (local.time(), local.date());
+                *said != local.time()
+                    && resolve_local(task.zone, local.date().and_time(*said)) == schedule.due_at
+            }
+            _ => true,
+        });
+    Ok(schedule)
+}
+
+/// [`new_schedule`] before its notes are checked against the day kept.
+fn schedule_for(
+    task: &Task,
+    parsed: &ParsedEdit,
+    now: DateTime<Utc>,
+) -> Result<Schedule, DueError> {
     let said = parsed.said;
     let whole = |due_at, recurrence| Schedule {
         due_at,

@@ -4,8 +4,8 @@
 mod time;
 
 use chrono::{
-    DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeDelta, Timelike, Utc, Weekday,
-    WeekdaySet,
+    DateTime, Datelike, Days, LocalResult, Months, NaiveDate, NaiveTime, TimeDelta, TimeZone,
+    Timelike, Utc, Weekday, WeekdaySet,
 };
 use chrono_tz::Tz;
 
@@ -50,6 +50,7 @@ pub(super) fn resolve(
     let said = cued(Said::read(spec.clock, spec.period)?, cue, &mut notes);
     let zone = spec.zone.unwrap_or(tz);
     let (due, recurrence) = moment(spec, said, now, zone, &mut notes)?;
+    notes.extend(skipped(said, due, zone));
     if to_local(zone, due).year() > MAX_YEAR {
         return Err(too_far());
     }
@@ -75,6 +76,31 @@ pub(super) fn resolve(
         assumptions: notes,
         choice,
     })
+}
+
+/// The note that the time `said` does not exist on the day of `due`, which a spring-forward gap
+/// moved to the first instant after it ([`resolve_local`]); `None` when it was taken as said.
+fn skipped(said: Said, due: DateTime<Utc>, zone: Tz) -> Option<Assumption> {
+    let local = to_local(zone, due);
+    let readings = match said {
+        Said::Nothing => return None,
+        Said::Exact(time) => [time, time],
+        Said::Either { am, pm, .. } => [am, pm],
+        Said::Midnight => [NaiveTime::MIN, NaiveTime::MIN],
+    };
+    readings
+        .into_iter()
+        .find(|&time| {
+            let wall = local.date().and_time(time);
+            time != local.time()
+                && matches!(zone.from_local_datetime(&wall), LocalResult::None)
+                && resolve_local(zone, wall) == due
+        })
+        .map(|said| Assumption::ClockSkipped {
+            said,
+            chosen: local.time(),
+            date: local.date(),
+        })
 }
 
 /// The deadline (and rule) that `spec` means with the time of day `said`.
