@@ -71,6 +71,10 @@ const TASHKENT_JAN_END: Scene = Scene {
     tz: Tz::Asia__Tashkent,
     now: "2026-01-31 13:40",
 };
+const TASHKENT_APR: Scene = Scene {
+    tz: Tz::Asia__Tashkent,
+    now: "2026-04-17 10:00",
+};
 const MOSCOW_EVENING: Scene = Scene {
     tz: Tz::Europe__Moscow,
     now: "2026-03-27 20:00",
@@ -1035,6 +1039,8 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "oy oxirida to'lov", due("2026-03-31 09:00", "to'lov")),
         (TASHKENT, Uz, "aprel oxirida sug'urta", due("2026-04-30 09:00", "sug'urta")),
         (TASHKENT, Uz, "oyning oxirgi kuni hisobot", due("2026-03-31 09:00", "hisobot")),
+        // A weekday with the possessive and a case ("jumasida") is that weekday: it rang today.
+        (TASHKENT_APR, Uz, "oyning oxirgi jumasida soat 19 da jamoa bilan kechki ovqat", due("2026-04-24 19:00", "jamoa bilan kechki ovqat").nothing_unplaced()),
         (TASHKENT, Uz, "15-sanasida shifokor", due("2026-04-15 09:00", "shifokor")),
         (TASHKENT, Uz, "15-kuni soat 10 da shifokor", due("2026-04-15 10:00", "shifokor")),
         // ==== Spoken times ====

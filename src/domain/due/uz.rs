@@ -245,8 +245,11 @@ pub(super) const WORDS: &[(&str, Key)] = &[
 ];
 
 /// Case endings that may follow a weekday or month name: `dushanbaga`,
-/// `dekabrda`, `dushanbasi`.
-const ENDINGS: &[&str] = &["dagi", "gacha", "ning", "dan", "ga", "da", "ni", "si"];
+/// `dekabrda`, `dushanbasi`, and the possessive with a case: `oxirgi jumasida` ("on the last
+/// Friday of it"), `dushanbasiga`. Longer endings first.
+const ENDINGS: &[&str] = &[
+    "dagi", "gacha", "sidan", "sida", "siga", "sini", "ning", "dan", "ga", "da", "ni", "si",
+];
 
 /// Every word of the list with its meanings, and every inflected form [`inflected`] reads
 /// (`dushanbaga`, `beshda`), for building lookups over spellings that differ from these.
