@@ -7,7 +7,7 @@ use remindbot::domain::lang::Lang;
 use remindbot::i18n::{Arg, Tr};
 
 use crate::app::{TestApp, buttons, text};
-use crate::bot_misreadings::{at, at_noon, task_id, today};
+use crate::bot_misreadings::{at, at_noon, task_id, today, zone_at};
 use crate::bot_trust::{edit, stored, toast};
 
 /// The labels of the first row of buttons under a message.
@@ -153,4 +153,27 @@ fn hour_choice_note_in_every_script() {
         })
         .collect();
     insta::assert_snapshot!("hour_choice_note", lines.join("\n"));
+}
+
+#[tokio::test]
+async fn an_hour_first_read_in_the_night_offers_the_afternoon_with_a_button() {
+    let mut app = TestApp::start().await;
+    let zone = zone_at(15);
+    let ann = app.user("Ann", "en");
+    app.say(ann, &format!("/tz {}", zone.name())).await;
+    // "call client at 2" at 15:xx: 14:00 has passed, so 02:00 tonight comes first; few tasks
+    // mean the night, so 14:00 is one tap away (it rang at 02:00 with only a note).
+    let card = app.say(ann, "call client at 2").await;
+    assert_eq!(first_row(&card), ["✓ 02:00", "14:00"], "{card:?}");
+    let id = task_id(&card);
+    let tomorrow = today(zone).succ_opt().unwrap();
+    assert_eq!(stored(&app, id).await.1, at(zone, tomorrow, 2, 0));
+    app.tap(ann, card.message_id, ann, &format!("h:{id}:e"))
+        .await;
+    app.message_once(ann, card.message_id, |e| {
+        first_row(e).contains(&"✓ 14:00".to_owned())
+    })
+    .await;
+    assert_eq!(stored(&app, id).await.1, at(zone, tomorrow, 14, 0));
+    app.stop().await;
 }

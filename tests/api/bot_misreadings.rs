@@ -18,8 +18,13 @@ use crate::bot_trust::{button, edit, stored};
 
 /// A zone in which it is now past noon and before 13:00: a whole-hour offset from UTC.
 pub(crate) fn noon_zone() -> Tz {
+    zone_at(12)
+}
+
+/// A zone in which it is now `local_hour`:xx (0–23): a whole-hour offset from UTC.
+pub(crate) fn zone_at(local_hour: i32) -> Tz {
     let hour = i32::try_from(Utc::now().hour()).unwrap();
-    let offset = (12 - hour + 36) % 24 - 12; // -12..=11, so that local = 12:xx
+    let offset = (local_hour - hour + 36) % 24 - 12; // -12..=11, so that local = local_hour:xx
     let offset = if offset == -12 { 12 } else { offset };
     let name = match offset {
         0 => "UTC".to_owned(),

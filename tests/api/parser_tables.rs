@@ -1039,6 +1039,13 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "oy oxirida to'lov", due("2026-03-31 09:00", "to'lov")),
         (TASHKENT, Uz, "aprel oxirida sug'urta", due("2026-04-30 09:00", "sug'urta")),
         (TASHKENT, Uz, "oyning oxirgi kuni hisobot", due("2026-03-31 09:00", "hisobot")),
+        // An hour without a day whose first reading is in the night: taken, and the afternoon
+        // offered with a button ("call client at 1" at 13:40 rang at 01:00 with only a note).
+        (TASHKENT_JAN_END, En, "call client at 1", due("2026-02-01 01:00", "call client").asks("2026-02-01 01:00", "2026-02-01 13:00")),
+        (TASHKENT_JAN_END, Ru, "в 1 позвонить врачу", due("2026-02-01 01:00", "позвонить врачу").asks("2026-02-01 01:00", "2026-02-01 13:00")),
+        (TASHKENT_JAN_END, Ru, "в 2 позвонить врачу", due("2026-01-31 14:00", "позвонить врачу").sure()),
+        (TASHKENT_JAN_END, En, "at 3 call mom", due("2026-01-31 15:00", "call mom").sure()),
+        (TASHKENT_JAN_END, En, "wake me at 5", due("2026-02-01 05:00", "wake me").sure()),
         // A weekday with the possessive and a case ("jumasida") is that weekday: it rang today.
         (TASHKENT_APR, Uz, "oyning oxirgi jumasida soat 19 da jamoa bilan kechki ovqat", due("2026-04-24 19:00", "jamoa bilan kechki ovqat").nothing_unplaced()),
         (TASHKENT, Uz, "15-sanasida shifokor", due("2026-04-15 09:00", "shifokor")),

@@ -154,8 +154,9 @@ fn cued(said: Said, cue: Option<Period>, notes: &mut Vec<Assumption>) -> Said {
 /// Both readings of an hour in [`AMBIGUOUS_HOURS`] said without am/pm, a part of the day or a
 /// word of the morning or evening, on a named day, after "in 2 days" or in a day-based repeat
 /// ("tomorrow at 6", "every day at 7"): the one taken (the daytime reading, `taken`) and the
-/// other, resolved the same way. `None` for any other phrase, or when the other reading is no
-/// moment (in the past).
+/// other, resolved the same way. Also an hour without a day whose first reading is in the night
+/// before [`NIGHT_ENDS`] ("at 1" at 13:40: 01:00, and 13:00 offered). `None` for any other
+/// phrase, or when the other reading is no moment (in the past).
 fn choice(
     spec: &Spec,
     said: Said,
@@ -175,10 +176,18 @@ fn choice(
             .day
             .or(spec.until)
             .is_some_and(|day| day != DayRef::Today);
-    if !named_day || !AMBIGUOUS_HOURS.contains(&typed.hour()) {
+    // "call client at 1" at 13:40, no day: the reading that comes first is in the night, which
+    // few tasks mean, so the afternoon one is offered as well.
+    let no_day = spec.day.is_none() && spec.until.is_none() && spec.repeat.is_none();
+    let in_the_night =
+        no_day && spec.relative.is_none() && to_local(tz, taken.0).time() == am && am < NIGHT_ENDS;
+    let chosen = if in_the_night {
+        am
+    } else if named_day && AMBIGUOUS_HOURS.contains(&typed.hour()) {
+        super::daytime_reading(typed)
+    } else {
         return None;
-    }
-    let chosen = super::daytime_reading(typed);
+    };
     let other = if chosen == am { pm } else { am };
     let (due, recurrence) = moment(spec, Said::Exact(other), now, tz, &mut Vec::new()).ok()?;
     let taken = Reading {
