@@ -1046,6 +1046,12 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT_JAN_END, Ru, "в 2 позвонить врачу", due("2026-01-31 14:00", "позвонить врачу").sure()),
         (TASHKENT_JAN_END, En, "at 3 call mom", due("2026-01-31 15:00", "call mom").sure()),
         (TASHKENT_JAN_END, En, "wake me at 5", due("2026-02-01 05:00", "wake me").sure()),
+        // Chat spellings: "2moro" (today, left in the text), Uzbek "daq" and an ablative typed
+        // apart (asked when).
+        (BERLIN_FRI, En, "remind me 2moro at 11 to collect the documents", due("2026-03-28 11:00", "collect the documents").nothing_unplaced()),
+        (BERLIN_FRI, En, "call bob 2morrow", due("2026-03-28 09:00", "call bob")),
+        (TASHKENT, Uz, "15 daq dan keyin choynakni o'chirish", due("2026-03-27 10:15", "choynakni o'chirish")),
+        (TASHKENT, Uz, "15 daqiqa dan keyin choy", due("2026-03-27 10:15", "choy")),
         // A weekday with the possessive and a case ("jumasida") is that weekday: it rang today.
         (TASHKENT_APR, Uz, "oyning oxirgi jumasida soat 19 da jamoa bilan kechki ovqat", due("2026-04-24 19:00", "jamoa bilan kechki ovqat").nothing_unplaced()),
         (TASHKENT, Uz, "15-sanasida shifokor", due("2026-04-15 09:00", "shifokor")),

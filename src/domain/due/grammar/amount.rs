@@ -19,6 +19,8 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         return None;
     }
     let span = amount(c)?;
+    // "15 daq dan keyin": the ablative typed apart from its unit.
+    let _ = c.eat_word("dan") || c.eat_word("дан");
     (c.eat(Key::Later) || c.eat_all(&[Key::From, Key::Now])).then_some(Item::Relative(span))
 }
 

@@ -126,6 +126,13 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             _ => None,
         })
         .or_else(|| {
+            // "2moro", "2morrow": chat spelling, a number and a word to the lexer.
+            c.attempt(|c| {
+                let two = c.eat_number() == Some((2, 1));
+                (two && (c.eat_word("moro") || c.eat_word("morrow"))).then_some(DayRef::Tomorrow)
+            })
+        })
+        .or_else(|| {
             // "the day after tomorrow", and "after tomorrow" as English learnt from Russian or
             // Uzbek says it.
             c.eat(Key::The);
