@@ -1052,6 +1052,11 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "call bob 2morrow", due("2026-03-28 09:00", "call bob")),
         (TASHKENT, Uz, "15 daq dan keyin choynakni o'chirish", due("2026-03-27 10:15", "choynakni o'chirish")),
         (TASHKENT, Uz, "15 daqiqa dan keyin choy", due("2026-03-27 10:15", "choy")),
+        // A city of two words, or more cities, with "time" is that zone ("9am New York time" was
+        // Tashkent's 9am with "New York time" in the text); a city alone is a place.
+        (TASHKENT, En, "team call at 9am New York time", due("2026-03-27 18:00", "team call").noted("OtherZone")),
+        (TASHKENT, En, "call at 15:00 Paris time", due("2026-03-27 19:00", "call").noted("OtherZone")),
+        (TASHKENT, En, "flight to New York tomorrow at 10", due("2026-03-28 10:00", "flight to New York").unnoted("OtherZone")),
         // A weekday with the possessive and a case ("jumasida") is that weekday: it rang today.
         (TASHKENT_APR, Uz, "oyning oxirgi jumasida soat 19 da jamoa bilan kechki ovqat", due("2026-04-24 19:00", "jamoa bilan kechki ovqat").nothing_unplaced()),
         (TASHKENT, Uz, "15-sanasida shifokor", due("2026-04-15 09:00", "shifokor")),

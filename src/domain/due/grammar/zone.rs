@@ -13,7 +13,7 @@ pub(super) fn zone(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     if let Some(zone) = c.eat_pick(abbreviation) {
         return Some(Item::Zone(zone));
     }
-    let zone = c.eat_pick(city)?;
+    let zone = c.attempt(two_word_city).or_else(|| c.eat_pick(city))?;
     let said = if by {
         c.eat_word("времени");
         true
@@ -26,6 +26,17 @@ pub(super) fn zone(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         false
     };
     said.then_some(Item::Zone(zone))
+}
+
+/// A city whose name is two words: "New York time", "Los Angeles time".
+fn two_word_city(c: &mut Cursor<'_>) -> Option<Tz> {
+    [
+        (["new", "york"], Tz::America__New_York),
+        (["los", "angeles"], Tz::America__Los_Angeles),
+        (["san", "francisco"], Tz::America__Los_Angeles),
+    ]
+    .into_iter()
+    .find_map(|(words, zone)| c.eat_all_words(&words).then_some(zone))
 }
 
 fn abbreviation(key: Key) -> Option<Tz> {
