@@ -1057,6 +1057,10 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, En, "team call at 9am New York time", due("2026-03-27 18:00", "team call").noted("OtherZone")),
         (TASHKENT, En, "call at 15:00 Paris time", due("2026-03-27 19:00", "call").noted("OtherZone")),
         (TASHKENT, En, "flight to New York tomorrow at 10", due("2026-03-28 10:00", "flight to New York").unnoted("OtherZone")),
+        // Uzbek minutes to or past an hour in digits ("soat 6 ga 15 daqiqa qolganda" was 18:00
+        // with the minutes left in the text).
+        (TASHKENT, Uz, "soat 6 ga 15 daqiqa qolganda avtobusga chiqish", due("2026-03-27 17:45", "avtobusga chiqish").nothing_unplaced()),
+        (TASHKENT, Uz, "soat 5 dan 10 daqiqa o'tganda qo'ng'iroq", due("2026-03-27 17:10", "qo'ng'iroq")),
         // A weekday with the possessive and a case ("jumasida") is that weekday: it rang today.
         (TASHKENT_APR, Uz, "oyning oxirgi jumasida soat 19 da jamoa bilan kechki ovqat", due("2026-04-24 19:00", "jamoa bilan kechki ovqat").nothing_unplaced()),
         (TASHKENT, Uz, "15-sanasida shifokor", due("2026-04-15 09:00", "shifokor")),

@@ -470,9 +470,9 @@ fn russian_without(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
 }
 
 /// "beshdan o'n besh daqiqa o'tganda", "beshdan chorak o'tganda", "oltiga o'n besh daqiqa
-/// qolganda", "oltiga chorak qolganda".
+/// qolganda", "oltiga chorak qolganda", and in digits "soat 6 ga 15 daqiqa qolganda".
 fn uzbek(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
-    let (hour, case) = number_word(c)?;
+    let (hour, case) = number_word(c).or_else(|| c.attempt(hour_in_digits_with_case))?;
     let minutes = if c.eat(Key::Quarter) {
         15
     } else {
@@ -485,6 +485,20 @@ fn uzbek(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
         Case::To if c.eat(Key::To) => before(hour, minutes),
         _ => None,
     }
+}
+
+/// `[soat] 6 ga`, `[soat] 5 dan`: an hour in digits with its dative or ablative typed apart.
+fn hour_in_digits_with_case(c: &mut Cursor<'_>) -> Option<(u32, Case)> {
+    let _ = c.eat_word("soat") || c.eat_word("соат");
+    let hour = hour_number(c)?;
+    let case = if c.eat_word("ga") || c.eat_word("га") {
+        Case::To
+    } else if c.eat_word("dan") || c.eat_word("дан") {
+        Case::From
+    } else {
+        return None;
+    };
+    Some((hour, case))
 }
 
 /// The minutes of an English spoken time: "half", "a quarter", "ten", "10 minutes" (digits
