@@ -1061,6 +1061,10 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         // with the minutes left in the text).
         (TASHKENT, Uz, "soat 6 ga 15 daqiqa qolganda avtobusga chiqish", due("2026-03-27 17:45", "avtobusga chiqish").nothing_unplaced()),
         (TASHKENT, Uz, "soat 5 dan 10 daqiqa o'tganda qo'ng'iroq", due("2026-03-27 17:10", "qo'ng'iroq")),
+        // "first thing" is the morning (it stayed in the text), but not "the first thing".
+        (BERLIN_FRI, En, "first thing tomorrow email bob", due("2026-03-28 09:00", "email bob").noted("TimeNotSaid")),
+        (BERLIN_FRI, En, "email bob first thing tomorrow", due("2026-03-28 09:00", "email bob")),
+        (BERLIN_FRI, En, "the first thing to buy is milk tomorrow", due("2026-03-28 09:00", "the first thing to buy is milk")),
         // A weekday with the possessive and a case ("jumasida") is that weekday: it rang today.
         (TASHKENT_APR, Uz, "oyning oxirgi jumasida soat 19 da jamoa bilan kechki ovqat", due("2026-04-24 19:00", "jamoa bilan kechki ovqat").nothing_unplaced()),
         (TASHKENT, Uz, "15-sanasida shifokor", due("2026-04-15 09:00", "shifokor")),

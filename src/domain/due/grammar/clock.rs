@@ -562,7 +562,11 @@ fn meridiem(c: &mut Cursor<'_>) -> Option<bool> {
 /// "this evening" is today's evening; a part of the day said with a marker or as an adverb
 /// ("вечером", "kechqurun") stands for a time by itself.
 pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
-    if let Some(item) = c.attempt(lunch).or_else(|| c.attempt(end_of_day)) {
+    if let Some(item) = c
+        .attempt(lunch)
+        .or_else(|| c.attempt(end_of_day))
+        .or_else(|| c.attempt(first_thing))
+    {
         return Some(item);
     }
     let this = c.eat(Key::This);
@@ -636,4 +640,18 @@ fn end_of_day(c: &mut Cursor<'_>) -> Option<Item> {
     c.eat(Key::Of);
     let _ = c.eat(Key::The) || c.eat(Key::This);
     (day(c) && !c.peek_number()).then_some(evening)
+}
+
+/// "first thing [in the morning]": the morning, whose time the chat says it took; not after "the"
+/// or "my" ("the first thing to buy").
+fn first_thing(c: &mut Cursor<'_>) -> Option<Item> {
+    // "the first thing to buy" is no time.
+    let named = c.pos() > 0 && matches!(c.word_at(c.pos() - 1), Some("the" | "a" | "my" | "our"));
+    (!named && c.eat_all_words(&["first", "thing"])).then_some(())?;
+    let _ = c.eat_all(&[Key::In, Key::The, Key::Period(Period::Morning)])
+        || c.eat(Key::Period(Period::Morning));
+    Some(Item::Period {
+        period: Period::Morning,
+        word: PeriodWord::Alone,
+    })
 }
