@@ -15,6 +15,17 @@ fn first_row(entry: &tgsim::TranscriptEntry) -> Vec<String> {
     entry.buttons[0].iter().map(|b| b.text.clone()).collect()
 }
 
+/// Taps the evening button under `card` and waits for the card to tick it, labelled `label`.
+async fn tap_evening(app: &TestApp, user: i64, card: &tgsim::TranscriptEntry, label: &str) {
+    let id = task_id(card);
+    app.tap(user, card.message_id, user, &format!("h:{id}:e"))
+        .await;
+    app.message_once(user, card.message_id, |e| {
+        first_row(e).contains(&format!("✓ {label}"))
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn hour_choice_buttons_give_the_time_they_say() {
     let mut app = TestApp::start().await;
@@ -83,12 +94,7 @@ async fn an_hour_choice_in_a_repeat_keeps_repeating_at_the_time_tapped() {
     let id = task_id(&card);
     let tomorrow = today(zone).succ_opt().unwrap();
     assert_eq!(stored(&app, id).await.1, at(zone, tomorrow, 7, 0));
-    app.tap(ann, card.message_id, ann, &format!("h:{id}:e"))
-        .await;
-    app.message_once(ann, card.message_id, |e| {
-        first_row(e).contains(&"✓ 19:00".to_owned())
-    })
-    .await;
+    tap_evening(&app, ann, &card, "19:00").await;
     let (_, due, rule, ..) = stored(&app, id).await;
     // Tonight's 19:00 is the first, and every day after it.
     assert_eq!(due, at(zone, today(zone), 19, 0));
@@ -168,12 +174,7 @@ async fn an_hour_first_read_in_the_night_offers_the_afternoon_with_a_button() {
     let id = task_id(&card);
     let tomorrow = today(zone).succ_opt().unwrap();
     assert_eq!(stored(&app, id).await.1, at(zone, tomorrow, 2, 0));
-    app.tap(ann, card.message_id, ann, &format!("h:{id}:e"))
-        .await;
-    app.message_once(ann, card.message_id, |e| {
-        first_row(e).contains(&"✓ 14:00".to_owned())
-    })
-    .await;
+    tap_evening(&app, ann, &card, "14:00").await;
     assert_eq!(stored(&app, id).await.1, at(zone, tomorrow, 14, 0));
     app.stop().await;
 }
