@@ -495,11 +495,12 @@ fn read_phrase(
     let second = found
         .second
         .and_then(|spec| resolve::resolve(&spec, second_cue, now, tz).ok());
-    // Two hours typed differently cannot be one time: "pills at 9 and 21" in the evening read 9
-    // as 21:00, which the second time says, so the first is the morning.
-    if let (Some(first), Some(other)) = (found.spec.clock, found.second.and_then(|s| s.clock))
+    // Two times said differently cannot be one: "pills at 9 and 21" or "at 9 and 9pm" in the
+    // evening read 9 as 21:00, which the second time says, so the first is the morning ("в 9 и в
+    // 9", said alike, stays one reminder).
+    if let (Some(first), Some(other)) = (found.spec.clock, found.second)
         && second.as_ref().is_some_and(|s| s.due == resolved.due)
-        && (first.hour, first.minute) != (other.hour, other.minute)
+        && (other.clock != Some(first) || other.period != found.spec.period)
         && first.meridiem.is_none()
         && (1..12).contains(&first.hour)
     {

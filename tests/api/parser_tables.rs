@@ -1065,6 +1065,21 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "first thing tomorrow email bob", due("2026-03-28 09:00", "email bob").noted("TimeNotSaid")),
         (BERLIN_FRI, En, "email bob first thing tomorrow", due("2026-03-28 09:00", "email bob")),
         (BERLIN_FRI, En, "the first thing to buy is milk tomorrow", due("2026-03-28 09:00", "the first thing to buy is milk")),
+        // From review: a lead after the time or without "before"/"до" describes the task; "until
+        // the end of the day" after a repeat is no time of day; "9 and 9pm" are two times; more
+        // people counted; Uzbek minutes to an hour past 12; one mile.
+        (MOSCOW, Ru, "завтра в 18:00 отправить отчёт за день руководителю", due("2026-03-28 18:00", "отправить отчёт за день руководителю")),
+        (MOSCOW, Ru, "каждый день в 8 пить таблетки за 30 минут до еды", due("2026-03-28 08:00", "пить таблетки за 30 минут до еды").every("FREQ=DAILY")),
+        (BERLIN_FRI, En, "at 8 take medicine 1 hour before breakfast", due("2026-03-28 08:00", "take medicine 1 hour before breakfast")),
+        (MOSCOW, Ru, "пить воду каждый час до конца дня", due("2026-03-27 11:00", "пить воду до конца дня").every("FREQ=HOURLY;DTSTART=20260327T080000Z")),
+        (BERLIN_EVENING, En, "pills at 9 and 9pm", due("2026-03-28 09:00", "pills").also("2026-03-27 21:00")),
+        (MOSCOW_EVENING, Ru, "таблетки в 9 и в 9 вечера", due("2026-03-28 09:00", "таблетки").also("2026-03-27 21:00")),
+        (MOSCOW_EVENING, Ru, "таблетки в 9 и в 9", due("2026-03-27 21:00", "таблетки").once()),
+        (MOSCOW, Ru, "урок в 3 и 15 учеников", due("2026-03-27 15:00", "урок 15 учеников").once()),
+        (MOSCOW, Ru, "встреча завтра в 10 и 15 чел придут", due("2026-03-28 10:00", "встреча 15 чел придут").once()),
+        (TASHKENT, Uz, "soat 18 ga 15 daqiqa qolganda chiqish", due("2026-03-27 17:45", "chiqish")),
+        (TASHKENT, Uz, "soat 17 dan 10 daqiqa o'tganda qo'ng'iroq", due("2026-03-27 17:10", "qo'ng'iroq")),
+        (BERLIN_FRI, En, "tomorrow morning 1 mile swim", due("2026-03-28 09:00", "1 mile swim")),
         // A weekday with the possessive and a case ("jumasida") is that weekday: it rang today.
         (TASHKENT_APR, Uz, "oyning oxirgi jumasida soat 19 da jamoa bilan kechki ovqat", due("2026-04-24 19:00", "jamoa bilan kechki ovqat").nothing_unplaced()),
         (TASHKENT, Uz, "15-sanasida shifokor", due("2026-04-15 09:00", "shifokor")),

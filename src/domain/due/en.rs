@@ -213,6 +213,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("pieces", Measure),
     ("km", Measure),
     ("miles", Measure),
+    ("mile", Measure),
     ("laps", Measure),
     ("noon", Noon),
     ("midday", Noon),

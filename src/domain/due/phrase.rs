@@ -130,33 +130,30 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     }
     if let Some((lead, spec)) = lead_apart(lexed, first, &run) {
         // "before" stays with the event it points to: "leave home before the concert".
-        let last = lead.end - 1;
-        let before = [Key::Before, Key::Until]
-            .iter()
-            .any(|key| lexed.has(last, *key));
-        let lead_end = if before && lead.end <= run.start {
-            last
-        } else {
-            lead.end
-        };
-        let mut ranges = [(lead.start, lead_end), (run.start, run.end)];
-        ranges.sort_unstable();
+        let ranges = [(lead.start, lead.end - 1), (run.start, run.end)];
         return Some(found(input, lexed, spec, &ranges));
     }
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
 }
 
-/// A lead time said apart from the phrase `run` inside the text ("leave home 30 min before the
-/// 7pm concert"), and the phrase with it: the reminder is that long before, not at the time.
+/// A lead time in the text a few words before the time `run`, ending in "before"
+/// or "до" ("leave home 30 min before the 7pm concert", "выйти за 30 минут до концерта в 19:00"),
+/// and the phrase with it: the reminder is that long before, not at the time. A lead after the
+/// time, or without "before", describes the task ("за 30 минут до еды", "отчёт за день").
 fn lead_apart(lexed: &Lexed, first: usize, run: &Run) -> Option<(Run, Spec)> {
     if run.spec.lead.is_some() {
         return None;
     }
-    let lead = (first..lexed.len())
-        .filter(|&i| i < run.start || i >= run.end)
+    let lead = (first..run.start)
         .filter_map(|i| chain(lexed, i))
         .find(|r| {
-            r.spec.lead.is_some() && r.spec.parts == 1 && (r.end <= run.start || r.start >= run.end)
+            r.spec.lead.is_some()
+                && r.spec.parts == 1
+                && r.end <= run.start
+                && run.start - r.end <= MAX_GLUE
+                && [Key::Before, Key::Until]
+                    .iter()
+                    .any(|key| lexed.has(r.end - 1, *key))
         })?;
     let spec = lead.spec.merged(&run.spec)?;
     Some((lead, spec))

@@ -481,16 +481,17 @@ fn uzbek(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
         m
     };
     match case {
-        Case::From if c.eat(Key::Past) && (1..=12).contains(&hour) => Some((hour, minutes)),
+        Case::From if c.eat(Key::Past) && (1..=23).contains(&hour) => Some((hour, minutes)),
         Case::To if c.eat(Key::To) => before(hour, minutes),
         _ => None,
     }
 }
 
-/// `[soat] 6 ga`, `[soat] 5 dan`: an hour in digits with its dative or ablative typed apart.
+/// `[soat] 6 ga`, `[soat] 18 dan`: an hour in digits (up to 23) with its dative or ablative typed
+/// apart.
 fn hour_in_digits_with_case(c: &mut Cursor<'_>) -> Option<(u32, Case)> {
     let _ = c.eat_word("soat") || c.eat_word("соат");
-    let hour = hour_number(c)?;
+    let hour = count(c, 23).filter(|h| *h > 0)?;
     let case = if c.eat_word("ga") || c.eat_word("га") {
         Case::To
     } else if c.eat_word("dan") || c.eat_word("дан") {
@@ -522,9 +523,10 @@ fn hour_number(c: &mut Cursor<'_>) -> Option<u32> {
     count(c, 12).filter(|h| *h > 0)
 }
 
-/// `minutes` before `hour` on a 12-hour clock: 15 before 6 is 5:45, 15 before 1 is 12:45.
+/// `minutes` before `hour` on a 12-hour clock: 15 before 6 is 5:45, 15 before 1 is 12:45; an
+/// hour past 12 (Uzbek "soat 18 ga") is on the 24-hour clock: 15 before 18 is 17:45.
 fn before(hour: u32, minutes: u32) -> Option<(u32, u32)> {
-    if !(1..=12).contains(&hour) || !(1..=59).contains(&minutes) {
+    if !(1..=23).contains(&hour) || !(1..=59).contains(&minutes) {
         return None;
     }
     let previous = if hour == 1 { 12 } else { hour - 1 };
@@ -618,7 +620,8 @@ fn lunch(c: &mut Cursor<'_>) -> Option<Item> {
 }
 
 /// "by the end of the day", "в конце дня", "к концу дня", "kun oxirida", "eod": the evening,
-/// whose time the chat says it took.
+/// whose time the chat says it took. After "until" or "до" the words would end a repeat, which the
+/// bot does not read ("каждый час до конца дня").
 fn end_of_day(c: &mut Cursor<'_>) -> Option<Item> {
     let evening = Item::Period {
         period: Period::Evening,
@@ -628,7 +631,11 @@ fn end_of_day(c: &mut Cursor<'_>) -> Option<Item> {
         return Some(evening);
     }
     let day = |c: &mut Cursor<'_>| c.eat(Key::Unit(Unit::Day)) || c.eat(Key::DayNoun);
-    let _ = c.eat(Key::At) || c.eat(Key::By) || c.eat(Key::Until);
+    // Not after "until" or "до": "каждый час до конца дня" ends a repeat, which is not read.
+    if c.pos() > 0 && c.has_at(c.pos() - 1, Key::Until) {
+        return None;
+    }
+    let _ = c.eat(Key::At) || c.eat(Key::By);
     if day(c) {
         // Uzbek puts the day first: "kun oxirida", "kun oxirigacha".
         return c.eat(Key::End).then_some(evening);
