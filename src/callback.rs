@@ -132,8 +132,9 @@ pub enum Action {
         /// The task.
         task_id: TaskId,
     },
-    /// Read the hour of a new task, said without am/pm on a named day ("tomorrow at 6"), in
-    /// this half of the day (the [06:00] [18:00] buttons under its card).
+    /// Read the hour of a new task, said without am/pm on a named day ("tomorrow at 6") or first
+    /// read in the night ("at 1" at 13:40), in this half of the day (the 06:00 and 18:00 buttons
+    /// under its card).
     PickHour {
         /// The task.
         task_id: TaskId,

@@ -129,7 +129,7 @@ pub fn loose_repeat(tr: Tr, words: &str) -> String {
 }
 
 /// The line about an hour typed without am/pm that is either side of noon on a named day ("tomorrow
-/// at 6"), read as `chosen` and asked with two buttons ([`crate::bot::render::hour_choice_row`]):
+/// at 6") or first read in the night ("at 1" at 13:40), read as `chosen` and asked with two buttons ([`crate::bot::render::hour_choice_row`]):
 /// it names the button that gives the other reading, which gives just that.
 pub fn hour_choice(tr: Tr, chosen: NaiveTime) -> String {
     let other = chosen + TimeDelta::hours(12);

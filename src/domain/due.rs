@@ -185,9 +185,10 @@ pub struct ParsedDue {
     /// Time words left in the task text because they did not fit the phrase (see
     /// [`Unplaced`]); they never change `due`.
     pub unplaced: Vec<Unplaced>,
-    /// For an hour that is truly either side of noon on a named day ("tomorrow at 6"), both
-    /// readings: a chat asks which with two buttons and applies the answer with
-    /// [`ParsedDue::choose`]. `None` when the time was clear or has a natural reading.
+    /// For an hour that is truly either side of noon on a named day ("tomorrow at 6"), or one
+    /// without a day read first in the night ("at 1" at 13:40), both readings: a chat asks which
+    /// with two buttons and applies the answer with [`ParsedDue::choose`]. `None` when the time
+    /// was clear or has a natural reading.
     pub choice: Option<HourChoice>,
     /// Whether `due` (and the rule) would be the same in any zone: an elapsed time from now
     /// ("in 2 minutes", "через 2 часа", "every 3 hours"). A chat that does not know the user's

@@ -3,8 +3,9 @@
 //! alone keeps the time; a day and a time, or "in 2 hours", give the whole moment (a recurring
 //! task moves that one occurrence and keeps its rule); a repeat replaces the rule; a lead time
 //! replaces the lead; a text replaces the text, and an answer without any time phrase is a new
-//! text alone, the schedule and reminders untouched. The confirmation carries an Undo that puts
-//! the task back as it was.
+//! text alone, the schedule and reminders untouched (hours alone, "9" or "9 and 21", are a time).
+//! The confirmation says what was assumed (a second time left out, a time the clocks skip) and
+//! carries an Undo that puts the task back as it was.
 //!
 //! The confirmation also says what was assumed where it shaped the change
 //! ([`crate::bot::assumed`]): an hour without am/pm (on the task's own day when that is not

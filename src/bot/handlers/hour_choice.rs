@@ -1,8 +1,9 @@
 //! The [06:00] [18:00] buttons under a new task whose hour was said without am/pm on a named day
-//! ("tomorrow at 6", "в пятницу в 7", "ertaga soat 6 da"): the task is saved at once with the
-//! daytime reading, nothing waits for an answer, and a tap reads the hour in the other half of
-//! the day as Change time with that time would ("06:00": the same day, a repeat's same days,
-//! from its next such time). The card then shows the task as it is, the tapped button ticked, and its Undo takes
+//! ("tomorrow at 6", "в пятницу в 7", "ertaga soat 6 da"), or without a day and first read in the
+//! night ("call client at 1" at 13:40: [01:00] [13:00]): the task is saved at once with the reading
+//! taken, nothing waits for an answer, and a tap reads the hour in the other half of the day as
+//! Change time with that time would ("06:00": the same day, a repeat's same days, from its next
+//! such time). The card then shows the task as it is, the tapped button ticked, and its Undo takes
 //! the switch back.
 
 use chrono::{NaiveTime, TimeDelta, Timelike, Utc};

@@ -68,7 +68,7 @@ pub fn snooze_choices(tr: Tr, task_id: TaskId) -> Vec<InlineKeyboardButton> {
     ]
 }
 
-/// The two readings of an hour said without am/pm on a named day, as buttons under the new
+/// The two readings of an hour said without am/pm (see [`crate::domain::due::HourChoice`]), as buttons under the new
 /// task's card: the morning and the evening one of `chosen`'s hour ("06:00", "18:00"), the
 /// chosen one ticked; a tap reads the hour in that half of the day.
 pub fn hour_choice_row(task_id: TaskId, chosen: NaiveTime) -> Vec<InlineKeyboardButton> {

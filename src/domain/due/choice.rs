@@ -2,7 +2,8 @@
 //! 7", "в пятницу в 6", "ertaga soat 7 da", with no am/pm, no part of the day and no word of
 //! the morning or evening in the message. The parser takes the daytime reading (6 is 18:00, 7 is
 //! 07:00) and gives both, so that a chat can ask with two buttons ([06:00] [18:00]) and apply
-//! the one tapped ([`ParsedDue::choose`]).
+//! the one tapped ([`ParsedDue::choose`]). So too an hour without a day whose first reading is in
+//! the night ("call client at 1" at 13:40): that reading is taken and the afternoon offered.
 
 use std::ops::RangeInclusive;
 
@@ -37,8 +38,9 @@ pub struct Reading {
     pub recurrence: Option<Recurrence>,
 }
 
-/// Both readings of an hour in [`AMBIGUOUS_HOURS`] on a named day, and which one the parse took
-/// (its [`ParsedDue::due`] and [`ParsedDue::recurrence`] are that reading's).
+/// Both readings of an hour in [`AMBIGUOUS_HOURS`] on a named day, or of one without a day read
+/// first in the night, and which one the parse took (its [`ParsedDue::due`] and
+/// [`ParsedDue::recurrence`] are that reading's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HourChoice {
     /// The hour as typed, on a 12-hour clock (06:00 for "6").
@@ -47,7 +49,8 @@ pub struct HourChoice {
     pub morning: Reading,
     /// The evening reading (18:00).
     pub evening: Reading,
-    /// The reading taken: the daytime one ([`super::daytime_reading`]).
+    /// The reading taken: the daytime one ([`super::daytime_reading`]) on a named day, the night
+    /// one without a day.
     pub taken: HalfOfDay,
 }
 

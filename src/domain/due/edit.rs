@@ -41,15 +41,16 @@ pub struct ParsedEdit {
     /// hold for the task depends on what the edit keeps (a day alone keeps the time, so a time
     /// taken for it is no assumption).
     pub assumptions: Vec<Assumption>,
-    /// Time words left in the new text, as [`super::ParsedDue::unplaced`].
+    /// Time words left in the new text, and a second time cut from it ("9 and 21": one task has
+    /// one time), as [`super::ParsedDue::unplaced`].
     pub unplaced: Vec<Unplaced>,
-    /// Both readings of an hour either side of noon on a named day, as
-    /// [`super::ParsedDue::choice`].
+    /// Both readings of an hour either side of noon, as [`super::ParsedDue::choice`].
     pub choice: Option<HourChoice>,
 }
 
-/// Reads `input`, the answer to "new time?", for a user in `tz` at `now`. [`DueError::NoTime`]
-/// when it has no time phrase (a new text alone); other errors as [`super::parse_due`]'s.
+/// Reads `input`, the answer to "new time?", for a user in `tz` at `now`; hours alone ("9", "9
+/// and 21") are times there. [`DueError::NoTime`] when it has no time phrase (a new text alone);
+/// other errors as [`super::parse_due`]'s.
 pub fn parse_edit(
     input: &str,
     lang_hint: Lang,

@@ -3,7 +3,8 @@
 //! A phrase is a run of parts (see [`grammar`](super::grammar)) with only
 //! punctuation or "and" between them. The phrase may open the message, close
 //! it, or both ("tomorrow pay rent at 9"); a closing lead time such as
-//! "remind 30 min before" may stand apart from the rest. Only when neither
+//! "remind 30 min before" may stand apart from the rest, and so may one a few words before its
+//! time inside the text ("leave home 30 min before the 7pm concert"). Only when neither
 //! edge holds a phrase is one looked for inside the text, and then it must
 //! be unmistakable (two parts, a relative time, or a part such as "at 5", "tomorrow" or "on
 //! friday" that is no ordinary text), so that a lone "friday" in "prepare friday slides" stays

@@ -32,7 +32,7 @@ pub(super) struct Resolved {
     pub lead: Option<Lead>,
     /// What was assumed.
     pub assumptions: Vec<Assumption>,
-    /// Both readings of an hour that may be either side of noon on a named day.
+    /// Both readings of an hour that may be either side of noon (see [`choice`]).
     pub choice: Option<HourChoice>,
 }
 
