@@ -6,6 +6,8 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
+use super::keys::Key;
+use super::lexer::TokenKind;
 use super::{Assumption, DueError, HourChoice, Unplaced, noted};
 use crate::domain::lang::Lang;
 use crate::domain::lead::Lead;
@@ -58,7 +60,7 @@ pub fn parse_edit(
     tz: Tz,
 ) -> Result<ParsedEdit, DueError> {
     let (found, resolved, _) = match super::read_phrase(input, lang_hint, now, tz) {
-        Err(DueError::NoTime) if is_hours_alone(input) => {
+        Err(DueError::NoTime) if is_hours_alone(&super::grammar::Lexed::new(input, lang_hint)) => {
             let at = format!("{} {input}", at_word(lang_hint));
             super::read_phrase(&at, lang_hint, now, tz)?
         }
@@ -83,16 +85,17 @@ pub fn parse_edit(
     })
 }
 
-/// Whether `input` is nothing but hours ("9", "21", "9 and 21"): sent as the answer to "new
-/// time?", they are times of day, not a new text for the task.
-fn is_hours_alone(input: &str) -> bool {
-    let mut words = input.split_whitespace().peekable();
-    words.peek().is_some()
-        && words.enumerate().all(|(i, word)| {
+/// Whether `lexed` is nothing but hours joined by "and" ("9", "21", "9 and 21", "9 и 21"): sent
+/// as the answer to "new time?", they are times of day, not a new text for the task.
+fn is_hours_alone(lexed: &super::grammar::Lexed) -> bool {
+    lexed.len() > 0
+        && (0..lexed.len()).all(|i| {
             if i % 2 == 1 {
-                matches!(word.to_lowercase().as_str(), "and" | "и" | "va" | "ва")
+                lexed.has(i, Key::And)
             } else {
-                word.len() <= 2 && word.parse::<u32>().is_ok_and(|hour| hour <= 24)
+                lexed.token(i).is_some_and(|t| {
+                    matches!(t.kind, TokenKind::Number { value, digits } if digits <= 2 && value <= 24)
+                })
             }
         })
 }
@@ -118,7 +121,7 @@ mod tests {
         let tz = chrono_tz::Asia::Tashkent;
         let now = tz.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap().to_utc();
         for lang in [Lang::En, Lang::Ru, Lang::Uz, Lang::UzCyrl] {
-            for (answer, hour) in [("21", 21), ("9 and 21", 9)] {
+            for (answer, hour) in [("21", 21), ("9 and 21", 9), ("9 и 21", 9), ("9 va 21", 9)] {
                 let parsed = parse_edit(answer, lang, now, tz).unwrap();
                 assert!(
                     parsed.said.time && parsed.text.is_none(),
