@@ -35,6 +35,9 @@ pub enum Command {
         #[command(subcommand)]
         bench: BenchCommand,
     },
+    /// How often the bot reads a message as a person expects: reads the corpus of realistic
+    /// messages with their expected readings (tests/fixtures/readings) and prints the tallies.
+    Readings(crate::readings::ReadingsArgs),
     /// Run the Telegram Bot API simulator (for other programs to test against).
     Sim(tgsim::cli::SimArgs),
     /// Manage the private PostgreSQL cluster (used when DATABASE_URL is unset).
@@ -54,7 +57,7 @@ impl Command {
     pub fn default_log_filter(&self) -> &'static str {
         match self {
             Self::Sandbox(_) => "warn",
-            Self::Bench { .. } | Self::Sim(_) | Self::Db { .. } => "info",
+            Self::Bench { .. } | Self::Readings(_) | Self::Sim(_) | Self::Db { .. } => "info",
         }
     }
 }
@@ -75,6 +78,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Sandbox(args) => crate::sandbox::run(*args).await,
         Command::Bench { db, bench } => crate::bench::run(bench, &db).await,
+        Command::Readings(args) => crate::readings::run(args),
         Command::Sim(args) => tgsim::cli::run(args).await,
         Command::Db { db, action } => match action {
             DbAction::Start | DbAction::Url => {

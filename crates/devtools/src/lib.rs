@@ -10,4 +10,5 @@
 pub mod bench;
 pub mod cli;
 pub mod database;
+pub mod readings;
 pub mod sandbox;
