@@ -235,6 +235,9 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
         Assumption::NextMonthFirst { date } => {
             tr.t_with("assumed-next-month", &[("date", Arg::Text(&day(*date)))])
         }
+        Assumption::ComingNight { date } => {
+            tr.t_with("assumed-coming-night", &[("date", Arg::Text(&day(*date)))])
+        }
         Assumption::NightAfterDay { date } => {
             tr.t_with("assumed-night-after", &[("date", Arg::Text(&day(*date)))])
         }
@@ -269,6 +272,13 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
                 ("date", Arg::Text(&day(*date))),
             ],
         ),
+        Assumption::MinutesUnsaid { minutes } => tr.t_with(
+            "assumed-minutes-unsaid",
+            &[("minutes", Arg::Number(i64::from(*minutes)))],
+        ),
+        Assumption::InADay { date } => {
+            tr.t_with("assumed-in-a-day", &[("date", Arg::Text(&day(*date)))])
+        }
         Assumption::Typo { typed, read } => {
             let read = in_script_of(typed, read);
             tr.t_with(

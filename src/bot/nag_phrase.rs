@@ -68,6 +68,42 @@ const EVERY_WORDS: &[&[&str]] = &[
     &["хар"],
 ];
 
+/// Words asking to be reminded again, right before the interval or the marker ("и напоминай
+/// каждые 10 минут", "and keep reminding me every 5 min"): part of the nag, not of the task.
+const REMIND_AGAIN: &[&str] = &[
+    "remind",
+    "reminding",
+    "keep",
+    "me",
+    "напоминай",
+    "напоминайте",
+    "напоминать",
+    "мне",
+    "eslatib",
+    "eslat",
+    "tur",
+    "эслатиб",
+    "эслат",
+    "тур",
+];
+
+/// The verbs among [`REMIND_AGAIN`]: without one, the words before the interval are the task's
+/// ("call me every 10 min until done" keeps "call me").
+const REMIND_VERBS: &[&str] = &[
+    "remind",
+    "reminding",
+    "напоминай",
+    "напоминайте",
+    "напоминать",
+    "eslatib",
+    "eslat",
+    "эслатиб",
+    "эслат",
+];
+
+/// "and" before a request to be reminded again.
+const AND_WORDS: &[&str] = &["and", "и", "va", "ва"];
+
 /// A unit of an interval and its length in minutes.
 fn unit_minutes(word: &str) -> Option<i64> {
     Some(match word {
@@ -154,6 +190,23 @@ fn interval_ending_at(words: &[Word], end: usize) -> Option<(usize, TimeDelta)> 
     })
 }
 
+/// Where the nag starts when words asking to be reminded again, and an "and", come right
+/// before word `first` ("выгулять собаку и напоминай каждые 10 минут пока не сделаю").
+fn with_remind_again(words: &[Word], first: usize) -> usize {
+    let is = |list: &[&str], at: usize| list.contains(&words[at].folded.as_str());
+    let mut at = first;
+    while at > 0 && is(REMIND_AGAIN, at - 1) {
+        at -= 1;
+    }
+    if !(at..first).any(|i| is(REMIND_VERBS, i)) {
+        return first;
+    }
+    if at > 0 && is(AND_WORDS, at - 1) {
+        at -= 1;
+    }
+    at
+}
+
 /// Finds "until done" with its interval in `input`. `Ok(None)`: no nag in it, the input is as it
 /// was; an interval outside [`MIN_EVERY`]..=[`MAX_EVERY`] is an error.
 pub fn find(input: &str) -> Result<Option<NagPhrase>, NagIntervalError> {
@@ -181,6 +234,7 @@ pub fn find(input: &str) -> Result<Option<NagPhrase>, NagIntervalError> {
     if every < MIN_EVERY || every > MAX_EVERY {
         return Err(NagIntervalError);
     }
+    let first = with_remind_again(&words, first);
     let cut_from = words[first].start;
     let cut_to = words[last - 1].end;
     let rest = format!("{} {}", &input[..cut_from], &input[cut_to..]);
@@ -224,6 +278,16 @@ mod tests {
                 "take pills at 8 every hour till done",
                 "take pills at 8",
                 60,
+            ),
+            (
+                "выгулять собаку через 15 минут и напоминай каждые 10 минут пока не сделаю",
+                "выгулять собаку через 15 минут",
+                10,
+            ),
+            (
+                "call me in 1 hour every 10 min until done",
+                "call me in 1 hour",
+                10,
             ),
             (
                 "water plants in 2 hours until done",

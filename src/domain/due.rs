@@ -313,6 +313,13 @@ pub enum Assumption {
         /// The date taken.
         date: NaiveDate,
     },
+    /// "завтра в 2 ночи", "tomorrow at 2 at night" said in the evening: the coming night, on
+    /// tomorrow's date (said in the daytime, it is the night after tomorrow:
+    /// [`Assumption::NightAfterDay`]).
+    ComingNight {
+        /// The date taken.
+        date: NaiveDate,
+    },
     /// "tonight at 2", "сегодня в 2 ночи" said after midnight and before [`NIGHT_ENDS`]: this
     /// night, today's date, while its time is ahead (not the night after today).
     TonightAfterMidnight {
@@ -327,6 +334,17 @@ pub enum Assumption {
         /// The time taken: where the clocks go to.
         chosen: NaiveTime,
         /// The day it happened on.
+        date: NaiveDate,
+    },
+    /// "in 20", "через 15": a number without its unit after "in", read as that many minutes.
+    MinutesUnsaid {
+        /// The number, and the minutes taken.
+        minutes: u32,
+    },
+    /// "через день": the day after today was taken, which Russian also says of every other day
+    /// (the note says how to make it repeat).
+    InADay {
+        /// The date taken.
         date: NaiveDate,
     },
     /// A word one letter away from a key word was read as that word ("tomorow", "завтро").

@@ -52,6 +52,11 @@ pub enum DueVerdict {
 }
 
 impl Verdict {
+    /// Whether the due time and the repeat are as expected: what a user would notice.
+    pub fn reads_right(&self) -> bool {
+        self.due == DueVerdict::Agrees && self.repeat_agrees
+    }
+
     /// Compares `reading` with what `case` expects.
     pub fn of(case: &Case, reading: &Reading) -> Verdict {
         let due = match (&case.due, reading) {
@@ -144,11 +149,14 @@ pub struct Tally {
     pub repeat_agrees: usize,
     /// The text as expected.
     pub text_agrees: usize,
+    /// Due or repeat not as expected, known and left so (counted in the figures above too).
+    pub known: usize,
 }
 
 impl Tally {
-    fn add(&mut self, verdict: Verdict) {
+    fn add(&mut self, verdict: Verdict, known: bool) {
         self.messages += 1;
+        self.known += usize::from(known && !verdict.reads_right());
         match verdict.due {
             DueVerdict::Agrees => self.due_agrees += 1,
             DueVerdict::OnAButton => self.due_on_a_button += 1,
@@ -158,11 +166,12 @@ impl Tally {
         self.text_agrees += usize::from(verdict.text_agrees);
     }
 
-    /// One parseable line: `readings: <what> messages=N due=N (P %) button=N repeat=N text=N`.
+    /// One parseable line: `readings: <what> messages=N due=N (P %) due_on_a_button=N repeat=N
+    /// (P %) text=N (P %) known=N`.
     fn line(&self, what: &str) -> String {
         let percent = |n: usize| 100.0 * n as f64 / self.messages.max(1) as f64;
         format!(
-            "readings: {what} messages={} due={} ({:.1} %) due_on_a_button={} repeat={} ({:.1} %) text={} ({:.1} %)",
+            "readings: {what} messages={} due={} ({:.1} %) due_on_a_button={} repeat={} ({:.1} %) text={} ({:.1} %) known={}",
             self.messages,
             self.due_agrees,
             percent(self.due_agrees),
@@ -171,6 +180,7 @@ impl Tally {
             percent(self.repeat_agrees),
             self.text_agrees,
             percent(self.text_agrees),
+            self.known,
         )
     }
 }
@@ -189,7 +199,7 @@ pub fn run(args: ReadingsArgs) -> anyhow::Result<()> {
         for case in load(file)? {
             let reading = read(&case);
             let verdict = Verdict::of(&case, &reading);
-            tally.add(verdict);
+            tally.add(verdict, case.known().is_some());
             let differs =
                 verdict.due != DueVerdict::Agrees || !verdict.repeat_agrees || !verdict.text_agrees;
             if args.all || differs {
@@ -203,6 +213,7 @@ pub fn run(args: ReadingsArgs) -> anyhow::Result<()> {
             (&mut total.due_on_a_button, tally.due_on_a_button),
             (&mut total.repeat_agrees, tally.repeat_agrees),
             (&mut total.text_agrees, tally.text_agrees),
+            (&mut total.known, tally.known),
         ] {
             *sum += part;
         }
@@ -214,6 +225,7 @@ pub fn run(args: ReadingsArgs) -> anyhow::Result<()> {
 /// One message's report: what was expected, what was read, and which parts differ.
 fn report(case: &Case, reading: &Reading, verdict: Verdict) -> String {
     let marks = [
+        (case.known().is_some() && !verdict.reads_right(), "known"),
         (verdict.due == DueVerdict::Differs, "DUE"),
         (verdict.due == DueVerdict::OnAButton, "due-on-a-button"),
         (!verdict.repeat_agrees, "REPEAT"),
@@ -276,15 +288,28 @@ mod tests {
         assert!(!same_repeat("daily", "weekdays"));
     }
 
+    /// Every message of the committed corpus is due when, and repeats as, its writer expected,
+    /// but for those marked known (each says why it is left so): a change to the parser that
+    /// reads one of them differently fails here, with the message and both readings.
     #[test]
-    fn the_committed_corpus_loads() {
+    fn the_committed_corpus_reads_as_expected_but_for_its_known_lines() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../..")
             .join(CORPUS_DIR);
         let files = corpus_files(&dir).unwrap();
         assert!(!files.is_empty());
+        let mut wrong = Vec::new();
         for file in files {
-            assert!(!load(&file).unwrap().is_empty());
+            let cases = load(&file).unwrap();
+            assert!(!cases.is_empty(), "{} is empty", file.display());
+            for case in cases {
+                let reading = read(&case);
+                let verdict = Verdict::of(&case, &reading);
+                if !verdict.reads_right() && case.known().is_none() {
+                    wrong.push(report(&case, &reading, verdict));
+                }
+            }
         }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 }

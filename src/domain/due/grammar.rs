@@ -252,6 +252,8 @@ pub(super) enum RepeatRef {
 pub(super) enum Item {
     /// "in 2 hours", "через 2 часа", "2 soatdan keyin".
     Relative(Span),
+    /// A relative time read with a guess that the chat says ([`RelativeGuess`]).
+    RelativeGuessed(Span, RelativeGuess),
     /// "tomorrow", "в пятницу", "5-dekabr".
     Day(DayRef),
     /// "at 9", "21:00", "9 pm".
@@ -278,6 +280,15 @@ pub(super) enum Item {
     Lasting(Span),
     /// "по мск", "UTC", "Moscow time", "Toshkent vaqti bilan": the zone the time is said in.
     Zone(Tz),
+}
+
+/// What reading a relative time took a guess on, which the chat says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RelativeGuess {
+    /// "order pizza in 20", "перезвони через 15": the unit was left unsaid, and minutes taken.
+    MinutesUnsaid,
+    /// "через день": the day after today, which Russian also says of every other day.
+    InADay,
 }
 
 /// How a part of the day was said, which decides what it may do in a phrase.

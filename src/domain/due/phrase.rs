@@ -103,22 +103,37 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
             Some((
                 p.spec.merged(&inner.spec)?,
                 [(p.start, p.end), (inner.start, inner.end)],
+                inner,
             ))
         }),
         suffix.as_ref().and_then(|s| {
+            // "book tickets for the 7:45 train, remind me wednesday": the time asked for after
+            // the request is the reminder's; the one before it describes the task.
+            if asked_right_before(lexed, s.start) {
+                return None;
+            }
             let inner = inner_run_within(lexed, from, s.start)?;
             Some((
                 inner.spec.merged(&s.spec)?,
                 [(inner.start, inner.end), (s.start, s.end)],
+                inner,
             ))
         }),
     ];
-    if let Some((spec, ranges)) = inner_with_edge
+    if let Some((spec, [one, other], inner)) = inner_with_edge
         .into_iter()
         .flatten()
-        .find(|(spec, _)| spec.is_anchored())
+        .find(|(spec, ..)| spec.is_anchored())
     {
-        return Some(found(input, lexed, spec, &ranges));
+        // "leave for the airport 2 hours before the 6:40pm flight on saturday": a lead apart
+        // from the inner time, as from a time alone.
+        let lead = lead_apart(lexed, first, &inner)
+            .and_then(|(lead, _)| Some((spec.merged(&lead.spec)?, lead)));
+        if let Some((spec, lead)) = lead {
+            let ranges = [(lead.start, lead.end - 1), one, other];
+            return Some(found(input, lexed, spec, &ranges));
+        }
+        return Some(found(input, lexed, spec, &[one, other]));
     }
     let edge = [prefix, suffix]
         .into_iter()
@@ -135,6 +150,16 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
         return Some(found(input, lexed, spec, &ranges));
     }
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
+}
+
+/// Whether a request to be reminded ("remind me", "напомни") comes right before token `start`,
+/// past punctuation.
+fn asked_right_before(lexed: &Lexed, start: usize) -> bool {
+    let mut at = start;
+    while at > 0 && (lexed.is_glue(at - 1) || lexed.has(at - 1, Key::Me)) {
+        at -= 1;
+    }
+    at > 0 && lexed.has(at - 1, Key::Remind)
 }
 
 /// A lead time in the text a few words before the time `run`, ending in "before"
@@ -296,7 +321,11 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         .any(|key| lexed.has(start, *key));
     match item {
         Item::Repeat(..) => marked || lexed.pick(start, weekday_word).is_none(),
-        Item::Relative(_) | Item::Lead(_) | Item::DayPeriod(..) | Item::Until(_) => true,
+        Item::Relative(_)
+        | Item::RelativeGuessed(..)
+        | Item::Lead(_)
+        | Item::DayPeriod(..)
+        | Item::Until(_) => true,
         Item::Count(_) | Item::Lasting(_) => false,
         Item::Day(DayRef::Weekday { .. }) => marked,
         // "15 числа", "3-sanada": a day of the month with its noun is no ordinary text.
@@ -399,16 +428,18 @@ fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) ->
         requested = past > greeted;
         *start = past;
     }
+    let mut asked_at_end = false;
     if let Some((start, end)) = pieces.last_mut() {
         let before = drop_trailing_request(lexed, *start, *end);
-        requested |= before < *end;
+        asked_at_end = before < *end;
         *end = before;
     }
+    requested |= asked_at_end;
     pieces.retain(|(start, end)| trim_glue(lexed, *start, *end).0 < *end);
     let second = second::cut(input, lexed, &mut pieces, &mut spec);
     if requested && let Some((start, end)) = pieces.first_mut() {
         let (s, _) = trim_glue(lexed, *start, *end);
-        let addressed = lexed.token(s).and_then(|t| t.word()) == Some("to")
+        let addressed = matches!(lexed.token(s).and_then(|t| t.word()), Some("to" | "of"))
             || lexed.has(s, Key::About)
             || (lexed.has(s, Key::Me) && !lexed.has(s, Key::Remind));
         *start = if addressed { s + 1 } else { s };
@@ -424,6 +455,11 @@ fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) ->
         .collect::<Vec<_>>()
         .join(" ");
     let text = unquoted(input, text);
+    let text = if asked_at_end {
+        without_requests_case(text)
+    } else {
+        text
+    };
     let typos = runs
         .iter()
         .flat_map(|&(start, end)| start..end)
@@ -451,6 +487,16 @@ fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) ->
         typos,
         unplaced,
         second: second.map(|(spec, _)| spec),
+    }
+}
+
+/// The task text without the accusative `-ni` that a verbal noun takes before a trailing Uzbek
+/// request: "dorini ichishni eslat" is the task "dorini ichish".
+fn without_requests_case(text: String) -> String {
+    let stem = text.strip_suffix("ni").or_else(|| text.strip_suffix("ни"));
+    match stem {
+        Some(stem) if stem.ends_with("sh") || stem.ends_with('ш') => stem.to_owned(),
+        _ => text,
     }
 }
 

@@ -15,7 +15,7 @@ use crate::domain::recurrence::{End, Frequency, MIN_MINUTES, Recurrence, Recurre
 use crate::domain::timezone::{resolve_local, to_local};
 
 use super::choice::{AMBIGUOUS_HOURS, HalfOfDay, HourChoice, Reading};
-use super::grammar::{DayRef, Repeat, RepeatRef, Span};
+use super::grammar::{DayRef, RelativeGuess, Repeat, RepeatRef, Span};
 use super::keys::Period;
 use super::spec::Spec;
 use super::{Assumption, DueError, MAX_YEAR, NIGHT_ENDS};
@@ -124,7 +124,17 @@ fn moment(
     }
     let due = if let Some(span) = spec.relative {
         let moment = (said != Said::Nothing).then(|| said.on_a_day(spec.period, notes));
-        relative(span, moment, now, tz)?
+        let due = relative(span, moment, now, tz)?;
+        match spec.relative_guess {
+            Some(RelativeGuess::MinutesUnsaid) => notes.push(Assumption::MinutesUnsaid {
+                minutes: u32::try_from(span.seconds / 60).unwrap_or(u32::MAX),
+            }),
+            Some(RelativeGuess::InADay) => notes.push(Assumption::InADay {
+                date: to_local(tz, due).date(),
+            }),
+            None => {}
+        }
+        due
     } else if let Some(day) = spec.day.or(spec.until) {
         // "until friday" without a repeat is a deadline on Friday.
         on_day(day, said, spec, now, tz, notes)?
@@ -515,8 +525,20 @@ fn on_day(
             return Ok(this_night);
         }
     }
+    // "завтра в 2:30 ночи" said in the evening: the coming night, on tomorrow's date, as people
+    // mean it then (said in the daytime, the night after tomorrow).
+    let coming_night = day == DayRef::Tomorrow
+        && moment.next_day
+        && moment.time != NaiveTime::MIN
+        && local_now.time() >= EVENING_STARTS;
+    if coming_night {
+        moment.next_day = false;
+    }
     let due = day_at(day, moment, now, tz, notes)?;
     let date = to_local(tz, due).date();
+    if coming_night {
+        notes.push(Assumption::ComingNight { date });
+    }
     if moment.next_day {
         notes.push(Assumption::NightAfterDay { date });
     }
@@ -531,6 +553,12 @@ fn on_day(
     }
     Ok(due)
 }
+
+/// From when "tomorrow" with a small hour of the night is the coming night.
+const EVENING_STARTS: NaiveTime = match NaiveTime::from_hms_opt(18, 0, 0) {
+    Some(t) => t,
+    None => NaiveTime::MIN,
+};
 
 /// The next whole hour of today when `time` today has passed, if today, or the part of the day
 /// said, has one left (the morning ends at 12:00, the afternoon at 18:00).

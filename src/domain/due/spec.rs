@@ -4,7 +4,7 @@
 use chrono::Weekday;
 use chrono_tz::Tz;
 
-use super::grammar::{Clock, DayRef, Item, PeriodWord, Repeat, RepeatRef, Span};
+use super::grammar::{Clock, DayRef, Item, PeriodWord, RelativeGuess, Repeat, RepeatRef, Span};
 use super::keys::Period;
 
 /// The parts of one time phrase, each said at most once.
@@ -12,6 +12,8 @@ use super::keys::Period;
 pub(super) struct Spec {
     /// "in 2 hours".
     pub relative: Option<Span>,
+    /// The guess the relative time was read with, if any ("in 20" as minutes).
+    pub relative_guess: Option<RelativeGuess>,
     /// "tomorrow", "friday", "31.12".
     pub day: Option<DayRef>,
     /// "9:30", "9 pm".
@@ -51,7 +53,7 @@ impl Spec {
         let elapsed = self.relative.is_some_and(|s| !s.is_calendar_only());
         let deadline = self.until.is_some() && self.repeat.is_none();
         let fits = match item {
-            Item::Relative(span) => {
+            Item::Relative(span) | Item::RelativeGuessed(span, _) => {
                 self.relative.is_none()
                     && self.day.is_none()
                     && self.repeat.is_none()
@@ -200,6 +202,10 @@ impl Spec {
     fn set(&mut self, item: Item) {
         match item {
             Item::Relative(span) => self.relative = Some(span),
+            Item::RelativeGuessed(span, guess) => {
+                self.relative = Some(span);
+                self.relative_guess = Some(guess);
+            }
             Item::Day(day) => self.day = Some(day),
             Item::DayPeriod(day, period) => {
                 self.day = Some(day);
@@ -248,6 +254,7 @@ impl Spec {
             other.lasting.map(Item::Lasting),
             other.zone.map(Item::Zone),
         ];
+        merged.relative_guess = merged.relative_guess.or(other.relative_guess);
         items
             .into_iter()
             .flatten()

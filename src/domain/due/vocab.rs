@@ -160,10 +160,12 @@ const NOT_TYPOS: &[&str] = &[
     "burun",
     "bundan",
     "undan",
+    "minuets",
 ];
 
 /// The key word that `word` (folded, not itself in any word list) is a one-letter typo of, if
-/// any: one letter added, dropped or replaced, in a word of at least 5 letters.
+/// any: one letter added, dropped or replaced, or two letters side by side swapped
+/// ("wendesday"), in a word of at least 5 letters.
 pub(super) fn typo_of(word: &str) -> Option<&'static str> {
     let typed: Vec<char> = word.chars().collect();
     if typed.len() < 5 || !typed.iter().all(|c| c.is_alphabetic()) || NOT_TYPOS.contains(&word) {
@@ -171,7 +173,7 @@ pub(super) fn typo_of(word: &str) -> Option<&'static str> {
     }
     TYPO_TARGETS.iter().copied().find(|target| {
         let target: Vec<char> = target.chars().collect();
-        one_edit_apart(&typed, &target)
+        one_edit_apart(&typed, &target) || swapped_neighbours(&typed, &target)
     })
 }
 
@@ -190,6 +192,15 @@ fn one_edit_apart(a: &[char], b: &[char]) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `a` becomes `b` by swapping two letters side by side ("wendesday", "fridya").
+fn swapped_neighbours(a: &[char], b: &[char]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+    matches!(differ[..], [i, j] if j == i + 1 && a[i] == b[j] && a[j] == b[i])
 }
 
 #[cfg(test)]
@@ -221,6 +232,7 @@ mod tests {
         assert_eq!(typo_of("завтро"), Some("завтра"));
         assert_eq!(typo_of("черех"), Some("через"));
         assert_eq!(typo_of("ertga"), Some("ertaga"));
+        assert_eq!(typo_of("wendesday"), Some("wednesday"));
         for ordinary in [
             "sundae",
             "match",
@@ -239,6 +251,7 @@ mod tests {
             "today",
             "tmrw",
             "friends",
+            "minuets",
         ] {
             assert_eq!(typo_of(ordinary), None, "{ordinary}");
         }

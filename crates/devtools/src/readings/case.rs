@@ -31,6 +31,15 @@ pub struct Case {
     pub note: Option<String>,
 }
 
+impl Case {
+    /// Why the bot's reading is known to differ from this expectation, when a maintainer
+    /// decided to leave it so: a note that starts with `known:`.
+    pub fn known(&self) -> Option<&str> {
+        let note = self.note.as_deref()?;
+        note.strip_prefix("known:").map(str::trim)
+    }
+}
+
 /// When a message should be due.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExpectedDue {

@@ -4,13 +4,22 @@
 
 use super::super::keys::{Key, Unit};
 use super::number::{Case, is_count_at, number_word};
-use super::{Context, Cursor, Item, Span, unit_key};
+use super::{Context, Cursor, Item, RelativeGuess, Span, unit_key};
 
 /// "in AMOUNT", "через AMOUNT", "AMOUNT later", "AMOUNT from now", "AMOUNT keyin", and "after
 /// AMOUNT" as people write it in English learnt from Russian or Uzbek ("after 2 hours").
 pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    // "через день": a day later, or every other day, as Russian says both.
+    let in_a_day = c.word_at(c.pos()) == Some("через") && c.word_at(c.pos() + 1) == Some("день");
     if c.eat(Key::In) || c.eat(Key::After) {
-        return amount(c).map(Item::Relative);
+        let guessed = |guess| move |span| Item::RelativeGuessed(span, guess);
+        return match c.attempt(amount) {
+            Some(span) if in_a_day => Some(guessed(RelativeGuess::InADay)(span)),
+            Some(span) => Some(Item::Relative(span)),
+            None => c
+                .attempt(minutes_unsaid)
+                .map(guessed(RelativeGuess::MinutesUnsaid)),
+        };
     }
     // "bir ikki kundan keyin", "1-2 kundan keyin": the second count of a range, which the bot
     // cannot pick from.
@@ -22,6 +31,15 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     // "15 daq dan keyin": the ablative typed apart from its unit.
     let _ = c.eat_word("dan") || c.eat_word("дан");
     (c.eat(Key::Later) || c.eat_all(&[Key::From, Key::Now])).then_some(Item::Relative(span))
+}
+
+/// The minutes of "in 20", "через 15" at the end of a sentence: a round number of minutes (5,
+/// 10, … 55, as people count them) with its unit left unsaid ("size in 42" is no time).
+fn minutes_unsaid(c: &mut Cursor<'_>) -> Option<Span> {
+    let (n, digits) = c.eat_number()?;
+    let ends = c.ends_phrase() || c.at_message_end();
+    ((5..60).contains(&n) && n.is_multiple_of(5) && digits <= 2 && ends).then_some(())?;
+    Span::of(n * 10, Unit::Minute)
 }
 
 /// `[remind [me]] AMOUNT before|earlier|in advance`, `[напомни] за AMOUNT

@@ -145,7 +145,8 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
 }
 
 /// `[on|в] [next|this] WEEKDAY [kuni]`. Short forms (`sat`, `ср`) count only with a prefix or
-/// a time right after ("пн 10:00", "вт в 19", "tue at 5pm", "thu. 5pm"), and Uzbek's (`du`,
+/// a time right after ("пн 10:00", "вт в 19", "tue at 5pm", "thu. 5pm") or, when they are no
+/// other word, at the message's end ("… fri"), and Uzbek's (`du`,
 /// `sha`) only before "soat" ("du soat 10 da"), since words like "sun" and "wed" are common in
 /// task text ("the sun at 6" is no Sunday).
 pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
@@ -160,9 +161,18 @@ pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             let after_the = start
                 .checked_sub(1)
                 .is_some_and(|before| c.has_at(before, Key::The));
+            // Right after a request ("remind me wed") or a time ("yoga 6-7pm wed"), any short
+            // weekday ending the message is a day.
+            let asked = start.checked_sub(1).is_some_and(|before| {
+                c.has_at(before, Key::Me)
+                    || c.has_at(before, Key::Remind)
+                    || c.is_at(before, |k| matches!(k, Key::Meridiem(_)).then_some(()))
+                    || c.is_number_at(before)
+            });
+            let alone = asked || c.word_at(c.pos()).is_some_and(|w| SHORT_ALONE.contains(&w));
             let short = c.eat_pick(short_weekday);
             let (day, timed) = match short {
-                Some(day) => (day, time_follows(c)),
+                Some(day) => (day, time_follows(c) || (alone && c.at_message_end())),
                 None => (c.eat_pick(listed_only)?, soat_follows(c)),
             };
             if !(prefixed || (timed && !after_the)) {
@@ -176,6 +186,13 @@ pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     c.eat(Key::Da);
     Some(Item::Day(DayRef::Weekday { day, next }))
 }
+
+/// Short weekdays that are no other word, a day alone when they end the message ("pay back tom
+/// 50 euros fri", "отчёт пт"): "sun", "sat", "wed" and "mon" are words too, and end it as a
+/// day only right after a request or a time ("remind me wed", "6-7pm wed").
+const SHORT_ALONE: &[&str] = &[
+    "tue", "tues", "thu", "thur", "thurs", "fri", "weds", "пн", "вт", "ср", "чт", "пт", "сб", "вс",
+];
 
 /// Whether a time comes next, right after a number or a time marker and a number ("10:00", "в
 /// 19", "at 5pm"), perhaps after a dot ("thu. 5pm"); nothing is consumed.

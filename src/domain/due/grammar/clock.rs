@@ -22,7 +22,7 @@ use super::{Clock, Context, Cursor, DayRef, Item, PeriodWord, period_key};
 pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // "around 5", "примерно в 5", "taxminan soat 5 da", "ровно в 9", and "часов в 5" (Russian
     // puts the hour word first to say "about"): the time as said.
-    let approx = c.eat(Key::Approx)
+    let approx = approximately(c)
         || c.eat(Key::Sharp)
         || c.attempt(|c| (c.eat(Key::HourWord) && c.has_at(c.pos(), Key::At)).then_some(()))
             .is_some();
@@ -30,6 +30,12 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // about 5 things" counts).
     let about = !approx && context.has_day && c.attempt(about_number).is_some();
     let at = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
+    // "at like 3:15", "at around 7": a filler between the marker and the time.
+    if at {
+        c.attempt(|c| {
+            ((c.eat_word("like") || c.eat(Key::Approx)) && c.peek_number()).then_some(())
+        });
+    }
     // "сегодня до 18 отправить": by an hour, after a day, before a verb or the phrase's end
     // ("завтра до 5 человек", "сегодня до 20 страниц" count).
     let by_hour = |c: &mut Cursor<'_>| (c.eat(Key::Until) && c.peek_number()).then_some(());
@@ -292,12 +298,21 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         });
         return (joined && !of_unit).then_some(start);
     }
-    if !(c.eat_word("from") || c.eat_word("с") || c.eat_word("со")) {
+    // "starting 8pm", "starting from 8pm": where a repeat or a span begins.
+    let starting = c.eat_word("starting");
+    if !(c.eat_word("from") || c.eat_word("с") || c.eat_word("со") || starting) {
         return None;
     }
     let opened = c.pos();
     let start = time(c, cued)?;
-    let face = (opened..c.pos()).any(|i| c.has_punct_at(i, ':'));
+    let face = (opened..c.pos()).any(|i| c.has_punct_at(i, ':'))
+        || matches!(
+            start,
+            Item::Time(Clock {
+                meridiem: Some(_),
+                ..
+            })
+        );
     let start = with_half_of_day(c, start);
     let joined = c.eat_word("to")
         || c.eat_word("till")
@@ -307,8 +322,8 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || c.eat_punct('–')
         || c.eat_punct('—');
     if !joined {
-        // "2 пары с 8:30": from a clock's H:MM, with no end said ("с 01.09" is a date, "с 2
-        // детьми" and "from 3 people" count).
+        // "2 пары с 8:30", "every 8 hrs from 8pm": from a clock's H:MM or an hour with am/pm,
+        // with no end said ("с 01.09" is a date, "с 2 детьми" and "from 3 people" count).
         return face.then_some(start);
     }
     let end = time(c, cued)?;
@@ -317,26 +332,41 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     Some(start)
 }
 
-/// `H-Hpm`: "yoga 6-7pm", a span of hours with am/pm said once, at its end, for both.
+/// `H[:MM]-H[:MM]pm`: "yoga 6-7pm", "6:30-7:30pm", a span of hours with am/pm said once, at
+/// its end, for both.
 fn dashed_hours(c: &mut Cursor<'_>) -> Option<Item> {
     let (hour, _) = c
         .eat_number()
         .filter(|(hour, digits)| *digits <= 2 && (1..=12).contains(hour))?;
+    let minute = dashed_minutes(c)?;
     if !c.eat_adjacent_punct('-') {
         return None;
     }
     let (end, _) = c
         .eat_adjacent_number()
         .filter(|(end, digits)| *digits <= 2 && (1..=12).contains(end))?;
+    dashed_minutes(c)?;
     let meridiem = meridiem(c)?;
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
     // "6-7pm" starts at 18:00, "11-1pm" and "11-12pm" at 11:00, "12-1pm" at noon.
     let start_pm = meridiem && (hour == 12 || (hour < end && end != 12));
     let start = Clock {
         meridiem: Some(start_pm),
-        ..Clock::at(small(hour), 0)
+        ..Clock::at(small(hour), minute)
     };
     Some(Item::Time(start))
+}
+
+/// The `:MM` of a dashed span's hour, if typed (0 when not); `None` when minutes are typed but
+/// are no minutes.
+fn dashed_minutes(c: &mut Cursor<'_>) -> Option<u32> {
+    if !c.eat_adjacent_punct(':') {
+        return Some(0);
+    }
+    let (minute, _) = c
+        .eat_adjacent_number()
+        .filter(|(minute, digits)| *digits == 2 && *minute < 60)?;
+    u32::try_from(minute).ok()
 }
 
 /// A time of a range with the part of the day said after its hour ("с 9 утра до 6 вечера"):
@@ -401,9 +431,20 @@ fn half_night(c: &mut Cursor<'_>) -> Option<()> {
     (c.eat(Key::Half) && c.eat_pick(period_key) == Some(Period::Night)).then_some(())
 }
 
-/// `[at|в|soat] SPOKEN [am|pm] [da]`: a time said in words around an hour, in any of the
-/// three languages.
+/// "around", "около", "где-то" before a time: about when, which is the time as said.
+fn approximately(c: &mut Cursor<'_>) -> bool {
+    c.eat(Key::Approx)
+        || c.attempt(|c| {
+            (c.eat_word("где") && c.eat_adjacent_punct('-') && c.eat_adjacent_word("то"))
+                .then_some(())
+        })
+        .is_some()
+}
+
+/// `[about] [at|в|soat] SPOKEN [am|pm] [da]`: a time said in words around an hour, in any of
+/// the three languages.
 pub(super) fn spoken_time(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    approximately(c);
     let _ = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
     let (hour, minute) = c
         .attempt(english)

@@ -443,6 +443,12 @@ impl<'a> Cursor<'a> {
         })
     }
 
+    /// Whether only punctuation is left of the message ("fri.", "пт!").
+    pub fn at_message_end(&self) -> bool {
+        (self.pos..self.lexed.len())
+            .all(|i| self.lexed.token(i).is_some_and(|t| t.punct().is_some()))
+    }
+
     /// Whether the message or a sentence ends here: at the end, or before punctuation other
     /// than `:` and `.` (which may join a time's minutes).
     pub fn ends_phrase(&self) -> bool {
