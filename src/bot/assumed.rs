@@ -276,9 +276,13 @@ fn assumption_line(tr: Tr, dates: &Dates, zone: Tz, assumption: &Assumption) -> 
             "assumed-minutes-unsaid",
             &[("minutes", Arg::Number(i64::from(*minutes)))],
         ),
-        Assumption::InADay { date } => {
-            tr.t_with("assumed-in-a-day", &[("date", Arg::Text(&day(*date)))])
-        }
+        Assumption::InADay { date, time } => tr.t_with(
+            "assumed-in-a-day",
+            &[
+                ("date", Arg::Text(&day(*date))),
+                ("time", Arg::Text(&clock(*time))),
+            ],
+        ),
         Assumption::Typo { typed, read } => {
             let read = in_script_of(typed, read);
             tr.t_with(

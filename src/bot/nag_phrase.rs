@@ -198,7 +198,8 @@ fn with_remind_again(words: &[Word], first: usize) -> usize {
     while at > 0 && is(REMIND_AGAIN, at - 1) {
         at -= 1;
     }
-    if !(at..first).any(|i| is(REMIND_VERBS, i)) {
+    // Not without a verb, nor when they open the message: nothing of the task would be left.
+    if at == 0 || !(at..first).any(|i| is(REMIND_VERBS, i)) {
         return first;
     }
     if at > 0 && is(AND_WORDS, at - 1) {

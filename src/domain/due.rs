@@ -346,6 +346,8 @@ pub enum Assumption {
     InADay {
         /// The date taken.
         date: NaiveDate,
+        /// The time of day taken, which the advice to repeat keeps.
+        time: NaiveTime,
     },
     /// A word one letter away from a key word was read as that word ("tomorow", "завтро").
     Typo {
@@ -506,7 +508,16 @@ fn read_phrase(
     }
     let lexed = grammar::Lexed::new(input, lang_hint)
         .read_on(crate::domain::timezone::to_local(tz, now).date());
-    let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
+    // "order pizza in 20": minutes for a number without its unit, only when nothing else in the
+    // message is a time ("tomorrow run 5k in 25" is tomorrow).
+    let (lexed, found) = match phrase::find(input, &lexed) {
+        Some(found) => (lexed, found),
+        None => {
+            let lexed = lexed.guessing_minutes();
+            let found = phrase::find(input, &lexed).ok_or(DueError::NoTime)?;
+            (lexed, found)
+        }
+    };
     let mut resolved = resolve::resolve(&found.spec, lexed.cue(), now, tz)?;
     // A part of the day said with the first time is its own, not a cue for the second ("в 10
     // утра и в 4": 16:00).

@@ -19,6 +19,7 @@
 use super::grammar::{Context, DayRef, Item, Lexed, PeriodWord, closing_quote, parse_item};
 use super::keys::Key;
 use super::spec::Spec;
+use super::uz;
 use super::{Unplaced, UnplacedKind};
 
 mod second;
@@ -107,12 +108,14 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
             ))
         }),
         suffix.as_ref().and_then(|s| {
-            // "book tickets for the 7:45 train, remind me wednesday": the time asked for after
-            // the request is the reminder's; the one before it describes the task.
-            if asked_right_before(lexed, s.start) {
+            let inner = inner_run_within(lexed, from, s.start)?;
+            // "book tickets for the 7:45 train, remind me wednesday": a day asked for after the
+            // request is the reminder's, and "the 7:45 train" names the task's train ("dinner at
+            // 7pm, remind me tomorrow" is tomorrow at 19:00).
+            let day_alone = s.spec.clock.is_none() && s.spec.relative.is_none();
+            if day_alone && asked_right_before(lexed, s.start) && names_a_thing(lexed, &inner) {
                 return None;
             }
-            let inner = inner_run_within(lexed, from, s.start)?;
             Some((
                 inner.spec.merged(&s.spec)?,
                 [(inner.start, inner.end), (s.start, s.end)],
@@ -130,7 +133,8 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
         let lead = lead_apart(lexed, first, &inner)
             .and_then(|(lead, _)| Some((spec.merged(&lead.spec)?, lead)));
         if let Some((spec, lead)) = lead {
-            let ranges = [(lead.start, lead.end - 1), one, other];
+            let mut ranges = [(lead.start, lead.end - 1), one, other];
+            ranges.sort_unstable();
             return Some(found(input, lexed, spec, &ranges));
         }
         return Some(found(input, lexed, spec, &[one, other]));
@@ -150,6 +154,15 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
         return Some(found(input, lexed, spec, &ranges));
     }
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
+}
+
+/// Whether the time `run` names a thing after "the" ("the 7:45 train", "the 10am call").
+fn names_a_thing(lexed: &Lexed, run: &Run) -> bool {
+    lexed.has(run.start, Key::The)
+        || run
+            .start
+            .checked_sub(1)
+            .is_some_and(|i| lexed.has(i, Key::The))
 }
 
 /// Whether a request to be reminded ("remind me", "напомни") comes right before token `start`,
@@ -429,9 +442,16 @@ fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) ->
         *start = past;
     }
     let mut asked_at_end = false;
+    let mut asked_in_uzbek = false;
     if let Some((start, end)) = pieces.last_mut() {
         let before = drop_trailing_request(lexed, *start, *end);
         asked_at_end = before < *end;
+        asked_in_uzbek = (before..*end).any(|i| {
+            lexed
+                .token(i)
+                .and_then(|t| t.word())
+                .is_some_and(|w| w.starts_with("eslat") || w.starts_with("эслат"))
+        });
         *end = before;
     }
     requested |= asked_at_end;
@@ -455,8 +475,8 @@ fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) ->
         .collect::<Vec<_>>()
         .join(" ");
     let text = unquoted(input, text);
-    let text = if asked_at_end {
-        without_requests_case(text)
+    let text = if asked_in_uzbek {
+        uz::verbal_noun_without_accusative(text)
     } else {
         text
     };
@@ -487,16 +507,6 @@ fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) ->
         typos,
         unplaced,
         second: second.map(|(spec, _)| spec),
-    }
-}
-
-/// The task text without the accusative `-ni` that a verbal noun takes before a trailing Uzbek
-/// request: "dorini ichishni eslat" is the task "dorini ichish".
-fn without_requests_case(text: String) -> String {
-    let stem = text.strip_suffix("ni").or_else(|| text.strip_suffix("ни"));
-    match stem {
-        Some(stem) if stem.ends_with("sh") || stem.ends_with('ш') => stem.to_owned(),
-        _ => text,
     }
 }
 

@@ -15,7 +15,7 @@ use crate::domain::recurrence::{End, Frequency, MIN_MINUTES, Recurrence, Recurre
 use crate::domain::timezone::{resolve_local, to_local};
 
 use super::choice::{AMBIGUOUS_HOURS, HalfOfDay, HourChoice, Reading};
-use super::grammar::{DayRef, RelativeGuess, Repeat, RepeatRef, Span};
+use super::grammar::{DayRef, PeriodWord, RelativeGuess, Repeat, RepeatRef, Span};
 use super::keys::Period;
 use super::spec::Spec;
 use super::{Assumption, DueError, MAX_YEAR, NIGHT_ENDS};
@@ -131,6 +131,7 @@ fn moment(
             }),
             Some(RelativeGuess::InADay) => notes.push(Assumption::InADay {
                 date: to_local(tz, due).date(),
+                time: to_local(tz, due).time(),
             }),
             None => {}
         }
@@ -526,11 +527,12 @@ fn on_day(
         }
     }
     // "завтра в 2:30 ночи" said in the evening: the coming night, on tomorrow's date, as people
-    // mean it then (said in the daytime, the night after tomorrow).
+    // mean it then (said in the daytime, the night after tomorrow; "завтра ночью в 2" and
+    // "tomorrow night at 2" name the night after tomorrow at any time).
     let coming_night = day == DayRef::Tomorrow
         && moment.next_day
-        && moment.time != NaiveTime::MIN
-        && local_now.time() >= EVENING_STARTS;
+        && spec.period_word == Some(PeriodWord::OfHour)
+        && local_now.time() >= AFTERNOON_ENDS;
     if coming_night {
         moment.next_day = false;
     }
@@ -554,8 +556,15 @@ fn on_day(
     Ok(due)
 }
 
-/// From when "tomorrow" with a small hour of the night is the coming night.
-const EVENING_STARTS: NaiveTime = match NaiveTime::from_hms_opt(18, 0, 0) {
+/// When the afternoon ends and the evening begins: the next whole hour "this afternoon" may
+/// take is before it, and from it "завтра в 2 ночи" is the coming night.
+const AFTERNOON_ENDS: NaiveTime = match NaiveTime::from_hms_opt(18, 0, 0) {
+    Some(t) => t,
+    None => NaiveTime::MIN,
+};
+
+/// When the morning ends: the next whole hour "this morning" may take is before it.
+const MORNING_ENDS: NaiveTime = match NaiveTime::from_hms_opt(12, 0, 0) {
     Some(t) => t,
     None => NaiveTime::MIN,
 };
@@ -573,8 +582,8 @@ fn next_hour_today(
         return None;
     }
     let ends = match period {
-        Some(Period::Morning) => 12,
-        Some(Period::Afternoon | Period::Lunch) => 18,
+        Some(Period::Morning) => MORNING_ENDS.hour(),
+        Some(Period::Afternoon | Period::Lunch) => AFTERNOON_ENDS.hour(),
         _ => 24,
     };
     let hour = local.time().hour() + 1;

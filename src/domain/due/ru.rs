@@ -300,7 +300,6 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("часов", HourWord),
     ("ровно", Sharp),
     ("около", Approx),
-    ("где-то", Approx),
     ("несколько", Few),
     ("пару", Few),
     ("пара", Few),

@@ -20,8 +20,9 @@ pub(super) struct Spec {
     pub clock: Option<Clock>,
     /// "evening": sets am/pm or a default time.
     pub period: Option<Period>,
-    /// Whether the part of the day stands for a time by itself ("вечером", "in the evening").
-    pub period_alone: bool,
+    /// How the part of the day was said: alone it stands for a time by itself ("вечером", "in
+    /// the evening"); after an hour it is that hour's half of the day ("в 2 ночи").
+    pub period_word: Option<PeriodWord>,
     /// "every monday".
     pub repeat: Option<Repeat>,
     /// "30 min before".
@@ -214,7 +215,7 @@ impl Spec {
             Item::Time(clock) => self.clock = Some(clock),
             Item::Period { period, word } => {
                 self.period = Some(period);
-                self.period_alone = word == PeriodWord::Alone;
+                self.period_word = Some(word);
             }
             Item::Repeat(repeat, period) => {
                 self.repeat = Some(repeat);
@@ -233,7 +234,10 @@ impl Spec {
     pub fn merged(&self, other: &Spec) -> Option<Spec> {
         let mut merged = *self;
         let items = [
-            other.relative.map(Item::Relative),
+            other.relative.map(|span| match other.relative_guess {
+                Some(guess) => Item::RelativeGuessed(span, guess),
+                None => Item::Relative(span),
+            }),
             other.day.map(Item::Day),
             other
                 .weekday
@@ -242,11 +246,7 @@ impl Spec {
             other.clock.map(Item::Time),
             other.period.map(|period| Item::Period {
                 period,
-                word: if other.period_alone {
-                    PeriodWord::Alone
-                } else {
-                    PeriodWord::Noun
-                },
+                word: other.period_word.unwrap_or(PeriodWord::Noun),
             }),
             other.lead.map(Item::Lead),
             other.until.map(Item::Until),
@@ -254,12 +254,16 @@ impl Spec {
             other.lasting.map(Item::Lasting),
             other.zone.map(Item::Zone),
         ];
-        merged.relative_guess = merged.relative_guess.or(other.relative_guess);
         items
             .into_iter()
             .flatten()
             .all(|item| merged.add(item))
             .then_some(merged)
+    }
+
+    /// Whether the part of the day stands for a time by itself ("вечером", "in the evening").
+    pub fn period_alone(&self) -> bool {
+        self.period_word == Some(PeriodWord::Alone)
     }
 
     /// Whether it fixes a moment: a relative time, a day, a time, a recurrence, a deadline
@@ -271,7 +275,7 @@ impl Spec {
             || self.clock.is_some()
             || self.repeat.is_some()
             || self.until.is_some()
-            || (self.period.is_some() && self.period_alone))
+            || (self.period.is_some() && self.period_alone()))
             && ((self.count.is_none() && self.lasting.is_none()) || self.repeat.is_some())
     }
 

@@ -299,3 +299,13 @@ pub(super) fn inflected(word: &str) -> Vec<Key> {
         None => Vec::new(),
     }
 }
+
+/// A task text ending in a verbal noun with the accusative `-ni` that it takes before a trailing
+/// request ("dorini ichishni eslat"), without that ending: the task is "dorini ichish".
+pub(super) fn verbal_noun_without_accusative(text: String) -> String {
+    let stem = text.strip_suffix("ni").or_else(|| text.strip_suffix("ни"));
+    match stem {
+        Some(stem) if stem.ends_with("sh") || stem.ends_with('ш') => stem.to_owned(),
+        _ => text,
+    }
+}

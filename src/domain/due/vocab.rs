@@ -160,6 +160,7 @@ const NOT_TYPOS: &[&str] = &[
     "burun",
     "bundan",
     "undan",
+    "minuet",
     "minuets",
 ];
 

@@ -31,15 +31,6 @@ pub struct Case {
     pub note: Option<String>,
 }
 
-impl Case {
-    /// Why the bot's reading is known to differ from this expectation, when a maintainer
-    /// decided to leave it so: a note that starts with `known:`.
-    pub fn known(&self) -> Option<&str> {
-        let note = self.note.as_deref()?;
-        note.strip_prefix("known:").map(str::trim)
-    }
-}
-
 /// When a message should be due.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExpectedDue {
@@ -65,6 +56,20 @@ pub struct CaseError {
 }
 
 impl Case {
+    /// Why the bot's reading is known to differ from this expectation, when a maintainer
+    /// decided to leave it so: a note that starts with `known:`.
+    pub fn known(&self) -> Option<&str> {
+        let note = self.note.as_deref()?;
+        note.strip_prefix("known:").map(str::trim)
+    }
+
+    /// Why the bot's task text is known to differ from the expected one, when a maintainer
+    /// decided to leave it so: a note that starts with `text:`.
+    pub fn text_known(&self) -> Option<&str> {
+        let note = self.note.as_deref()?;
+        note.strip_prefix("text:").map(str::trim)
+    }
+
     /// Reads one corpus line; `origin` names it in errors and in the report.
     pub fn parse(line: &str, origin: String) -> Result<Case, CaseError> {
         let problem = |problem: String| CaseError {

@@ -11,15 +11,23 @@ use super::{Context, Cursor, Item, RelativeGuess, Span, unit_key};
 pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     // "через день": a day later, or every other day, as Russian says both.
     let in_a_day = c.word_at(c.pos()) == Some("через") && c.word_at(c.pos() + 1) == Some("день");
+    let after = c.has_at(c.pos(), Key::After);
+    // "dad turns 50 in 15": after a number, "in 15" counts years, or anything but minutes.
+    let after_a_number = c.pos() > 0 && c.is_number_at(c.pos() - 1);
     if c.eat(Key::In) || c.eat(Key::After) {
-        let guessed = |guess| move |span| Item::RelativeGuessed(span, guess);
-        return match c.attempt(amount) {
-            Some(span) if in_a_day => Some(guessed(RelativeGuess::InADay)(span)),
-            Some(span) => Some(Item::Relative(span)),
-            None => c
-                .attempt(minutes_unsaid)
-                .map(guessed(RelativeGuess::MinutesUnsaid)),
-        };
+        if let Some(span) = c.attempt(amount) {
+            return Some(if in_a_day {
+                Item::RelativeGuessed(span, RelativeGuess::InADay)
+            } else {
+                Item::Relative(span)
+            });
+        }
+        // "after 20" may be 20:00: only "in" and "через" guess minutes.
+        if after || after_a_number || !c.guesses_minutes() {
+            return None;
+        }
+        let span = c.attempt(minutes_unsaid)?;
+        return Some(Item::RelativeGuessed(span, RelativeGuess::MinutesUnsaid));
     }
     // "bir ikki kundan keyin", "1-2 kundan keyin": the second count of a range, which the bot
     // cannot pick from.

@@ -161,18 +161,21 @@ pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             let after_the = start
                 .checked_sub(1)
                 .is_some_and(|before| c.has_at(before, Key::The));
-            // Right after a request ("remind me wed") or a time ("yoga 6-7pm wed"), any short
-            // weekday ending the message is a day.
-            let asked = start.checked_sub(1).is_some_and(|before| {
+            // Right after a request ("remind me wed") or a time with am/pm ("yoga 6-7pm wed"),
+            // any short weekday ending the message is a day.
+            let after_request_or_time = start.checked_sub(1).is_some_and(|before| {
                 c.has_at(before, Key::Me)
                     || c.has_at(before, Key::Remind)
                     || c.is_at(before, |k| matches!(k, Key::Meridiem(_)).then_some(()))
-                    || c.is_number_at(before)
             });
-            let alone = asked || c.word_at(c.pos()).is_some_and(|w| SHORT_ALONE.contains(&w));
+            let day_at_the_end = after_request_or_time
+                || c.word_at(c.pos()).is_some_and(|w| SHORT_ALONE.contains(&w));
             let short = c.eat_pick(short_weekday);
             let (day, timed) = match short {
-                Some(day) => (day, time_follows(c) || (alone && c.at_message_end())),
+                Some(day) => (
+                    day,
+                    time_follows(c) || (day_at_the_end && c.at_message_end()),
+                ),
                 None => (c.eat_pick(listed_only)?, soat_follows(c)),
             };
             if !(prefixed || (timed && !after_the)) {
@@ -188,10 +191,11 @@ pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
 }
 
 /// Short weekdays that are no other word, a day alone when they end the message ("pay back tom
-/// 50 euros fri", "отчёт пт"): "sun", "sat", "wed" and "mon" are words too, and end it as a
-/// day only right after a request or a time ("remind me wed", "6-7pm wed").
+/// 50 euros fri", "отчёт пт"): "sun", "sat", "wed", "mon", "вт" (watts) and "ср" (a test,
+/// "самостоятельная работа") are words too, and end it as a day only right after a request or
+/// a time with am/pm ("remind me wed", "6-7pm wed").
 const SHORT_ALONE: &[&str] = &[
-    "tue", "tues", "thu", "thur", "thurs", "fri", "weds", "пн", "вт", "ср", "чт", "пт", "сб", "вс",
+    "tue", "tues", "thu", "thur", "thurs", "fri", "weds", "пн", "чт", "пт", "сб", "вс",
 ];
 
 /// Whether a time comes next, right after a number or a time marker and a number ("10:00", "в

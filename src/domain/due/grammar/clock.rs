@@ -30,10 +30,12 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // about 5 things" counts).
     let about = !approx && context.has_day && c.attempt(about_number).is_some();
     let at = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
-    // "at like 3:15", "at around 7": a filler between the marker and the time.
+    // "at like 3:15", "at around 7pm": a filler between the marker and a time that is plainly
+    // one ("look at like 3 apartments" counts).
     if at {
         c.attempt(|c| {
-            ((c.eat_word("like") || c.eat(Key::Approx)) && c.peek_number()).then_some(())
+            let filler = c.eat_word("like") || c.eat(Key::Approx);
+            (filler && plainly_a_time_follows(c)).then_some(())
         });
     }
     // "сегодня до 18 отправить": by an hour, after a day, before a verb or the phrase's end
@@ -348,8 +350,13 @@ fn dashed_hours(c: &mut Cursor<'_>) -> Option<Item> {
     dashed_minutes(c)?;
     let meridiem = meridiem(c)?;
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    // "6-7pm" starts at 18:00, "11-1pm" and "11-12pm" at 11:00, "12-1pm" at noon.
-    let start_pm = meridiem && (hour == 12 || (hour < end && end != 12));
+    // "6-7pm" starts at 18:00, "11-1pm" and "11-12pm" at 11:00, "12-1pm" at noon; "11:30-7am"
+    // and "10-2am" start the evening before (23:30, 22:00).
+    let start_pm = if meridiem {
+        hour == 12 || (hour < end && end != 12)
+    } else {
+        hour > end && hour != 12
+    };
     let start = Clock {
         meridiem: Some(start_pm),
         ..Clock::at(small(hour), minute)
@@ -429,6 +436,14 @@ fn counted_noun(c: &Cursor<'_>, pos: usize) -> bool {
 /// Uzbek "yarim tunda", "yarim kechada": midnight.
 fn half_night(c: &mut Cursor<'_>) -> Option<()> {
     (c.eat(Key::Half) && c.eat_pick(period_key) == Some(Period::Night)).then_some(())
+}
+
+/// Whether a clock's face or an hour with am/pm comes next ("3:15", "7pm", "7 pm"); nothing is
+/// consumed.
+fn plainly_a_time_follows(c: &Cursor<'_>) -> bool {
+    let mut ahead = c.clone();
+    ahead.eat_number().is_some()
+        && (ahead.eat_adjacent_punct(':') || meridiem(&mut ahead).is_some())
 }
 
 /// "around", "около", "где-то" before a time: about when, which is the time as said.

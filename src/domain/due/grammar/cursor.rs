@@ -21,6 +21,9 @@ pub(in crate::domain::due) struct Lexed {
     /// The local date the message is read on, when known: it tells which reading of `6.04`
     /// falls on a weekday said beside it.
     today: Option<NaiveDate>,
+    /// Whether a number after "in" without its unit may be read as minutes ("order pizza in
+    /// 20"): a guess, tried only when the message has no time phrase otherwise.
+    guesses_minutes: bool,
 }
 
 impl Lexed {
@@ -67,7 +70,22 @@ impl Lexed {
             typos,
             hint,
             today: None,
+            guesses_minutes: false,
         }
+    }
+
+    /// The same message, read again with the guess that a number after "in" without its unit
+    /// is minutes.
+    pub fn guessing_minutes(self) -> Lexed {
+        Lexed {
+            guesses_minutes: true,
+            ..self
+        }
+    }
+
+    /// Whether a number after "in" without its unit may be read as minutes.
+    pub fn guesses_minutes(&self) -> bool {
+        self.guesses_minutes
     }
 
     /// The same message, read on the local date `today`.
@@ -441,6 +459,12 @@ impl<'a> Cursor<'a> {
                 || t.punct()
                     .is_some_and(|p| matches!(p, ',' | ';' | '!' | '?'))
         })
+    }
+
+    /// Whether a number after "in" without its unit may be read as minutes (see
+    /// [`Lexed::guessing_minutes`]).
+    pub fn guesses_minutes(&self) -> bool {
+        self.lexed.guesses_minutes()
     }
 
     /// Whether only punctuation is left of the message ("fri.", "пт!").

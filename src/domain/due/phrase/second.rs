@@ -195,7 +195,7 @@ fn time_instead(lexed: &Lexed, at: usize, spec: &Spec) -> Option<(Spec, usize)> 
     };
     let mut second = *spec;
     second.clock = None;
-    if !second.period_alone || own_period.is_some() {
+    if !second.period_alone() || own_period.is_some() {
         second.period = None;
     }
     if own_period.is_some_and(|period| !second.add(period)) || !second.add(Item::Time(clock)) {
