@@ -190,6 +190,14 @@ fn interval_ending_at(words: &[Word], end: usize) -> Option<(usize, TimeDelta)> 
     })
 }
 
+/// "пока не позвоню", "пока не оплачу", "пока не выпью": "until I" and a verb of the first person
+/// at word `at`, which Russian says of any task; its length in words.
+fn until_i_do_at(words: &[Word], at: usize) -> Option<usize> {
+    let verb = &words.get(at + 2)?.folded;
+    let first_person = verb.chars().count() >= 4 && (verb.ends_with('ю') || verb.ends_with('у'));
+    (matches_at(words, at, &["пока", "не"]) && first_person).then_some(3)
+}
+
 /// Where the nag starts when words asking to be reminded again, and an "and", come right
 /// before word `first` ("выгулять собаку и напоминай каждые 10 минут пока не сделаю").
 fn with_remind_again(words: &[Word], first: usize) -> usize {
@@ -216,7 +224,9 @@ pub fn find(input: &str) -> Result<Option<NagPhrase>, NagIntervalError> {
         MARKERS
             .iter()
             .find(|seq| matches_at(&words, at, seq))
-            .map(|seq| (at, seq.len()))
+            .map(|seq| seq.len())
+            .or_else(|| until_i_do_at(&words, at))
+            .map(|len| (at, len))
     }) else {
         return Ok(None);
     };
@@ -283,6 +293,11 @@ mod tests {
             (
                 "выгулять собаку через 15 минут и напоминай каждые 10 минут пока не сделаю",
                 "выгулять собаку через 15 минут",
+                10,
+            ),
+            (
+                "позвонить Ивану в 16:00 и напоминай пока не позвоню",
+                "позвонить Ивану в 16:00",
                 10,
             ),
             (

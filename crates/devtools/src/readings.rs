@@ -95,8 +95,11 @@ fn report(case: &Case, reading: &Reading, verdict: Verdict) -> String {
         Reading::Asks => "asks when".to_owned(),
         Reading::Refused(why) => format!("refuses: {why}"),
         Reading::Task(task) => format!(
-            "{}{}{} | {} | {}{}",
+            "{}{}{}{} | {} | {}{}",
             task.due.format(case::TIME_FORMAT),
+            task.lead_minutes
+                .map(|minutes| format!(" (lead {minutes} min)"))
+                .unwrap_or_default(),
             task.second
                 .map(|at| format!(" + {}", at.format(case::TIME_FORMAT)))
                 .unwrap_or_default(),

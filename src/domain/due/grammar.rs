@@ -6,6 +6,7 @@ mod calendar;
 mod clock;
 mod cursor;
 mod end;
+mod holiday;
 mod number;
 mod ordinal;
 mod repeat;
@@ -119,6 +120,9 @@ pub(super) enum DayRef {
     NextMonthDay(u32),
     /// "end of next month", "в конце следующего месяца", "keyingi oy oxirida": its last day.
     NextMonthEnd,
+    /// "end of the quarter", "в конце квартала", "chorak oxirida": the last day of this
+    /// quarter (of the next, once its time has passed).
+    QuarterEnd,
     /// "end of April", "в конце апреля", "до конца апреля", "aprel oxirida": the last day of the
     /// next such month (this year's while it is ahead).
     MonthEnd(u32),
@@ -321,7 +325,7 @@ pub(super) struct Context {
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 
 /// Rules in priority order: the first that matches wins.
-const RULES: [Rule; 16] = [
+const RULES: [Rule; 17] = [
     repeat::repeat,
     end::until,
     end::count,
@@ -331,6 +335,7 @@ const RULES: [Rule; 16] = [
     calendar::nth_weekday,
     calendar::span_day,
     calendar::date,
+    holiday::holiday,
     calendar::day_word,
     calendar::weekday,
     clock::spoken_time,

@@ -455,6 +455,11 @@ fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) ->
         *end = before;
     }
     requested |= asked_at_end;
+    let pieces: Vec<(usize, usize)> = pieces
+        .into_iter()
+        .flat_map(|(start, end)| without_inner_request(lexed, start, end))
+        .collect();
+    let mut pieces = pieces;
     pieces.retain(|(start, end)| trim_glue(lexed, *start, *end).0 < *end);
     let second = second::cut(input, lexed, &mut pieces, &mut spec);
     if requested && let Some((start, end)) = pieces.first_mut() {
@@ -543,7 +548,19 @@ fn text_end_before(lexed: &Lexed, from: usize, start: usize) -> usize {
 
 /// Prepositions that lead a time phrase right after them.
 const LEADING_PREPOSITIONS: &[&str] = &[
-    "на", "до", "в", "во", "к", "for", "at", "by", "on", "until", "till",
+    "на",
+    "до",
+    "в",
+    "во",
+    "к",
+    "перед",
+    "for",
+    "at",
+    "by",
+    "on",
+    "until",
+    "till",
+    "before",
 ];
 
 /// Time words anywhere in `input`, for a message in which [`find`] found no phrase.
@@ -718,6 +735,27 @@ fn skip_request(lexed: &Lexed, mut start: usize, end: usize) -> usize {
         start
     } else {
         at
+    }
+}
+
+/// The text `start..end` without a request that opens a sentence inside it ("score was 2-1!!
+/// remind me to send highlights"): the words around it, as one or two pieces.
+fn without_inner_request(lexed: &Lexed, start: usize, end: usize) -> Vec<(usize, usize)> {
+    let sentence_end = |i: usize| {
+        lexed
+            .token(i)
+            .and_then(|t| t.punct())
+            .is_some_and(|p| matches!(p, '.' | '!' | '?'))
+    };
+    let inner = (start + 1..end)
+        .filter(|&i| sentence_end(i - 1) && lexed.has(i, Key::Remind))
+        .find_map(|i| {
+            let past = skip_request(lexed, i, end);
+            (past > i).then_some((i, past))
+        });
+    match inner {
+        Some((request, past)) => vec![(start, request), (past, end)],
+        None => vec![(start, end)],
     }
 }
 

@@ -503,8 +503,9 @@ fn on_day(
     // "today call mom" at 10:00, "сегодня вечером" at 20:00, "end of the month" on its last day
     // at 13:40: the part of the day's time has passed, so the next whole hour today, noted as
     // the time taken.
-    let names_today =
-        day == DayRef::Today || (day == DayRef::EndOfMonth && last_day_of_month(today) == today);
+    let names_today = day == DayRef::Today
+        || (day == DayRef::EndOfMonth && last_day_of_month(today) == today)
+        || (day == DayRef::QuarterEnd && last_day_of_quarter(today) == today);
     if names_today
         && said == Said::Nothing
         && let Some(next_hour) = next_hour_today(moment.time, period, now, tz)
@@ -663,6 +664,17 @@ fn day_at(
             Ok(at(date))
         }
         DayRef::NextMonthEnd => Ok(at(last_day_of_month(next_month_first(today)?))),
+        DayRef::QuarterEnd => {
+            let this_quarter = last_day_of_quarter(today);
+            if at(this_quarter) > now {
+                return Ok(at(this_quarter));
+            }
+            this_quarter
+                .succ_opt()
+                .map(last_day_of_quarter)
+                .map(at)
+                .ok_or_else(too_far)
+        }
         DayRef::MonthEnd(month) => (today.year()..=today.year() + 1)
             .filter_map(|year| NaiveDate::from_ymd_opt(year, month, 1))
             .map(|first| at(last_day_of_month(first)))
@@ -774,6 +786,12 @@ fn last_day_of_month(date: NaiveDate) -> NaiveDate {
         .rev()
         .find_map(|d| date.with_day(d))
         .unwrap_or(date)
+}
+
+/// The last day of `date`'s quarter (31 March, 30 June, 30 September, 31 December).
+fn last_day_of_quarter(date: NaiveDate) -> NaiveDate {
+    let last_month = (date.month0() / 3 + 1) * 3;
+    NaiveDate::from_ymd_opt(date.year(), last_month, 1).map_or(date, last_day_of_month)
 }
 
 /// "on the 15th": the next 15th (skipping months without it); today's date with a time

@@ -33,6 +33,8 @@ pub struct Task {
     pub repeat: String,
     /// The task text.
     pub text: String,
+    /// How long before the deadline it reminds, in minutes, when a lead was said.
+    pub lead_minutes: Option<i64>,
     /// What the bot says it assumed or left out, for the report.
     pub said: Vec<String>,
 }
@@ -70,6 +72,7 @@ pub fn read(case: &Case) -> Reading {
         other_reading,
         second: second.map(|second| local(second.due)),
         repeat,
+        lead_minutes: first.lead.map(|lead| lead.duration().num_minutes()),
         text: first.text,
         said,
     })

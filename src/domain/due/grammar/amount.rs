@@ -54,6 +54,8 @@ fn minutes_unsaid(c: &mut Cursor<'_>) -> Option<Span> {
 /// [до]`, `AMOUNT oldin [eslat]`. Months are not a lead time.
 pub(super) fn lead(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let asked = remind(c);
+    // "remind me the day before".
+    c.eat(Key::The);
     let span = if c.eat(Key::LeadFor) {
         let span = amount(c)?;
         c.eat(Key::Until);

@@ -37,9 +37,19 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         let _ = c.eat(Key::The) || c.eat(Key::This);
         if c.eat_all(&[Key::Next, Key::WeekNoun]) {
             DayRef::NextWeekEnd
+        } else if quarter(c) {
+            DayRef::QuarterEnd
         } else {
             month_named(c)?
         }
+    } else if c
+        .attempt(|c| (quarter(c) && c.eat(Key::End)).then_some(()))
+        .is_some()
+    {
+        // "chorak oxirida", "kvartal oxirida".
+        DayRef::QuarterEnd
+    } else if c.attempt(month_start).is_some() {
+        DayRef::NextMonth
     } else if let Some(month) = c.eat_pick(month_or_named) {
         // "mart oyining oxirida", "mart oyi oxirida".
         c.eat(Key::MonthNoun);
@@ -49,6 +59,42 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     };
     c.eat(Key::Da);
     Some(Item::Day(day))
+}
+
+/// A quarter of the year: "quarter", "квартала", "chorak", "kvartal".
+fn quarter(c: &mut Cursor<'_>) -> bool {
+    [
+        "quarter",
+        "квартала",
+        "квартал",
+        "chorak",
+        "chorakning",
+        "kvartal",
+        "kvartalning",
+        "чорак",
+        "чоракнинг",
+    ]
+    .iter()
+    .any(|word| c.eat_word(word))
+}
+
+/// "the beginning of the month", "start of next month", "в начале месяца", "oy boshida": the
+/// next month's 1st (this month's has passed, or is today).
+fn month_start(c: &mut Cursor<'_>) -> Option<()> {
+    let uzbek_start = |c: &mut Cursor<'_>| {
+        ["boshida", "boshi", "бошида", "боши"]
+            .iter()
+            .any(|word| c.eat_word(word))
+    };
+    if c.eat(Key::MonthNoun) {
+        return uzbek_start(c).then_some(());
+    }
+    let english = c.eat_word("beginning") || c.eat_word("start");
+    (english || c.eat_word("начале")).then_some(())?;
+    // "start the month strong" is no day.
+    (c.eat(Key::Of) || !english).then_some(())?;
+    let _ = c.eat(Key::The) || c.eat(Key::This) || c.eat_word("этого") || c.eat(Key::Next);
+    c.eat(Key::MonthNoun).then_some(())
 }
 
 /// One weekend, after a marker ("on the weekend", "на выходных", "в выходные") or with this or
@@ -161,12 +207,16 @@ pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             let after_the = start
                 .checked_sub(1)
                 .is_some_and(|before| c.has_at(before, Key::The));
-            // Right after a request ("remind me wed") or a time with am/pm ("yoga 6-7pm wed"),
-            // any short weekday ending the message is a day.
+            // Right after a request ("remind me wed") or a time with am/pm or a clock's face
+            // ("yoga 6-7pm wed", "at 7:30 sat"), any short weekday ending the message is a day.
             let after_request_or_time = start.checked_sub(1).is_some_and(|before| {
                 c.has_at(before, Key::Me)
                     || c.has_at(before, Key::Remind)
                     || c.is_at(before, |k| matches!(k, Key::Meridiem(_)).then_some(()))
+                    || (c.is_number_at(before)
+                        && before
+                            .checked_sub(1)
+                            .is_some_and(|i| c.has_punct_at(i, ':')))
             });
             let day_at_the_end = after_request_or_time
                 || c.word_at(c.pos()).is_some_and(|w| SHORT_ALONE.contains(&w));
@@ -386,6 +436,10 @@ fn numeric_date(c: &mut Cursor<'_>, context: Context) -> Option<DayRef> {
             let could_be_date = b_digits == 1 || (1..=12).contains(&b) || a > 23;
             let time_first = context.has_day && !on_weekday(a, b);
             if year.is_none() && could_be_time && (!could_be_date || time_first) {
+                return None;
+            }
+            // "pay electric bill 84.50": past any day and any month, a price, no date.
+            if year.is_none() && a > 31 && b > 12 {
                 return None;
             }
             (a, b)

@@ -102,6 +102,15 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let face = (!in_words && half.is_none())
         .then(|| c.attempt(face_minutes))
         .flatten();
+    // "pay electric bill 84.50": a dotted number past any hour is a price, no time.
+    if face.is_some() && hour > 24 && c.has_punct_at(number + 1, '.') {
+        return None;
+    }
+    // "1:1 with boss", "the bet 3:2": a number joined to another by a colon that makes no
+    // clock's face is no hour.
+    if face.is_none() && !in_words && c.clone().eat_adjacent_punct(':') {
+        return None;
+    }
     // "в 10.30ч": an hour word after a clock's face changes nothing.
     if face.is_some() {
         c.eat(Key::HourWord);
@@ -110,9 +119,13 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let mut minute = face
         .or(half)
         .or_else(|| in_words.then(|| c.attempt(minutes_in_words)).flatten());
-    // "at 9 30", "в 9 30": minutes after a marked hour, typed with a space for the colon.
-    if minute.is_none() && marked && !in_words {
-        minute = c.attempt(spaced_minutes);
+    // "at 9 30", "в 9 30": minutes after a marked hour, typed with a space for the colon; and
+    // after any hour when am/pm follows them ("this fri 5 30 pm").
+    if minute.is_none() && !in_words {
+        minute = c.attempt(|c| {
+            let minute = spaced_minutes(c)?;
+            (marked || meridiem(&mut c.clone()).is_some()).then_some(minute)
+        });
     }
     let hour_word = minute.is_none() && (c.eat(Key::HourWord) || c.eat_all_words(&["o", "clock"]));
     if hour_word {
@@ -131,6 +144,8 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     }
     let meridiem = meridiem(c);
     c.eat(Key::Sharp);
+    // "tonight 8ish": about then.
+    let ish = c.eat_adjacent_word("ish");
     // "в 2 раза больше", "at 3 times the price", "завтра 3 дня подряд", and without a marker
     // "завтра 10 штук", "ertaga 3 ta non": a count, no hour ("at 9 pills" is a time).
     let bare = minute.is_none() && !hour_word && meridiem.is_none();
@@ -157,6 +172,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || c.eat(Key::UntilSuffix)
         || case == Case::At;
     let cued = marked
+        || ish
         || minute.is_some()
         || hour_word
         || meridiem.is_some()
