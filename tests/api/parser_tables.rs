@@ -1234,6 +1234,8 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "night shift 11:30-7am tomorrow", due("2026-03-28 23:30", "night shift")),
         (BERLIN_FRI, En, "look at like 3 apartments tomorrow", due("2026-03-28 09:00", "look at like 3 apartments").nothing_unplaced()),
         (MOSCOW, Ru, "купить вишни завтра напомни", due("2026-03-28 09:00", "купить вишни")),
+        (TASHKENT, Uz, "iltimos ertaga soat 12 da pensiya olish", due("2026-03-28 12:00", "pensiya olish")),
+        (BERLIN_FRI, En, "please call mom at 5", due("2026-03-27 17:00", "call mom")),
         (BERLIN_FRI, En, "buy champagne on new year's eve at 4pm", due("2026-12-31 16:00", "buy champagne")),
         (BERLIN_FRI, En, "buy christmas tree tomorrow", due("2026-03-28 09:00", "buy christmas tree").nothing_unplaced()),
         (MOSCOW, Ru, "в новогоднюю ночь в 23:55 открыть шампанское", due("2026-12-31 23:55", "открыть шампанское")),

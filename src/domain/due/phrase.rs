@@ -716,8 +716,8 @@ fn skip_courtesy(lexed: &Lexed, mut start: usize, end: usize) -> usize {
     }
 }
 
-/// Past a leading `[please] remind [me] [to]`, `напомни [пожалуйста] [мне]`, `menga eslat`,
-/// starting at `start`.
+/// Past a leading `[please] remind [me] [to]`, `напомни [пожалуйста] [мне]`, `menga eslat`, or
+/// a leading `please`, `iltimos`, starting at `start`.
 fn skip_request(lexed: &Lexed, mut start: usize, end: usize) -> usize {
     let at = start;
     start = skip_courtesy(lexed, start, end);
@@ -734,7 +734,11 @@ fn skip_request(lexed: &Lexed, mut start: usize, end: usize) -> usize {
         }
         start
     } else {
-        at
+        // "iltimos soat 20:00 da gullarga suv quyish", "please call mom at 5": a courtesy that
+        // opens the message is no task text either.
+        (at..end)
+            .find(|&i| !lexed.has(i, Key::Please))
+            .unwrap_or(end)
     }
 }
 
