@@ -190,12 +190,15 @@ fn interval_ending_at(words: &[Word], end: usize) -> Option<(usize, TimeDelta)> 
     })
 }
 
-/// "пока не позвоню", "пока не оплачу", "пока не выпью": "until I" and a verb of the first person
-/// at word `at`, which Russian says of any task; its length in words.
+/// "напоминай пока не позвоню", "напомни мне, пока не оплачу": "until I" and a word ending as
+/// a verb of the first person does, at word `at`, right after a request to be reminded again
+/// (alone, "пока не знаю когда", "пока не приду домой" are the task's words); its length in words.
 fn until_i_do_at(words: &[Word], at: usize) -> Option<usize> {
     let verb = &words.get(at + 2)?.folded;
     let first_person = verb.chars().count() >= 4 && (verb.ends_with('ю') || verb.ends_with('у'));
-    (matches_at(words, at, &["пока", "не"]) && first_person).then_some(3)
+    let asked =
+        (at.saturating_sub(2)..at).any(|i| REMIND_VERBS.contains(&words[i].folded.as_str()));
+    (asked && matches_at(words, at, &["пока", "не"]) && first_person).then_some(3)
 }
 
 /// Where the nag starts when words asking to be reminded again, and an "and", come right

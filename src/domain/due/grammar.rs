@@ -123,6 +123,16 @@ pub(super) enum DayRef {
     /// "end of the quarter", "в конце квартала", "chorak oxirida": the last day of this
     /// quarter (of the next, once its time has passed).
     QuarterEnd,
+    /// "at the beginning of the month", "в начале месяца", "oy boshida": the next month's 1st.
+    MonthStart,
+    /// A holiday by its name ("christmas eve", "yangi yil arafasida"): its next date, today's
+    /// while the time is ahead.
+    Holiday {
+        /// Its day of the month.
+        day: u32,
+        /// Its month.
+        month: u32,
+    },
     /// "end of April", "в конце апреля", "до конца апреля", "aprel oxirida": the last day of the
     /// next such month (this year's while it is ahead).
     MonthEnd(u32),
@@ -151,6 +161,18 @@ pub(super) enum DayRef {
         /// Full year if given (two-digit years already mean 20xx).
         year: Option<u64>,
     },
+}
+
+impl DayRef {
+    /// Whether the words of this day are also ordinary text ("christmas eve menu", "в конце
+    /// квартала налево", "start of the month"): a day or time elsewhere in the message comes
+    /// first, and left in the text they are not said to be left out.
+    pub fn is_occasion(self) -> bool {
+        matches!(
+            self,
+            DayRef::Holiday { .. } | DayRef::QuarterEnd | DayRef::MonthStart
+        )
+    }
 }
 
 /// A clock time as typed, not yet validated.

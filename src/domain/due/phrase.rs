@@ -145,6 +145,14 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
         .filter(|r| r.spec.is_anchored())
         .max_by_key(|r| r.spec.parts);
     let run = edge.or_else(|| inner_run(lexed, first, n))?;
+    // A holiday, a quarter's end or a month's start is also ordinary text ("christmas eve menu
+    // planning, call monday 10am", "в конце квартала налево, завтра в 10 встреча"): a day or
+    // time elsewhere in the message comes first.
+    let run = if is_occasion_only(&run.spec) {
+        day_or_time_apart_from(lexed, first, &run).unwrap_or(run)
+    } else {
+        run
+    };
     if run.start > first && is_adjective_repeat(lexed, &run) {
         return None;
     }
@@ -163,6 +171,26 @@ fn names_a_thing(lexed: &Lexed, run: &Run) -> bool {
             .start
             .checked_sub(1)
             .is_some_and(|i| lexed.has(i, Key::The))
+}
+
+/// Whether `spec` names a holiday, a quarter's end or a month's start and no time of its own.
+fn is_occasion_only(spec: &Spec) -> bool {
+    spec.day.is_some_and(DayRef::is_occasion) && spec.clock.is_none() && spec.repeat.is_none()
+}
+
+/// The longest run from token `first` on that says a day (not an occasion) or a time and does
+/// not overlap `run`.
+fn day_or_time_apart_from(lexed: &Lexed, first: usize, run: &Run) -> Option<Run> {
+    (first..lexed.len())
+        .filter_map(|i| chain(lexed, i))
+        .filter(|other| other.end <= run.start || other.start >= run.end)
+        .filter(|other| {
+            other.is_usable()
+                && other.spec.is_anchored()
+                && !is_occasion_only(&other.spec)
+                && (other.spec.day.is_some() || other.spec.clock.is_some())
+        })
+        .max_by_key(|other| other.end - other.start)
 }
 
 /// Whether a request to be reminded ("remind me", "напомни") comes right before token `start`,
@@ -455,11 +483,10 @@ fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) ->
         *end = before;
     }
     requested |= asked_at_end;
-    let pieces: Vec<(usize, usize)> = pieces
+    let mut pieces: Vec<(usize, usize)> = pieces
         .into_iter()
         .flat_map(|(start, end)| without_inner_request(lexed, start, end))
         .collect();
-    let mut pieces = pieces;
     pieces.retain(|(start, end)| trim_glue(lexed, *start, *end).0 < *end);
     let second = second::cut(input, lexed, &mut pieces, &mut spec);
     if requested && let Some((start, end)) = pieces.first_mut() {
@@ -579,7 +606,12 @@ fn unplaced_in(input: &str, lexed: &Lexed, start: usize, end: usize) -> Vec<Unpl
             .starts_word(i)
             .then(|| chain(lexed, i))
             .flatten()
-            .filter(|r| r.is_usable() && !r.spec.is_lasting_only() && r.end <= end);
+            .filter(|r| {
+                r.is_usable()
+                    && !r.spec.is_lasting_only()
+                    && !is_occasion_only(&r.spec)
+                    && r.end <= end
+            });
         let (kind, stop) = match run {
             Some(run) => (Some(kind_of(&run.spec)), run.end),
             None if is_repeat_word(lexed, i) && i + 1 < end && is_timeish(lexed, i + 1) => {
@@ -742,8 +774,8 @@ fn skip_request(lexed: &Lexed, mut start: usize, end: usize) -> usize {
     }
 }
 
-/// The text `start..end` without a request that opens a sentence inside it ("score was 2-1!!
-/// remind me to send highlights"): the words around it, as one or two pieces.
+/// The text `start..end` without a "remind me to" that opens a sentence inside it ("score was
+/// 2-1!! remind me to send highlights"): the words around it, as one or two pieces.
 fn without_inner_request(lexed: &Lexed, start: usize, end: usize) -> Vec<(usize, usize)> {
     let sentence_end = |i: usize| {
         lexed
@@ -751,11 +783,16 @@ fn without_inner_request(lexed: &Lexed, start: usize, end: usize) -> Vec<(usize,
             .and_then(|t| t.punct())
             .is_some_and(|p| matches!(p, '.' | '!' | '?'))
     };
+    // Only "remind me to …": "Remind them to submit" is the task, and "Remind me at 6pm about
+    // the bills" has no task words of its own after the request.
+    let asked_to = |past: usize| {
+        past > 0 && past < end && lexed.token(past - 1).and_then(|t| t.word()) == Some("to")
+    };
     let inner = (start + 1..end)
-        .filter(|&i| sentence_end(i - 1) && lexed.has(i, Key::Remind))
+        .filter(|&i| sentence_end(i - 1) && lexed.has(i, Key::Remind) && lexed.has(i + 1, Key::Me))
         .find_map(|i| {
             let past = skip_request(lexed, i, end);
-            (past > i).then_some((i, past))
+            asked_to(past).then_some((i, past))
         });
     match inner {
         Some((request, past)) => vec![(start, request), (past, end)],

@@ -505,7 +505,12 @@ fn on_day(
     // the time taken.
     let names_today = day == DayRef::Today
         || (day == DayRef::EndOfMonth && last_day_of_month(today) == today)
-        || (day == DayRef::QuarterEnd && last_day_of_quarter(today) == today);
+        || (day == DayRef::QuarterEnd && last_day_of_quarter(today) == today)
+        || day
+            == DayRef::Holiday {
+                day: today.day(),
+                month: today.month(),
+            };
     if names_today
         && said == Said::Nothing
         && let Some(next_hour) = next_hour_today(moment.time, period, now, tz)
@@ -649,7 +654,7 @@ fn day_at(
             notes.push(Assumption::WeekEndFriday { date });
             Ok(at(date))
         }
-        DayRef::NextMonth => {
+        DayRef::NextMonth | DayRef::MonthStart => {
             let date = next_month_first(today)?;
             notes.push(Assumption::NextMonthFirst { date });
             Ok(at(date))
@@ -664,6 +669,11 @@ fn day_at(
             Ok(at(date))
         }
         DayRef::NextMonthEnd => Ok(at(last_day_of_month(next_month_first(today)?))),
+        DayRef::Holiday { day, month } => (today.year()..=today.year() + 1)
+            .filter_map(|year| NaiveDate::from_ymd_opt(year, month, day))
+            .map(at)
+            .find(|due| *due > now)
+            .ok_or_else(too_far),
         DayRef::QuarterEnd => {
             let this_quarter = last_day_of_quarter(today);
             if at(this_quarter) > now {

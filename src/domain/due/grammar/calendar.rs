@@ -16,6 +16,9 @@ use super::{Context, Cursor, DayRef, Item};
 /// месяца", "on the last day of the month", "oy oxirida", "oyning oxirgi kuni"; "this weekend",
 /// "на выходных", "shu dam olish kunlari", "hafta oxirida".
 pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    // "every quarter end", "har chorak oxirida", "каждый квартал в конце квартала": a repeat the
+    // bot does not make of it.
+    let after_every = (c.pos().saturating_sub(3)..c.pos()).any(|i| c.has_at(i, Key::Every));
     let marked = c.eat(Key::On) || c.eat(Key::At);
     let the = c.eat(Key::The);
     let day = if let Some(next) = c.attempt(|c| weekend(c, marked || the)) {
@@ -30,6 +33,8 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         if c.eat(Key::End) {
             DayRef::NextMonthEnd
         } else {
+            // "keyingi oy boshida": its start is its 1st.
+            uzbek_start(c);
             DayRef::NextMonth
         }
     } else if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
@@ -37,19 +42,19 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         let _ = c.eat(Key::The) || c.eat(Key::This);
         if c.eat_all(&[Key::Next, Key::WeekNoun]) {
             DayRef::NextWeekEnd
-        } else if quarter(c) {
+        } else if !after_every && quarter(c) {
             DayRef::QuarterEnd
         } else {
             month_named(c)?
         }
-    } else if c
-        .attempt(|c| (quarter(c) && c.eat(Key::End)).then_some(()))
-        .is_some()
+    } else if !after_every
+        && c.attempt(|c| (quarter(c) && c.eat(Key::End)).then_some(()))
+            .is_some()
     {
         // "chorak oxirida", "kvartal oxirida".
         DayRef::QuarterEnd
-    } else if c.attempt(month_start).is_some() {
-        DayRef::NextMonth
+    } else if !after_every && c.attempt(month_start).is_some() {
+        DayRef::MonthStart
     } else if let Some(month) = c.eat_pick(month_or_named) {
         // "mart oyining oxirida", "mart oyi oxirida".
         c.eat(Key::MonthNoun);
@@ -81,20 +86,22 @@ fn quarter(c: &mut Cursor<'_>) -> bool {
 /// "the beginning of the month", "start of next month", "в начале месяца", "oy boshida": the
 /// next month's 1st (this month's has passed, or is today).
 fn month_start(c: &mut Cursor<'_>) -> Option<()> {
-    let uzbek_start = |c: &mut Cursor<'_>| {
-        ["boshida", "boshi", "бошида", "боши"]
-            .iter()
-            .any(|word| c.eat_word(word))
-    };
     if c.eat(Key::MonthNoun) {
         return uzbek_start(c).then_some(());
     }
     let english = c.eat_word("beginning") || c.eat_word("start");
     (english || c.eat_word("начале")).then_some(())?;
-    // "start the month strong" is no day.
+    // "start the month strong" is no day; "the start of this month" has passed.
     (c.eat(Key::Of) || !english).then_some(())?;
-    let _ = c.eat(Key::The) || c.eat(Key::This) || c.eat_word("этого") || c.eat(Key::Next);
+    let _ = c.eat(Key::The) || c.eat(Key::Next);
     c.eat(Key::MonthNoun).then_some(())
+}
+
+/// Uzbek "boshida", "boshi": the start of the month just said.
+fn uzbek_start(c: &mut Cursor<'_>) -> bool {
+    ["boshida", "boshi", "бошида", "боши"]
+        .iter()
+        .any(|word| c.eat_word(word))
 }
 
 /// One weekend, after a marker ("on the weekend", "на выходных", "в выходные") or with this or
@@ -213,10 +220,7 @@ pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
                 c.has_at(before, Key::Me)
                     || c.has_at(before, Key::Remind)
                     || c.is_at(before, |k| matches!(k, Key::Meridiem(_)).then_some(()))
-                    || (c.is_number_at(before)
-                        && before
-                            .checked_sub(1)
-                            .is_some_and(|i| c.has_punct_at(i, ':')))
+                    || c.ends_a_clock_face(before)
             });
             let day_at_the_end = after_request_or_time
                 || c.word_at(c.pos()).is_some_and(|w| SHORT_ALONE.contains(&w));
@@ -438,8 +442,8 @@ fn numeric_date(c: &mut Cursor<'_>, context: Context) -> Option<DayRef> {
             if year.is_none() && could_be_time && (!could_be_date || time_first) {
                 return None;
             }
-            // "pay electric bill 84.50": past any day and any month, a price, no date.
-            if year.is_none() && a > 31 && b > 12 {
+            // "pay electric bill 84.50", "25.50": with a month past any, a price, no date.
+            if year.is_none() && b > 12 {
                 return None;
             }
             (a, b)

@@ -102,14 +102,18 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let face = (!in_words && half.is_none())
         .then(|| c.attempt(face_minutes))
         .flatten();
-    // "pay electric bill 84.50": a dotted number past any hour is a price, no time.
-    if face.is_some() && hour > 24 && c.has_punct_at(number + 1, '.') {
+    // "pay electric bill 84.50", "19.99": a dotted number past any hour or minute is a price,
+    // no time.
+    if face.is_some_and(|minute| hour > 24 || minute > 59) && c.has_punct_at(number + 1, '.') {
         return None;
     }
-    // "1:1 with boss", "the bet 3:2": a number joined to another by a colon that makes no
-    // clock's face is no hour.
-    if face.is_none() && !in_words && c.clone().eat_adjacent_punct(':') {
-        return None;
+    // "1:1 with boss", "the bet 3:2": a number joined by a colon to one that makes no clock's
+    // face is no hour ("в 10: созвон" still is).
+    if face.is_none() && !in_words {
+        let mut ahead = c.clone();
+        if ahead.eat_adjacent_punct(':') && ahead.eat_adjacent_number().is_some() {
+            return None;
+        }
     }
     // "в 10.30ч": an hour word after a clock's face changes nothing.
     if face.is_some() {
@@ -120,11 +124,12 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         .or(half)
         .or_else(|| in_words.then(|| c.attempt(minutes_in_words)).flatten());
     // "at 9 30", "в 9 30": minutes after a marked hour, typed with a space for the colon; and
-    // after any hour when am/pm follows them ("this fri 5 30 pm").
+    // after a day, before am/pm ("this fri 5 30 pm"; "room 12 10 am" is room 12 at 10).
     if minute.is_none() && !in_words {
+        let before_meridiem = context.has_day && (1..=12).contains(&hour);
         minute = c.attempt(|c| {
             let minute = spaced_minutes(c)?;
-            (marked || meridiem(&mut c.clone()).is_some()).then_some(minute)
+            (marked || (before_meridiem && meridiem(&mut c.clone()).is_some())).then_some(minute)
         });
     }
     let hour_word = minute.is_none() && (c.eat(Key::HourWord) || c.eat_all_words(&["o", "clock"]));

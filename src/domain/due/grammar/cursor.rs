@@ -371,6 +371,20 @@ impl<'a> Cursor<'a> {
             .is_some_and(|t| matches!(t.kind, TokenKind::Number { .. }))
     }
 
+    /// Whether token `pos` is the minutes of a clock's face ("7:30", not "2:1" or "3:16" after
+    /// a word): two digits up to 59 after a colon and an hour up to 23.
+    pub fn ends_a_clock_face(&self, pos: usize) -> bool {
+        let number = |i: usize| match self.lexed.token(i).map(|t| &t.kind) {
+            Some(TokenKind::Number { value, digits }) => Some((*value, *digits)),
+            _ => None,
+        };
+        let (Some(colon), Some((minute, 2))) = (pos.checked_sub(1), number(pos)) else {
+            return false;
+        };
+        let hour = colon.checked_sub(1).and_then(number);
+        self.has_punct_at(colon, ':') && minute < 60 && hour.is_some_and(|(hour, _)| hour < 24)
+    }
+
     /// Whether token `pos` is the punctuation `c`.
     pub fn has_punct_at(&self, pos: usize, c: char) -> bool {
         self.lexed.token(pos).and_then(Token::punct) == Some(c)

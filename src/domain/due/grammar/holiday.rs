@@ -1,5 +1,5 @@
 //! Holidays by name: "new year's eve", "christmas eve", "в новогоднюю ночь", "yangi yil
-//! arafasida", "Navro'z": their date, the next one to come.
+//! arafasida", "Navro'z kuni": their date, the next one to come.
 
 use super::super::keys::{Key, Period};
 use super::{Context, Cursor, DayRef, Item};
@@ -29,17 +29,21 @@ const HOLIDAYS: &[(&[&str], u32, u32, Option<Period>)] = &[
     (&["янги", "йил", "арафаси"], 31, 12, None),
     (&["navro'z", "kuni"], 21, 3, None),
     (&["navro'zda"], 21, 3, None),
+    (&["navro'z", "bayramida"], 21, 3, None),
     (&["navruz", "kuni"], 21, 3, None),
-    (&["navruzda"], 21, 3, None),
     (&["наврўз", "куни"], 21, 3, None),
     (&["наврўзда"], 21, 3, None),
+    (&["наврўз", "байрамида"], 21, 3, None),
     (&["навруз", "куни"], 21, 3, None),
-    (&["наврузда"], 21, 3, None),
 ];
 
-/// `[on|в] [the] HOLIDAY [da]`: the holiday's next date (this year's while it is ahead), at the
-/// part of the day its words name ("в новогоднюю ночь" is 31 December's night).
+/// `[on|в] [the] HOLIDAY [da]`: the holiday's next date (today's while the time is ahead), at
+/// the part of the day its words name ("в новогоднюю ночь" is 31 December's night). Not after
+/// "every" ("every christmas eve" is a repeat the bot does not make of it).
 pub(super) fn holiday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    if c.pos() > 0 && c.has_at(c.pos() - 1, Key::Every) {
+        return None;
+    }
     let _ = c.eat(Key::On) || c.eat(Key::At);
     c.eat(Key::The);
     let (day, month, period) = HOLIDAYS.iter().find_map(|(words, day, month, period)| {
@@ -51,11 +55,7 @@ pub(super) fn holiday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         })
     })?;
     c.eat(Key::Da);
-    let date = DayRef::Date {
-        day,
-        month,
-        year: None,
-    };
+    let date = DayRef::Holiday { day, month };
     Some(match period {
         Some(period) => Item::DayPeriod(date, period),
         None => Item::Day(date),
