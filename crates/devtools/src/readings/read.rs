@@ -100,14 +100,21 @@ pub fn describe(rule: &Recurrence) -> String {
         (Frequency::Daily, n) => format!("every:{n}d"),
         (Frequency::Weekdays, _) => "weekdays".to_owned(),
         (Frequency::Weekly(days), 1) => {
-            let days: Vec<&str> = days.iter(Weekday::Mon).map(weekday).collect();
+            let days: Vec<String> = days
+                .iter(Weekday::Mon)
+                .map(|day| day.to_string().to_lowercase())
+                .collect();
             format!("weekly:{}", days.join(","))
         }
         (Frequency::Weekly(_), n) => format!("every:{n}w"),
         (Frequency::MonthlyOnDay(day), 1) => format!("monthly:{day}"),
         (Frequency::MonthlyOnLastDay, 1) => "monthly:last".to_owned(),
         (Frequency::MonthlyOnWeekday { week, day }, 1) => {
-            format!("monthly:{}-{}", week_of_month(week), weekday(day))
+            format!(
+                "monthly:{}-{}",
+                week_of_month(week),
+                day.to_string().to_lowercase()
+            )
         }
         (
             Frequency::MonthlyOnDay(_)
@@ -126,18 +133,6 @@ pub fn describe(rule: &Recurrence) -> String {
         words.push_str(";after-done");
     }
     words
-}
-
-fn weekday(day: Weekday) -> &'static str {
-    match day {
-        Weekday::Mon => "mon",
-        Weekday::Tue => "tue",
-        Weekday::Wed => "wed",
-        Weekday::Thu => "thu",
-        Weekday::Fri => "fri",
-        Weekday::Sat => "sat",
-        Weekday::Sun => "sun",
-    }
 }
 
 fn week_of_month(week: WeekOfMonth) -> &'static str {

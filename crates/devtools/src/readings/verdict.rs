@@ -1,5 +1,7 @@
 //! How the bot's reading of a message compares with what its writer expected.
 
+use remindbot::domain::fold::fold;
+
 use super::case::{Case, ExpectedDue};
 use super::read::Reading;
 
@@ -93,11 +95,10 @@ fn same_repeat(expected: &str, read: &str) -> bool {
     canonical(expected) == canonical(read)
 }
 
-/// A text without case, punctuation and repeated spaces, `ё` as `е`, for comparing.
+/// A text folded as the parser folds words (case, `ё`, apostrophes), without punctuation and
+/// repeated spaces, for comparing.
 fn folded(text: &str) -> String {
-    let letters: String = text
-        .to_lowercase()
-        .replace('ё', "е")
+    let letters: String = fold(text)
         .chars()
         .map(|c| if c.is_alphanumeric() { c } else { ' ' })
         .collect();
