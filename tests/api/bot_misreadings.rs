@@ -542,3 +542,45 @@ async fn two_times_joined_by_and_make_two_reminders_each_with_its_card() {
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn misreading_through_a_day_is_the_day_after_and_its_advice_makes_it_repeat() {
+    let mut app = TestApp::start().await;
+    let tr = Tr::new(Lang::En);
+    let (ann, zone) = at_noon(&app, "en").await;
+    let tomorrow = today(zone).succ_opt().unwrap();
+
+    // "через день" is the day after, or every other day: the day after is taken and said, with
+    // how to make it repeat.
+    let card = app.say(ann, "поливать фикус через день в 8 утра").await;
+    let advice = "every 2 days at 08:00";
+    assert!(text(&card).contains(advice), "{card:?} lacks {advice}");
+    let id = task_id(&card);
+    let (task_text, due, rule, ..) = stored(&app, id).await;
+    assert_eq!(task_text, "поливать фикус");
+    assert_eq!(due, at(zone, tomorrow, 8, 0));
+    assert_eq!(rule, None);
+
+    // Following the advice gives what it says: every 2 days at 08:00, from tomorrow's.
+    let changed = edit(&app, ann, &card, advice).await;
+    assert!(
+        text(&changed).contains(&tr.t("task-changed")),
+        "{changed:?}"
+    );
+    let (_, due, rule, ..) = stored(&app, id).await;
+    assert_eq!(due, at(zone, tomorrow, 8, 0));
+    let rule = rule.unwrap();
+    assert!(rule.starts_with("FREQ=DAILY;INTERVAL=2"), "{rule}");
+
+    // "order pizza in 20": 20 minutes from now, said.
+    let before = Utc::now();
+    let card = app.say(ann, "order pizza in 20").await;
+    let said = tr.t_with("assumed-minutes-unsaid", &[("minutes", Arg::Number(20))]);
+    assert!(text(&card).contains(&said), "{card:?} lacks {said}");
+    let (task_text, due, ..) = stored(&app, task_id(&card)).await;
+    assert_eq!(task_text, "order pizza");
+    let minutes = (due - before).num_minutes();
+    assert!((19..=20).contains(&minutes), "due in {minutes} minutes");
+    assert!(app.refused_sends().is_empty(), "{:?}", app.refused_sends());
+    app.stop().await;
+}
