@@ -39,6 +39,10 @@ const MARKERS: &[&[&str]] = &[
     &["until", "it's", "done"],
     &["until", "it", "is", "done"],
     &["till", "it's", "done"],
+    &["till", "i", "do"],
+    &["until", "i", "do"],
+    &["till", "i", "do", "it"],
+    &["until", "i", "do", "it"],
     &["пока", "не", "сделаю"],
     &["пока", "не", "выполню"],
     &["пока", "не", "сделаем"],
@@ -73,6 +77,8 @@ const EVERY_WORDS: &[&[&str]] = &[
 const REMIND_AGAIN: &[&str] = &[
     "remind",
     "reminding",
+    "bugging",
+    "nagging",
     "keep",
     "me",
     "напоминай",
@@ -92,6 +98,8 @@ const REMIND_AGAIN: &[&str] = &[
 const REMIND_VERBS: &[&str] = &[
     "remind",
     "reminding",
+    "bugging",
+    "nagging",
     "напоминай",
     "напоминайте",
     "напоминать",
@@ -196,8 +204,9 @@ fn interval_ending_at(words: &[Word], end: usize) -> Option<(usize, TimeDelta)> 
 fn until_i_do_at(words: &[Word], at: usize) -> Option<usize> {
     let verb = &words.get(at + 2)?.folded;
     let first_person = verb.chars().count() >= 4 && (verb.ends_with('ю') || verb.ends_with('у'));
+    // The request may stand before an interval ("напоминай каждые 15 минут пока не выпью").
     let asked =
-        (at.saturating_sub(2)..at).any(|i| REMIND_VERBS.contains(&words[i].folded.as_str()));
+        (at.saturating_sub(5)..at).any(|i| REMIND_VERBS.contains(&words[i].folded.as_str()));
     (asked && matches_at(words, at, &["пока", "не"]) && first_person).then_some(3)
 }
 

@@ -507,7 +507,8 @@ fn read_phrase(
         });
     }
     let lexed = grammar::Lexed::new(input, lang_hint)
-        .read_on(crate::domain::timezone::to_local(tz, now).date());
+        .read_on(crate::domain::timezone::to_local(tz, now).date())
+        .written_in(tz);
     // "order pizza in 20": minutes for a number without its unit, only when nothing else in the
     // message is a time ("tomorrow run 5k in 25" is tomorrow).
     let (lexed, found) = match phrase::find(input, &lexed) {

@@ -302,7 +302,9 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "dentist December 5th, 2027", due("2027-12-05 09:00", "dentist")),
         (BERLIN_FRI, En, "birthday March 5", due("2027-03-05 09:00", "birthday")),
         (BERLIN_FRI, En, "meeting 12/31", due("2026-12-31 09:00", "meeting")),
-        (BERLIN_FRI, En, "meeting 5/6", due("2026-05-06 09:00", "meeting")),
+        // An English 5/6 is 6 May in New York, 5 June in Europe and Asia.
+        (NY_MAR, En, "meeting 5/6", due("2026-05-06 09:00", "meeting")),
+        (BERLIN_FRI, En, "meeting 5/6", due("2026-06-05 09:00", "meeting")),
         (BERLIN_FRI, En, "every day at 9 standup", due("2026-03-28 09:00", "standup").every("FREQ=DAILY")),
         (BERLIN_FRI, En, "standup daily 9:30", due("2026-03-28 09:30", "standup").every("FREQ=DAILY")),
         (BERLIN_FRI, En, "every weekday 9:30 standup", due("2026-03-30 09:30", "standup").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
@@ -1616,7 +1618,8 @@ fn bad_rows() -> Vec<(Lang, String, Want)> {
         // Past any day and any month, a pair of numbers is no date: a price ("84.50").
         (En, s("32.13"), fails(DueError::NoTime)),
         (En, s("x 32.13.2026"), fails(DueError::InvalidDate { day: 32, month: 13, year: Some(2026) })),
-        (En, s("x 0.0"), fails(DueError::InvalidDate { day: 0, month: 0, year: None })),
+        // A day or month 0 without a year is no date ("shipping 2.0": a version).
+        (En, s("x 0.0"), fails(DueError::NoTime)),
         (En, s("25:61"), fails(DueError::InvalidTime { hour: 25, minute: 61 })),
         (En, s("call 25:61"), fails(DueError::InvalidTime { hour: 25, minute: 61 })),
         (En, s("call at 24:00"), fails(DueError::InvalidTime { hour: 24, minute: 0 })),

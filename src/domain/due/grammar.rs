@@ -125,6 +125,14 @@ pub(super) enum DayRef {
     QuarterEnd,
     /// "at the beginning of the month", "в начале месяца", "oy boshida": the next month's 1st.
     MonthStart,
+    /// "in 2 weeks on thursday", "через 2 недели в среду", "ikki haftadan keyin chorshanba
+    /// kuni": that weekday of the week so many weeks after this one.
+    WeekdayInWeeks {
+        /// How many weeks after this one.
+        weeks: u32,
+        /// The weekday.
+        day: Weekday,
+    },
     /// A holiday by its name ("christmas eve", "yangi yil arafasida"): its next date, today's
     /// while the time is ahead.
     Holiday {
@@ -347,13 +355,14 @@ pub(super) struct Context {
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 
 /// Rules in priority order: the first that matches wins.
-const RULES: [Rule; 17] = [
+const RULES: [Rule; 18] = [
     repeat::repeat,
     end::until,
     end::count,
     amount::lead,
     amount::relative,
     end::lasting,
+    calendar::night_between,
     calendar::nth_weekday,
     calendar::span_day,
     calendar::date,

@@ -148,6 +148,13 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
         .flatten()
         .filter(|r| r.spec.is_anchored())
         .max_by_key(|r| r.spec.parts);
+    // Neither edge holds a phrase, and a day and a time stand apart inside the text ("okay so
+    // tomorrow i need to call the bank at like half ten"): they go together.
+    if edge.is_none()
+        && let Some((spec, ranges)) = inner_day_and_time(lexed, first, n)
+    {
+        return Some(found(input, lexed, spec, &ranges));
+    }
     let run = edge.or_else(|| inner_run(lexed, first, n))?;
     // A holiday, a quarter's end or a month's start is also ordinary text ("christmas eve menu
     // planning, call monday 10am", "в конце квартала налево, завтра в 10 встреча"): a day or
@@ -166,6 +173,36 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
         return Some(found(input, lexed, spec, &ranges));
     }
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
+}
+
+/// A day alone and a time alone inside tokens `first..to`, both unmistakable and apart, and the
+/// phrase they make together, with their ranges in order.
+fn inner_day_and_time(
+    lexed: &Lexed,
+    first: usize,
+    to: usize,
+) -> Option<(Spec, [(usize, usize); 2])> {
+    let runs: Vec<Run> = (first..to)
+        .filter_map(|i| chain(lexed, i))
+        .filter(|r| r.end <= to && r.spec.is_anchored() && r.unmistakable)
+        .collect();
+    let days = runs
+        .iter()
+        .filter(|r| r.spec.day.is_some() && r.spec.clock.is_none() && r.spec.parts == 1);
+    days.flat_map(|day| runs.iter().map(move |time| (day, time)))
+        .filter(|(day, time)| {
+            (time.start >= day.end || time.end <= day.start)
+                && time.spec.clock.is_some()
+                && time.spec.day.is_none()
+                && time.spec.repeat.is_none()
+                && is_plainly_time(lexed, time)
+        })
+        .find_map(|(day, time)| {
+            let spec = day.spec.merged(&time.spec)?;
+            let mut ranges = [(day.start, day.end), (time.start, time.end)];
+            ranges.sort_unstable();
+            Some((spec, ranges))
+        })
 }
 
 /// Whether the time `run` names a thing after "the" ("the 7:45 train", "the 10am call").

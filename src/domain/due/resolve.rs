@@ -674,6 +674,15 @@ fn day_at(
             .map(at)
             .find(|due| *due > now)
             .ok_or_else(too_far),
+        DayRef::WeekdayInWeeks { weeks, day } => {
+            let monday = today.week(Weekday::Mon).first_day();
+            let date = monday
+                .checked_add_days(Days::new(
+                    u64::from(weeks) * 7 + u64::from(day.num_days_from_monday()),
+                ))
+                .ok_or_else(too_far)?;
+            not_past(date)
+        }
         DayRef::QuarterEnd => {
             let this_quarter = last_day_of_quarter(today);
             if at(this_quarter) > now {

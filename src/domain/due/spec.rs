@@ -51,6 +51,13 @@ impl Spec {
     /// ("until March 1") goes with a repeat, or is the day of a one-off; a count ("10 times")
     /// goes with a repeat, or may open a closing part of its own ("…, 10 times").
     pub fn add(&mut self, item: Item) -> bool {
+        if let Some(day) = self.weekday_in_weeks(item) {
+            self.relative = None;
+            self.relative_guess = None;
+            self.day = Some(day);
+            self.parts += 1;
+            return true;
+        }
         let elapsed = self.relative.is_some_and(|s| !s.is_calendar_only());
         let deadline = self.until.is_some() && self.repeat.is_none();
         let fits = match item {
@@ -168,6 +175,27 @@ impl Spec {
             next: true,
         });
         true
+    }
+
+    /// "in 2 weeks" and "on thursday" said together, either way round: that weekday of the week
+    /// so many weeks on ("in 2 weeks on thursday", "через 2 недели в среду").
+    fn weekday_in_weeks(&self, item: Item) -> Option<DayRef> {
+        let whole_weeks = |span: Span| {
+            (span.seconds == 0 && span.months == 0 && span.days > 0 && span.days % 7 == 0)
+                .then(|| u32::try_from(span.days / 7).ok())
+                .flatten()
+        };
+        let (weeks, day) = match (item, self.relative, self.day) {
+            (Item::Day(DayRef::Weekday { day, next: false }), Some(span), None) => {
+                (whole_weeks(span)?, day)
+            }
+            (Item::Relative(span), None, Some(DayRef::Weekday { day, next: false })) => {
+                (whole_weeks(span)?, day)
+            }
+            _ => return None,
+        };
+        (self.repeat.is_none() && self.weekday.is_none())
+            .then_some(DayRef::WeekdayInWeeks { weeks, day })
     }
 
     /// The weekday of a weekday and a date said together, either way round ("в среду 1 апреля",

@@ -9,6 +9,9 @@ use super::{Context, Cursor, Item, RelativeGuess, Span, unit_key};
 /// "in AMOUNT", "через AMOUNT", "AMOUNT later", "AMOUNT from now", "AMOUNT keyin", and "after
 /// AMOUNT" as people write it in English learnt from Russian or Uzbek ("after 2 hours").
 pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    if let Some(span) = c.attempt(same_time_later) {
+        return Some(Item::Relative(span));
+    }
     // "через день": a day later, or every other day, as Russian says both.
     let in_a_day = c.word_at(c.pos()) == Some("через") && c.word_at(c.pos() + 1) == Some("день");
     let after = c.has_at(c.pos(), Key::After);
@@ -39,6 +42,40 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     // "15 daq dan keyin": the ablative typed apart from its unit.
     let _ = c.eat_word("dan") || c.eat_word("дан");
     (c.eat(Key::Later) || c.eat_all(&[Key::From, Key::Now])).then_some(Item::Relative(span))
+}
+
+/// "same time tomorrow", "this time next week", "завтра в это же время", "ertaga shu vaqtda":
+/// a day, a week or a month from now, at the time it is now.
+fn same_time_later(c: &mut Cursor<'_>) -> Option<Span> {
+    let later = |c: &mut Cursor<'_>| {
+        if c.eat(Key::Tomorrow) {
+            Span::of(10, Unit::Day)
+        } else if c.eat_all(&[Key::Next, Key::WeekNoun]) {
+            Span::of(10, Unit::Week)
+        } else if c.eat_all(&[Key::Next, Key::MonthNoun]) {
+            Span::of(10, Unit::Month)
+        } else {
+            None
+        }
+    };
+    let same_time = |c: &mut Cursor<'_>| {
+        [
+            &["same", "time"][..],
+            &["this", "time"],
+            &["at", "the", "same", "time"],
+            &["в", "это", "же", "время"],
+            &["в", "то", "же", "время"],
+            &["shu", "vaqtda"],
+            &["xuddi", "shu", "vaqtda"],
+        ]
+        .iter()
+        .any(|words| c.eat_all_words(words))
+    };
+    if same_time(c) {
+        return later(c);
+    }
+    let span = later(c)?;
+    same_time(c).then_some(span)
 }
 
 /// The minutes of "in 20", "через 15" at the end of a sentence: a round number of minutes (5,
@@ -104,6 +141,15 @@ fn amount(c: &mut Cursor<'_>) -> Option<Span> {
 /// "полтора часа", "bir yarim soat", "an hour and a half", "два с половиной часа", or a unit
 /// alone meaning one ("через час").
 fn part(c: &mut Cursor<'_>) -> Option<Span> {
+    // "in a fortnight": two weeks.
+    if c.attempt(|c| {
+        c.eat(Key::Article);
+        c.eat_word("fortnight").then_some(())
+    })
+    .is_some()
+    {
+        return Span::of(20, Unit::Week);
+    }
     if c.eat(Key::HalfHour) {
         return Span::of(5, Unit::Hour);
     }

@@ -5,7 +5,6 @@
 
 use chrono::{Datelike, NaiveDate, Weekday};
 
-use crate::domain::lang::Lang;
 use crate::domain::recurrence::WeekOfMonth;
 
 use super::super::keys::{Key, Period};
@@ -197,6 +196,23 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     Some(Item::Day(day))
 }
 
+/// "в ночь с пятницы на субботу": the night after the first day (its time of night, or an hour
+/// of the night on the second day: "… в 2" is Saturday 02:00).
+pub(super) fn night_between(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    c.eat(Key::At);
+    (c.eat_word("ночь") && c.eat_word("с")).then_some(())?;
+    let first = c.eat_pick(weekday_key)?;
+    c.eat_word("на").then_some(())?;
+    c.eat_pick(weekday_key)?;
+    Some(Item::DayPeriod(
+        DayRef::Weekday {
+            day: first,
+            next: false,
+        },
+        Period::Night,
+    ))
+}
+
 /// `[on|в] [next|this] WEEKDAY [kuni]`. Short forms (`sat`, `ср`) count only with a prefix or
 /// a time right after ("пн 10:00", "вт в 19", "tue at 5pm", "thu. 5pm") or, when they are no
 /// other word, at the message's end ("… fri"), and Uzbek's (`du`,
@@ -372,6 +388,28 @@ fn day_of_month(c: &mut Cursor<'_>) -> Option<DayRef> {
     if !marked {
         return None;
     }
+    // "on 3rd avenue", "the 2nd floor": a place, no day.
+    if matches!(
+        c.word_at(c.pos()),
+        Some(
+            "avenue"
+                | "ave"
+                | "street"
+                | "st"
+                | "road"
+                | "rd"
+                | "floor"
+                | "lane"
+                | "place"
+                | "grade"
+                | "row"
+                | "gate"
+                | "platform"
+                | "entrance"
+        )
+    ) {
+        return None;
+    }
     let day = u32::try_from(day).ok()?;
     let next = c.attempt(|c| {
         c.eat(Key::Of);
@@ -395,6 +433,10 @@ fn day_of_month(c: &mut Cursor<'_>) -> Option<DayRef> {
 /// Slashed dates are day/month unless a part above 12 says otherwise or the
 /// user writes English, where month/day is the norm.
 fn numeric_date(c: &mut Cursor<'_>, context: Context) -> Option<DayRef> {
+    // "v2.1.3": the later parts of a dotted version are no date.
+    if c.continues_a_dotted_number(c.pos()) {
+        return None;
+    }
     let (a, a_digits) = c.eat_number()?;
     if a_digits == 4 {
         return iso_date(c, a);
@@ -406,16 +448,27 @@ fn numeric_date(c: &mut Cursor<'_>, context: Context) -> Option<DayRef> {
         .into_iter()
         .find(|sep| c.eat_adjacent_punct(*sep))?;
     let (b, b_digits) = c.eat_adjacent_number().filter(|(_, d)| *d <= 2)?;
-    let year = c.attempt(|c| {
+    let typed_year = c.attempt(|c| {
         if !c.eat_adjacent_punct(sep) {
             return None;
         }
         match c.eat_adjacent_number()? {
-            (y, 2) => Some(2000 + y),
-            (y, 4) => Some(y),
+            (y, 2) => Some((2000 + y, 2)),
+            (y, 4) => Some((y, 4)),
             _ => None,
         }
     });
+    // "обновить 1С до 8.3.24": a dotted date with a two-digit year already gone is a version.
+    let this_year = c
+        .today()
+        .map(|today| u64::try_from(today.year()).unwrap_or(0));
+    if sep == '.'
+        && typed_year
+            .is_some_and(|(year, digits)| digits == 2 && this_year.is_some_and(|now| year < now))
+    {
+        return None;
+    }
+    let year = typed_year.map(|(year, _)| year);
     if year.is_some() {
         c.eat(Key::YearWord);
     }
@@ -432,7 +485,7 @@ fn numeric_date(c: &mut Cursor<'_>, context: Context) -> Option<DayRef> {
             (_, b) if b > 12 => (b, a),
             _ if on_weekday(a, b) => (a, b),
             _ if on_weekday(b, a) => (b, a),
-            _ if c.hint() == Lang::En => (b, a),
+            _ if c.month_first() => (b, a),
             _ => (a, b),
         },
         _ => {
@@ -442,8 +495,9 @@ fn numeric_date(c: &mut Cursor<'_>, context: Context) -> Option<DayRef> {
             if year.is_none() && could_be_time && (!could_be_date || time_first) {
                 return None;
             }
-            // "pay electric bill 84.50", "25.50": with a month past any, a price, no date.
-            if year.is_none() && b > 12 {
+            // "pay electric bill 84.50", "25.50": with a month past any, a price, no date;
+            // "shipping 2.0": a version.
+            if year.is_none() && (b > 12 || a == 0 || b == 0) {
                 return None;
             }
             (a, b)

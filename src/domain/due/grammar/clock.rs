@@ -102,6 +102,10 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let face = (!in_words && half.is_none())
         .then(|| c.attempt(face_minutes))
         .flatten();
+    // "обновить 1С до 8.3.24", "v2.1.3": the later parts of a dotted version are no time.
+    if c.continues_a_dotted_number(number) {
+        return None;
+    }
     // "pay electric bill 84.50", "19.99": a dotted number past any hour or minute is a price,
     // no time.
     if face.is_some_and(|minute| hour > 24 || minute > 59) && c.has_punct_at(number + 1, '.') {
@@ -237,9 +241,13 @@ fn before_infinitive(c: &Cursor<'_>) -> bool {
 }
 
 /// A time as four digits, `HHMM`, after a marker or with a leading zero: "at 1530", "0930",
-/// "soat 1030 da" (a bare "1234" stays a number: a flight, a year).
+/// "soat 1030 da", or three after a marker, "at 930" (a bare "1234" stays a number: a flight, a
+/// year).
 fn four_digits(c: &mut Cursor<'_>, marked: bool) -> Option<(u32, u32)> {
-    let (value, _) = c.eat_number().filter(|(_, digits)| *digits == 4)?;
+    // "at 930": three digits too, after a marker.
+    let (value, _) = c
+        .eat_number()
+        .filter(|(_, digits)| *digits == 4 || (marked && *digits == 3))?;
     let (hour, minute) = (
         u32::try_from(value / 100).ok()?,
         u32::try_from(value % 100).ok()?,
@@ -481,7 +489,10 @@ fn approximately(c: &mut Cursor<'_>) -> bool {
 /// the three languages.
 pub(super) fn spoken_time(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     approximately(c);
-    let _ = c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@');
+    if c.eat(Key::At) || c.eat(Key::By) || c.eat_punct('@') {
+        // "at like half ten".
+        c.eat_word("like");
+    }
     let (hour, minute) = c
         .attempt(english)
         .or_else(|| c.attempt(russian_half))
@@ -495,8 +506,15 @@ pub(super) fn spoken_time(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     }))
 }
 
-/// "half past five", "quarter past 5", "a quarter to six", "10 past 5", "twenty to six".
+/// "half past five", "quarter past 5", "a quarter to six", "10 past 5", "twenty to six", and
+/// British "half 6", "half ten" (half past).
 fn english(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
+    if let Some(hour) = c.attempt(|c| {
+        c.eat_word("half").then_some(())?;
+        hour_number(c)
+    }) {
+        return Some((hour, 30));
+    }
     let minutes = spoken_minutes(c)?;
     if c.eat(Key::Past) {
         return Some((hour_number(c)?, minutes));

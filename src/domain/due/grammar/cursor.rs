@@ -1,6 +1,7 @@
 //! Tokens with their meanings, and a backtracking cursor over them.
 
 use chrono::NaiveDate;
+use chrono_tz::Tz;
 
 use crate::domain::fold::{fold, is_invisible};
 use crate::domain::lang::Lang;
@@ -24,6 +25,9 @@ pub(in crate::domain::due) struct Lexed {
     /// Whether a number after "in" without its unit may be read as minutes ("order pizza in
     /// 20"): a guess, tried only when the message has no time phrase otherwise.
     guesses_minutes: bool,
+    /// Whether `06/04` puts the month first, as the United States write it: English, unless
+    /// the user's zone is where dates put the day first.
+    month_first: bool,
 }
 
 impl Lexed {
@@ -71,7 +75,33 @@ impl Lexed {
             hint,
             today: None,
             guesses_minutes: false,
+            month_first: hint == Lang::En,
         }
+    }
+
+    /// The same message from a user in `zone`: an English `06/04` is 6 April in London and
+    /// Tashkent, June 4th in New York (and where the zone says nothing, as in `UTC`).
+    pub fn written_in(self, zone: Tz) -> Lexed {
+        let name = zone.name();
+        let day_first = [
+            "Europe/",
+            "Asia/",
+            "Africa/",
+            "Australia/",
+            "Indian/",
+            "Atlantic/",
+        ]
+        .iter()
+        .any(|area| name.starts_with(area));
+        Lexed {
+            month_first: self.month_first && !day_first,
+            ..self
+        }
+    }
+
+    /// Whether `06/04` puts the month first (see [`Lexed::written_in`]).
+    pub fn month_first(&self) -> bool {
+        self.month_first
     }
 
     /// The same message, read again with the guess that a number after "in" without its unit
@@ -371,6 +401,17 @@ impl<'a> Cursor<'a> {
             .is_some_and(|t| matches!(t.kind, TokenKind::Number { .. }))
     }
 
+    /// Whether the number at `pos` is joined by a dot to a number before it ("3" and "24" of
+    /// "8.3.24", "1" of "v2.1.3"): a later part of a version or a date, never a time's hour.
+    pub fn continues_a_dotted_number(&self, pos: usize) -> bool {
+        let joined = self.lexed.token(pos).is_some_and(|t| !t.spaced);
+        joined
+            && pos >= 2
+            && self.has_punct_at(pos - 1, '.')
+            && self.is_number_at(pos - 2)
+            && self.lexed.token(pos - 1).is_some_and(|t| !t.spaced)
+    }
+
     /// Whether token `pos` is the minutes of a clock's face ("7:30", not "2:1" or "3:16" after
     /// a word): two digits up to 59 after a colon and an hour up to 23.
     pub fn ends_a_clock_face(&self, pos: usize) -> bool {
@@ -473,6 +514,11 @@ impl<'a> Cursor<'a> {
                 || t.punct()
                     .is_some_and(|p| matches!(p, ',' | ';' | '!' | '?'))
         })
+    }
+
+    /// Whether `06/04` puts the month first (see [`Lexed::written_in`]).
+    pub fn month_first(&self) -> bool {
+        self.lexed.month_first()
     }
 
     /// Whether a number after "in" without its unit may be read as minutes (see
