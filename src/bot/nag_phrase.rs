@@ -313,6 +313,16 @@ mod tests {
                 10,
             ),
             (
+                "take the bins out at 8 tonight and keep bugging me till i do",
+                "take the bins out at 8 tonight",
+                10,
+            ),
+            (
+                "в 22:00 выпить таблетку и напоминай каждые 15 минут пока не выпью",
+                "в 22:00 выпить таблетку",
+                15,
+            ),
+            (
                 "call me in 1 hour every 10 min until done",
                 "call me in 1 hour",
                 10,

@@ -171,6 +171,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("hello", Hello),
     ("hey", Hello),
     ("hey", Hello),
+    ("yo", Hello),
     ("please", Please),
     ("pls", Please),
     ("plz", Please),

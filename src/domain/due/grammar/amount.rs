@@ -19,6 +19,10 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let after_a_number = c.pos() > 0 && c.is_number_at(c.pos() - 1);
     if c.eat(Key::In) || c.eat(Key::After) {
         if let Some(span) = c.attempt(amount) {
+            // "через неделю в это же время".
+            if span.is_calendar_only() {
+                same_time(c);
+            }
             return Some(if in_a_day {
                 Item::RelativeGuessed(span, RelativeGuess::InADay)
             } else {
@@ -58,24 +62,27 @@ fn same_time_later(c: &mut Cursor<'_>) -> Option<Span> {
             None
         }
     };
-    let same_time = |c: &mut Cursor<'_>| {
-        [
-            &["same", "time"][..],
-            &["this", "time"],
-            &["at", "the", "same", "time"],
-            &["в", "это", "же", "время"],
-            &["в", "то", "же", "время"],
-            &["shu", "vaqtda"],
-            &["xuddi", "shu", "vaqtda"],
-        ]
-        .iter()
-        .any(|words| c.eat_all_words(words))
-    };
     if same_time(c) {
         return later(c);
     }
     let span = later(c)?;
     same_time(c).then_some(span)
+}
+
+/// "same time", "at the same time", "в это же время", "shu vaqtda": the time it is now, which a
+/// span of days keeps anyway.
+fn same_time(c: &mut Cursor<'_>) -> bool {
+    [
+        &["same", "time"][..],
+        &["this", "time"],
+        &["at", "the", "same", "time"],
+        &["в", "это", "же", "время"],
+        &["в", "то", "же", "время"],
+        &["shu", "vaqtda"],
+        &["xuddi", "shu", "vaqtda"],
+    ]
+    .iter()
+    .any(|words| c.eat_all_words(words))
 }
 
 /// The minutes of "in 20", "через 15" at the end of a sentence: a round number of minutes (5,

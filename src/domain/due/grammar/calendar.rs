@@ -166,7 +166,12 @@ pub(super) fn week_of_month(c: &mut Cursor<'_>) -> Option<WeekOfMonth> {
 /// `[on|на] today|tomorrow|…`, `[the] day after tomorrow`, `tonight`.
 pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     c.eat(Key::On);
-    if c.eat(Key::Tonight) {
+    // "2nite": chat spelling of "tonight".
+    let two_nite = |c: &mut Cursor<'_>| {
+        let two = c.eat_number() == Some((2, 1));
+        (two && (c.eat_word("nite") || c.eat_word("night"))).then_some(())
+    };
+    if c.eat(Key::Tonight) || c.attempt(two_nite).is_some() {
         return Some(Item::DayPeriod(DayRef::Today, Period::Tonight));
     }
     let day = c

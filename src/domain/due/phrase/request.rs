@@ -137,6 +137,15 @@ pub(super) fn without_inner_request(
 /// Before a trailing `remind [me]`, and the Uzbek `haqida` ("about") before it: "vebinar
 /// haqida eslat" is about the webinar.
 pub(super) fn drop_trailing_request(lexed: &Lexed, start: usize, mut end: usize) -> usize {
+    // "ariza topshirish kerak": Uzbek "need to" closing the task is no part of it.
+    if end > start + 1
+        && matches!(
+            lexed.token(end - 1).and_then(|t| t.word()),
+            Some("kerak" | "керак")
+        )
+    {
+        end -= 1;
+    }
     let before = end;
     if end > start
         && lexed.has(end - 1, Key::Me)
