@@ -181,7 +181,7 @@ impl Spec {
     /// so many weeks on ("in 2 weeks on thursday", "через 2 недели в среду").
     fn weekday_in_weeks(&self, item: Item) -> Option<DayRef> {
         let whole_weeks = |span: Span| {
-            (span.seconds == 0 && span.months == 0 && span.days > 0 && span.days % 7 == 0)
+            (span.seconds == 0 && span.months == 0 && span.days > 0 && span.days.is_multiple_of(7))
                 .then(|| u32::try_from(span.days / 7).ok())
                 .flatten()
         };
