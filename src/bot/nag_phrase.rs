@@ -39,10 +39,6 @@ const MARKERS: &[&[&str]] = &[
     &["until", "it's", "done"],
     &["until", "it", "is", "done"],
     &["till", "it's", "done"],
-    &["till", "i", "do"],
-    &["until", "i", "do"],
-    &["till", "i", "do", "it"],
-    &["until", "i", "do", "it"],
     &["пока", "не", "сделаю"],
     &["пока", "не", "выполню"],
     &["пока", "не", "сделаем"],
@@ -198,16 +194,32 @@ fn interval_ending_at(words: &[Word], end: usize) -> Option<(usize, TimeDelta)> 
     })
 }
 
-/// "напоминай пока не позвоню", "напомни мне, пока не оплачу": "until I" and a word ending as
-/// a verb of the first person does, at word `at`, right after a request to be reminded again
-/// (alone, "пока не знаю когда", "пока не приду домой" are the task's words); its length in words.
+/// "напоминай пока не позвоню", "keep bugging me till i do (it)": "until I" and a verb of mine
+/// (in Russian a word ending as a verb of the first person does), at word `at`, right after a
+/// request to be reminded again or after its interval ("напоминай каждые 15 минут пока не
+/// выпью"); alone, "пока не знаю когда", "wait till i do the laundry" are the task's words. Its
+/// length in words.
 fn until_i_do_at(words: &[Word], at: usize) -> Option<usize> {
-    let verb = &words.get(at + 2)?.folded;
-    let first_person = verb.chars().count() >= 4 && (verb.ends_with('ю') || verb.ends_with('у'));
-    // The request may stand before an interval ("напоминай каждые 15 минут пока не выпью").
-    let asked =
-        (at.saturating_sub(5)..at).any(|i| REMIND_VERBS.contains(&words[i].folded.as_str()));
-    (asked && matches_at(words, at, &["пока", "не"]) && first_person).then_some(3)
+    let request_end = interval_ending_at(words, at).map_or(at, |(start, _)| start);
+    let asked = (request_end.saturating_sub(2)..request_end)
+        .any(|i| REMIND_VERBS.contains(&words[i].folded.as_str()));
+    if !asked {
+        return None;
+    }
+    let russian_first_person =
+        |verb: &str| verb.chars().count() >= 4 && (verb.ends_with('ю') || verb.ends_with('у'));
+    if matches_at(words, at, &["пока", "не"])
+        && words
+            .get(at + 2)
+            .is_some_and(|w| russian_first_person(&w.folded))
+    {
+        return Some(3);
+    }
+    let until = matches_at(words, at, &["till"]) || matches_at(words, at, &["until"]);
+    if until && matches_at(words, at + 1, &["i", "do", "it"]) {
+        return Some(4);
+    }
+    (until && matches_at(words, at + 1, &["i", "do"])).then_some(3)
 }
 
 /// Where the nag starts when words asking to be reminded again, and an "and", come right
@@ -282,6 +294,18 @@ mod tests {
             .unwrap()
             .unwrap_or_else(|| panic!("a nag in {input:?}"));
         (found.rest, found.every.num_minutes())
+    }
+
+    #[test]
+    fn until_i_do_is_a_nag_only_after_a_request_to_be_reminded() {
+        for input in [
+            "wait till i do the laundry tomorrow",
+            "tell kids not to eat till i do at 6pm",
+            "позвонить маме завтра в 10, пока не знаю когда точно",
+            "в 19 напоминать детям про уроки пока не приду",
+        ] {
+            assert_eq!(find(input), Ok(None), "{input}");
+        }
     }
 
     #[test]

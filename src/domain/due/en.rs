@@ -171,7 +171,6 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("hello", Hello),
     ("hey", Hello),
     ("hey", Hello),
-    ("yo", Hello),
     ("please", Please),
     ("pls", Please),
     ("plz", Please),

@@ -126,7 +126,7 @@ pub(super) enum DayRef {
     /// "at the beginning of the month", "в начале месяца", "oy boshida": the next month's 1st.
     MonthStart,
     /// "in 2 weeks on thursday", "через 2 недели в среду", "ikki haftadan keyin chorshanba
-    /// kuni": that weekday of the week so many weeks after this one.
+    /// kuni": that weekday nearest to the day so many weeks on.
     WeekdayInWeeks {
         /// How many weeks after this one.
         weeks: u32,

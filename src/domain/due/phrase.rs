@@ -151,9 +151,18 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     // Neither edge holds a phrase, and a day and a time stand apart inside the text ("okay so
     // tomorrow i need to call the bank at like half ten"): they go together.
     if edge.is_none()
-        && let Some((spec, ranges)) = inner_day_and_time(lexed, first, n)
+        && let Some((spec, [one, other], time)) = inner_day_and_time(lexed, first, n)
     {
-        return Some(found(input, lexed, spec, &ranges));
+        // "okay so tomorrow leave home 30 min before the 7pm concert": a lead apart from the
+        // time, as from a time alone.
+        let lead = lead_apart(lexed, first, &time)
+            .and_then(|(lead, _)| Some((spec.merged(&lead.spec)?, lead)));
+        if let Some((spec, lead)) = lead {
+            let mut ranges = [(lead.start, lead.end - 1), one, other];
+            ranges.sort_unstable();
+            return Some(found(input, lexed, spec, &ranges));
+        }
+        return Some(found(input, lexed, spec, &[one, other]));
     }
     let run = edge.or_else(|| inner_run(lexed, first, n))?;
     // A holiday, a quarter's end or a month's start is also ordinary text ("christmas eve menu
@@ -175,13 +184,13 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
 }
 
-/// A day alone and a time alone inside tokens `first..to`, both unmistakable and apart, and the
-/// phrase they make together, with their ranges in order.
+/// A day alone and a time alone inside tokens `first..to`, both unmistakable and apart: the
+/// phrase they make together, their ranges in order, and the time's run.
 fn inner_day_and_time(
     lexed: &Lexed,
     first: usize,
     to: usize,
-) -> Option<(Spec, [(usize, usize); 2])> {
+) -> Option<(Spec, [(usize, usize); 2], Run)> {
     let runs: Vec<Run> = (first..to)
         .filter_map(|i| chain(lexed, i))
         .filter(|r| r.end <= to && r.spec.is_anchored() && r.unmistakable)
@@ -201,7 +210,7 @@ fn inner_day_and_time(
             let spec = day.spec.merged(&time.spec)?;
             let mut ranges = [(day.start, day.end), (time.start, time.end)];
             ranges.sort_unstable();
-            Some((spec, ranges))
+            Some((spec, ranges, time.clone()))
         })
 }
 

@@ -675,13 +675,17 @@ fn day_at(
             .find(|due| *due > now)
             .ok_or_else(too_far),
         DayRef::WeekdayInWeeks { weeks, day } => {
-            let monday = today.week(Weekday::Mon).first_day();
-            let date = monday
-                .checked_add_days(Days::new(
-                    u64::from(weeks) * 7 + u64::from(day.num_days_from_monday()),
-                ))
-                .ok_or_else(too_far)?;
-            not_past(date)
+            // The weekday nearest to the day so many weeks on ("через неделю в понедельник" on a
+            // Sunday is the Monday 8 days on, not tomorrow).
+            let weeks_on = plus(u64::from(weeks) * 7)?;
+            let ahead =
+                (7 + day.num_days_from_monday() - weeks_on.weekday().num_days_from_monday()) % 7;
+            let date = if ahead > 3 {
+                weeks_on.checked_sub_days(Days::new(u64::from(7 - ahead)))
+            } else {
+                weeks_on.checked_add_days(Days::new(u64::from(ahead)))
+            };
+            not_past(date.ok_or_else(too_far)?)
         }
         DayRef::QuarterEnd => {
             let this_quarter = last_day_of_quarter(today);

@@ -177,8 +177,8 @@ impl Spec {
         true
     }
 
-    /// "in 2 weeks" and "on thursday" said together, either way round: that weekday of the week
-    /// so many weeks on ("in 2 weeks on thursday", "через 2 недели в среду").
+    /// "in 2 weeks" and "on thursday" said together, either way round: that weekday nearest to
+    /// the day so many weeks on ("in 2 weeks on thursday", "через 2 недели в среду").
     fn weekday_in_weeks(&self, item: Item) -> Option<DayRef> {
         let whole_weeks = |span: Span| {
             (span.seconds == 0 && span.months == 0 && span.days > 0 && span.days.is_multiple_of(7))

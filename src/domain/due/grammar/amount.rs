@@ -21,7 +21,7 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         if let Some(span) = c.attempt(amount) {
             // "через неделю в это же время".
             if span.is_calendar_only() {
-                same_time(c);
+                let _said_too = same_time(c);
             }
             return Some(if in_a_day {
                 Item::RelativeGuessed(span, RelativeGuess::InADay)
@@ -51,6 +51,10 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
 /// "same time tomorrow", "this time next week", "завтра в это же время", "ertaga shu vaqtda":
 /// a day, a week or a month from now, at the time it is now.
 fn same_time_later(c: &mut Cursor<'_>) -> Option<Span> {
+    // "take both pills at the same time tomorrow": both at once, no time.
+    if c.pos() > 0 && c.has_at(c.pos() - 1, Key::The) {
+        return None;
+    }
     let later = |c: &mut Cursor<'_>| {
         if c.eat(Key::Tomorrow) {
             Span::of(10, Unit::Day)
@@ -69,13 +73,12 @@ fn same_time_later(c: &mut Cursor<'_>) -> Option<Span> {
     same_time(c).then_some(span)
 }
 
-/// "same time", "at the same time", "в это же время", "shu vaqtda": the time it is now, which a
-/// span of days keeps anyway.
+/// "same time", "в это же время", "shu vaqtda": the time it is now, which a span of days keeps
+/// anyway ("take both pills at the same time" is no time).
 fn same_time(c: &mut Cursor<'_>) -> bool {
     [
         &["same", "time"][..],
         &["this", "time"],
-        &["at", "the", "same", "time"],
         &["в", "это", "же", "время"],
         &["в", "то", "же", "время"],
         &["shu", "vaqtda"],

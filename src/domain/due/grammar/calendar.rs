@@ -166,10 +166,10 @@ pub(super) fn week_of_month(c: &mut Cursor<'_>) -> Option<WeekOfMonth> {
 /// `[on|на] today|tomorrow|…`, `[the] day after tomorrow`, `tonight`.
 pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     c.eat(Key::On);
-    // "2nite": chat spelling of "tonight".
+    // "2nite", "2night": chat spelling of "tonight", typed as one word ("a 2 night stay" counts).
     let two_nite = |c: &mut Cursor<'_>| {
         let two = c.eat_number() == Some((2, 1));
-        (two && (c.eat_word("nite") || c.eat_word("night"))).then_some(())
+        (two && (c.eat_adjacent_word("nite") || c.eat_adjacent_word("night"))).then_some(())
     };
     if c.eat(Key::Tonight) || c.attempt(two_nite).is_some() {
         return Some(Item::DayPeriod(DayRef::Today, Period::Tonight));
@@ -208,7 +208,7 @@ pub(super) fn night_between(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     (c.eat_word("ночь") && c.eat_word("с")).then_some(())?;
     let first = c.eat_pick(weekday_key)?;
     c.eat_word("на").then_some(())?;
-    c.eat_pick(weekday_key)?;
+    (c.eat_pick(weekday_key)? == first.succ()).then_some(())?;
     Some(Item::DayPeriod(
         DayRef::Weekday {
             day: first,
@@ -394,25 +394,9 @@ fn day_of_month(c: &mut Cursor<'_>) -> Option<DayRef> {
         return None;
     }
     // "on 3rd avenue", "the 2nd floor": a place, no day.
-    if matches!(
-        c.word_at(c.pos()),
-        Some(
-            "avenue"
-                | "ave"
-                | "street"
-                | "st"
-                | "road"
-                | "rd"
-                | "floor"
-                | "lane"
-                | "place"
-                | "grade"
-                | "row"
-                | "gate"
-                | "platform"
-                | "entrance"
-        )
-    ) {
+    if c.word_at(c.pos())
+        .is_some_and(|word| PLACES.contains(&word))
+    {
         return None;
     }
     let day = u32::try_from(day).ok()?;
@@ -428,6 +412,12 @@ fn day_of_month(c: &mut Cursor<'_>) -> Option<DayRef> {
         DayRef::MonthDay(day)
     })
 }
+
+/// Nouns an ordinal numbers as a place, not a day of the month ("3rd avenue", "2nd floor").
+const PLACES: &[&str] = &[
+    "avenue", "ave", "street", "st", "road", "rd", "floor", "lane", "place", "grade", "row",
+    "gate", "platform", "entrance",
+];
 
 /// `2026-12-31`, `31.12`, `31.12.2026`, `31.12.26`, `31/12`, `12/31/2026`,
 /// `31-12-2026`.

@@ -241,13 +241,9 @@ fn before_infinitive(c: &Cursor<'_>) -> bool {
 }
 
 /// A time as four digits, `HHMM`, after a marker or with a leading zero: "at 1530", "0930",
-/// "soat 1030 da", or three after a marker, "at 930" (a bare "1234" stays a number: a flight, a
-/// year).
+/// "soat 1030 da" (a bare "1234" stays a number: a flight, a year).
 fn four_digits(c: &mut Cursor<'_>, marked: bool) -> Option<(u32, u32)> {
-    // "at 930": three digits too, after a marker.
-    let (value, _) = c
-        .eat_number()
-        .filter(|(_, digits)| *digits == 4 || (marked && *digits == 3))?;
+    let (value, _) = c.eat_number().filter(|(_, digits)| *digits == 4)?;
     let (hour, minute) = (
         u32::try_from(value / 100).ok()?,
         u32::try_from(value % 100).ok()?,
@@ -510,8 +506,14 @@ pub(super) fn spoken_time(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
 /// British "half 6", "half ten" (half past).
 fn english(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     if let Some(hour) = c.attempt(|c| {
+        let marked = c.pos() > 0 && c.has_at(c.pos() - 1, Key::At);
         c.eat_word("half").then_some(())?;
-        hour_number(c)
+        let hour = hour_number(c)?;
+        // "buy half 2 kg of flour", "a half 6 pack": a count, no time.
+        let counted = c.is_at(c.pos(), |k| {
+            matches!(k, Key::Unit(_) | Key::Measure).then_some(())
+        }) || (c.word_at(c.pos()).is_some() && !c.is_at(c.pos(), Some));
+        (marked || c.ends_phrase() || !counted).then_some(hour)
     }) {
         return Some((hour, 30));
     }

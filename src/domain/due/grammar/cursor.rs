@@ -30,6 +30,19 @@ pub(in crate::domain::due) struct Lexed {
     month_first: bool,
 }
 
+/// The zone areas where dates put the day first, in English too.
+const DAY_FIRST_AREAS: &[&str] = &[
+    "Europe/",
+    "Asia/",
+    "Africa/",
+    "Australia/",
+    "Indian/",
+    "Atlantic/",
+];
+
+/// The zones of those areas that put the month first.
+const MONTH_FIRST_ZONES: &[&str] = &["Asia/Manila"];
+
 impl Lexed {
     /// Tokenizes `input` and looks up every word, `hint`'s language first. A Cyrillic word is
     /// also read as Uzbek through its Latin transliteration ("эртага" is "ertaga"; a Russian
@@ -80,19 +93,12 @@ impl Lexed {
     }
 
     /// The same message from a user in `zone`: an English `06/04` is 6 April in London and
-    /// Tashkent, June 4th in New York (and where the zone says nothing, as in `UTC`).
+    /// Tashkent ([`DAY_FIRST_AREAS`]), June 4th in New York, Manila and where the zone says
+    /// nothing, as in `UTC`.
     pub fn written_in(self, zone: Tz) -> Lexed {
         let name = zone.name();
-        let day_first = [
-            "Europe/",
-            "Asia/",
-            "Africa/",
-            "Australia/",
-            "Indian/",
-            "Atlantic/",
-        ]
-        .iter()
-        .any(|area| name.starts_with(area));
+        let day_first = DAY_FIRST_AREAS.iter().any(|area| name.starts_with(area))
+            && !MONTH_FIRST_ZONES.contains(&name);
         Lexed {
             month_first: self.month_first && !day_first,
             ..self

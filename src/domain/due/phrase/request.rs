@@ -137,12 +137,12 @@ pub(super) fn without_inner_request(
 /// Before a trailing `remind [me]`, and the Uzbek `haqida` ("about") before it: "vebinar
 /// haqida eslat" is about the webinar.
 pub(super) fn drop_trailing_request(lexed: &Lexed, start: usize, mut end: usize) -> usize {
-    // "ariza topshirish kerak": Uzbek "need to" closing the task is no part of it.
+    // "ariza topshirish kerak": Uzbek "need to" after a verbal noun closing the task is no part
+    // of it ("ertaga pul kerak", money is needed, keeps it).
+    let word = |i: usize| lexed.token(i).and_then(|t| t.word());
     if end > start + 1
-        && matches!(
-            lexed.token(end - 1).and_then(|t| t.word()),
-            Some("kerak" | "керак")
-        )
+        && matches!(word(end - 1), Some("kerak" | "керак"))
+        && word(end - 2).is_some_and(|w| w.ends_with("sh") || w.ends_with('ш'))
     {
         end -= 1;
     }
