@@ -184,13 +184,12 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
 }
 
+/// Two ranges of tokens, in order.
+type TwoRanges = [(usize, usize); 2];
+
 /// A day alone and a time alone inside tokens `first..to`, both unmistakable and apart: the
 /// phrase they make together, their ranges in order, and the time's run.
-fn inner_day_and_time(
-    lexed: &Lexed,
-    first: usize,
-    to: usize,
-) -> Option<(Spec, [(usize, usize); 2], Run)> {
+fn inner_day_and_time(lexed: &Lexed, first: usize, to: usize) -> Option<(Spec, TwoRanges, Run)> {
     let runs: Vec<Run> = (first..to)
         .filter_map(|i| chain(lexed, i))
         .filter(|r| r.end <= to && r.spec.is_anchored() && r.unmistakable)
