@@ -132,16 +132,15 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
         .flatten()
         .find(|(spec, ..)| spec.is_anchored())
     {
-        // "leave for the airport 2 hours before the 6:40pm flight on saturday": a lead apart
-        // from the inner time, as from a time alone.
-        let lead = lead_apart(lexed, first, &inner)
-            .and_then(|(lead, _)| Some((spec.merged(&lead.spec)?, lead)));
-        if let Some((spec, lead)) = lead {
-            let mut ranges = [(lead.start, lead.end - 1), one, other];
-            ranges.sort_unstable();
-            return Some(found(input, lexed, spec, &ranges));
-        }
-        return Some(found(input, lexed, spec, &[one, other]));
+        // "leave for the airport 2 hours before the 6:40pm flight on saturday".
+        return Some(found_with_lead_apart(
+            input,
+            lexed,
+            first,
+            spec,
+            [one, other],
+            &inner,
+        ));
     }
     let edge = [prefix, suffix]
         .into_iter()
@@ -153,16 +152,15 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     if edge.is_none()
         && let Some((spec, [one, other], time)) = inner_day_and_time(lexed, first, n)
     {
-        // "okay so tomorrow leave home 30 min before the 7pm concert": a lead apart from the
-        // time, as from a time alone.
-        let lead = lead_apart(lexed, first, &time)
-            .and_then(|(lead, _)| Some((spec.merged(&lead.spec)?, lead)));
-        if let Some((spec, lead)) = lead {
-            let mut ranges = [(lead.start, lead.end - 1), one, other];
-            ranges.sort_unstable();
-            return Some(found(input, lexed, spec, &ranges));
-        }
-        return Some(found(input, lexed, spec, &[one, other]));
+        // "okay so tomorrow leave home 30 min before the 7pm concert".
+        return Some(found_with_lead_apart(
+            input,
+            lexed,
+            first,
+            spec,
+            [one, other],
+            &time,
+        ));
     }
     let run = edge.or_else(|| inner_run(lexed, first, n))?;
     // A holiday, a quarter's end or a month's start is also ordinary text ("christmas eve menu
@@ -182,6 +180,28 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
         return Some(found(input, lexed, spec, &ranges));
     }
     Some(found(input, lexed, run.spec, &[(run.start, run.end)]))
+}
+
+/// The phrase `spec` over `ranges`, with a lead apart from its time `time` when there is one, as
+/// from a time alone ([`lead_apart`]).
+fn found_with_lead_apart(
+    input: &str,
+    lexed: &Lexed,
+    first: usize,
+    spec: Spec,
+    ranges: TwoRanges,
+    time: &Run,
+) -> Found {
+    let lead =
+        lead_apart(lexed, first, time).and_then(|(lead, _)| Some((spec.merged(&lead.spec)?, lead)));
+    match lead {
+        Some((spec, lead)) => {
+            let mut with_lead = [(lead.start, lead.end - 1), ranges[0], ranges[1]];
+            with_lead.sort_unstable();
+            found(input, lexed, spec, &with_lead)
+        }
+        None => found(input, lexed, spec, &ranges),
+    }
 }
 
 /// Two ranges of tokens, in order.
