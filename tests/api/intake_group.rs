@@ -177,8 +177,10 @@ async fn a_crash_between_commit_and_handling_loses_nothing_and_repeats_nothing()
         "every task committed to the inbox, none handled"
     );
     app.crash();
+    // A statement the crashed process had already sent may still commit once the lock goes, as
+    // after a real kill -9 (the server sees a dead client only at its next reply; CI saw one
+    // such task): what it committed must be neither lost nor handled again, as asserted below.
     hold.rollback().await.unwrap();
-    assert_eq!(count(&app, "select count(*) from tasks").await, 0);
 
     app.run().await;
     eventually(
