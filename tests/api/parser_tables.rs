@@ -1309,6 +1309,17 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "leave for the airport 2 hours before the 6:40pm flight on saturday", due("2026-03-28 18:40", "leave for the airport before the flight").lead(120)),
         (MOSCOW, Ru, "черз 10 мин вынуть бельё", due("2026-03-27 10:10", "вынуть бельё")),
         (TASHKENT, Uz, "Assalomu alaykum, menga ertaga soat 4 da kredit to'lovini eslatib qo'ying", due("2026-03-28 16:00", "kredit to'lovini")),
+        // ==== Set 6 (held out, 2026-12-07) and what its fixes must not catch ====
+        (BERLIN_FRI, En, "get up at 6 tomorrow", due("2026-03-28 06:00", "get up")),
+        (BERLIN_FRI, En, "getting up at 5:30 for the flight", due("2026-03-28 05:30", "getting up for the flight")),
+        (MOSCOW, Ru, "встать в 6 завтра", due("2026-03-28 06:00", "встать")),
+        (BERLIN_FRI, En, "pick up the cake at 6", due("2026-03-27 18:00", "pick up the cake").noted("HourWithoutAmPm")),
+        (BERLIN_FRI, En, "breakfast at 8 with the in-laws sunday", due("2026-03-29 08:00", "breakfast with the in-laws")),
+        (BERLIN_FRI, En, "call at 4 with the bank monday", due("2026-03-30 16:00", "call with the bank")),
+        (MOSCOW, Ru, "встреча в 5 с родителями в субботу", due("2026-03-28 17:00", "встреча с родителями")),
+        (BERLIN_FRI, En, "meet at 12 navoi street monday", due("2026-03-30 09:00", "meet at 12 navoi street")),
+        (BERLIN_FRI, En, "buy half 6 pack of beer", fails(DueError::NoTime)),
+        (BERLIN_FRI, En, "half 6 pick up Ella from ballet", due("2026-03-27 18:30", "pick up Ella from ballet")),
         // ==== Repeats across DST in the southern hemisphere (Sydney) ====
         (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),
         (SYDNEY_APR, En, "every 2 days at 9 walk", due("2026-04-05 09:00", "walk").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260405").utc("2026-04-04 23:00")),

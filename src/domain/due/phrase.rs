@@ -310,9 +310,10 @@ fn inner_run_within(lexed: &Lexed, from: usize, to: usize) -> Option<Run> {
 }
 
 /// Whether a run inside the text is plainly a time of day, not a number that happens to follow
-/// "at" or "в": written as a clock's face or with am/pm, "soat … da", or followed by punctuation
-/// or a key word ("at 5 about dinner", "в 6 насчёт ужина"), not by plain text ("at 12 navoi
-/// street", where 12 is a house).
+/// "at" or "в": written as a clock's face or with am/pm, "soat … da", or followed by punctuation,
+/// a key word ("at 5 about dinner", "в 6 насчёт ужина") or a preposition that an hour takes and a
+/// house number does not ("breakfast at 8 with the in-laws", "в 6 у врача"), not by plain text
+/// ("at 12 navoi street", where 12 is a house).
 fn is_plainly_time(lexed: &Lexed, run: &Run) -> bool {
     let Some(clock) = run.spec.clock else {
         return true;
@@ -321,9 +322,11 @@ fn is_plainly_time(lexed: &Lexed, run: &Run) -> bool {
     let written = clock.meridiem.is_some() || clock.exact || clock.minute != 0 || face;
     let in_run = |key: Key| (run.start..run.end).any(|i| lexed.has(i, key));
     let soat_da = in_run(Key::At) && in_run(Key::Da);
-    let closed = lexed
-        .token(run.end)
-        .is_none_or(|t| t.punct().is_some() || !lexed.has_no_meaning(run.end));
+    let closed = lexed.token(run.end).is_none_or(|t| {
+        t.punct().is_some()
+            || !lexed.has_no_meaning(run.end)
+            || t.word().is_some_and(|w| FOLLOWING_AN_HOUR.contains(&w))
+    });
     written || soat_da || closed
 }
 
@@ -648,6 +651,10 @@ const LEADING_PREPOSITIONS: &[&str] = &[
     "till",
     "before",
 ];
+
+/// Prepositions that follow an hour ("at 8 with the in-laws", "в 7 с коллегами") and not a house
+/// or room number.
+const FOLLOWING_AN_HOUR: &[&str] = &["with", "for", "to", "с", "со", "у", "за"];
 
 /// Time words anywhere in `input`, for a message in which [`find`] found no phrase.
 pub(super) fn loose(input: &str, lexed: &Lexed) -> Vec<Unplaced> {

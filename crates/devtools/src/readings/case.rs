@@ -21,7 +21,8 @@ pub struct Case {
     pub now: NaiveDateTime,
     /// The message.
     pub message: String,
-    /// When it should be due.
+    /// When it should be due: the deadline or, where a lead is said ("30 min before"), either
+    /// the deadline or the time the reminder goes out ahead of it.
     pub due: ExpectedDue,
     /// How it should repeat, in the corpus's words (`-`, `daily`, `weekly:mon,thu`, …).
     pub repeat: String,

@@ -39,6 +39,15 @@ pub struct Task {
     pub said: Vec<String>,
 }
 
+impl Task {
+    /// When the first reminder goes out ahead of its deadline, when a lead was said ("30 min
+    /// before"): a writer may expect either time.
+    pub fn reminds_at(&self) -> Option<NaiveDateTime> {
+        self.lead_minutes
+            .map(|minutes| self.due - chrono::Duration::minutes(minutes))
+    }
+}
+
 /// Reads `case`'s message as a chat would.
 pub fn read(case: &Case) -> Reading {
     let (rest, nag) = match nag_phrase::find(&case.message) {

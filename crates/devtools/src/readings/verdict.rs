@@ -40,7 +40,9 @@ impl Verdict {
                 };
                 if !second_agrees {
                     DueVerdict::Differs
-                } else if first.contains(&task.due) {
+                } else if first.contains(&task.due)
+                    || task.reminds_at().is_some_and(|at| first.contains(&at))
+                {
                     DueVerdict::Agrees
                 } else if task
                     .other_reading
@@ -114,6 +116,45 @@ mod tests {
         assert_eq!(folded("Позвонить  маме!"), "позвонить маме");
         assert_eq!(folded("Ёлку купить"), "елку купить");
         assert_eq!(folded("o'qish, kitob"), "o qish kitob");
+    }
+
+    #[test]
+    fn a_lead_agrees_with_its_deadline_or_with_the_reminder_ahead_of_it() {
+        let expecting = |due: &str| {
+            let line = format!(
+                "en|Europe/London|2026-12-07 10:00|meeting friday 15:00 remind 30 min before|{due}|-|meeting"
+            );
+            Case::parse(&line, "test".to_owned()).expect("a corpus line")
+        };
+        let at = |time: &str| {
+            chrono::NaiveDateTime::parse_from_str(time, super::super::case::TIME_FORMAT)
+                .expect("a time")
+        };
+        let task = |lead_minutes| {
+            Reading::Task(super::super::read::Task {
+                due: at("2026-12-11 15:00"),
+                other_reading: None,
+                second: None,
+                repeat: "-".to_owned(),
+                text: "meeting".to_owned(),
+                lead_minutes,
+                said: Vec::new(),
+            })
+        };
+        for due in ["2026-12-11 15:00", "2026-12-11 14:30"] {
+            assert_eq!(
+                Verdict::of(&expecting(due), &task(Some(30))).due,
+                DueVerdict::Agrees
+            );
+        }
+        assert_eq!(
+            Verdict::of(&expecting("2026-12-11 14:30"), &task(None)).due,
+            DueVerdict::Differs
+        );
+        assert_eq!(
+            Verdict::of(&expecting("2026-12-11 14:00"), &task(Some(30))).due,
+            DueVerdict::Differs
+        );
     }
 
     #[test]

@@ -507,13 +507,15 @@ pub(super) fn spoken_time(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
 fn english(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     if let Some(hour) = c.attempt(|c| {
         let marked = c.pos() > 0 && c.has_at(c.pos() - 1, Key::At);
+        let opens_message = c.pos() == 0;
         c.eat_word("half").then_some(())?;
         let hour = hour_number(c)?;
-        // "buy half 2 kg of flour", "a half 6 pack": a count, no time.
+        // "buy half 2 kg of flour", "a half 6 pack": a count, no time; "half 6 pick up Ella"
+        // opening a message is a time.
         let counted = c.is_at(c.pos(), |k| {
             matches!(k, Key::Unit(_) | Key::Measure).then_some(())
         }) || (c.word_at(c.pos()).is_some() && !c.is_at(c.pos(), Some));
-        (marked || c.ends_phrase() || !counted).then_some(hour)
+        (marked || opens_message || c.ends_phrase() || !counted).then_some(hour)
     }) {
         return Some((hour, 30));
     }

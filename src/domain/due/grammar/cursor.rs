@@ -180,13 +180,22 @@ impl Lexed {
     /// while "breakfast at 8" is not at 20:00.
     pub fn cue(&self) -> Option<Period> {
         let any = |key: Key| (0..self.len()).any(|i| self.has(i, key));
-        let morning = any(Key::MorningCue) || any(Key::Period(Period::Morning));
+        let morning = any(Key::MorningCue)
+            || any(Key::Period(Period::Morning))
+            || (0..self.len()).any(|i| self.gets_up(i));
         let evening = any(Key::Period(Period::Evening));
         match (morning, evening) {
             (true, false) => Some(Period::Morning),
             (false, true) => Some(Period::Evening),
             _ => None,
         }
+    }
+
+    /// Whether the words at `i` are "get up" ("getting up", "gets up"): a cue of the morning as
+    /// "wake" is, though neither word is one alone ("pick up", "get the car").
+    fn gets_up(&self, i: usize) -> bool {
+        let word = |i: usize| self.token(i).and_then(Token::word);
+        matches!(word(i), Some("get" | "gets" | "getting")) && word(i + 1) == Some("up")
     }
 
     /// Whether the token at `i` may sit between phrase parts or around the
