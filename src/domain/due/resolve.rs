@@ -298,6 +298,19 @@ fn until_date(
     Ok(to_local(tz, end).date())
 }
 
+/// The start of a minute or hour interval at the time of day `at` was said: today's, when `at`
+/// is that time on a later day, so that one said at 08:00 at 10:00 runs on today's lattice
+/// (12:00 next for every 2 hours) rather than starting tomorrow.
+fn interval_start(at: DateTime<Utc>, now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
+    let today = to_local(tz, now).date();
+    let local = to_local(tz, at);
+    if local.date() > today {
+        resolve_local(tz, today.and_time(local.time()))
+    } else {
+        at
+    }
+}
+
 /// The schedule of a recurrence; "every week"/"every month"/"every year" repeat on today's
 /// weekday/day of month/date. An interval of those counts from today, of days and named days
 /// from the first occurrence; one of minutes or hours starts an interval from now, or at the
@@ -318,7 +331,7 @@ fn schedule(
                 .and_then(TimeDelta::try_seconds)
                 .and_then(|d| now.checked_add_signed(d))
                 .ok_or_else(too_far)?,
-            _ => without_day(said, period, now, tz, notes),
+            _ => interval_start(without_day(said, period, now, tz, notes), now, tz),
         })
     };
     let frequency = match repeat.kind {
@@ -529,6 +542,21 @@ fn on_day(
         let this_night = resolve_local(tz, today.and_time(moment.time));
         if this_night > now {
             notes.push(Assumption::TonightAfterMidnight { date: today });
+            return Ok(this_night);
+        }
+    }
+    // "в ночь с пятницы на субботу в 3", "в пятницу в 2 ночи" said in that night, after midnight:
+    // this night, while its time is ahead (not next week's).
+    let yesterday = today.pred_opt().unwrap_or(today);
+    let names_yesterday = day
+        == DayRef::Weekday {
+            day: yesterday.weekday(),
+            next: false,
+        };
+    if names_yesterday && moment.next_day && local_now.time() < NIGHT_ENDS {
+        let this_night = resolve_local(tz, today.and_time(moment.time));
+        if this_night > now {
+            notes.push(Assumption::NightAfterDay { date: today });
             return Ok(this_night);
         }
     }

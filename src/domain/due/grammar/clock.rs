@@ -38,9 +38,12 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             (filler && plainly_a_time_follows(c)).then_some(())
         });
     }
-    // "сегодня до 18 отправить": by an hour, after a day, before a verb or the phrase's end
-    // ("завтра до 5 человек", "сегодня до 20 страниц" count).
-    let by_hour = |c: &mut Cursor<'_>| (c.eat(Key::Until) && c.peek_number()).then_some(());
+    // "сегодня до 18 отправить", "в пятницу после 19": by or from an hour, after a day, before a
+    // verb or the phrase's end ("завтра до 5 человек", "сегодня до 20 страниц", "завтра после 5
+    // подходов" count).
+    let by_hour = |c: &mut Cursor<'_>| {
+        ((c.eat(Key::Until) || c.eat(Key::AfterPrep)) && c.peek_number()).then_some(())
+    };
     let by = !at && context.has_day && c.attempt(by_hour).is_some();
     let marked = at || approx || about;
     // "на завтра на 10", "будильник завтра на 6": "на" after a day marks a time that ends the
