@@ -307,6 +307,9 @@ pub(super) enum Item {
     Lead(Span),
     /// "until March 1", "до пятницы", "1-martgacha": a repeat's last day, or a deadline.
     Until(DayRef),
+    /// "starting monday", "с понедельника", "dushanbadan boshlab": a repeat's first day (with no
+    /// repeat, the day itself).
+    Start(DayRef),
     /// "10 times", "10 раз", "10 marta": how many occurrences a repeat has.
     Count(u32),
     /// "for 10 days", "в течение 2 недель", "14 дней", "10 kun davomida": how long a repeat
@@ -355,9 +358,10 @@ pub(super) struct Context {
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 
 /// Rules in priority order: the first that matches wins.
-const RULES: [Rule; 18] = [
+const RULES: [Rule; 19] = [
     repeat::repeat,
     end::until,
+    end::starting,
     end::count,
     amount::lead,
     amount::relative,

@@ -428,7 +428,8 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         | Item::RelativeGuessed(..)
         | Item::Lead(_)
         | Item::DayPeriod(..)
-        | Item::Until(_) => true,
+        | Item::Until(_)
+        | Item::Start(_) => true,
         Item::Count(_) | Item::Lasting(_) => false,
         Item::Day(DayRef::Weekday { .. }) => marked,
         // "15 числа", "3-sanada": a day of the month with its noun is no ordinary text.

@@ -112,9 +112,14 @@ fn moment(
     notes: &mut Vec<Assumption>,
 ) -> Result<(DateTime<Utc>, Option<Recurrence>), DueError> {
     if let Some(repeat) = spec.repeat {
-        let rule = recurrence(spec, repeat, said, now, tz, notes)?;
-        let first = rule.first_occurrence(now, tz).ok_or_else(|| {
-            let first = to_local(tz, rule.next_after(now, tz));
+        let start = spec
+            .starting
+            .map(|day| named_date(day, now, tz, notes))
+            .transpose()?;
+        let rule = recurrence(spec, repeat, said, now, start, tz, notes)?;
+        let from = sought_from(start, now, tz);
+        let first = rule.first_occurrence(from, tz).ok_or_else(|| {
+            let first = to_local(tz, rule.next_after(from, tz));
             match rule.end() {
                 Some(End::Until(until)) => DueError::EndsBeforeFirst { until, first },
                 _ => too_far(),
@@ -136,8 +141,8 @@ fn moment(
             None => {}
         }
         due
-    } else if let Some(day) = spec.day.or(spec.until) {
-        // "until friday" without a repeat is a deadline on Friday.
+    } else if let Some(day) = spec.day.or(spec.until).or(spec.starting) {
+        // "until friday" without a repeat is a deadline on Friday, "с понедельника в 7" Monday.
         on_day(day, said, spec, now, tz, notes)?
     } else {
         without_day(said, spec.period, now, tz, notes)
@@ -246,29 +251,41 @@ pub(super) fn lead_duration(span: Span) -> Result<Lead, DueError> {
     Lead::from_secs(secs).map_err(|_| too_long)
 }
 
-/// The recurrence `spec` says: its schedule ([`schedule`]), counted from when it was done if
-/// it says so, ending as its "until" or count says.
+/// The instant a repeat's first occurrence is sought after: now, or just before the local
+/// midnight that opens the day it starts on ("every day at 8 starting monday"), when later.
+fn sought_from(start: Option<NaiveDate>, now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
+    start.map_or(now, |date| {
+        let opens = resolve_local(tz, date.and_time(NaiveTime::MIN)) - TimeDelta::seconds(1);
+        opens.max(now)
+    })
+}
+
+/// The recurrence `spec` says: its schedule ([`schedule`]) from its first day `start` if it
+/// has one, counted from when it was done if it says so, ending as its "until" or count says.
 fn recurrence(
     spec: &Spec,
     repeat: Repeat,
     said: Said,
     now: DateTime<Utc>,
+    start: Option<NaiveDate>,
     tz: Tz,
     notes: &mut Vec<Assumption>,
 ) -> Result<Recurrence, DueError> {
-    let mut rule = schedule(repeat, said, spec.period, now, tz, notes)?;
+    let mut rule = schedule(repeat, said, spec.period, now, start, tz, notes)?;
     if repeat.from_done {
         rule = rule.from_done().map_err(rule_error)?;
     }
     if let Some(day) = spec.until {
-        let until = until_date(day, now, tz, notes)?;
+        let until = named_date(day, now, tz, notes)?;
         rule = rule.ending(End::Until(until)).map_err(rule_error)?;
     }
     if let Some(count) = spec.count {
         rule = rule.ending(End::Count(count)).map_err(rule_error)?;
     }
     if let Some(span) = spec.lasting {
-        let first = rule.first_occurrence(now, tz).ok_or_else(too_far)?;
+        let first = rule
+            .first_occurrence(sought_from(start, now, tz), tz)
+            .ok_or_else(too_far)?;
         let until = last_day_of(to_local(tz, first.at).date(), span).ok_or_else(too_far)?;
         rule = rule.ending(End::Until(until)).map_err(rule_error)?;
     }
@@ -284,10 +301,10 @@ fn last_day_of(first: NaiveDate, span: Span) -> Option<NaiveDate> {
         .pred_opt()
 }
 
-/// The last local date of a repeat that runs "until" `day`: that day itself, resolved as a
+/// The local date a repeat runs "until" or "starting" `day`: that day itself, resolved as a
 /// deadline on it would be (the coming Friday, the next 1 March, this month's end, the coming
 /// day for "until tomorrow" after midnight, noted).
-fn until_date(
+fn named_date(
     day: DayRef,
     now: DateTime<Utc>,
     tz: Tz,
@@ -313,18 +330,23 @@ fn interval_start(at: DateTime<Utc>, now: DateTime<Utc>, tz: Tz) -> DateTime<Utc
 
 /// The schedule of a recurrence; "every week"/"every month"/"every year" repeat on today's
 /// weekday/day of month/date. An interval of those counts from today, of days and named days
-/// from the first occurrence; one of minutes or hours starts an interval from now, or at the
-/// time said.
+/// from the first occurrence (on or after `start`, its first day, when said); one of minutes or
+/// hours starts an interval from now, or at the time said (on `start`).
 fn schedule(
     repeat: Repeat,
     said: Said,
     period: Option<Period>,
     now: DateTime<Utc>,
+    start: Option<NaiveDate>,
     tz: Tz,
     notes: &mut Vec<Assumption>,
 ) -> Result<Recurrence, DueError> {
     let today = to_local(tz, now).date();
     let mut elapsed = |unit: i64| -> Result<DateTime<Utc>, DueError> {
+        if let Some(date) = start {
+            let time = said.on_a_day(period, notes).time;
+            return Ok(resolve_local(tz, date.and_time(time)));
+        }
         Ok(match said {
             Said::Nothing => i64::from(repeat.every)
                 .checked_mul(unit)
@@ -381,7 +403,7 @@ fn schedule(
     let first = if from_today {
         today
     } else {
-        to_local(tz, every_period.next_after(now, tz)).date()
+        to_local(tz, every_period.next_after(sought_from(start, now, tz), tz)).date()
     };
     Recurrence::every(frequency, time, repeat.every, first).map_err(rule_error)
 }

@@ -29,6 +29,8 @@ pub(super) struct Spec {
     pub lead: Option<Span>,
     /// "until March 1": a repeat's last day, or the deadline of a one-off.
     pub until: Option<DayRef>,
+    /// "starting monday", "с понедельника": a repeat's first day, or the day of a one-off.
+    pub starting: Option<DayRef>,
     /// "10 times": how many occurrences a repeat has.
     pub count: Option<u32>,
     /// "по мск", "UTC": the zone the time is said in, when not the chat's.
@@ -76,6 +78,7 @@ impl Spec {
                     return true;
                 }
                 self.day.is_none()
+                    && self.starting.is_none()
                     && self.repeat.is_none()
                     && self.relative.is_none()
                     && !deadline
@@ -116,6 +119,12 @@ impl Spec {
                     && !(period.is_some() && (self.period.is_some() || clashes(self.clock, period)))
             }
             Item::Lead(_) => self.lead.is_none(),
+            Item::Start(_) => {
+                self.starting.is_none()
+                    && self.day.is_none()
+                    && self.relative.is_none()
+                    && !deadline
+            }
             Item::Until(_) => {
                 self.until.is_none()
                     && self.lasting.is_none()
@@ -251,6 +260,7 @@ impl Spec {
             }
             Item::Lead(span) => self.lead = Some(span),
             Item::Until(day) => self.until = Some(day),
+            Item::Start(day) => self.starting = Some(day),
             Item::Count(n) => self.count = Some(n),
             Item::Lasting(span) => self.lasting = Some(span),
             Item::Zone(zone) => self.zone = Some(zone),
@@ -278,6 +288,7 @@ impl Spec {
             }),
             other.lead.map(Item::Lead),
             other.until.map(Item::Until),
+            other.starting.map(Item::Start),
             other.count.map(Item::Count),
             other.lasting.map(Item::Lasting),
             other.zone.map(Item::Zone),
@@ -330,14 +341,16 @@ impl Spec {
         self.lasting.is_some() && self.parts == 1
     }
 
-    /// Whether it holds nothing but a lead time, a count, a length or a zone, which may stand
-    /// apart from the rest of the phrase ("tomorrow 9:00 pay rent, remind 30 min before", "every
+    /// Whether it holds nothing but a lead time, a count, a length, a first day or a zone, which
+    /// may stand apart from the rest of the phrase ("every friday at 4 timesheets, starting next
+    /// friday", "tomorrow 9:00 pay rent, remind 30 min before", "every
     /// day at 9 pills, 10 times", "каждый день в 8 витамины 14 дней", "созвон завтра в 10, по
     /// мск").
     pub fn is_detached(&self) -> bool {
         let detached = usize::from(self.lead.is_some())
             + usize::from(self.count.is_some())
             + usize::from(self.lasting.is_some())
+            + usize::from(self.starting.is_some())
             + usize::from(self.zone.is_some());
         detached > 0 && self.parts == detached
     }

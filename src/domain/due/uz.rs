@@ -68,6 +68,8 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("kecha", Yesterday),
     ("bugun", Today),
     ("ertaga", Tomorrow),
+    ("ertadan", Tomorrow),
+    ("ertadan", FromSuffix),
     // Russian days as Uzbek chats type them in the Latin script ("zavtra soat 10 da").
     ("zavtra", Tomorrow),
     ("poslezavtra", DayAfterTomorrow),
@@ -301,6 +303,7 @@ pub(super) fn inflected(word: &str) -> Vec<Key> {
     });
     match read {
         Some((key, "gacha")) => vec![key, UntilSuffix],
+        Some((key, "dan")) => vec![key, FromSuffix],
         Some((key, _)) => vec![key],
         None => Vec::new(),
     }

@@ -1,4 +1,5 @@
-//! The end of a repeat: "until March 1", "till friday", "until the end of the month", "до 1
+//! The start of a repeat: "starting monday", "from tomorrow", "с понедельника", "начиная с 1
+//! января", "dushanbadan boshlab" (with no repeat, the same words are the day); its end: "until March 1", "till friday", "until the end of the month", "до 1
 //! марта", "до пятницы", "до конца месяца", "1-martgacha", "jumagacha", "1-mart gacha", "oy
 //! oxirigacha" (with no repeat, the same words are a deadline); and its count: "10 times", "10
 //! раз", "10 marta"; and its length: "for 10 days", "в течение 2 недель", "10 kun davomida".
@@ -7,7 +8,7 @@ use crate::domain::recurrence::MAX_COUNT;
 
 use super::super::keys::{Key, Unit};
 use super::amount::standalone;
-use super::calendar::{date_without_year, month_named, weekday_key};
+use super::calendar::{self, date_without_year, month_named, weekday_key};
 use super::number::count as whole;
 use super::{Context, Cursor, DayRef, Item};
 
@@ -20,6 +21,46 @@ pub(super) fn until(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let day = last_day(c)?;
     let suffixed = c.pos() > 0 && c.has_at(c.pos() - 1, Key::UntilSuffix);
     (suffixed || c.eat(Key::Until)).then_some(Item::Until(day))
+}
+
+/// `starting|beginning|from [on|from] DAY`, `[начиная] с|со DAY`, `DAY-dan boshlab`: the first
+/// day. A day must follow ("from 3 people", "с Петей", "dushanbadan keyin" are none).
+pub(super) fn starting(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    if let Some(day) = c.attempt(|c| {
+        let day = first_day(c)?;
+        let suffixed = c.pos() > 0 && c.has_at(c.pos() - 1, Key::FromSuffix);
+        (suffixed && (c.eat_word("boshlab") || c.eat_word("бошлаб"))).then_some(day)
+    }) {
+        return Some(Item::Start(day));
+    }
+    let led = c.eat_word("starting")
+        || c.eat_word("beginning")
+        || c.eat(Key::From)
+        || c.eat_all_words(&["начиная", "с"])
+        || c.eat_all_words(&["начиная", "со"])
+        || c.eat_word("с")
+        || c.eat_word("со");
+    if !led {
+        return None;
+    }
+    let _ = c.eat(Key::On) || c.eat(Key::From);
+    first_day(c).map(Item::Start)
+}
+
+/// A day a repeat may start on: "next week", a date, a day word ("tomorrow") or a weekday.
+fn first_day(c: &mut Cursor<'_>) -> Option<DayRef> {
+    let rules: [super::Rule; 4] = [
+        calendar::span_day,
+        calendar::date,
+        calendar::day_word,
+        calendar::weekday,
+    ];
+    rules.iter().find_map(|rule| {
+        c.attempt(|c| match rule(c, Context::default()) {
+            Some(Item::Day(day)) => Some(day),
+            _ => None,
+        })
+    })
 }
 
 /// `N times`, `N раз`, `N marta`: from 1 to [`MAX_COUNT`].

@@ -78,7 +78,12 @@ pub(super) fn closing_parts(
         };
         let closing = matches!(
             item,
-            Item::Lasting(_) | Item::Until(_) | Item::Count(_) | Item::Lead(_) | Item::Repeat(..)
+            Item::Lasting(_)
+                | Item::Until(_)
+                | Item::Start(_)
+                | Item::Count(_)
+                | Item::Lead(_)
+                | Item::Repeat(..)
         );
         let (mut with, mut other_with) = (*spec, *other);
         // "at 8am and 8pm for 7 days": two times of day for so long are every day.
