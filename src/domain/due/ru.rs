@@ -298,6 +298,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("часа", HourWord),
     ("ч", HourWord),
     ("часов", HourWord),
+    ("часиков", HourWord),
     ("ровно", Sharp),
     ("около", Approx),
     ("несколько", Few),

@@ -163,7 +163,7 @@ pub(super) fn week_of_month(c: &mut Cursor<'_>) -> Option<WeekOfMonth> {
     WeekOfMonth::from_ordinal(i8::try_from(n).ok()?)
 }
 
-/// `[on|на] today|tomorrow|…`, `[the] day after tomorrow`, `tonight`.
+/// `[on|на] today|tomorrow|…`, `[the] day after tomorrow`, `tonight`, `bu kecha`.
 pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     c.eat(Key::On);
     // "2nite", "2night": chat spelling of "tonight", typed as one word ("a 2 night stay" counts).
@@ -171,7 +171,12 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         let two = c.eat_number() == Some((2, 1));
         (two && (c.eat_adjacent_word("nite") || c.eat_adjacent_word("night"))).then_some(())
     };
-    if c.eat(Key::Tonight) || c.attempt(two_nite).is_some() {
+    // Uzbek "bu kecha", "shu kecha": tonight ("kecha" alone is yesterday).
+    let this_night = |c: &mut Cursor<'_>| {
+        let this = c.eat(Key::This) || c.eat_word("bu") || c.eat_word("бу");
+        (this && (c.eat_word("kecha") || c.eat_word("кеча"))).then_some(())
+    };
+    if c.eat(Key::Tonight) || c.attempt(two_nite).is_some() || c.attempt(this_night).is_some() {
         return Some(Item::DayPeriod(DayRef::Today, Period::Tonight));
     }
     let day = c

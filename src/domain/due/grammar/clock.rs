@@ -34,7 +34,7 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // one ("look at like 3 apartments" counts).
     if at {
         c.attempt(|c| {
-            let filler = c.eat_word("like") || c.eat(Key::Approx);
+            let filler = c.eat_word("like") || c.eat(Key::Approx) || c.eat(Key::About);
             (filler && plainly_a_time_follows(c)).then_some(())
         });
     }
@@ -50,7 +50,12 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // phrase ("на 4 человека" stays a count).
     let on_a_day = !marked && context.has_day && c.eat(Key::On);
     let number = c.pos();
-    if c.eat(Key::Noon) {
+    // Uzbek "tush payti" ("noon time"); "tush" alone is also a dream.
+    let noon_time = |c: &mut Cursor<'_>| {
+        let tush = c.eat_word("tush") || c.eat_word("туш");
+        (tush && (c.eat_word("payti") || c.eat_word("пайти"))).then_some(())
+    };
+    if c.eat(Key::Noon) || c.attempt(noon_time).is_some() {
         return Some(Item::Time(Clock {
             exact: true,
             ..Clock::at(12, 0)
@@ -466,12 +471,21 @@ fn half_night(c: &mut Cursor<'_>) -> Option<()> {
     (c.eat(Key::Half) && c.eat_pick(period_key) == Some(Period::Night)).then_some(())
 }
 
-/// Whether a clock's face or an hour with am/pm comes next ("3:15", "7pm", "7 pm"); nothing is
-/// consumed.
+/// Whether a clock's face, an hour with am/pm or one with its part of the day comes next
+/// ("3:15", "7pm", "7 pm", "4 in the afternoon"); nothing is consumed.
 fn plainly_a_time_follows(c: &Cursor<'_>) -> bool {
     let mut ahead = c.clone();
-    ahead.eat_number().is_some()
-        && (ahead.eat_adjacent_punct(':') || meridiem(&mut ahead).is_some())
+    if ahead.eat_number().is_none() {
+        return false;
+    }
+    if ahead.eat_adjacent_punct(':') || meridiem(&mut ahead).is_some() {
+        return true;
+    }
+    // "at about 4 in the afternoon".
+    if ahead.eat(Key::In) {
+        ahead.eat(Key::The);
+    }
+    ahead.peek_pick(period_key)
 }
 
 /// "around", "около", "где-то" before a time: about when, which is the time as said.
@@ -733,8 +747,10 @@ fn end_of_day(c: &mut Cursor<'_>) -> Option<Item> {
         return Some(evening);
     }
     let day = |c: &mut Cursor<'_>| c.eat(Key::Unit(Unit::Day)) || c.eat(Key::DayNoun);
-    // Not after "until" or "до": "каждый час до конца дня" ends a repeat, which is not read.
-    if c.pos() > 0 && c.has_at(c.pos() - 1, Key::Until) {
+    // Not after "until" or "до" in a repeat: "каждый час до конца дня" ends it, which is not
+    // read ("до конца дня отправить договор" is by the evening).
+    let after_until = c.pos() > 0 && c.has_at(c.pos() - 1, Key::Until);
+    if after_until && (0..c.pos()).any(|i| c.has_at(i, Key::Every)) {
         return None;
     }
     let _ = c.eat(Key::At) || c.eat(Key::By);

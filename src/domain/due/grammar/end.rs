@@ -16,9 +16,12 @@ use super::{Context, Cursor, DayRef, Item};
 pub(super) fn until(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     if c.eat(Key::Until) {
         c.eat(Key::The);
-        return last_day(c).map(Item::Until);
+        return c
+            .attempt(last_day)
+            .or_else(|| c.attempt(before_month))
+            .map(Item::Until);
     }
-    let day = last_day(c)?;
+    let day = c.attempt(last_day).or_else(|| c.attempt(before_month))?;
     let suffixed = c.pos() > 0 && c.has_at(c.pos() - 1, Key::UntilSuffix);
     (suffixed || c.eat(Key::Until)).then_some(Item::Until(day))
 }
@@ -107,6 +110,19 @@ fn last_day(c: &mut Cursor<'_>) -> Option<DayRef> {
         let last = month_named(c).or_else(|| c.eat_pick(year_end))?;
         (end || c.eat(Key::End)).then_some(last)
     })
+}
+
+/// A month's name alone ("until january", "до января", "yanvargacha"): the last day before it,
+/// the end of the month before.
+fn before_month(c: &mut Cursor<'_>) -> Option<DayRef> {
+    let month = c.eat_pick(|k| match k {
+        Key::Month(m) => Some(m),
+        _ => None,
+    })?;
+    if c.peek_number() {
+        return None;
+    }
+    Some(DayRef::MonthEnd(if month == 1 { 12 } else { month - 1 }))
 }
 
 /// The last day of the year a key names for its end ("the end of the year", "конца года", "yil
