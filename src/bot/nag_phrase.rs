@@ -105,6 +105,13 @@ const REMIND_VERBS: &[&str] = &[
     "эслат",
 ];
 
+/// What I do to acknowledge a reminder, after "until I" ("keep reminding me every 5 min until i
+/// reply"): the nag's words, not the task's.
+const ACKNOWLEDGING: &[&str] = &["reply", "respond", "answer", "confirm", "acknowledge"];
+
+/// Uzbek "until I reply": the nag's words, after a request to be reminded again.
+const UNTIL_I_REPLY_UZ: &[&[&str]] = &[&["javob", "bermagunimcha"], &["жавоб", "бермагунимча"]];
+
 /// "and" before a request to be reminded again.
 const AND_WORDS: &[&str] = &["and", "и", "va", "ва"];
 
@@ -194,16 +201,28 @@ fn interval_ending_at(words: &[Word], end: usize) -> Option<(usize, TimeDelta)> 
     })
 }
 
-/// "напоминай пока не позвоню", "keep bugging me till i do (it)": "until I" and a verb of mine
+/// "напоминай пока не позвоню", "keep bugging me till i do (it)", "keep reminding me every 5 min
+/// until i reply", "javob bermagunimcha har 5 daqiqada eslatib tur": "until I" and a verb of mine
 /// (in Russian a word ending as a verb of the first person does), at word `at`, right after a
 /// request to be reminded again or after its interval ("напоминай каждые 15 минут пока не
-/// выпью"); alone, "пока не знаю когда", "wait till i do the laundry" are the task's words. Its
-/// length in words.
+/// выпью"), or before an interval and the request (Uzbek); alone, "пока не знаю когда", "wait
+/// till i do the laundry" are the task's words. Its length in words: "till i" alone when the task
+/// follows ("keep bugging me every 15 min till i call the garage").
 fn until_i_do_at(words: &[Word], at: usize) -> Option<usize> {
     let request_end = interval_ending_at(words, at).map_or(at, |(start, _)| start);
-    let asked = (request_end.saturating_sub(2)..request_end)
+    let asked_before = (request_end.saturating_sub(2)..request_end)
         .any(|i| REMIND_VERBS.contains(&words[i].folded.as_str()));
-    if !asked {
+    if let Some(marker) = UNTIL_I_REPLY_UZ
+        .iter()
+        .find(|seq| matches_at(words, at, seq))
+    {
+        let after = at + marker.len();
+        let request_from = interval_at(words, after).map_or(after, |(_, len)| after + len);
+        let asked_after = (request_from..(request_from + 2).min(words.len()))
+            .any(|i| REMIND_VERBS.contains(&words[i].folded.as_str()));
+        return (asked_before || asked_after).then_some(marker.len());
+    }
+    if !asked_before {
         return None;
     }
     let russian_first_person =
@@ -216,22 +235,32 @@ fn until_i_do_at(words: &[Word], at: usize) -> Option<usize> {
         return Some(3);
     }
     let until = matches_at(words, at, &["till"]) || matches_at(words, at, &["until"]);
-    if until && matches_at(words, at + 1, &["i", "do", "it"]) {
+    if !(until && matches_at(words, at + 1, &["i"])) {
+        return None;
+    }
+    if matches_at(words, at + 2, &["do", "it"]) {
         return Some(4);
     }
-    (until && matches_at(words, at + 1, &["i", "do"])).then_some(3)
+    let verb = words.get(at + 2).map(|w| w.folded.as_str());
+    if verb.is_some_and(|verb| verb == "do" || ACKNOWLEDGING.contains(&verb)) {
+        return Some(3);
+    }
+    verb.is_some().then_some(2)
 }
 
 /// Where the nag starts when words asking to be reminded again, and an "and", come right
-/// before word `first` ("выгулять собаку и напоминай каждые 10 минут пока не сделаю").
-fn with_remind_again(words: &[Word], first: usize) -> usize {
+/// before word `first` ("выгулять собаку и напоминай каждые 10 минут пока не сделаю"); they may
+/// open the message when the task follows the nag (`task_after`: "keep bugging me every 15 min
+/// till i call the garage").
+fn with_remind_again(words: &[Word], first: usize, task_after: bool) -> usize {
     let is = |list: &[&str], at: usize| list.contains(&words[at].folded.as_str());
     let mut at = first;
     while at > 0 && is(REMIND_AGAIN, at - 1) {
         at -= 1;
     }
-    // Not without a verb, nor when they open the message: nothing of the task would be left.
-    if at == 0 || !(at..first).any(|i| is(REMIND_VERBS, i)) {
+    // Not without a verb, nor when they open the message with nothing after: nothing of the
+    // task would be left.
+    if (at == 0 && !task_after) || !(at..first).any(|i| is(REMIND_VERBS, i)) {
         return first;
     }
     if at > 0 && is(AND_WORDS, at - 1) {
@@ -269,7 +298,15 @@ pub fn find(input: &str) -> Result<Option<NagPhrase>, NagIntervalError> {
     if every < MIN_EVERY || every > MAX_EVERY {
         return Err(NagIntervalError);
     }
-    let first = with_remind_again(&words, first);
+    // "… har 5 daqiqada eslatib tur": the request after the interval is the nag's too.
+    let mut last = last;
+    if (last..(last + 2).min(words.len())).any(|i| REMIND_VERBS.contains(&words[i].folded.as_str()))
+    {
+        while last < words.len() && REMIND_AGAIN.contains(&words[last].folded.as_str()) {
+            last += 1;
+        }
+    }
+    let first = with_remind_again(&words, first, last < words.len());
     let cut_from = words[first].start;
     let cut_to = words[last - 1].end;
     let rest = format!("{} {}", &input[..cut_from], &input[cut_to..]);
@@ -303,6 +340,9 @@ mod tests {
             "tell kids not to eat till i do at 6pm",
             "позвонить маме завтра в 10, пока не знаю когда точно",
             "в 19 напоминать детям про уроки пока не приду",
+            "wait till i call you tomorrow",
+            "don't send it until i reply",
+            "javob bermagunimcha kutish",
         ] {
             assert_eq!(find(input), Ok(None), "{input}");
         }
@@ -311,6 +351,21 @@ mod tests {
     #[test]
     fn the_three_languages_and_both_orders() {
         let cases = [
+            (
+                "take the chicken out of the freezer at 5 and keep reminding me every 5 min until i reply",
+                "take the chicken out of the freezer at 5",
+                5,
+            ),
+            (
+                "keep bugging me every 15 min till i call the garage, starting 9am tomorrow",
+                "call the garage, starting 9am tomorrow",
+                15,
+            ),
+            (
+                "soat 17:00 da go'shtni muzlatgichdan olish, javob bermagunimcha har 5 daqiqada eslatib tur",
+                "soat 17:00 da go'shtni muzlatgichdan olish",
+                5,
+            ),
             (
                 "call mom tomorrow 9:00 every 10 min until done",
                 "call mom tomorrow 9:00",

@@ -122,6 +122,7 @@
 //!   [`resolve_local`](crate::domain::timezone::resolve_local).
 
 mod choice;
+mod correction;
 mod edit;
 mod en;
 mod grammar;
@@ -506,6 +507,9 @@ fn read_phrase(
             max: MAX_INPUT_CHARS,
         });
     }
+    // "at 5, no wait, 6": the hour meant, before anything is read.
+    let corrected = correction::corrected(input);
+    let input = corrected.as_ref();
     let lexed = grammar::Lexed::new(input, lang_hint)
         .read_on(crate::domain::timezone::to_local(tz, now).date())
         .written_in(tz);

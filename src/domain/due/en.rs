@@ -242,6 +242,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("end", End),
     ("year", YearNoun),
     ("tonight", Tonight),
+    ("nxt", Next),
     ("tonite", Tonight),
     ("lunch", LunchNoun),
     ("lunchtime", LunchNoun),

@@ -22,7 +22,8 @@ use super::spec::Spec;
 use super::uz;
 use super::{Unplaced, UnplacedKind};
 use request::{
-    asked_right_before, drop_trailing_request, skip_greeting, skip_request, without_inner_request,
+    asked_right_before, drop_trailing_request, skip_greeting, skip_request, task_after_request,
+    without_inner_request,
 };
 
 mod request;
@@ -551,6 +552,7 @@ fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) ->
         .flat_map(|(start, end)| without_inner_request(lexed, start, end))
         .collect();
     pieces.retain(|(start, end)| trim_glue(lexed, *start, *end).0 < *end);
+    let mut pieces = task_after_request(lexed, &pieces);
     let second = second::cut(input, lexed, &mut pieces, &mut spec);
     if requested && let Some((start, end)) = pieces.first_mut() {
         let (s, _) = trim_glue(lexed, *start, *end);

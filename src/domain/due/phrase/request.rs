@@ -134,6 +134,76 @@ pub(super) fn without_inner_request(
     }
 }
 
+/// The pieces of text around a time phrase when a request to be reminded names the task after
+/// it: a piece that ends in the request and one after it that opens with "to" ("ok so remind me
+/// | tomorrow around 10 | to send greg the invoice"), or one after a sentence of its own that
+/// opens with "remind me to" ("we won 3-1 lol. | next saturday at 6 | remind me to book the
+/// pitch"): the task is what follows "to", and what came before the request is no part of it.
+pub(super) fn task_after_request(lexed: &Lexed, pieces: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let word = |i: usize| lexed.token(i).and_then(|t| t.word());
+    let first_word = |(start, end): (usize, usize)| (start..end).find(|&i| !lexed.is_glue(i));
+    // A piece whose last word a full stop, "!" or "?" follows (inside it or just past it).
+    let sentence_closed = |(start, end): (usize, usize)| {
+        (start..end)
+            .rev()
+            .find(|&i| !lexed.is_glue(i))
+            .is_some_and(|last| {
+                (last + 1..lexed.len())
+                    .take_while(|&i| lexed.is_glue(i))
+                    .any(|i| {
+                        lexed
+                            .token(i)
+                            .and_then(|t| t.punct())
+                            .is_some_and(|p| matches!(p, '.' | '!' | '?'))
+                    })
+            })
+    };
+    for k in 0..pieces.len() {
+        let after = pieces[k];
+        let Some(opening) = first_word(after) else {
+            continue;
+        };
+        // "… remind me | tomorrow at 10 | to send …".
+        let before = if k > 0 { pieces[k - 1] } else { (0, 0) };
+        let asked_before = (before.0..before.1)
+            .filter(|&i| lexed.has(i, Key::Remind) || lexed.has(i, Key::Please))
+            .any(|i| {
+                skip_request(lexed, i, before.1) == before.1
+                    && (i..before.1).any(|j| lexed.has(j, Key::Remind))
+            });
+        if asked_before && word(opening) == Some("to") {
+            let mut rest = pieces[k..].to_vec();
+            rest[0].0 = opening + 1;
+            return rest;
+        }
+        // "we won 3-1 lol. | next saturday at 6 | remind me to book the pitch", "menga | shanba
+        // kuni soat 11 larda | eslatib qo'ying onamga dorilarni olib borish".
+        let past = skip_request(lexed, opening, after.1);
+        let uzbek = word(opening).is_some_and(|w| w.starts_with("eslat") || w.starts_with("эслат"));
+        let asked_to = lexed.has(opening, Key::Remind)
+            && past > opening + 1
+            && past < after.1
+            && (word(past - 1) == Some("to") || uzbek);
+        // Pieces before it that are a sentence of their own or only the request's words
+        // ("menga").
+        let only_context = |piece: (usize, usize)| {
+            sentence_closed(piece)
+                || (piece.0..piece.1).all(|i| {
+                    lexed.is_glue(i)
+                        || [Key::Me, Key::Remind, Key::Please]
+                            .into_iter()
+                            .any(|key| lexed.has(i, key))
+                })
+        };
+        if asked_to && pieces[..k].iter().all(|&piece| only_context(piece)) {
+            let mut rest = pieces[k..].to_vec();
+            rest[0].0 = past;
+            return rest;
+        }
+    }
+    pieces.to_vec()
+}
+
 /// Before a trailing `remind [me]`, and the Uzbek `haqida` ("about") before it: "vebinar
 /// haqida eslat" is about the webinar.
 pub(super) fn drop_trailing_request(lexed: &Lexed, start: usize, mut end: usize) -> usize {
