@@ -144,6 +144,9 @@ pub(super) enum DayRef {
     /// "end of April", "в конце апреля", "до конца апреля", "aprel oxirida": the last day of the
     /// next such month (this year's while it is ahead).
     MonthEnd(u32),
+    /// "until january", "до мая", "yanvargacha": the last day before that month, which ends a
+    /// repeat (with no repeat it is no time: "продлить страховку до мая").
+    BeforeMonth(u32),
     /// "this weekend", "на выходных", "shu dam olish kunlari": one weekend's Saturday (or its
     /// Sunday, once Saturday's time has passed); `next` for next week's ("next weekend").
     Weekend {
@@ -237,6 +240,17 @@ impl Repeat {
             every,
             from_done: false,
         }
+    }
+}
+
+impl RepeatRef {
+    /// Whether it falls on today's weekday, day of the month or date ("every week", "every
+    /// month", "every year"), which a day said with it replaces.
+    pub(super) fn is_on_today(self) -> bool {
+        matches!(
+            self,
+            RepeatRef::WeeklyToday | RepeatRef::MonthlyToday | RepeatRef::YearlyToday
+        )
     }
 }
 
@@ -361,12 +375,12 @@ type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 const RULES: [Rule; 19] = [
     repeat::repeat,
     end::until,
+    calendar::night_between,
     end::starting,
     end::count,
     amount::lead,
     amount::relative,
     end::lasting,
-    calendar::night_between,
     calendar::nth_weekday,
     calendar::span_day,
     calendar::date,

@@ -217,8 +217,8 @@ pub(super) enum Key {
     /// A word ending in Uzbek `-gacha` ("until"): `martgacha`, `jumagacha`; the word's other
     /// meanings say until what.
     UntilSuffix,
-    /// A weekday or month name ending in Uzbek `-dan` ("from"): `dushanbadan`, `yanvardan`, and
-    /// `ertadan` ("from tomorrow"); with `boshlab` the first day of a repeat.
+    /// A weekday or month name ending in Uzbek `-dan` ("from"): `dushanbadan`, `yanvardan`; with
+    /// `boshlab` the first day of a repeat.
     FromSuffix,
     /// `about`, `про`, `о`, `haqida`: what a reminder is about, after "remind me".
     About,

@@ -657,7 +657,7 @@ const LEADING_PREPOSITIONS: &[&str] = &[
 
 /// Prepositions that follow an hour ("at 8 with the in-laws", "в 7 с коллегами") and not a house
 /// or room number.
-const FOLLOWING_AN_HOUR: &[&str] = &["with", "for", "to", "с", "со", "у", "за"];
+const FOLLOWING_AN_HOUR: &[&str] = &["with", "to", "с", "со", "у"];
 
 /// Time words anywhere in `input`, for a message in which [`find`] found no phrase.
 pub(super) fn loose(input: &str, lexed: &Lexed) -> Vec<Unplaced> {

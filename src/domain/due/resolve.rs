@@ -115,7 +115,8 @@ fn moment(
         let start = spec
             .starting
             .map(|day| named_date(day, now, tz, notes))
-            .transpose()?;
+            .transpose()?
+            .filter(|date| !passed_this_year(*date, now, tz));
         let rule = recurrence(spec, repeat, said, now, start, tz, notes)?;
         let from = sought_from(start, now, tz);
         let first = rule.first_occurrence(from, tz).ok_or_else(|| {
@@ -251,6 +252,18 @@ pub(super) fn lead_duration(span: Span) -> Result<Lead, DueError> {
     Lead::from_secs(secs).map_err(|_| too_long)
 }
 
+/// Whether a repeat's first day `date` is next year's of a date that passed this year in the
+/// last two months ("every day at 8 starting march 1" said on 27 March): the repeat starts now,
+/// not in a year ("yanvardan boshlab" said in March is next January).
+fn passed_this_year(date: NaiveDate, now: DateTime<Utc>, tz: Tz) -> bool {
+    const LATELY_DAYS: i64 = 60;
+    let today = to_local(tz, now).date();
+    date.year() > today.year()
+        && date
+            .with_year(today.year())
+            .is_some_and(|this_years| (0..=LATELY_DAYS).contains(&(today - this_years).num_days()))
+}
+
 /// The instant a repeat's first occurrence is sought after: now, or just before the local
 /// midnight that opens the day it starts on ("every day at 8 starting monday"), when later.
 fn sought_from(start: Option<NaiveDate>, now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
@@ -276,7 +289,8 @@ fn recurrence(
         rule = rule.from_done().map_err(rule_error)?;
     }
     if let Some(day) = spec.until {
-        let until = named_date(day, now, tz, notes)?;
+        // "с понедельника до пятницы": the Friday after the first day.
+        let until = named_date(day, sought_from(start, now, tz), tz, notes)?;
         rule = rule.ending(End::Until(until)).map_err(rule_error)?;
     }
     if let Some(count) = spec.count {
@@ -315,14 +329,18 @@ fn named_date(
     Ok(to_local(tz, end).date())
 }
 
-/// The start of a minute or hour interval at the time of day `at` was said: today's, when `at`
-/// is that time on a later day, so that one said at 08:00 at 10:00 runs on today's lattice
-/// (12:00 next for every 2 hours) rather than starting tomorrow.
-fn interval_start(at: DateTime<Utc>, now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
+/// The start of an interval of `step` at the time of day `at` was said (the next such time):
+/// today's, when that passed lately, so that every 2 hours from 08:00 said at 10:00 runs on
+/// today's lattice (12:00 next) and every 8 hours from 19:00 said at 20:00 is next at 03:00.
+/// "Lately" is within a step or 6 hours, for steps of 12 hours at most: said at 21:00, every 2
+/// hours from 08:00 starts tomorrow at 08:00, and so does every 36 hours from 09:00.
+fn interval_start(at: DateTime<Utc>, step: TimeDelta, now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
     let today = to_local(tz, now).date();
     let local = to_local(tz, at);
-    if local.date() > today {
-        resolve_local(tz, today.and_time(local.time()))
+    let todays = resolve_local(tz, today.and_time(local.time()));
+    let lately = now - todays <= step.max(TimeDelta::hours(6));
+    if local.date() > today && todays <= now && step <= TimeDelta::hours(12) && lately {
+        todays
     } else {
         at
     }
@@ -353,7 +371,13 @@ fn schedule(
                 .and_then(TimeDelta::try_seconds)
                 .and_then(|d| now.checked_add_signed(d))
                 .ok_or_else(too_far)?,
-            _ => interval_start(without_day(said, period, now, tz, notes), now, tz),
+            _ => {
+                let step = i64::from(repeat.every)
+                    .checked_mul(unit)
+                    .and_then(TimeDelta::try_seconds)
+                    .ok_or_else(too_far)?;
+                interval_start(without_day(said, period, now, tz, notes), step, now, tz)
+            }
         })
     };
     let frequency = match repeat.kind {
@@ -747,6 +771,10 @@ fn day_at(
                 .map(last_day_of_quarter)
                 .map(at)
                 .ok_or_else(too_far)
+        }
+        DayRef::BeforeMonth(month) => {
+            let before = if month == 1 { 12 } else { month - 1 };
+            day_at(DayRef::MonthEnd(before), moment, now, tz, notes)
         }
         DayRef::MonthEnd(month) => (today.year()..=today.year() + 1)
             .filter_map(|year| NaiveDate::from_ymd_opt(year, month, 1))

@@ -98,10 +98,25 @@ impl Spec {
             Item::Time(clock) => {
                 self.clock.is_none() && !elapsed && !clashes(Some(clock), self.period)
             }
+            // The same part of the day twice is one ("в ночь с пятницы на субботу в 2 ночи").
             Item::Period { period, .. } => {
-                self.period.is_none() && !elapsed && !clashes(self.clock, Some(period))
+                (self.period.is_none() || self.period == Some(period))
+                    && !elapsed
+                    && !clashes(self.clock, Some(period))
             }
             Item::Repeat(repeat, period) => {
+                // "с понедельника каждую неделю": the repeat's day is the first day said.
+                if self.repeat.is_none()
+                    && self.day.is_none()
+                    && period.is_none()
+                    && repeat.kind.is_on_today()
+                    && let Some(day) = self.starting
+                    && let Some(joined) = join(repeat, day)
+                {
+                    self.repeat = Some(joined);
+                    self.parts += 1;
+                    return true;
+                }
                 if self.repeat.is_none()
                     && period.is_none()
                     && let Some(day) = self.day
@@ -119,7 +134,14 @@ impl Spec {
                     && !(period.is_some() && (self.period.is_some() || clashes(self.clock, period)))
             }
             Item::Lead(_) => self.lead.is_none(),
-            Item::Start(_) => {
+            Item::Start(day) => {
+                // "every week starting monday", "every month from the 1st": the repeat's day.
+                if self.starting.is_none()
+                    && let Some(repeat) = self.repeat.filter(|r| r.kind.is_on_today())
+                    && let Some(joined) = join(repeat, day)
+                {
+                    self.repeat = Some(joined);
+                }
                 self.starting.is_none()
                     && self.day.is_none()
                     && self.relative.is_none()
@@ -313,7 +335,9 @@ impl Spec {
             || self.day.is_some()
             || self.clock.is_some()
             || self.repeat.is_some()
-            || self.until.is_some()
+            || self
+                .until
+                .is_some_and(|day| !matches!(day, DayRef::BeforeMonth(_)))
             || (self.period.is_some() && self.period_alone()))
             && ((self.count.is_none() && self.lasting.is_none()) || self.repeat.is_some())
     }
@@ -341,7 +365,8 @@ impl Spec {
         self.lasting.is_some() && self.parts == 1
     }
 
-    /// Whether it holds nothing but a lead time, a count, a length, a first day or a zone, which
+    /// Whether it holds nothing but a lead time, a count, a length, a first day, an end before a
+    /// month ("до мая") or a zone, which
     /// may stand apart from the rest of the phrase ("every friday at 4 timesheets, starting next
     /// friday", "tomorrow 9:00 pay rent, remind 30 min before", "every
     /// day at 9 pills, 10 times", "каждый день в 8 витамины 14 дней", "созвон завтра в 10, по
@@ -351,6 +376,10 @@ impl Spec {
             + usize::from(self.count.is_some())
             + usize::from(self.lasting.is_some())
             + usize::from(self.starting.is_some())
+            + usize::from(
+                self.until
+                    .is_some_and(|day| matches!(day, DayRef::BeforeMonth(_))),
+            )
             + usize::from(self.zone.is_some());
         detached > 0 && self.parts == detached
     }

@@ -68,8 +68,6 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("kecha", Yesterday),
     ("bugun", Today),
     ("ertaga", Tomorrow),
-    ("ertadan", Tomorrow),
-    ("ertadan", FromSuffix),
     // Russian days as Uzbek chats type them in the Latin script ("zavtra soat 10 da").
     ("zavtra", Tomorrow),
     ("poslezavtra", DayAfterTomorrow),

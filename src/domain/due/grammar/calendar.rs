@@ -172,12 +172,25 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         (two && (c.eat_adjacent_word("nite") || c.eat_adjacent_word("night"))).then_some(())
     };
     // Uzbek "bu kecha", "shu kecha": tonight ("kecha" alone is yesterday).
+    // Not before a past participle: "bu kecha kelgan xat" is the letter that came last night.
     let this_night = |c: &mut Cursor<'_>| {
         let this = c.eat(Key::This) || c.eat_word("bu") || c.eat_word("бу");
-        (this && (c.eat_word("kecha") || c.eat_word("кеча"))).then_some(())
+        let night = this && (c.eat_word("kecha") || c.eat_word("кеча"));
+        let participle = c
+            .word_at(c.pos())
+            .is_some_and(|w| w.ends_with("gan") || w.ends_with("ган"));
+        (night && !participle).then_some(())
     };
     if c.eat(Key::Tonight) || c.attempt(two_nite).is_some() || c.attempt(this_night).is_some() {
         return Some(Item::DayPeriod(DayRef::Today, Period::Tonight));
+    }
+    // Uzbek "kecha kelgan xat": the letter that came yesterday, no day of the task.
+    let participle_next = |c: &Cursor<'_>| {
+        c.word_at(c.pos() + 1)
+            .is_some_and(|w| w.ends_with("gan") || w.ends_with("ган"))
+    };
+    if c.has_at(c.pos(), Key::Yesterday) && participle_next(c) {
+        return None;
     }
     let day = c
         .eat_pick(|k| match k {
@@ -186,6 +199,14 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             Key::Tomorrow => Some(DayRef::Tomorrow),
             Key::DayAfterTomorrow => Some(DayRef::DayAfterTomorrow),
             _ => None,
+        })
+        .or_else(|| {
+            // Uzbek "ertadan keyin": after tomorrow.
+            c.attempt(|c| {
+                let after = (c.eat_word("ertadan") || c.eat_word("эртадан"))
+                    && (c.eat_word("keyin") || c.eat_word("кейин"));
+                after.then_some(DayRef::DayAfterTomorrow)
+            })
         })
         .or_else(|| {
             // "2moro", "2morrow": chat spelling, a number and a word to the lexer.
@@ -207,13 +228,19 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
 }
 
 /// "в ночь с пятницы на субботу": the night after the first day (its time of night, or an hour
-/// of the night on the second day: "… в 2" is Saturday 02:00).
+/// of the night on the second day: "… в 2" is Saturday 02:00). Without "ночь" only before a time
+/// of the night ("с пятницы на субботу в 2 ночи"): "перенести встречу с пятницы на субботу"
+/// moves a meeting.
 pub(super) fn night_between(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     c.eat(Key::At);
-    (c.eat_word("ночь") && c.eat_word("с")).then_some(())?;
+    let night_said = c.eat_word("ночь");
+    c.eat_word("с").then_some(())?;
     let first = c.eat_pick(weekday_key)?;
     c.eat_word("на").then_some(())?;
     (c.eat_pick(weekday_key)? == first.succ()).then_some(())?;
+    let night_follows = (c.pos()..c.pos() + 4)
+        .any(|i| c.is_at(i, |k| (k == Key::Period(Period::Night)).then_some(())));
+    (night_said || night_follows).then_some(())?;
     Some(Item::DayPeriod(
         DayRef::Weekday {
             day: first,

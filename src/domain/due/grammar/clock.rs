@@ -333,8 +333,8 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         });
         return (joined && !of_unit).then_some(start);
     }
-    // "starting 8pm", "starting from 8pm": where a repeat or a span begins.
-    let starting = c.eat_word("starting");
+    // "starting 8pm", "starting from 8pm", "начиная с 8 вечера": where a repeat or a span begins.
+    let starting = c.eat_word("starting") || c.eat_word("начиная");
     if !(c.eat_word("from") || c.eat_word("с") || c.eat_word("со") || starting) {
         return None;
     }
@@ -347,7 +347,8 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
                 meridiem: Some(_),
                 ..
             })
-        );
+        )
+        || c.peek_pick(period_key);
     let start = with_half_of_day(c, start);
     let joined = c.eat_word("to")
         || c.eat_word("till")
@@ -527,12 +528,15 @@ fn english(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
         let opens_message = c.pos() == 0;
         c.eat_word("half").then_some(())?;
         let hour = hour_number(c)?;
+        let unit_next = c.is_at(c.pos(), |k| {
+            matches!(k, Key::Unit(_) | Key::Measure).then_some(())
+        });
         // "buy half 2 kg of flour", "a half 6 pack": a count, no time; "half 6 pick up Ella"
         // opening a message is a time.
         let counted = c.is_at(c.pos(), |k| {
             matches!(k, Key::Unit(_) | Key::Measure).then_some(())
         }) || (c.word_at(c.pos()).is_some() && !c.is_at(c.pos(), Some));
-        (marked || opens_message || c.ends_phrase() || !counted).then_some(hour)
+        (marked || (opens_message && !unit_next) || c.ends_phrase() || !counted).then_some(hour)
     }) {
         return Some((hour, 30));
     }

@@ -191,11 +191,26 @@ impl Lexed {
         }
     }
 
-    /// Whether the words at `i` are "get up" ("getting up", "gets up"): a cue of the morning as
-    /// "wake" is, though neither word is one alone ("pick up", "get the car").
+    /// Whether the words at `i` say getting up at a time, a cue of the morning as "wake" is: "get
+    /// up" ("getting up", "gets up"), "встать" ("вставать", "встаю") right before the time, a day
+    /// word or the message's end ("get up at 6 tomorrow", "встать в 6", "завтра встать"); not
+    /// "get up to speed", "get up and stretch", "встать в очередь", "встать на учёт".
     fn gets_up(&self, i: usize) -> bool {
         let word = |i: usize| self.token(i).and_then(Token::word);
-        matches!(word(i), Some("get" | "gets" | "getting")) && word(i + 1) == Some("up")
+        let number = |i: usize| {
+            self.token(i)
+                .is_some_and(|t| matches!(t.kind, TokenKind::Number { .. }))
+        };
+        let after = match (word(i), word(i + 1)) {
+            (Some("get" | "gets" | "getting"), Some("up")) => i + 2,
+            (Some("встать" | "вставать" | "встаю" | "встану"), _) => i + 1,
+            _ => return false,
+        };
+        let at_a_time = (self.has(after, Key::At) && number(after + 1)) || number(after);
+        let a_day = [Key::Today, Key::Tomorrow, Key::DayAfterTomorrow]
+            .into_iter()
+            .any(|key| self.has(after, key));
+        after >= self.len() || at_a_time || a_day
     }
 
     /// Whether the token at `i` may sit between phrase parts or around the

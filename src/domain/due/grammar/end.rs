@@ -21,7 +21,14 @@ pub(super) fn until(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             .or_else(|| c.attempt(before_month))
             .map(Item::Until);
     }
-    let day = c.attempt(last_day).or_else(|| c.attempt(before_month))?;
+    if let Some(day) = c.attempt(|c| {
+        let day = before_month(c)?;
+        let suffixed = c.pos() > 0 && c.has_at(c.pos() - 1, Key::UntilSuffix);
+        suffixed.then_some(day)
+    }) {
+        return Some(Item::Until(day));
+    }
+    let day = last_day(c)?;
     let suffixed = c.pos() > 0 && c.has_at(c.pos() - 1, Key::UntilSuffix);
     (suffixed || c.eat(Key::Until)).then_some(Item::Until(day))
 }
@@ -29,6 +36,19 @@ pub(super) fn until(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
 /// `starting|beginning|from [on|from] DAY`, `[начиная] с|со DAY`, `DAY-dan boshlab`: the first
 /// day. A day must follow ("from 3 people", "с Петей", "dushanbadan keyin" are none).
 pub(super) fn starting(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    // "bugundan/ertadan boshlab": from today, from tomorrow ("ertadan keyin" is the day after).
+    if let Some(day) = c.attempt(|c| {
+        let day = if c.eat_word("bugundan") || c.eat_word("бугундан") {
+            DayRef::Today
+        } else if c.eat_word("ertadan") || c.eat_word("эртадан") {
+            DayRef::Tomorrow
+        } else {
+            return None;
+        };
+        (c.eat_word("boshlab") || c.eat_word("бошлаб")).then_some(day)
+    }) {
+        return Some(Item::Start(day));
+    }
     if let Some(day) = c.attempt(|c| {
         let day = first_day(c)?;
         let suffixed = c.pos() > 0 && c.has_at(c.pos() - 1, Key::FromSuffix);
@@ -47,10 +67,14 @@ pub(super) fn starting(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         return None;
     }
     let _ = c.eat(Key::On) || c.eat(Key::From);
-    first_day(c).map(Item::Start)
+    let day = first_day(c)?;
+    // "с завтрашнего дня".
+    let _ = c.eat(Key::DayNoun) || c.eat(Key::Unit(Unit::Day));
+    Some(Item::Start(day))
 }
 
-/// A day a repeat may start on: "next week", a date, a day word ("tomorrow") or a weekday.
+/// A day a repeat may start on: "next week", a date, a day word ("tomorrow"), a weekday or a
+/// month (its 1st).
 fn first_day(c: &mut Cursor<'_>) -> Option<DayRef> {
     let rules: [super::Rule; 4] = [
         calendar::span_day,
@@ -58,12 +82,25 @@ fn first_day(c: &mut Cursor<'_>) -> Option<DayRef> {
         calendar::day_word,
         calendar::weekday,
     ];
-    rules.iter().find_map(|rule| {
-        c.attempt(|c| match rule(c, Context::default()) {
-            Some(Item::Day(day)) => Some(day),
-            _ => None,
+    rules
+        .iter()
+        .find_map(|rule| {
+            c.attempt(|c| match rule(c, Context::default()) {
+                Some(Item::Day(day)) => Some(day),
+                _ => None,
+            })
         })
-    })
+        .or_else(|| {
+            // "с мая", "from may", "yanvardan boshlab": the month's 1st.
+            c.attempt(|c| {
+                let month = c.eat_pick(month_alone)?;
+                (!c.peek_number()).then_some(DayRef::Date {
+                    day: 1,
+                    month,
+                    year: None,
+                })
+            })
+        })
 }
 
 /// `N times`, `N раз`, `N marta`: from 1 to [`MAX_COUNT`].
@@ -112,17 +149,27 @@ fn last_day(c: &mut Cursor<'_>) -> Option<DayRef> {
     })
 }
 
-/// A month's name alone ("until january", "до января", "yanvargacha"): the last day before it,
-/// the end of the month before.
+/// A month's name alone ("until january", "до мая", "yanvargacha"): the last day before it. Not
+/// with a day or a year after it ("до мая следующего года" is left as it is).
 fn before_month(c: &mut Cursor<'_>) -> Option<DayRef> {
-    let month = c.eat_pick(|k| match k {
+    let month = c.eat_pick(month_alone)?;
+    let year_follows = c.peek_number()
+        || c.is_at(c.pos(), |k| {
+            matches!(k, Key::Next | Key::Unit(Unit::Year)).then_some(())
+        })
+        || matches!(
+            c.word_at(c.pos()),
+            Some("следующего" | "будущего" | "kelasi")
+        );
+    (!year_follows).then_some(DayRef::BeforeMonth(month))
+}
+
+/// A month's number, from its name.
+fn month_alone(key: Key) -> Option<u32> {
+    match key {
         Key::Month(m) => Some(m),
         _ => None,
-    })?;
-    if c.peek_number() {
-        return None;
     }
-    Some(DayRef::MonthEnd(if month == 1 { 12 } else { month - 1 }))
 }
 
 /// The last day of the year a key names for its end ("the end of the year", "конца года", "yil
