@@ -25,13 +25,28 @@ const TAKEN_BACK: &[&[&str]] = &[
 /// Words that mark an hour: "at 5", "в 5", "soat 5".
 const HOUR_MARKS: &[&str] = &["at", "@", "в", "во", "к", "soat", "соат"];
 
-/// Words after an hour that belong to it: "5 pm", "soat 5 da".
-const HOUR_ENDINGS: &[&str] = &["am", "pm", "da", "да"];
+/// Words after an hour that belong to it: "5 pm", "soat 5 da", "в 5 вечера".
+const HOUR_ENDINGS: &[&str] = &["am", "pm", "da", "да", "утра", "дня", "вечера", "ночи"];
+
+/// Day words that may follow the corrected hour: "4pm tomorrow".
+const DAY_WORDS: &[&str] = &[
+    "today",
+    "tomorrow",
+    "tonight",
+    "сегодня",
+    "завтра",
+    "bugun",
+    "ertaga",
+    "бугун",
+    "эртага",
+];
 
 /// One word of the input: where it is, how it reads folded without the punctuation around it,
-/// and whether punctuation closes it ("5," sets the hour off from what follows).
+/// and whether a comma, semicolon or dash closes it ("5," sets the hour off from what follows;
+/// a full stop ends a sentence instead).
 struct Word {
     start: usize,
+    end: usize,
     folded: String,
     closed: bool,
 }
@@ -44,12 +59,13 @@ fn words(input: &str) -> Vec<Word> {
             (false, None) => start = Some(i),
             (true, Some(s)) => {
                 let raw = &input[s..i];
-                let closed = raw.ends_with([',', ';', '.', '—', '-']);
+                let closed = raw.ends_with([',', ';', '—', '-']);
                 let folded = fold(raw)
                     .trim_matches(|c: char| matches!(c, ',' | '.' | '!' | ';' | ':' | '—' | '-'))
                     .to_owned();
                 out.push(Word {
                     start: s,
+                    end: i,
                     folded,
                     closed,
                 });
@@ -63,17 +79,20 @@ fn words(input: &str) -> Vec<Word> {
 
 /// Whether `word` is an hour as typed: "5", "17", "5:30", "5pm", "5:30pm".
 fn is_hour(word: &str) -> bool {
-    let bare = word
-        .strip_suffix("am")
-        .or_else(|| word.strip_suffix("pm"))
-        .unwrap_or(word);
-    let (hour, minutes) = bare.split_once(':').unwrap_or((bare, "00"));
+    let (hour, minutes) = bare(word).split_once(':').unwrap_or((bare(word), "00"));
     let digits = |s: &str, max: u32| {
         (1..=2).contains(&s.len())
             && s.chars().all(|c| c.is_ascii_digit())
             && s.parse::<u32>().is_ok_and(|n| n <= max)
     };
     digits(hour, 24) && minutes.len() == 2 && digits(minutes, 59)
+}
+
+/// An hour without an am/pm typed onto it.
+fn bare(word: &str) -> &str {
+    word.strip_suffix("am")
+        .or_else(|| word.strip_suffix("pm"))
+        .unwrap_or(word)
 }
 
 /// Whether the words from `at` are `seq`.
@@ -83,8 +102,20 @@ fn matches_at(words: &[Word], at: usize, seq: &[&str]) -> bool {
         .all(|(i, want)| words.get(at + i).is_some_and(|w| w.folded == *want))
 }
 
-/// `input` with a marked hour that is taken back, set off by punctuation, replaced by the hour
-/// that follows the words taking it back; `input` itself when it has none.
+/// The word after the hour at `at` that belongs to it ("pm", "da", "вечера"), if any.
+fn ending_after(words: &[Word], at: usize) -> Option<usize> {
+    let next = at + 1;
+    words
+        .get(next)
+        .is_some_and(|w| HOUR_ENDINGS.contains(&w.folded.as_str()))
+        .then_some(next)
+}
+
+/// `input` with a marked hour that is taken back, set off by a comma or a dash, replaced by the
+/// hour that follows the words taking it back, when that hour plainly is one (marked again, or
+/// it ends the message or its clause, has its own "pm" or "da", or a day follows: not "at 9,
+/// actually 15 min earlier", "at 8, no, 2 tablets"). The first hour's am/pm or part of the day goes with the
+/// second when it has none ("at 9pm, no, 10 tomorrow" is 22:00). `input` itself when it has none.
 pub(super) fn corrected(input: &str) -> Cow<'_, str> {
     let words = words(input);
     for at in 1..words.len() {
@@ -92,20 +123,18 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
         if !marked || !is_hour(&words[at].folded) {
             continue;
         }
-        let mut end = at + 1;
-        if words
-            .get(end)
-            .is_some_and(|w| HOUR_ENDINGS.contains(&w.folded.as_str()))
-        {
-            end += 1;
-        }
-        if !words[end - 1].closed {
+        let first_ending = ending_after(&words, at);
+        let first_end = first_ending.unwrap_or(at);
+        if !words[first_end].closed {
             continue;
         }
-        let Some(taken_back) = TAKEN_BACK.iter().find(|seq| matches_at(&words, end, seq)) else {
+        let Some(taken_back) = TAKEN_BACK
+            .iter()
+            .find(|seq| matches_at(&words, first_end + 1, seq))
+        else {
             continue;
         };
-        let after = end + taken_back.len();
+        let after = first_end + 1 + taken_back.len();
         let own_mark = words
             .get(after)
             .is_some_and(|w| HOUR_MARKS.contains(&w.folded.as_str()));
@@ -113,13 +142,44 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
         if !words.get(hour).is_some_and(|w| is_hour(&w.folded)) {
             continue;
         }
+        let second_ending = ending_after(&words, hour);
+        let second_end = second_ending.unwrap_or(hour);
+        let next = words.get(second_end + 1);
+        let plainly = own_mark
+            || second_ending.is_some()
+            || words[second_end].closed
+            || next.is_none_or(|w| DAY_WORDS.contains(&w.folded.as_str()));
+        if !plainly {
+            continue;
+        }
         // "в 5, нет, в 6" keeps the second "в"; "at 5, no wait, 6" the first "at".
-        let (cut_from, cut_to) = if own_mark {
-            (words[at - 1].start, words[after].start)
+        let cut_from = if own_mark {
+            words[at - 1].start
         } else {
-            (words[at].start, words[hour].start)
+            words[at].start
         };
-        return Cow::Owned(format!("{}{}", &input[..cut_from], &input[cut_to..]));
+        let first_said_half = first_ending
+            .map(|i| input[words[i].start..words[i].end].trim_end_matches([',', ';', '—', '-']))
+            .or_else(|| {
+                let typed = &words[at].folded;
+                (bare(typed) != typed).then(|| &typed[bare(typed).len()..])
+            });
+        let second_has_half =
+            second_ending.is_some() || bare(&words[hour].folded) != words[hour].folded;
+        let carried = match first_said_half {
+            Some(half) if !second_has_half => {
+                let joiner = if first_ending.is_some() { " " } else { "" };
+                format!("{joiner}{half}")
+            }
+            _ => String::new(),
+        };
+        return Cow::Owned(format!(
+            "{}{}{}{}",
+            &input[..cut_from],
+            &input[words[after].start..words[hour].end],
+            carried,
+            &input[words[hour].end..]
+        ));
     }
     Cow::Borrowed(input)
 }
@@ -145,6 +205,14 @@ mod tests {
                 "стоматологга соат 4 да бориш",
             ),
             ("созвон завтра в 5, нет, в 6", "созвон завтра в 6"),
+            (
+                "call dad at 9pm, no, 10 tomorrow",
+                "call dad at 10pm tomorrow",
+            ),
+            (
+                "в 5 вечера, нет, в 6 позвонить маме",
+                "в 6 вечера позвонить маме",
+            ),
         ] {
             assert_eq!(corrected(input), want, "{input}");
         }
@@ -158,6 +226,12 @@ mod tests {
             "at 5, no problem",
             "buy 5, no wait, 6 eggs",
             "at 5, no wait, 60 people",
+            "standup at 9, actually 15 min earlier",
+            "give the dog 1 tablet at 8, no, 2 tablets",
+            "в 19, ой 2 пакета молока купить",
+            "soat 5 da, yo'q 2 ta non olish",
+            "call the school at 9. sorry 2 kids sick today",
+            "at 5, no",
         ] {
             assert!(matches!(corrected(input), Cow::Borrowed(_)), "{input}");
         }

@@ -116,7 +116,13 @@ fn moment(
             .starting
             .map(|day| named_date(day, now, tz, notes))
             .transpose()?
-            .filter(|date| !passed_this_year(*date, now, tz));
+            .filter(|date| {
+                let without_year = matches!(
+                    spec.starting,
+                    Some(DayRef::Date { year: None, .. } | DayRef::MonthDay(_))
+                );
+                !(without_year && passed_this_year(*date, now, tz))
+            });
         let rule = recurrence(spec, repeat, said, now, start, tz, notes)?;
         let from = sought_from(start, now, tz);
         let first = rule.first_occurrence(from, tz).ok_or_else(|| {
@@ -330,15 +336,15 @@ fn named_date(
 }
 
 /// The start of an interval of `step` at the time of day `at` was said (the next such time):
-/// today's, when that passed lately, so that every 2 hours from 08:00 said at 10:00 runs on
-/// today's lattice (12:00 next) and every 8 hours from 19:00 said at 20:00 is next at 03:00.
-/// "Lately" is within a step or 6 hours, for steps of 12 hours at most: said at 21:00, every 2
-/// hours from 08:00 starts tomorrow at 08:00, and so does every 36 hours from 09:00.
+/// today's, when that passed less than 12 hours ago and the step is 12 hours at most, so that
+/// every 2 hours from 08:00 said at 14:30 runs on today's lattice (16:00 next) and every 8 hours
+/// from 19:00 said at 20:00 is next at 03:00; said at 21:00, every 2 hours from 08:00 starts
+/// tomorrow at 08:00, and so does every 36 hours from 09:00.
 fn interval_start(at: DateTime<Utc>, step: TimeDelta, now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
     let today = to_local(tz, now).date();
     let local = to_local(tz, at);
     let todays = resolve_local(tz, today.and_time(local.time()));
-    let lately = now - todays <= step.max(TimeDelta::hours(6));
+    let lately = now - todays < TimeDelta::hours(12);
     if local.date() > today && todays <= now && step <= TimeDelta::hours(12) && lately {
         todays
     } else {
@@ -359,7 +365,9 @@ fn schedule(
     tz: Tz,
     notes: &mut Vec<Assumption>,
 ) -> Result<Recurrence, DueError> {
-    let today = to_local(tz, now).date();
+    // "every week", "every month", "every year" fall on today's weekday, day or date, or on the
+    // first day's when one is said ("every week from tomorrow", "every month starting july 1").
+    let today = start.unwrap_or_else(|| to_local(tz, now).date());
     let mut elapsed = |unit: i64| -> Result<DateTime<Utc>, DueError> {
         if let Some(date) = start {
             let time = said.on_a_day(period, notes).time;

@@ -187,25 +187,26 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     // Uzbek "kecha kelgan xat": the letter that came yesterday, no day of the task.
     let participle_next = |c: &Cursor<'_>| {
         c.word_at(c.pos() + 1)
-            .is_some_and(|w| w.ends_with("gan") || w.ends_with("ган"))
+            .is_some_and(|w| w.contains("gan") || w.contains("ган"))
     };
     if c.has_at(c.pos(), Key::Yesterday) && participle_next(c) {
         return None;
     }
+    // Uzbek "ertadan keyin": after tomorrow ("ertadan" alone is tomorrow, "from tomorrow").
+    let after_tomorrow = |c: &mut Cursor<'_>| {
+        let after = (c.eat_word("ertadan") || c.eat_word("эртадан"))
+            && (c.eat_word("keyin") || c.eat_word("кейин"));
+        after.then_some(DayRef::DayAfterTomorrow)
+    };
     let day = c
-        .eat_pick(|k| match k {
-            Key::Yesterday => Some(DayRef::Yesterday),
-            Key::Today => Some(DayRef::Today),
-            Key::Tomorrow => Some(DayRef::Tomorrow),
-            Key::DayAfterTomorrow => Some(DayRef::DayAfterTomorrow),
-            _ => None,
-        })
+        .attempt(after_tomorrow)
         .or_else(|| {
-            // Uzbek "ertadan keyin": after tomorrow.
-            c.attempt(|c| {
-                let after = (c.eat_word("ertadan") || c.eat_word("эртадан"))
-                    && (c.eat_word("keyin") || c.eat_word("кейин"));
-                after.then_some(DayRef::DayAfterTomorrow)
+            c.eat_pick(|k| match k {
+                Key::Yesterday => Some(DayRef::Yesterday),
+                Key::Today => Some(DayRef::Today),
+                Key::Tomorrow => Some(DayRef::Tomorrow),
+                Key::DayAfterTomorrow => Some(DayRef::DayAfterTomorrow),
+                _ => None,
             })
         })
         .or_else(|| {

@@ -192,20 +192,34 @@ impl Lexed {
     }
 
     /// Whether the words at `i` say getting up at a time, a cue of the morning as "wake" is: "get
-    /// up" ("getting up", "gets up"), "встать" ("вставать", "встаю") right before the time, a day
-    /// word or the message's end ("get up at 6 tomorrow", "встать в 6", "завтра встать"); not
-    /// "get up to speed", "get up and stretch", "встать в очередь", "встать на учёт".
+    /// up" ("getting up", "gets up"), "встать" ("вставать", "встаю") before the time, a day word
+    /// or the message's end, with "early" or "for …" between ("get up at 6 tomorrow", "get up
+    /// early, at 6", "get up for the flight at 4", "встать пораньше в 6"); not "get up to speed",
+    /// "get up and stretch", "встать в очередь", "встать на учёт".
     fn gets_up(&self, i: usize) -> bool {
         let word = |i: usize| self.token(i).and_then(Token::word);
         let number = |i: usize| {
             self.token(i)
                 .is_some_and(|t| matches!(t.kind, TokenKind::Number { .. }))
         };
-        let after = match (word(i), word(i + 1)) {
+        let mut after = match (word(i), word(i + 1)) {
             (Some("get" | "gets" | "getting"), Some("up")) => i + 2,
             (Some("встать" | "вставать" | "встаю" | "встану"), _) => i + 1,
             _ => return false,
         };
+        while matches!(word(after), Some("early" | "earlier" | "пораньше" | "рано"))
+            || self.token(after).and_then(Token::punct) == Some(',')
+        {
+            after += 1;
+        }
+        // "get up for the flight at 4": a few words of what for, then the time.
+        if word(after) == Some("for") {
+            if let Some(at) =
+                (after + 1..(after + 5).min(self.len())).find(|&j| self.has(j, Key::At))
+            {
+                after = at;
+            }
+        }
         let at_a_time = (self.has(after, Key::At) && number(after + 1)) || number(after);
         let a_day = [Key::Today, Key::Tomorrow, Key::DayAfterTomorrow]
             .into_iter()

@@ -134,29 +134,54 @@ pub(super) fn without_inner_request(
     }
 }
 
-/// The pieces of text around a time phrase when a request to be reminded names the task after
-/// it: a piece that ends in the request and one after it that opens with "to" ("ok so remind me
-/// | tomorrow around 10 | to send greg the invoice"), or one after a sentence of its own that
-/// opens with "remind me to" ("we won 3-1 lol. | next saturday at 6 | remind me to book the
-/// pitch"): the task is what follows "to", and what came before the request is no part of it.
+/// Words that only address the bot around a request ("ok so remind me", "hey so can you remind
+/// me", "слушай, напомни"): no part of a task.
+const ADDRESSING: &[&str] = &[
+    "ok",
+    "okay",
+    "so",
+    "hey",
+    "hi",
+    "um",
+    "well",
+    "alright",
+    "yo",
+    "pls",
+    "can",
+    "could",
+    "you",
+    "слушай",
+    "так",
+    "короче",
+    "ну",
+];
+
+/// The pieces of text around a time phrase without a request to be reminded that names the task
+/// after the phrase: one that ends a piece before a piece opening with "to" ("ok so remind me |
+/// tomorrow around 10 | to send greg the invoice"), or one that opens a piece with "remind me
+/// to" or Uzbek "eslatib qo'ying" ("… | next saturday at 6 | remind me to book the pitch",
+/// "menga | shanba kuni soat 11 larda | eslatib qo'ying onamga dori olib borish"). Pieces before
+/// it that only address the bot go too ("ok so", "menga"); any other words stay ("call John and
+/// remind me tomorrow at 10 to send the invoice" keeps "call John and").
 pub(super) fn task_after_request(lexed: &Lexed, pieces: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let word = |i: usize| lexed.token(i).and_then(|t| t.word());
     let first_word = |(start, end): (usize, usize)| (start..end).find(|&i| !lexed.is_glue(i));
-    // A piece whose last word a full stop, "!" or "?" follows (inside it or just past it).
-    let sentence_closed = |(start, end): (usize, usize)| {
-        (start..end)
-            .rev()
-            .find(|&i| !lexed.is_glue(i))
-            .is_some_and(|last| {
-                (last + 1..lexed.len())
-                    .take_while(|&i| lexed.is_glue(i))
-                    .any(|i| {
-                        lexed
-                            .token(i)
-                            .and_then(|t| t.punct())
-                            .is_some_and(|p| matches!(p, '.' | '!' | '?'))
-                    })
-            })
+    let addressing = |i: usize| {
+        lexed.is_glue(i)
+            || [Key::Me, Key::Remind, Key::Please, Key::Hello]
+                .into_iter()
+                .any(|key| lexed.has(i, key))
+            || word(i).is_some_and(|w| ADDRESSING.contains(&w))
+    };
+    // The pieces before `k` with `cut` taken off the last one's end, without those that only
+    // address the bot.
+    let kept_before = |k: usize, cut: Option<usize>| -> Vec<(usize, usize)> {
+        let mut kept: Vec<(usize, usize)> = pieces[..k].to_vec();
+        if let (Some(cut), Some(last)) = (cut, kept.last_mut()) {
+            last.1 = cut;
+        }
+        kept.retain(|&(start, end)| !(start..end).all(addressing));
+        kept
     };
     for k in 0..pieces.len() {
         let after = pieces[k];
@@ -165,39 +190,29 @@ pub(super) fn task_after_request(lexed: &Lexed, pieces: &[(usize, usize)]) -> Ve
         };
         // "… remind me | tomorrow at 10 | to send …".
         let before = if k > 0 { pieces[k - 1] } else { (0, 0) };
-        let asked_before = (before.0..before.1)
-            .filter(|&i| lexed.has(i, Key::Remind) || lexed.has(i, Key::Please))
-            .any(|i| {
-                skip_request(lexed, i, before.1) == before.1
-                    && (i..before.1).any(|j| lexed.has(j, Key::Remind))
-            });
-        if asked_before && word(opening) == Some("to") {
-            let mut rest = pieces[k..].to_vec();
-            rest[0].0 = opening + 1;
+        let request = (before.0..before.1)
+            .filter(|&i| lexed.has(i, Key::Remind))
+            .find(|&i| skip_request(lexed, i, before.1) == before.1);
+        if let Some(request) = request
+            && word(opening) == Some("to")
+        {
+            let mut rest = kept_before(k, Some(request));
+            rest.push((opening + 1, after.1));
+            rest.extend_from_slice(&pieces[k + 1..]);
             return rest;
         }
-        // "we won 3-1 lol. | next saturday at 6 | remind me to book the pitch", "menga | shanba
-        // kuni soat 11 larda | eslatib qo'ying onamga dorilarni olib borish".
+        // "… | next saturday at 6 | remind me to book the pitch", "menga | shanba kuni soat 11
+        // larda | eslatib qo'ying onamga dorilarni olib borish".
         let past = skip_request(lexed, opening, after.1);
         let uzbek = word(opening).is_some_and(|w| w.starts_with("eslat") || w.starts_with("эслат"));
         let asked_to = lexed.has(opening, Key::Remind)
             && past > opening + 1
             && past < after.1
             && (word(past - 1) == Some("to") || uzbek);
-        // Pieces before it that are a sentence of their own or only the request's words
-        // ("menga").
-        let only_context = |piece: (usize, usize)| {
-            sentence_closed(piece)
-                || (piece.0..piece.1).all(|i| {
-                    lexed.is_glue(i)
-                        || [Key::Me, Key::Remind, Key::Please]
-                            .into_iter()
-                            .any(|key| lexed.has(i, key))
-                })
-        };
-        if asked_to && pieces[..k].iter().all(|&piece| only_context(piece)) {
-            let mut rest = pieces[k..].to_vec();
-            rest[0].0 = past;
+        if asked_to {
+            let mut rest = kept_before(k, None);
+            rest.push((past, after.1));
+            rest.extend_from_slice(&pieces[k + 1..]);
             return rest;
         }
     }
