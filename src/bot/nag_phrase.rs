@@ -9,7 +9,7 @@
 
 use chrono::TimeDelta;
 
-use crate::domain::fold::{fold, is_space};
+use crate::domain::fold::{FoldedWord as Word, folded_words, is_space};
 
 /// How often an "until done" without an interval (and the Keep reminding button) repeats.
 pub const DEFAULT_EVERY_MINUTES: i64 = 10;
@@ -128,36 +128,6 @@ fn unit_minutes(word: &str) -> Option<i64> {
     })
 }
 
-/// One word of the input: where it is, and how it reads folded, without the punctuation around it.
-struct Word {
-    start: usize,
-    end: usize,
-    folded: String,
-}
-
-fn words(input: &str) -> Vec<Word> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in input.char_indices().chain([(input.len(), ' ')]) {
-        match (is_space(c), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                let folded = fold(&input[s..i]);
-                let trimmed =
-                    folded.trim_matches(|c: char| matches!(c, ',' | '.' | '!' | ';' | ':'));
-                out.push(Word {
-                    start: s,
-                    end: i,
-                    folded: trimmed.to_owned(),
-                });
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 /// Whether `seq` is at word `at` of `words`.
 fn matches_at(words: &[Word], at: usize, seq: &[&str]) -> bool {
     seq.iter()
@@ -270,7 +240,7 @@ fn with_remind_again(words: &[Word], first: usize, task_after: bool) -> usize {
 /// Finds "until done" with its interval in `input`. `Ok(None)`: no nag in it, the input is as it
 /// was; an interval outside [`MIN_EVERY`]..=[`MAX_EVERY`] is an error.
 pub fn find(input: &str) -> Result<Option<NagPhrase>, NagIntervalError> {
-    let words = words(input);
+    let words = folded_words(input);
     let Some((marker_at, marker)) = (0..words.len()).find_map(|at| {
         MARKERS
             .iter()

@@ -47,6 +47,43 @@ pub fn fold(s: &str) -> String {
     s.chars().flat_map(fold_char).collect()
 }
 
+/// One word of a message split at spaces: where it is (byte offsets), and how it reads folded
+/// without the punctuation around it ("5," reads "5"), for the readers that work on whole words
+/// before the parser's lexer: "until done" and a time taken back as it is typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoldedWord {
+    /// Where it starts in the message.
+    pub start: usize,
+    /// Where it ends in the message.
+    pub end: usize,
+    /// The word folded ([`fold`]), without `, . ! ; : — -` at its edges.
+    pub folded: String,
+}
+
+/// The words of `input` between spaces ([`is_space`]), folded.
+pub fn folded_words(input: &str) -> Vec<FoldedWord> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in input.char_indices().chain([(input.len(), ' ')]) {
+        match (is_space(c), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                let folded = fold(&input[s..i])
+                    .trim_matches(|c: char| matches!(c, ',' | '.' | '!' | ';' | ':' | '—' | '-'))
+                    .to_owned();
+                out.push(FoldedWord {
+                    start: s,
+                    end: i,
+                    folded,
+                });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

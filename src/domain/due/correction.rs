@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::domain::fold::{fold, is_space};
+use crate::domain::fold::{FoldedWord as Word, folded_words};
 
 /// Words that take back the hour before them, folded, each a sequence of words.
 const TAKEN_BACK: &[&[&str]] = &[
@@ -41,40 +41,10 @@ const DAY_WORDS: &[&str] = &[
     "эртага",
 ];
 
-/// One word of the input: where it is, how it reads folded without the punctuation around it,
-/// and whether a comma, semicolon or dash closes it ("5," sets the hour off from what follows;
-/// a full stop ends a sentence instead).
-struct Word {
-    start: usize,
-    end: usize,
-    folded: String,
-    closed: bool,
-}
-
-fn words(input: &str) -> Vec<Word> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in input.char_indices().chain([(input.len(), ' ')]) {
-        match (is_space(c), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                let raw = &input[s..i];
-                let closed = raw.ends_with([',', ';', '—', '-']);
-                let folded = fold(raw)
-                    .trim_matches(|c: char| matches!(c, ',' | '.' | '!' | ';' | ':' | '—' | '-'))
-                    .to_owned();
-                out.push(Word {
-                    start: s,
-                    end: i,
-                    folded,
-                    closed,
-                });
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    out
+/// Whether a comma, semicolon or dash closes `word` in `input` ("5," sets the hour off from what
+/// follows; a full stop ends a sentence instead).
+fn closed(input: &str, word: &Word) -> bool {
+    input[word.start..word.end].ends_with([',', ';', '—', '-'])
 }
 
 /// Whether `word` is an hour as typed: "5", "17", "5:30", "5pm", "5:30pm".
@@ -117,7 +87,7 @@ fn ending_after(words: &[Word], at: usize) -> Option<usize> {
 /// actually 15 min earlier", "at 8, no, 2 tablets"). The first hour's am/pm or part of the day goes with the
 /// second when it has none ("at 9pm, no, 10 tomorrow" is 22:00). `input` itself when it has none.
 pub(super) fn corrected(input: &str) -> Cow<'_, str> {
-    let words = words(input);
+    let words = folded_words(input);
     for at in 1..words.len() {
         let marked = HOUR_MARKS.contains(&words[at - 1].folded.as_str());
         if !marked || !is_hour(&words[at].folded) {
@@ -125,7 +95,7 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
         }
         let first_ending = ending_after(&words, at);
         let first_end = first_ending.unwrap_or(at);
-        if !words[first_end].closed {
+        if !closed(input, &words[first_end]) {
             continue;
         }
         let Some(taken_back) = TAKEN_BACK
@@ -147,7 +117,7 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
         let next = words.get(second_end + 1);
         let plainly = own_mark
             || second_ending.is_some()
-            || words[second_end].closed
+            || closed(input, &words[second_end])
             || next.is_none_or(|w| DAY_WORDS.contains(&w.folded.as_str()));
         if !plainly {
             continue;

@@ -213,12 +213,11 @@ impl Lexed {
             after += 1;
         }
         // "get up for the flight at 4": a few words of what for, then the time.
-        if word(after) == Some("for") {
-            if let Some(at) =
+        if word(after) == Some("for")
+            && let Some(at) =
                 (after + 1..(after + 5).min(self.len())).find(|&j| self.has(j, Key::At))
-            {
-                after = at;
-            }
+        {
+            after = at;
         }
         let at_a_time = (self.has(after, Key::At) && number(after + 1)) || number(after);
         let a_day = [Key::Today, Key::Tomorrow, Key::DayAfterTomorrow]
