@@ -243,17 +243,6 @@ impl Repeat {
     }
 }
 
-impl RepeatRef {
-    /// Whether it falls on today's weekday, day of the month or date ("every week", "every
-    /// month", "every year"), which a day said with it replaces.
-    pub(super) fn is_on_today(self) -> bool {
-        matches!(
-            self,
-            RepeatRef::WeeklyToday | RepeatRef::MonthlyToday | RepeatRef::YearlyToday
-        )
-    }
-}
-
 /// On which days a recurrence falls, as typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum RepeatRef {

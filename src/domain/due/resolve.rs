@@ -367,7 +367,7 @@ fn schedule(
 ) -> Result<Recurrence, DueError> {
     // "every week", "every month", "every year" fall on today's weekday, day or date, or on the
     // first day's when one is said ("every week from tomorrow", "every month starting july 1").
-    let today = start.unwrap_or_else(|| to_local(tz, now).date());
+    let first_day = start.unwrap_or_else(|| to_local(tz, now).date());
     let mut elapsed = |unit: i64| -> Result<DateTime<Utc>, DueError> {
         if let Some(date) = start {
             let time = said.on_a_day(period, notes).time;
@@ -408,15 +408,15 @@ fn schedule(
         RepeatRef::Daily => Frequency::Daily,
         RepeatRef::Weekdays => Frequency::Weekdays,
         RepeatRef::Weekly(days) => Frequency::Weekly(days),
-        RepeatRef::WeeklyToday => Frequency::Weekly(WeekdaySet::single(today.weekday())),
+        RepeatRef::WeeklyToday => Frequency::Weekly(WeekdaySet::single(first_day.weekday())),
         RepeatRef::MonthlyOnDay(day) => Frequency::MonthlyOnDay(day),
-        RepeatRef::MonthlyToday => Frequency::MonthlyOnDay(today.day()),
+        RepeatRef::MonthlyToday => Frequency::MonthlyOnDay(first_day.day()),
         RepeatRef::MonthlyLastDay => Frequency::MonthlyOnLastDay,
         RepeatRef::MonthlyOnWeekday { week, day } => Frequency::MonthlyOnWeekday { week, day },
         RepeatRef::Yearly { day, month } => Frequency::Yearly { month, day },
         RepeatRef::YearlyToday => Frequency::Yearly {
-            month: today.month(),
-            day: today.day(),
+            month: first_day.month(),
+            day: first_day.day(),
         },
     };
     // In a repeat, midnight and the small hours stay on the repeat's own days.
@@ -433,7 +433,7 @@ fn schedule(
         RepeatRef::WeeklyToday | RepeatRef::MonthlyToday | RepeatRef::YearlyToday
     );
     let first = if from_today {
-        today
+        first_day
     } else {
         to_local(tz, every_period.next_after(sought_from(start, now, tz), tz)).date()
     };

@@ -105,18 +105,6 @@ impl Spec {
                     && !clashes(self.clock, Some(period))
             }
             Item::Repeat(repeat, period) => {
-                // "с понедельника каждую неделю": the repeat's day is the first day said.
-                if self.repeat.is_none()
-                    && self.day.is_none()
-                    && period.is_none()
-                    && repeat.kind.is_on_today()
-                    && let Some(day) = self.starting
-                    && let Some(joined) = join(repeat, day)
-                {
-                    self.repeat = Some(joined);
-                    self.parts += 1;
-                    return true;
-                }
                 if self.repeat.is_none()
                     && period.is_none()
                     && let Some(day) = self.day
@@ -134,14 +122,7 @@ impl Spec {
                     && !(period.is_some() && (self.period.is_some() || clashes(self.clock, period)))
             }
             Item::Lead(_) => self.lead.is_none(),
-            Item::Start(day) => {
-                // "every week starting monday", "every month from the 1st": the repeat's day.
-                if self.starting.is_none()
-                    && let Some(repeat) = self.repeat.filter(|r| r.kind.is_on_today())
-                    && let Some(joined) = join(repeat, day)
-                {
-                    self.repeat = Some(joined);
-                }
+            Item::Start(_) => {
                 self.starting.is_none()
                     && self.day.is_none()
                     && self.relative.is_none()

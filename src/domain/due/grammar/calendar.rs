@@ -176,20 +176,14 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let this_night = |c: &mut Cursor<'_>| {
         let this = c.eat(Key::This) || c.eat_word("bu") || c.eat_word("бу");
         let night = this && (c.eat_word("kecha") || c.eat_word("кеча"));
-        let participle = c
-            .word_at(c.pos())
-            .is_some_and(|w| w.ends_with("gan") || w.ends_with("ган"));
+        let participle = c.word_at(c.pos()).is_some_and(is_participle);
         (night && !participle).then_some(())
     };
     if c.eat(Key::Tonight) || c.attempt(two_nite).is_some() || c.attempt(this_night).is_some() {
         return Some(Item::DayPeriod(DayRef::Today, Period::Tonight));
     }
     // Uzbek "kecha kelgan xat": the letter that came yesterday, no day of the task.
-    let participle_next = |c: &Cursor<'_>| {
-        c.word_at(c.pos() + 1)
-            .is_some_and(|w| w.contains("gan") || w.contains("ган"))
-    };
-    if c.has_at(c.pos(), Key::Yesterday) && participle_next(c) {
+    if c.has_at(c.pos(), Key::Yesterday) && c.word_at(c.pos() + 1).is_some_and(is_participle) {
         return None;
     }
     // Uzbek "ertadan keyin": after tomorrow ("ertadan" alone is tomorrow, "from tomorrow").
@@ -226,6 +220,12 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         })?;
     c.eat(Key::Da);
     Some(Item::Day(day))
+}
+
+/// Whether an Uzbek word is a past participle, with or without endings ("kelgan", "olganimni",
+/// "aytganimdek"): "kecha" before one says when something happened, not when to remind.
+fn is_participle(word: &str) -> bool {
+    word.contains("gan") || word.contains("ган")
 }
 
 /// "в ночь с пятницы на субботу": the night after the first day (its time of night, or an hour

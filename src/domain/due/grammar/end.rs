@@ -1,7 +1,9 @@
 //! The start of a repeat: "starting monday", "from tomorrow", "с понедельника", "начиная с 1
-//! января", "dushanbadan boshlab" (with no repeat, the same words are the day); its end: "until March 1", "till friday", "until the end of the month", "до 1
-//! марта", "до пятницы", "до конца месяца", "1-martgacha", "jumagacha", "1-mart gacha", "oy
-//! oxirigacha" (with no repeat, the same words are a deadline); and its count: "10 times", "10
+//! января", "dushanbadan boshlab" (with no repeat, the same words are the day); its end: "until
+//! March 1", "till friday", "until the end of the month", "до 1 марта", "до пятницы", "до конца
+//! месяца", "1-martgacha", "jumagacha", "1-mart gacha", "oy oxirigacha" (with no repeat, the same
+//! words are a deadline), "until september", "до мая", "yanvargacha" (the month before's last
+//! day, a repeat's only); and its count: "10 times", "10
 //! раз", "10 marta"; and its length: "for 10 days", "в течение 2 недель", "10 kun davomida".
 
 use crate::domain::recurrence::MAX_COUNT;
