@@ -1420,6 +1420,9 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "с 01.06.2027 каждый день в 8 витамины", due("2027-06-01 08:00", "витамины").every("FREQ=DAILY").starting()),
         (TASHKENT, Uz, "ertadan soat 7 da yugurish", due("2026-03-28 07:00", "yugurish")),
         (TASHKENT, Uz, "kecha olganimni qaytarish soat 5 da", due("2026-03-27 17:00", "kecha olganimni qaytarish")),
+        (MOSCOW, Ru, "в пятницу после 7 вечера позвонить", due("2026-03-27 19:00", "позвонить")),
+        (MOSCOW, Ru, "завтра после 5 утра выехать", due("2026-03-28 05:00", "выехать")),
+        (TASHKENT, Uz, "ertaga tush paytida uchrashuv", due("2026-03-28 12:00", "uchrashuv")),
         (BERLIN_FRI, En, "half 6 pick up Ella from ballet", due("2026-03-27 18:30", "pick up Ella from ballet")),
         // ==== Repeats across DST in the southern hemisphere (Sydney) ====
         (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),

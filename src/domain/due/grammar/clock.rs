@@ -50,10 +50,14 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // phrase ("на 4 человека" stays a count).
     let on_a_day = !marked && context.has_day && c.eat(Key::On);
     let number = c.pos();
-    // Uzbek "tush payti" ("noon time"); "tush" alone is also a dream.
+    // Uzbek "tush payti(da)" ("(at) noon time"); "tush" alone is also a dream.
     let noon_time = |c: &mut Cursor<'_>| {
         let tush = c.eat_word("tush") || c.eat_word("туш");
-        (tush && (c.eat_word("payti") || c.eat_word("пайти"))).then_some(())
+        let time = c.eat_word("payti")
+            || c.eat_word("paytida")
+            || c.eat_word("пайти")
+            || c.eat_word("пайтида");
+        (tush && time).then_some(())
     };
     if c.eat(Key::Noon) || c.attempt(noon_time).is_some() {
         return Some(Item::Time(Clock {
@@ -198,7 +202,8 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || (on_a_day && c.ends_phrase())
         || by
         || (c.peek_pick(period_key) && (1..=12).contains(&hour));
-    if by && !(c.ends_phrase() || before_infinitive(c)) {
+    // "в пятницу после 7 вечера": the hour's part of the day may follow.
+    if by && !(c.ends_phrase() || before_infinitive(c) || c.peek_pick(period_key)) {
         return None;
     }
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
