@@ -128,19 +128,14 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
             ))
         }),
     ];
-    if let Some((spec, [one, other], inner)) = inner_with_edge
+    if let Some((spec, ranges, inner)) = inner_with_edge
         .into_iter()
         .flatten()
         .find(|(spec, ..)| spec.is_anchored())
     {
         // "leave for the airport 2 hours before the 6:40pm flight on saturday".
         return Some(found_with_lead_apart(
-            input,
-            lexed,
-            first,
-            spec,
-            [one, other],
-            &inner,
+            input, lexed, first, spec, ranges, &inner,
         ));
     }
     let edge = [prefix, suffix]
@@ -151,16 +146,11 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
     // Neither edge holds a phrase, and a day and a time stand apart inside the text ("okay so
     // tomorrow i need to call the bank at like half ten"): they go together.
     if edge.is_none()
-        && let Some((spec, [one, other], time)) = inner_day_and_time(lexed, first, n)
+        && let Some((spec, ranges, time)) = inner_day_and_time(lexed, first, n)
     {
         // "okay so tomorrow leave home 30 min before the 7pm concert".
         return Some(found_with_lead_apart(
-            input,
-            lexed,
-            first,
-            spec,
-            [one, other],
-            &time,
+            input, lexed, first, spec, ranges, &time,
         ));
     }
     let run = edge.or_else(|| inner_run(lexed, first, n))?;
