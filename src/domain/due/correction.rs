@@ -7,13 +7,23 @@ use std::borrow::Cow;
 use crate::domain::fold::{FoldedWord as Word, folded_words};
 
 /// Words that take back the hour before them, folded, each a sequence of words.
+/// The longer ones first ("no sorry make it" before "no").
 const TAKEN_BACK: &[&[&str]] = &[
+    &["no", "sorry", "make", "it"],
+    &["no", "make", "it"],
+    &["sorry", "make", "it"],
     &["no", "wait"],
+    &["no", "sorry"],
+    &["no", "actually"],
+    &["make", "it"],
     &["no"],
     &["sorry"],
     &["i", "mean"],
     &["actually"],
+    &["нет", "лучше"],
+    &["нет", "давай"],
     &["нет"],
+    &["лучше"],
     &["вернее"],
     &["точнее"],
     &["ой"],

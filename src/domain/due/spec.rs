@@ -105,6 +105,13 @@ impl Spec {
                     && !clashes(self.clock, Some(period))
             }
             Item::Repeat(repeat, period) => {
+                if period.is_none()
+                    && let Some(narrowed) = self.repeat.and_then(|had| narrowed(had, repeat))
+                {
+                    self.repeat = Some(narrowed);
+                    self.parts += 1;
+                    return true;
+                }
                 if self.repeat.is_none()
                     && period.is_none()
                     && let Some(day) = self.day
@@ -363,6 +370,22 @@ impl Spec {
             )
             + usize::from(self.zone.is_some());
         detached > 0 && self.parts == detached
+    }
+}
+
+/// The one repeat that "every day" and a weekly repeat on some days said together mean: the
+/// days ("every day at 7 from monday to friday", "mon-fri, every day"). Other pairs of repeats
+/// contradict.
+fn narrowed(had: Repeat, new: Repeat) -> Option<Repeat> {
+    let plain = |r: Repeat| r.every == 1 && !r.from_done;
+    if !plain(had) || !plain(new) {
+        return None;
+    }
+    match (had.kind, new.kind) {
+        (RepeatRef::Daily, RepeatRef::Weekly(days)) | (RepeatRef::Weekly(days), RepeatRef::Daily) => {
+            Some(Repeat::each(RepeatRef::Weekly(days)))
+        }
+        _ => None,
     }
 }
 

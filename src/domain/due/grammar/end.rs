@@ -3,8 +3,9 @@
 //! March 1", "till friday", "until the end of the month", "до 1 марта", "до пятницы", "до конца
 //! месяца", "1-martgacha", "jumagacha", "1-mart gacha", "oy oxirigacha" (with no repeat, the same
 //! words are a deadline), "until september", "до мая", "yanvargacha" (the month before's last
-//! day, a repeat's only); and its count: "10 times", "10
-//! раз", "10 marta"; and its length: "for 10 days", "в течение 2 недель", "10 kun davomida".
+//! day, a repeat's only); and its count: "10 times", "10 раз", "10 marta", "5 times in total",
+//! "всего 5 раз", "jami 5 marta"; and its length: "for 10 days", "в течение 2 недель", "10 kun
+//! davomida".
 
 use crate::domain::recurrence::MAX_COUNT;
 
@@ -105,10 +106,20 @@ fn first_day(c: &mut Cursor<'_>) -> Option<DayRef> {
         })
 }
 
-/// `N times`, `N раз`, `N marta`: from 1 to [`MAX_COUNT`].
+/// `N times`, `N раз`, `N marta`, from 1 to [`MAX_COUNT`], with "total" before or after it
+/// ("всего 5 раз", "5 times in total", "jami 5 marta").
 pub(super) fn count(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+    let total_before = c.eat_word("всего") || c.eat_word("jami") || c.eat_word("жами");
     let n = whole(c, MAX_COUNT).filter(|n| *n > 0)?;
-    c.eat(Key::Times).then_some(Item::Count(n))
+    c.eat(Key::Times).then_some(())?;
+    if !total_before {
+        let _ = c.eat_all_words(&["in", "total"])
+            || c.eat_word("total")
+            || c.eat_word("всего")
+            || c.eat_word("jami")
+            || c.eat_word("жами");
+    }
+    Some(Item::Count(n))
 }
 
 /// `for|в течение|на протяжении AMOUNT`, `AMOUNT [подряд]`, `AMOUNT davomida`: how long a

@@ -29,7 +29,8 @@ pub(super) fn repeat(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         return Some(item);
     }
     let item = c
-        .attempt(after_done)
+        .attempt(weekday_span)
+        .or_else(|| c.attempt(after_done))
         .or_else(|| c.attempt(every))
         .or_else(|| c.attempt(adverb))
         .or_else(|| c.attempt(once_per))
@@ -451,6 +452,52 @@ fn several_days(c: &mut Cursor<'_>) -> Option<Item> {
     }
     let _ = c.eat(Key::DayNoun) || c.eat(Key::DaysPlural);
     each(RepeatRef::Weekly(days))
+}
+
+/// A span of weekdays, with or without "every day" around it: "monday to friday", "every day
+/// from monday to friday", "every monday through thursday", "каждый день с понедельника по
+/// пятницу", "dushanbadan jumagacha har kuni": every week on the days from the first to the
+/// last. "from monday to friday" after a verb of moving ("move the meeting from monday to
+/// friday") is a change of day, not a span; "until friday" and "до пятницы" are an end.
+fn weekday_span(c: &mut Cursor<'_>) -> Option<Item> {
+    let daily = c.attempt(every_day).is_some();
+    let every = !daily && c.eat(Key::Every);
+    let start = c.pos();
+    let from = c.eat(Key::From) || c.eat_word("с") || c.eat_word("со");
+    let first = c.eat_pick(weekday_key)?;
+    let last = if c.has_at(c.pos() - 1, Key::FromSuffix) {
+        let last = c.eat_pick(weekday_key)?;
+        c.has_at(c.pos() - 1, Key::UntilSuffix).then_some(last)?
+    } else {
+        let joined = c.eat_word("to")
+            || c.eat_word("through")
+            || c.eat_word("thru")
+            || (from && c.eat(Key::Po));
+        joined.then(|| c.eat_pick(weekday_key)).flatten()?
+    };
+    let moved = from && (0..start).any(|i| c.word_at(i).is_some_and(is_verb_of_moving));
+    if first == last || moved {
+        return None;
+    }
+    let _ = c.eat(Key::DayNoun) || c.eat(Key::DaysPlural);
+    if !daily && !every {
+        c.attempt(every_day);
+    }
+    each(RepeatRef::Weekly(range(first, last)))
+}
+
+/// "every day", "each day", "daily", "каждый день", "ежедневно", "har kuni".
+fn every_day(c: &mut Cursor<'_>) -> Option<()> {
+    (c.eat(Key::Daily) || c.eat_all(&[Key::Every, Key::DayNoun])).then_some(())
+}
+
+/// A verb that moves a thing from one day to another: "move", "reschedule", "push".
+fn is_verb_of_moving(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().as_str(),
+        "move" | "moved" | "moving" | "reschedule" | "rescheduled" | "push" | "shift" | "swap"
+            | "switch" | "change" | "changed"
+    )
 }
 
 /// The weekdays from `first` to `last`, around the end of the week if need be.
