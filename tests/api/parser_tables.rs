@@ -1404,6 +1404,13 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "eye drops every day at 10pm, 5 times in total", due("2026-03-27 22:00", "eye drops").every("FREQ=DAILY;BYHOUR=22;BYMINUTE=0;BYSECOND=0;COUNT=5")),
         (MOSCOW, Ru, "капли в глаза каждый день в 22:00, всего 5 раз", due("2026-03-27 22:00", "капли в глаза").every("FREQ=DAILY;BYHOUR=22;BYMINUTE=0;BYSECOND=0;COUNT=5")),
         (TASHKENT, Uz, "har kuni soat 22 da ko'z tomchi, jami 5 marta", due("2026-03-27 22:00", "ko'z tomchi").every("FREQ=DAILY;BYHOUR=22;BYMINUTE=0;BYSECOND=0;COUNT=5")),
+        // "Twice a day" beside two times is every day at both.
+        (BERLIN_FRI, En, "meds twice a day at 9 and 21", due("2026-03-28 09:00", "meds").every("FREQ=DAILY").also("2026-03-27 21:00")),
+        (MOSCOW, Ru, "амоксициллин 2 раза в день в 9 и в 21", due("2026-03-28 09:00", "амоксициллин").every("FREQ=DAILY").also("2026-03-27 21:00")),
+        (MOSCOW, Ru, "капли дважды в день в 8 утра и в 8 вечера", due("2026-03-28 08:00", "капли").every("FREQ=DAILY").also("2026-03-27 20:00")),
+        (TASHKENT, Uz, "kuniga 2 marta soat 9 va 21 da dori", due("2026-03-28 09:00", "dori").every("FREQ=DAILY").also("2026-03-27 21:00")),
+        (BERLIN_FRI, En, "vitamins twice a day", fails(DueError::NoTime)),
+        (BERLIN_FRI, En, "tomorrow twice a day at 9 and 21 check the dough", due("2026-03-28 09:00", "twice a day check the dough").also("2026-03-28 21:00")),
         // More ways to take an hour back.
         (BERLIN_FRI, En, "ring the bank at 4, no sorry make it 5", due("2026-03-27 17:00", "ring the bank")),
         (BERLIN_FRI, En, "lunch with priya at 12:30, no actually 1:15", due("2026-03-27 13:15", "lunch with priya")),

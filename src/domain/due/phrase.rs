@@ -28,6 +28,7 @@ use request::{
 
 mod request;
 mod second;
+mod twice;
 
 /// At most this many glue tokens may separate two parts of one phrase.
 const MAX_GLUE: usize = 3;
@@ -543,7 +544,10 @@ fn found(input: &str, lexed: &Lexed, mut spec: Spec, runs: &[(usize, usize)]) ->
         .collect();
     pieces.retain(|(start, end)| trim_glue(lexed, *start, *end).0 < *end);
     let mut pieces = task_after_request(lexed, &pieces);
-    let second = second::cut(input, lexed, &mut pieces, &mut spec);
+    let mut second = second::cut(input, lexed, &mut pieces, &mut spec);
+    if let Some((other, _)) = second.as_mut() {
+        twice::make_daily(lexed, &mut pieces, &mut spec, other);
+    }
     if requested && let Some((start, end)) = pieces.first_mut() {
         let (s, _) = trim_glue(lexed, *start, *end);
         let addressed = matches!(lexed.token(s).and_then(|t| t.word()), Some("to" | "of"))
