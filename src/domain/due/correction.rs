@@ -20,14 +20,20 @@ const TAKEN_BACK: &[&[&str]] = &[
     &["sorry"],
     &["i", "mean"],
     &["actually"],
+    &["хотя", "нет", "лучше"],
+    &["нет", "давай", "лучше"],
+    &["хотя", "нет"],
     &["нет", "лучше"],
     &["нет", "давай"],
+    &["ой", "давай"],
     &["нет"],
     &["лучше"],
     &["вернее"],
     &["точнее"],
     &["ой"],
+    &["yo'q", "yaxshisi"],
     &["yo'q"],
+    &["yaxshisi"],
     &["йўқ"],
     &["йук"],
 ];
@@ -125,10 +131,16 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
         let second_ending = ending_after(&words, hour);
         let second_end = second_ending.unwrap_or(hour);
         let next = words.get(second_end + 1);
+        // "купить 3 билета в 19, нет, лучше 4": after a count in the text a bare number may
+        // correct the count.
+        let counted_before = words[..at - 1]
+            .iter()
+            .any(|w| w.folded.chars().all(|c| c.is_ascii_digit()));
         let plainly = own_mark
             || second_ending.is_some()
-            || closed(input, &words[second_end])
-            || next.is_none_or(|w| DAY_WORDS.contains(&w.folded.as_str()));
+            || (!counted_before
+                && (closed(input, &words[second_end])
+                    || next.is_none_or(|w| DAY_WORDS.contains(&w.folded.as_str()))));
         if !plainly {
             continue;
         }

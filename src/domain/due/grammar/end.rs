@@ -15,8 +15,19 @@ use super::calendar::{self, date_without_year, month_named, weekday_key};
 use super::number::count as whole;
 use super::{Context, Cursor, DayRef, Item};
 
-/// `until|до DAY`, or `DAY-gacha` / `DAY gacha`: the last day.
-pub(super) fn until(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+/// `until|до DAY`, or `DAY-gacha` / `DAY gacha`: the last day; after a repeat also `по DAY`
+/// ("каждый день в 9 таблетки по пятницу": through Friday; "с понедельника по пятницу" alone
+/// is a stretch of days).
+pub(super) fn until(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
+    if context.has_day
+        && let Some(day) = c.attempt(|c| {
+            c.eat(Key::Po).then_some(())?;
+            let day = last_day(c)?;
+            matches!(day, DayRef::Weekday { .. } | DayRef::Date { .. }).then_some(day)
+        })
+    {
+        return Some(Item::Until(day));
+    }
     if c.eat(Key::Until) {
         c.eat(Key::The);
         return c
@@ -107,17 +118,25 @@ fn first_day(c: &mut Cursor<'_>) -> Option<DayRef> {
 }
 
 /// `N times`, `N раз`, `N marta`, from 1 to [`MAX_COUNT`], with "total" before or after it
-/// ("всего 5 раз", "5 times in total", "jami 5 marta").
+/// ("всего 5 раз", "for a total of 5 times", "5 times in all", "5 раз в общей сложности", "jami
+/// 5 marta", "hammasi bo'lib 5 marta").
 pub(super) fn count(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
-    let total_before = c.eat_word("всего") || c.eat_word("jami") || c.eat_word("жами");
+    let total_before = c.eat_all_words(&["for", "a", "total", "of"])
+        || c.eat_all_words(&["a", "total", "of"])
+        || c.eat_all_words(&["in", "total"])
+        || c.eat_all_words(&["hammasi", "bo'lib"])
+        || ["total", "всего", "итого", "jami", "жами"]
+            .iter()
+            .any(|word| c.eat_word(word));
     let n = whole(c, MAX_COUNT).filter(|n| *n > 0)?;
     c.eat(Key::Times).then_some(())?;
     if !total_before {
         let _ = c.eat_all_words(&["in", "total"])
-            || c.eat_word("total")
-            || c.eat_word("всего")
-            || c.eat_word("jami")
-            || c.eat_word("жами");
+            || c.eat_all_words(&["in", "all"])
+            || c.eat_all_words(&["в", "общей", "сложности"])
+            || ["total", "overall", "всего", "jami", "жами"]
+                .iter()
+                .any(|word| c.eat_word(word));
     }
     Some(Item::Count(n))
 }

@@ -24,12 +24,12 @@ use super::{Context, Cursor, Item, Repeat, RepeatRef, Span, period_key, unit_key
 const WEEKEND: WeekdaySet = WeekdaySet::from_array([Weekday::Sat, Weekday::Sun]);
 
 /// Any recurrence form, with the days it leaves out ("except weekends").
-pub(super) fn repeat(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
+pub(super) fn repeat(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if let Some(item) = c.attempt(except_first) {
         return Some(item);
     }
     let item = c
-        .attempt(weekday_span)
+        .attempt(|c| weekday_span(c, context))
         .or_else(|| c.attempt(after_done))
         .or_else(|| c.attempt(every))
         .or_else(|| c.attempt(adverb))
@@ -454,18 +454,25 @@ fn several_days(c: &mut Cursor<'_>) -> Option<Item> {
     each(RepeatRef::Weekly(days))
 }
 
-/// A span of weekdays, with or without "every day" around it: "monday to friday", "every day
-/// from monday to friday", "every monday through thursday", "каждый день с понедельника по
-/// пятницу", "dushanbadan jumagacha har kuni": every week on the days from the first to the
-/// last. "from monday to friday" after a verb of moving ("move the meeting from monday to
-/// friday") is a change of day, not a span; "until friday" and "до пятницы" are an end.
-fn weekday_span(c: &mut Cursor<'_>) -> Option<Item> {
-    let daily = c.attempt(every_day).is_some();
-    let every = !daily && c.eat(Key::Every);
-    let start = c.pos();
+/// A span of weekdays said as a repeat: "every day from monday to friday", "every monday
+/// through thursday", "every week monday to friday", "mondays through fridays", "каждый день с
+/// понедельника по пятницу [включительно]", "каждую неделю со вторника по субботу",
+/// "dushanbadan jumagacha har kuni": every week on the days from the first to the last; also
+/// after a repeat read before it (`context.has_day`: "every day at 7 from monday to friday"). A
+/// span without a word of repeating ("book a hotel from friday to sunday", "отпуск с
+/// понедельника по пятницу") is a stretch of days, not a repeat, and "until friday", "до
+/// пятницы" are an end.
+fn weekday_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
+    let plural = |k| match k {
+        Key::WeekdayPlural(day) => Some(day),
+        _ => None,
+    };
+    let day = |k| weekday_key(k).or(plural(k));
+    let repeating = c.attempt(every_day).is_some() || c.eat(Key::Every);
     let from = c.eat(Key::From) || c.eat_word("с") || c.eat_word("со");
-    let first = c.eat_pick(weekday_key)?;
-    let last = if c.has_at(c.pos() - 1, Key::FromSuffix) {
+    let first_at = c.pos();
+    let first = c.eat_pick(day)?;
+    let last = if c.has_at(first_at, Key::FromSuffix) {
         let last = c.eat_pick(weekday_key)?;
         c.has_at(c.pos() - 1, Key::UntilSuffix).then_some(last)?
     } else {
@@ -473,31 +480,28 @@ fn weekday_span(c: &mut Cursor<'_>) -> Option<Item> {
             || c.eat_word("through")
             || c.eat_word("thru")
             || (from && c.eat(Key::Po));
-        joined.then(|| c.eat_pick(weekday_key)).flatten()?
+        joined.then(|| c.eat_pick(day)).flatten()?
     };
-    let moved = from && (0..start).any(|i| c.word_at(i).is_some_and(is_verb_of_moving));
-    if first == last || moved {
+    let plurals = c.is_at(first_at, plural) && c.is_at(c.pos() - 1, plural);
+    if first == last {
         return None;
     }
-    let _ = c.eat(Key::DayNoun) || c.eat(Key::DaysPlural);
-    if !daily && !every {
-        c.attempt(every_day);
-    }
-    each(RepeatRef::Weekly(range(first, last)))
+    let _ = c.eat(Key::DayNoun)
+        || c.eat(Key::DaysPlural)
+        || c.eat_word("включительно")
+        || c.eat_word("inclusive");
+    let repeated_after = !repeating && c.attempt(every_day).is_some();
+    (repeating || repeated_after || plurals || context.has_day).then(|| each(RepeatRef::Weekly(range(first, last))))?
 }
 
-/// "every day", "each day", "daily", "каждый день", "ежедневно", "har kuni".
+/// "every day", "each day", "daily", "every week", "weekly", "каждый день", "каждую неделю",
+/// "ежедневно", "har kuni", "har hafta".
 fn every_day(c: &mut Cursor<'_>) -> Option<()> {
-    (c.eat(Key::Daily) || c.eat_all(&[Key::Every, Key::DayNoun])).then_some(())
-}
-
-/// A verb that moves a thing from one day to another: "move", "reschedule", "push".
-fn is_verb_of_moving(word: &str) -> bool {
-    matches!(
-        word.to_lowercase().as_str(),
-        "move" | "moved" | "moving" | "reschedule" | "rescheduled" | "push" | "shift" | "swap"
-            | "switch" | "change" | "changed"
-    )
+    (c.eat(Key::Daily)
+        || c.eat(Key::Weekly)
+        || c.eat_all(&[Key::Every, Key::DayNoun])
+        || c.eat_all(&[Key::Every, Key::WeekNoun]))
+    .then_some(())
 }
 
 /// The weekdays from `first` to `last`, around the end of the week if need be.
