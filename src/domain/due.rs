@@ -230,9 +230,12 @@ impl ParsedDue {
 }
 
 /// The daytime reading of an hour typed without am/pm (`typed` on a 12-hour clock, 1–12):
-/// 1–6 are after noon, 7–11 before it, 12 is noon. Used on named days and in repeats.
+/// 1–6 are after noon, 7–11 before it, 12 is noon. Used on named days and in repeats. A time
+/// past 6:30 is said as minutes to seven ("quarter to seven", "без четверти семь", "yettiga
+/// chorak kam") and read as seven is, before noon.
 pub fn daytime_reading(typed: NaiveTime) -> NaiveTime {
-    if matches!(typed.hour(), 1..=6) {
+    let to_seven = typed.hour() == 6 && typed.minute() > 30;
+    if matches!(typed.hour(), 1..=6) && !to_seven {
         typed.with_hour(typed.hour() + 12).unwrap_or(typed)
     } else {
         typed

@@ -63,6 +63,29 @@ fn closed(input: &str, word: &Word) -> bool {
     input[word.start..word.end].ends_with([',', ';', '—', '-'])
 }
 
+/// Where the clause of the hour ending at word `first_end` ends: that word itself when a comma
+/// or a dash closes it ("at 5, no, 6") or two words taking it back follow it, or a few of the task's words later ("в 6 встреча с
+/// Олегом, нет, в 7"), none of them a number or a mark of an hour.
+fn clause_end(input: &str, words: &[Word], first_end: usize) -> Option<usize> {
+    const MAX_WORDS_BETWEEN: usize = 6;
+    // "at 4 no wait 4:30": two words or more take it back without a comma ("at 5 no 6" is
+    // left alone).
+    let unmistakable = TAKEN_BACK
+        .iter()
+        .any(|seq| seq.len() > 1 && matches_at(words, first_end + 1, seq));
+    if unmistakable {
+        return Some(first_end);
+    }
+    (first_end..words.len())
+        .take(MAX_WORDS_BETWEEN + 1)
+        .take_while(|&i| {
+            i == first_end
+                || !(words[i].folded.chars().any(|c| c.is_ascii_digit())
+                    || HOUR_MARKS.contains(&words[i].folded.as_str()))
+        })
+        .find(|&i| closed(input, &words[i]))
+}
+
 /// Whether `word` is an hour as typed: "5", "17", "5:30", "5pm", "5:30pm".
 fn is_hour(word: &str) -> bool {
     let (hour, minutes) = bare(word).split_once(':').unwrap_or((bare(word), "00"));
@@ -97,7 +120,8 @@ fn ending_after(words: &[Word], at: usize) -> Option<usize> {
         .then_some(next)
 }
 
-/// `input` with a marked hour that is taken back, set off by a comma or a dash, replaced by the
+/// `input` with a marked hour that is taken back, set off by a comma or a dash (at once or after
+/// a few of the task's words, which stay), replaced by the
 /// hour that follows the words taking it back, when that hour plainly is one (marked again, or
 /// it ends the message or its clause, has its own "pm" or "da", or a day follows: not "at 9,
 /// actually 15 min earlier", "at 8, no, 2 tablets"). The first hour's am/pm or part of the day goes with the
@@ -111,16 +135,16 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
         }
         let first_ending = ending_after(&words, at);
         let first_end = first_ending.unwrap_or(at);
-        if !closed(input, &words[first_end]) {
+        let Some(clause_end) = clause_end(input, &words, first_end) else {
             continue;
-        }
+        };
         let Some(taken_back) = TAKEN_BACK
             .iter()
-            .find(|seq| matches_at(&words, first_end + 1, seq))
+            .find(|seq| matches_at(&words, clause_end + 1, seq))
         else {
             continue;
         };
-        let after = first_end + 1 + taken_back.len();
+        let after = clause_end + 1 + taken_back.len();
         let own_mark = words
             .get(after)
             .is_some_and(|w| HOUR_MARKS.contains(&w.folded.as_str()));
@@ -165,12 +189,20 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
             }
             _ => String::new(),
         };
+        // "в 6 встреча с Олегом, нет, в 7": the task's words stay after the hour.
+        let between = if clause_end > first_end {
+            let words_between = &input[words[first_end + 1].start..words[clause_end].end];
+            format!(" {}", words_between.trim_end_matches([',', ';', '—', '-']))
+        } else {
+            String::new()
+        };
         return Cow::Owned(format!(
-            "{}{}{}{}",
+            "{}{}{}{}{}",
             &input[..cut_from],
-            &input[words[after].start..words[hour].end],
+            &input[words[after].start..words[second_end].end],
             carried,
-            &input[words[hour].end..]
+            between,
+            &input[words[second_end].end..]
         ));
     }
     Cow::Borrowed(input)
@@ -205,6 +237,15 @@ mod tests {
                 "в 5 вечера, нет, в 6 позвонить маме",
                 "в 6 вечера позвонить маме",
             ),
+            ("в 6 встреча с Олегом, нет, в 7", "в 7 встреча с Олегом"),
+            (
+                "pick up the suit from the tailor at 4 no wait 4:30",
+                "pick up the suit from the tailor at 4:30",
+            ),
+            (
+                "soat 5 da Dilnoza bilan uchrashuv, yo'q, 6 da",
+                "soat 6 da Dilnoza bilan uchrashuv",
+            ),
         ] {
             assert_eq!(corrected(input), want, "{input}");
         }
@@ -224,6 +265,8 @@ mod tests {
             "soat 5 da, yo'q 2 ta non olish",
             "call the school at 9. sorry 2 kids sick today",
             "at 5, no",
+            "at 3 pick up the kids, no wait, 3 kids and their bags",
+            "в 6 встреча с Олегом, нет, с Петей",
         ] {
             assert!(matches!(corrected(input), Cow::Borrowed(_)), "{input}");
         }

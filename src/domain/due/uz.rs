@@ -262,7 +262,8 @@ pub(super) const WORDS: &[(&str, Key)] = &[
 /// `dekabrda`, `dushanbasi`, and the possessive with a case: `oxirgi jumasida` ("on the last
 /// Friday of it"), `dushanbasiga`. Longer endings first.
 const ENDINGS: &[&str] = &[
-    "dagi", "gacha", "sidan", "sida", "siga", "sini", "ning", "dan", "ga", "da", "ni", "si",
+    "larda", "dagi", "gacha", "sidan", "sida", "siga", "sini", "ning", "dan", "ga", "da", "ni",
+    "si",
 ];
 
 /// Every word of the list with its meanings, and every inflected form [`inflected`] reads
@@ -284,8 +285,8 @@ pub(super) fn forms() -> impl Iterator<Item = (String, Key)> {
 
 /// The meanings of an inflected Uzbek word: a weekday or month name with a case ending (and
 /// [`UntilSuffix`] when the ending is `-gacha`, "until": `martgacha`, `jumagacha`), or a number
-/// with the locative, ablative or dative ending (`beshda` "at five", `beshdan` "past five",
-/// `oltiga` "to six"). Empty when it is none of these.
+/// with the locative, ablative or dative ending (`beshda` "at five", `o'nlarda` "at about ten",
+/// `beshdan` "past five", `oltiga` "to six"). Empty when it is none of these.
 pub(super) fn inflected(word: &str) -> Vec<Key> {
     let read = ENDINGS.iter().find_map(|ending| {
         let stem = word.strip_suffix(ending).filter(|s| !s.is_empty())?;
@@ -293,8 +294,8 @@ pub(super) fn inflected(word: &str) -> Vec<Key> {
             .iter()
             .filter(|(w, _)| *w == stem)
             .find_map(|(_, key)| match (key, *ending) {
-                (Weekday(_) | Month(_), _) => Some((*key, *ending)),
-                (Count(n), "da") => Some((CountAt(*n), *ending)),
+                (Weekday(_) | Month(_), ending) if ending != "larda" => Some((*key, ending)),
+                (Count(n), "da" | "larda") => Some((CountAt(*n), *ending)),
                 (Count(n), "dan") => Some((CountFrom(*n), *ending)),
                 (Count(n), "ga") => Some((CountTo(*n), *ending)),
                 _ => None,

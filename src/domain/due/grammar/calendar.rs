@@ -7,7 +7,7 @@ use chrono::{Datelike, NaiveDate, Weekday};
 
 use crate::domain::recurrence::WeekOfMonth;
 
-use super::super::keys::{Key, Period};
+use super::super::keys::{Key, Period, Unit};
 use super::ordinal::day_ordinal;
 use super::{Context, Cursor, DayRef, Item};
 
@@ -43,6 +43,8 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             DayRef::NextWeekEnd
         } else if !after_every && quarter(c) {
             DayRef::QuarterEnd
+        } else if let Some(last) = c.eat_pick(year_end) {
+            last
         } else {
             month_named(c)?
         }
@@ -54,8 +56,8 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         DayRef::QuarterEnd
     } else if !after_every && c.attempt(month_start).is_some() {
         DayRef::MonthStart
-    } else if let Some(month) = c.eat_pick(month_or_named) {
-        // "mart oyining oxirida", "mart oyi oxirida".
+    } else if let Some(month) = c.eat_pick(month_or_named).or_else(|| c.eat_pick(year_end)) {
+        // "mart oyining oxirida", "mart oyi oxirida", "yil oxirida".
         c.eat(Key::MonthNoun);
         (c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun])).then_some(month)?
     } else {
@@ -604,6 +606,16 @@ pub(super) fn month_named(c: &mut Cursor<'_>) -> Option<DayRef> {
         return Some(DayRef::NextMonthEnd);
     }
     c.eat_pick(month_or_named)
+}
+
+/// The last day of the year a key names for its end ("the end of the year", "в конце года",
+/// "yil oxirida", "до конца года"): 31 December.
+pub(super) fn year_end(key: Key) -> Option<DayRef> {
+    (key == Key::Unit(Unit::Year)).then_some(DayRef::Date {
+        day: 31,
+        month: 12,
+        year: None,
+    })
 }
 
 /// The month a key names for its end: "month" is this one, "April" is April.

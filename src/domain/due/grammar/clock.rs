@@ -595,7 +595,8 @@ fn russian_without(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
 }
 
 /// "beshdan o'n besh daqiqa o'tganda", "beshdan chorak o'tganda", "oltiga o'n besh daqiqa
-/// qolganda", "oltiga chorak qolganda", and in digits "soat 6 ga 15 daqiqa qolganda".
+/// qolganda", "oltiga chorak qolganda", "yettiga chorak kam", and in digits "soat 6 ga 15 daqiqa
+/// qolganda", "soat 7 ga chorak kam".
 fn uzbek(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     let (hour, case) = number_word(c).or_else(|| c.attempt(hour_in_digits_with_case))?;
     let minutes = if c.eat(Key::Quarter) {
@@ -607,7 +608,9 @@ fn uzbek(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     };
     match case {
         Case::From if c.eat(Key::Past) && (1..=23).contains(&hour) => Some((hour, minutes)),
-        Case::To if c.eat(Key::To) => before(hour, minutes),
+        Case::To if c.eat(Key::To) || c.eat_word("kam") || c.eat_word("кам") => {
+            before(hour, minutes)
+        }
         _ => None,
     }
 }
@@ -710,6 +713,19 @@ pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         return None;
     }
     let period = c.eat_pick(period_key)?;
+    // "kechki ovqat(ga)" is dinner, a thing to do, no time ("kechki ovqatga soat 7 da borish");
+    // after it ("kechki ovqatdan keyin") is the evening.
+    let meal = c
+        .word_at(c.pos())
+        .is_some_and(|w| w.starts_with("ovqat") || w.starts_with("овқат"));
+    if meal {
+        let after_it = (c.eat_word("ovqatdan") || c.eat_word("овқатдан"))
+            && (c.eat_word("keyin") || c.eat_word("кейин"));
+        return after_it.then_some(Item::Period {
+            period,
+            word: PeriodWord::Alone,
+        });
+    }
     // "kechki payt", "ertalabki paytda": the time of that part of the day.
     let time_of = ["payt", "paytda", "paytida", "пайт", "пайтда", "пайтида"]
         .iter()

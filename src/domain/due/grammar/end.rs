@@ -11,7 +11,7 @@ use crate::domain::recurrence::MAX_COUNT;
 
 use super::super::keys::{Key, Unit};
 use super::amount::standalone;
-use super::calendar::{self, date_without_year, month_named, weekday_key};
+use super::calendar::{self, date_without_year, month_named, weekday_key, year_end};
 use super::number::count as whole;
 use super::{Context, Cursor, DayRef, Item};
 
@@ -204,12 +204,3 @@ fn month_alone(key: Key) -> Option<u32> {
     }
 }
 
-/// The last day of the year a key names for its end ("the end of the year", "конца года", "yil
-/// oxirigacha"): 31 December.
-fn year_end(key: Key) -> Option<DayRef> {
-    (key == Key::Unit(Unit::Year)).then_some(DayRef::Date {
-        day: 31,
-        month: 12,
-        year: None,
-    })
-}

@@ -16,6 +16,7 @@ use crate::domain::recurrence::{MAX_INTERVAL, WORKING_DAYS, WeekOfMonth};
 
 use super::super::keys::{Key, Period, Unit};
 use super::amount::standalone as amount;
+use super::clock;
 use super::calendar::{date_without_year, listed_weekday, week_of_month, weekday_key};
 use super::number::count;
 use super::ordinal::day_ordinal;
@@ -458,10 +459,12 @@ fn several_days(c: &mut Cursor<'_>) -> Option<Item> {
 /// through thursday", "every week monday to friday", "mondays through fridays", "каждый день с
 /// понедельника по пятницу [включительно]", "каждую неделю со вторника по субботу",
 /// "dushanbadan jumagacha har kuni": every week on the days from the first to the last; also
-/// after a repeat read before it (`context.has_day`: "every day at 7 from monday to friday"). A
-/// span without a word of repeating ("book a hotel from friday to sunday", "отпуск с
-/// понедельника по пятницу") is a stretch of days, not a repeat, and "until friday", "до
-/// пятницы" are an end.
+/// after a repeat read before it (`context.has_day`: "every day at 7 from monday to friday");
+/// also without a word of repeating when a time of day follows it ("standup monday to friday
+/// at 9:45", "с понедельника по пятницу в 8:30 зарядка") and no word before it names a stretch
+/// of days or a move ("book a hotel from friday to sunday at 3pm", "перенести йогу с
+/// понедельника по среду в 17"). Otherwise it is a stretch of days ("отпуск с понедельника по
+/// пятницу, завтра в 10 …"), and "until friday", "до пятницы" are an end.
 fn weekday_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let plural = |k| match k {
         Key::WeekdayPlural(day) => Some(day),
@@ -469,6 +472,7 @@ fn weekday_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     };
     let day = |k| weekday_key(k).or(plural(k));
     let repeating = c.attempt(every_day).is_some() || c.eat(Key::Every);
+    let start = c.pos();
     let from = c.eat(Key::From) || c.eat_word("с") || c.eat_word("со");
     let first_at = c.pos();
     let first = c.eat_pick(day)?;
@@ -491,7 +495,16 @@ fn weekday_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || c.eat_word("включительно")
         || c.eat_word("inclusive");
     let repeated_after = !repeating && c.attempt(every_day).is_some();
-    (repeating || repeated_after || plurals || context.has_day).then(|| each(RepeatRef::Weekly(range(first, last))))?
+    let scheduled = {
+        let mut ahead = c.clone();
+        let at_a_time = Context {
+            has_day: true,
+            ..Context::default()
+        };
+        clock::time(&mut ahead, at_a_time).is_some()
+            && !(0..start).any(|i| c.word_at(i).is_some_and(names_a_stretch))
+    };
+    (repeating || repeated_after || plurals || context.has_day || scheduled).then(|| each(RepeatRef::Weekly(range(first, last))))?
 }
 
 /// "every day", "each day", "daily", "every week", "weekly", "каждый день", "каждую неделю",
@@ -502,6 +515,18 @@ fn every_day(c: &mut Cursor<'_>) -> Option<()> {
         || c.eat_all(&[Key::Every, Key::DayNoun])
         || c.eat_all(&[Key::Every, Key::WeekNoun]))
     .then_some(())
+}
+
+/// A word before a span of weekdays that makes it a stretch of days or a move, not a schedule:
+/// "book a hotel from friday to sunday", "перенести с понедельника на …", "ta'til".
+fn names_a_stretch(word: &str) -> bool {
+    const STRETCH: &[&str] = &[
+        "move", "moved", "reschedule", "switch", "shift", "push", "book", "reserve", "hotel",
+        "trip", "vacation", "holiday", "leave", "off", "away", "перенести", "перенеси",
+        "забронировать", "бронь", "оформить", "отпуск", "отгул", "командировка", "отель",
+        "поездка", "ta'til", "safar", "mehmonxona", "таътил", "сафар",
+    ];
+    STRETCH.contains(&word)
 }
 
 /// The weekdays from `first` to `last`, around the end of the week if need be.

@@ -64,7 +64,8 @@ impl Said {
 
     /// The moment of the day on a day that was named (or in a repeat): an hour 1–12 is read
     /// in the daytime, 1–6 after noon and 7–12 before it or at noon ("tomorrow at 3" is 15:00,
-    /// "tomorrow at 9" 09:00), and noted; no time at all is the part of the day's time or
+    /// "tomorrow at 9" 09:00, "tomorrow at quarter to seven" 06:45: see [`daytime_reading`]),
+    /// and noted; no time at all is the part of the day's time or
     /// [`DEFAULT_TIME`], noted too.
     pub fn on_a_day(self, period: Option<Period>, notes: &mut Vec<Assumption>) -> Moment {
         match self {
