@@ -526,7 +526,8 @@ fn read_phrase(
             (lexed, found)
         }
     };
-    let mut resolved = resolve::resolve(&found.spec, lexed.cue(), now, tz)?;
+    let cue = lexed.cue().or_else(|| dinner_cue(&lexed, found.spec.clock));
+    let mut resolved = resolve::resolve(&found.spec, cue, now, tz)?;
     // A part of the day said with the first time is its own, not a cue for the second ("в 10
     // утра и в 4": 16:00).
     let second_cue = found.spec.period.map_or_else(|| lexed.cue(), |_| None);
@@ -548,11 +549,19 @@ fn read_phrase(
             meridiem: Some(!evening),
             ..first
         });
-        if let Ok(other_half) = resolve::resolve(&spec, lexed.cue(), now, tz) {
+        if let Ok(other_half) = resolve::resolve(&spec, cue, now, tz) {
             resolved = other_half;
         }
     }
     Ok((found, resolved, second))
+}
+
+/// The evening, for an hour from 5 to 8 said without am/pm in a message a dinner opens
+/// ("dinner at Nando's saturday 8" is 20:00); not for a later hour, which a dinner is not at
+/// ("dinner reservation call restaurant tomorrow at 10" is 10:00).
+fn dinner_cue(lexed: &grammar::Lexed, clock: Option<grammar::Clock>) -> Option<keys::Period> {
+    let dinner_hour = clock.is_some_and(|c| c.meridiem.is_none() && (5..=8).contains(&c.hour));
+    (dinner_hour && lexed.opens_with_dinner()).then_some(keys::Period::Evening)
 }
 
 /// Parses a task message such as "pay rent tomorrow 9:00", "через 2 часа

@@ -1456,6 +1456,17 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (TASHKENT, Uz, "shanba kuni kechki ovqatga soat 7 da Aziz akalarnikiga borish", due("2026-03-28 19:00", "kechki ovqatga Aziz akalarnikiga borish")),
         (TASHKENT, Uz, "har kuni kechki ovqatdan keyin dori ichish", due("2026-03-27 19:00", "dori ichish").every("FREQ=DAILY")),
         (BERLIN_FRI, En, "pick up the suit from the tailor at 4 no wait 4:30", due("2026-03-27 16:30", "pick up the suit from the tailor")),
+        // What the review of set 9's rules found.
+        (BERLIN_FRI, En, "end of the year party planning monday at 3pm", due("2026-03-30 15:00", "end of the year party planning")),
+        (TASHKENT, Uz, "yil oxiri hisobotini juma kuni soat 15 da topshirish", due("2026-03-27 15:00", "yil oxiri hisobotini topshirish")),
+        (TASHKENT, Uz, "ertaga kechki ovqatda dadamga aytish", due("2026-03-28 19:00", "dadamga aytish")),
+        (TASHKENT, Uz, "ertaga kechki ovqat paytida dadamga aytish", due("2026-03-28 19:00", "dadamga aytish")),
+        (BERLIN_FRI, En, "dinner reservation call restaurant tomorrow at 10", due("2026-03-28 10:00", "dinner reservation call restaurant")),
+        (MOSCOW, Ru, "ужин заказать завтра в 10", due("2026-03-28 10:00", "ужин заказать")),
+        (BERLIN_FRI, En, "leave work monday to friday at 5pm", due("2026-03-27 17:00", "leave work").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
+        (BERLIN_FRI, En, "turn off the heating monday to friday at 8am", due("2026-03-30 08:00", "turn off the heating").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
+        (BERLIN_FRI, En, "after the holiday, gym monday to friday at 7am", due("2026-03-30 07:00", "after the holiday, gym").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
+        (MOSCOW, Ru, "проверять бронь с понедельника по пятницу в 9", due("2026-03-30 09:00", "проверять бронь").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
         // More ways to take an hour back.
         (BERLIN_FRI, En, "ring the bank at 4, no sorry make it 5", due("2026-03-27 17:00", "ring the bank")),
         (BERLIN_FRI, En, "lunch with priya at 12:30, no actually 1:15", due("2026-03-27 13:15", "lunch with priya")),

@@ -490,13 +490,38 @@ mod tests {
 
     #[test]
     fn a_span_of_weekdays_before_a_time_is_a_schedule_unless_a_stretch_or_a_move_is_named() {
-        let weekdays = Some(Item::Repeat(Repeat::each(RepeatRef::Weekly(crate::domain::recurrence::WORKING_DAYS)), None));
+        let weekdays = Some(Item::Repeat(
+            Repeat::each(RepeatRef::Weekly(crate::domain::recurrence::WORKING_DAYS)),
+            None,
+        ));
         let is_repeat = |item: Option<Item>| matches!(item, Some(Item::Repeat(..)));
-        assert_eq!(item_at("зарядка с понедельника по пятницу в 7", Lang::Ru, 1), weekdays);
-        assert_eq!(item_at("standup monday to friday at 9:45", Lang::En, 1), weekdays);
-        assert!(!is_repeat(item_at("перенести йогу с понедельника по пятницу в 17", Lang::Ru, 2)));
-        assert!(!is_repeat(item_at("book a hotel from monday to friday at 3pm", Lang::En, 3)));
-        assert!(!is_repeat(item_at("отпуск с понедельника по пятницу, завтра в 10", Lang::Ru, 1)));
+        assert_eq!(
+            item_at("зарядка с понедельника по пятницу в 7", Lang::Ru, 1),
+            weekdays
+        );
+        assert_eq!(
+            item_at("standup monday to friday at 9:45", Lang::En, 1),
+            weekdays
+        );
+        assert!(!is_repeat(item_at(
+            "перенести йогу с понедельника по пятницу в 17",
+            Lang::Ru,
+            2
+        )));
+        assert!(!is_repeat(item_at(
+            "book a hotel from monday to friday at 3pm",
+            Lang::En,
+            3
+        )));
+        assert_eq!(
+            item_at("after the trip, gym monday to friday at 7am", Lang::En, 5),
+            weekdays
+        );
+        assert!(!is_repeat(item_at(
+            "отпуск с понедельника по пятницу, завтра в 10",
+            Lang::Ru,
+            1
+        )));
     }
 
     #[test]

@@ -138,8 +138,8 @@ fn moment(
         // "через 3 дня в обед", "in 3 days in the evening": a part of the day alone is its time
         // on that day; with neither, the days keep the time of now.
         let part_of_a_day = spec.period.is_some() && span.seconds == 0;
-        let moment = (said != Said::Nothing || part_of_a_day)
-            .then(|| said.on_a_day(spec.period, notes));
+        let moment =
+            (said != Said::Nothing || part_of_a_day).then(|| said.on_a_day(spec.period, notes));
         let due = relative(span, moment, now, tz)?;
         match spec.relative_guess {
             Some(RelativeGuess::MinutesUnsaid) => notes.push(Assumption::MinutesUnsaid {

@@ -382,7 +382,8 @@ fn narrowed(had: Repeat, new: Repeat) -> Option<Repeat> {
         return None;
     }
     match (had.kind, new.kind) {
-        (RepeatRef::Daily, RepeatRef::Weekly(days)) | (RepeatRef::Weekly(days), RepeatRef::Daily) => {
+        (RepeatRef::Daily, RepeatRef::Weekly(days))
+        | (RepeatRef::Weekly(days), RepeatRef::Daily) => {
             Some(Repeat::each(RepeatRef::Weekly(days)))
         }
         _ => None,

@@ -43,7 +43,8 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             DayRef::NextWeekEnd
         } else if !after_every && quarter(c) {
             DayRef::QuarterEnd
-        } else if let Some(last) = c.eat_pick(year_end) {
+        } else if let Some(last) = marked.then(|| c.eat_pick(year_end)).flatten() {
+            // "at the end of the year", "в конце года"; "end of the year party" is a party.
             last
         } else {
             month_named(c)?
@@ -56,10 +57,17 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         DayRef::QuarterEnd
     } else if !after_every && c.attempt(month_start).is_some() {
         DayRef::MonthStart
-    } else if let Some(month) = c.eat_pick(month_or_named).or_else(|| c.eat_pick(year_end)) {
-        // "mart oyining oxirida", "mart oyi oxirida", "yil oxirida".
+    } else if let Some(month) = c.eat_pick(month_or_named) {
+        // "mart oyining oxirida", "mart oyi oxirida".
         c.eat(Key::MonthNoun);
         (c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun])).then_some(month)?
+    } else if let Some(last) = c.attempt(|c| {
+        // "yil oxirida" (at the year's end); "yil oxiri hisoboti" is a report.
+        let last = c.eat_pick(year_end)?;
+        let locative = matches!(c.word_at(c.pos()), Some("oxirida" | "охирида"));
+        (locative && c.eat(Key::End)).then_some(last)
+    }) {
+        last
     } else {
         return None;
     };

@@ -714,14 +714,19 @@ pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     }
     let period = c.eat_pick(period_key)?;
     // "kechki ovqat(ga)" is dinner, a thing to do, no time ("kechki ovqatga soat 7 da borish");
-    // after it ("kechki ovqatdan keyin") is the evening.
+    // at it and after it ("kechki ovqatda", "kechki ovqat paytida", "kechki ovqatdan keyin")
+    // is the evening.
     let meal = c
         .word_at(c.pos())
         .is_some_and(|w| w.starts_with("ovqat") || w.starts_with("овқат"));
     if meal {
-        let after_it = (c.eat_word("ovqatdan") || c.eat_word("овқатдан"))
-            && (c.eat_word("keyin") || c.eat_word("кейин"));
-        return after_it.then_some(Item::Period {
+        let at_or_after = c.eat_word("ovqatda")
+            || c.eat_word("овқатда")
+            || c.eat_all_words(&["ovqat", "paytida"])
+            || c.eat_all_words(&["овқат", "пайтида"])
+            || ((c.eat_word("ovqatdan") || c.eat_word("овқатдан"))
+                && (c.eat_word("keyin") || c.eat_word("кейин")));
+        return at_or_after.then_some(Item::Period {
             period,
             word: PeriodWord::Alone,
         });

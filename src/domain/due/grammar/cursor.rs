@@ -175,25 +175,30 @@ impl Lexed {
     /// The part of the day the message's words point to, when they agree: a word of waking up
     /// or of breakfast ("wake", "разбуди", "подъём", "uyg'otib", "breakfast", "завтрак",
     /// "nonushta") or of the morning ("morning", "утром", "ertalab"), or of the evening
-    /// ("evening", "вечером", "kechki"), anywhere in it, or a dinner that opens the message
-    /// ("dinner at Nando's saturday 8", "ужин у родителей в субботу в 7"). `None` when there is
-    /// none, or words of both. A dinner elsewhere is no cue: "call mom at 9 about dinner" is
-    /// about dinner, not at it, while "breakfast at 8" is not at 20:00.
+    /// ("evening", "вечером", "kechki"), anywhere in it. `None` when there is none, or words of
+    /// both. A dinner is no cue here: "call mom at 9 about dinner" is about dinner, not at it
+    /// (see [`Lexed::opens_with_dinner`]), while "breakfast at 8" is not at 20:00.
     pub fn cue(&self) -> Option<Period> {
         let any = |key: Key| (0..self.len()).any(|i| self.has(i, key));
         let morning = any(Key::MorningCue)
             || any(Key::Period(Period::Morning))
             || (0..self.len()).any(|i| self.gets_up(i));
-        let dinner_first = matches!(
-            self.token(0).and_then(Token::word),
-            Some("dinner" | "supper" | "ужин" | "ужинать" | "поужинать")
-        );
-        let evening = any(Key::Period(Period::Evening)) || dinner_first;
+        let evening = any(Key::Period(Period::Evening));
         match (morning, evening) {
             (true, false) => Some(Period::Morning),
             (false, true) => Some(Period::Evening),
             _ => None,
         }
+    }
+
+    /// Whether a dinner opens the message ("dinner at Nando's saturday 8", "ужин у родителей в
+    /// субботу в 7"): a cue of the evening for an hour a dinner is at (5 to 8, see
+    /// `dinner_cue` in the due module).
+    pub fn opens_with_dinner(&self) -> bool {
+        matches!(
+            self.token(0).and_then(Token::word),
+            Some("dinner" | "supper" | "ужин" | "ужинать" | "поужинать")
+        )
     }
 
     /// Whether the words at `i` say getting up at a time, a cue of the morning as "wake" is: "get

@@ -203,4 +203,3 @@ fn month_alone(key: Key) -> Option<u32> {
         _ => None,
     }
 }
-

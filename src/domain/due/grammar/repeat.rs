@@ -16,8 +16,8 @@ use crate::domain::recurrence::{MAX_INTERVAL, WORKING_DAYS, WeekOfMonth};
 
 use super::super::keys::{Key, Period, Unit};
 use super::amount::standalone as amount;
-use super::clock;
 use super::calendar::{date_without_year, listed_weekday, week_of_month, weekday_key};
+use super::clock;
 use super::number::count;
 use super::ordinal::day_ordinal;
 use super::{Context, Cursor, Item, Repeat, RepeatRef, Span, period_key, unit_key};
@@ -501,10 +501,16 @@ fn weekday_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             has_day: true,
             ..Context::default()
         };
+        let mut clause = (0..start).rev().take_while(|&i| {
+            ![',', '.', ';', ':', '!', '?']
+                .iter()
+                .any(|&p| c.has_punct_at(i, p))
+        });
         clock::time(&mut ahead, at_a_time).is_some()
-            && !(0..start).any(|i| c.word_at(i).is_some_and(names_a_stretch))
+            && !clause.any(|i| c.word_at(i).is_some_and(names_a_stretch))
     };
-    (repeating || repeated_after || plurals || context.has_day || scheduled).then(|| each(RepeatRef::Weekly(range(first, last))))?
+    (repeating || repeated_after || plurals || context.has_day || scheduled)
+        .then(|| each(RepeatRef::Weekly(range(first, last))))?
 }
 
 /// "every day", "each day", "daily", "every week", "weekly", "каждый день", "каждую неделю",
@@ -517,14 +523,36 @@ fn every_day(c: &mut Cursor<'_>) -> Option<()> {
     .then_some(())
 }
 
-/// A word before a span of weekdays that makes it a stretch of days or a move, not a schedule:
-/// "book a hotel from friday to sunday", "перенести с понедельника на …", "ta'til".
+/// A word in the clause before a span of weekdays that makes it a stretch of days or a move,
+/// not a schedule: "book a hotel from friday to sunday", "перенести йогу с понедельника по
+/// среду", "ta'til". Words of a schedule as often ("leave work", "turn off", "shift", "book
+/// club", "бронь") are not among them.
 fn names_a_stretch(word: &str) -> bool {
     const STRETCH: &[&str] = &[
-        "move", "moved", "reschedule", "switch", "shift", "push", "book", "reserve", "hotel",
-        "trip", "vacation", "holiday", "leave", "off", "away", "перенести", "перенеси",
-        "забронировать", "бронь", "оформить", "отпуск", "отгул", "командировка", "отель",
-        "поездка", "ta'til", "safar", "mehmonxona", "таътил", "сафар",
+        "move",
+        "moved",
+        "moving",
+        "reschedule",
+        "rescheduled",
+        "postpone",
+        "trip",
+        "vacation",
+        "holiday",
+        "hotel",
+        "flight",
+        "flights",
+        "перенести",
+        "перенеси",
+        "перенос",
+        "отпуск",
+        "отгул",
+        "командировка",
+        "командировку",
+        "забронировать",
+        "ta'til",
+        "safar",
+        "таътил",
+        "сафар",
     ];
     STRETCH.contains(&word)
 }

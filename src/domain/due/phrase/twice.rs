@@ -36,15 +36,22 @@ fn token_is(lexed: &Lexed, at: usize, want: &str) -> bool {
 
 /// Where "twice a day" is in the text `pieces`: the piece's index and its tokens.
 fn find(lexed: &Lexed, pieces: &[(usize, usize)]) -> Option<(usize, usize, usize)> {
-    pieces.iter().enumerate().find_map(|(index, &(start, end))| {
-        (start..end).find_map(|at| {
-            TWICE_A_DAY.iter().find_map(|words| {
-                let past = at + words.len();
-                (past <= end && words.iter().enumerate().all(|(i, w)| token_is(lexed, at + i, w)))
+    pieces
+        .iter()
+        .enumerate()
+        .find_map(|(index, &(start, end))| {
+            (start..end).find_map(|at| {
+                TWICE_A_DAY.iter().find_map(|words| {
+                    let past = at + words.len();
+                    (past <= end
+                        && words
+                            .iter()
+                            .enumerate()
+                            .all(|(i, w)| token_is(lexed, at + i, w)))
                     .then_some((index, at, past))
+                })
             })
         })
-    })
 }
 
 /// With a second time read (`other`), "twice a day" in the text `pieces` makes both times daily
