@@ -1467,6 +1467,9 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "turn off the heating monday to friday at 8am", due("2026-03-30 08:00", "turn off the heating").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
         (BERLIN_FRI, En, "after the holiday, gym monday to friday at 7am", due("2026-03-30 07:00", "after the holiday, gym").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
         (MOSCOW, Ru, "проверять бронь с понедельника по пятницу в 9", due("2026-03-30 09:00", "проверять бронь").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
+        (MOSCOW, Ru, "завтра без двадцати семь разбудить детей", due("2026-03-28 06:40", "разбудить детей")),
+        (BERLIN_FRI, En, "walk the dog monday - friday at 7am", due("2026-03-30 07:00", "walk the dog").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
+        (MOSCOW, Ru, "завтра в 5 встреча с Олегом в кафе у метро на Тверской, нет, в 6", due("2026-03-28 18:00", "встреча с Олегом в кафе у метро на Тверской")),
         // More ways to take an hour back.
         (BERLIN_FRI, En, "ring the bank at 4, no sorry make it 5", due("2026-03-27 17:00", "ring the bank")),
         (BERLIN_FRI, En, "lunch with priya at 12:30, no actually 1:15", due("2026-03-27 13:15", "lunch with priya")),

@@ -64,10 +64,11 @@ fn closed(input: &str, word: &Word) -> bool {
 }
 
 /// Where the clause of the hour ending at word `first_end` ends: that word itself when a comma
-/// or a dash closes it ("at 5, no, 6") or two words taking it back follow it, or a few of the task's words later ("в 6 встреча с
-/// Олегом, нет, в 7"), none of them a number or a mark of an hour.
+/// or a dash closes it ("at 5, no, 6") or two words taking it back follow it, or up to ten of
+/// the task's words later ("в 6 встреча с Олегом в кафе, нет, в 7"), none of them a number or
+/// a marked hour.
 fn clause_end(input: &str, words: &[Word], first_end: usize) -> Option<usize> {
-    const MAX_WORDS_BETWEEN: usize = 6;
+    const MAX_WORDS_BETWEEN: usize = 10;
     // "at 4 no wait 4:30": two words or more take it back without a comma ("at 5 no 6" is
     // left alone).
     let unmistakable = TAKEN_BACK
@@ -79,9 +80,13 @@ fn clause_end(input: &str, words: &[Word], first_end: usize) -> Option<usize> {
     (first_end..words.len())
         .take(MAX_WORDS_BETWEEN + 1)
         .take_while(|&i| {
-            i == first_end
-                || !(words[i].folded.chars().any(|c| c.is_ascii_digit())
-                    || HOUR_MARKS.contains(&words[i].folded.as_str()))
+            let number = |i: usize| {
+                words
+                    .get(i)
+                    .is_some_and(|w| w.folded.chars().any(|c| c.is_ascii_digit()))
+            };
+            let marks_an_hour = HOUR_MARKS.contains(&words[i].folded.as_str()) && number(i + 1);
+            i == first_end || !(number(i) || marks_an_hour)
         })
         .find(|&i| closed(input, &words[i]))
 }
@@ -238,6 +243,10 @@ mod tests {
                 "в 6 вечера позвонить маме",
             ),
             ("в 6 встреча с Олегом, нет, в 7", "в 7 встреча с Олегом"),
+            (
+                "завтра в 5 встреча с Олегом в кафе у метро на Тверской, нет, в 6",
+                "завтра в 6 встреча с Олегом в кафе у метро на Тверской",
+            ),
             (
                 "pick up the suit from the tailor at 4 no wait 4:30",
                 "pick up the suit from the tailor at 4:30",

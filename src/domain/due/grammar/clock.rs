@@ -579,13 +579,28 @@ fn russian_half(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
 /// "без пятнадцати шесть", "без четверти шесть", "без 10 минут 6", "без пяти час".
 fn russian_without(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     c.eat(Key::Without).then_some(())?;
-    let minutes = if c.eat(Key::Quarter) {
-        15
-    } else {
+    if c.eat(Key::Quarter) {
+        return hour_after_without(c, 15);
+    }
+    // "без двадцати семь": the minutes are one word when the hour follows ("двадцати семь" is
+    // no 27 here).
+    let single = |c: &mut Cursor<'_>| {
+        let m = c.eat_pick(|k| match k {
+            Key::Count(n) => Some(n),
+            _ => None,
+        })?;
+        hour_after_without(c, m)
+    };
+    c.attempt(|c| {
         let m = count(c, 59)?;
         c.eat(Key::Unit(Unit::Minute));
-        m
-    };
+        hour_after_without(c, m)
+    })
+    .or_else(|| c.attempt(single))
+}
+
+/// The hour after "без N [минут]": "час" is one.
+fn hour_after_without(c: &mut Cursor<'_>, minutes: u32) -> Option<(u32, u32)> {
     let hour = if c.eat_word("час") {
         1
     } else {

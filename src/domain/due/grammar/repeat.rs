@@ -483,6 +483,7 @@ fn weekday_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         let joined = c.eat_word("to")
             || c.eat_word("through")
             || c.eat_word("thru")
+            || c.eat_punct('-')
             || (from && c.eat(Key::Po));
         joined.then(|| c.eat_pick(day)).flatten()?
     };
