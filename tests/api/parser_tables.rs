@@ -1470,6 +1470,14 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "завтра без двадцати семь разбудить детей", due("2026-03-28 06:40", "разбудить детей")),
         (BERLIN_FRI, En, "walk the dog monday - friday at 7am", due("2026-03-30 07:00", "walk the dog").every("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")),
         (MOSCOW, Ru, "завтра в 5 встреча с Олегом в кафе у метро на Тверской, нет, в 6", due("2026-03-28 18:00", "встреча с Олегом в кафе у метро на Тверской")),
+        // Set 10: terse forms.
+        (BERLIN_FRI, En, "remind me nxt wk to renew my id", due("2026-03-30 09:00", "renew my id")),
+        (BERLIN_FRI, En, "run every mon & thu 6:30am", due("2026-03-30 06:30", "run").every("FREQ=WEEKLY;BYDAY=MO,TH")),
+        (MOSCOW, Ru, "пн 8 утр отчёт Петровичу", due("2026-03-30 08:00", "отчёт Петровичу")),
+        (MOSCOW, Ru, "в пт в 8 веч той у Азиза", due("2026-03-27 20:00", "той у Азиза")),
+        (MOSCOW, Ru, "кружок по шахматам по сб в 11", due("2026-03-28 11:00", "кружок по шахматам").every("FREQ=WEEKLY;BYDAY=SA")),
+        (TASHKENT, Uz, "har dush 9 planerka", due("2026-03-30 09:00", "planerka").every("FREQ=WEEKLY;BYDAY=MO")),
+        (TASHKENT, Uz, "ert 9 da notarius", due("2026-03-28 09:00", "notarius")),
         // More ways to take an hour back.
         (BERLIN_FRI, En, "ring the bank at 4, no sorry make it 5", due("2026-03-27 17:00", "ring the bank")),
         (BERLIN_FRI, En, "lunch with priya at 12:30, no actually 1:15", due("2026-03-27 13:15", "lunch with priya")),

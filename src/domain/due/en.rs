@@ -154,6 +154,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("day", DayNoun),
     ("days", DayNoun),
     ("week", WeekNoun),
+    ("wk", WeekNoun),
     ("month", MonthNoun),
     ("at", At),
     ("on", On),

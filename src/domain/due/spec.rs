@@ -373,9 +373,9 @@ impl Spec {
     }
 }
 
-/// The one repeat that "every day" and a weekly repeat on some days said together mean: the
+/// The one repeat that "every day" and a weekly repeat on several days said together mean: the
 /// days ("every day at 7 from monday to friday", "mon-fri, every day"). Other pairs of repeats
-/// contradict.
+/// contradict, a single weekday too ("каждый день в 9 таблетки по пт" is no Fridays).
 fn narrowed(had: Repeat, new: Repeat) -> Option<Repeat> {
     let plain = |r: Repeat| r.every == 1 && !r.from_done;
     if !plain(had) || !plain(new) {
@@ -383,7 +383,9 @@ fn narrowed(had: Repeat, new: Repeat) -> Option<Repeat> {
     }
     match (had.kind, new.kind) {
         (RepeatRef::Daily, RepeatRef::Weekly(days))
-        | (RepeatRef::Weekly(days), RepeatRef::Daily) => {
+        | (RepeatRef::Weekly(days), RepeatRef::Daily)
+            if days.len() > 1 =>
+        {
             Some(Repeat::each(RepeatRef::Weekly(days)))
         }
         _ => None,

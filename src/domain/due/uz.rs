@@ -68,6 +68,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("kecha", Yesterday),
     ("bugun", Today),
     ("ertaga", Tomorrow),
+    ("ert", Tomorrow),
     ("ertadan", Tomorrow),
     // Russian days as Uzbek chats type them in the Latin script ("zavtra soat 10 da").
     ("zavtra", Tomorrow),

@@ -361,7 +361,7 @@ fn full_weekday(key: Key) -> Option<Weekday> {
 }
 
 /// A weekday's short form: `mon`, `пн`.
-fn short_weekday(key: Key) -> Option<Weekday> {
+pub(super) fn short_weekday(key: Key) -> Option<Weekday> {
     match key {
         Key::WeekdayShort(day) => Some(day),
         _ => None,

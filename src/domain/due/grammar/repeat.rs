@@ -16,7 +16,9 @@ use crate::domain::recurrence::{MAX_INTERVAL, WORKING_DAYS, WeekOfMonth};
 
 use super::super::keys::{Key, Period, Unit};
 use super::amount::standalone as amount;
-use super::calendar::{date_without_year, listed_weekday, week_of_month, weekday_key};
+use super::calendar::{
+    date_without_year, listed_weekday, short_weekday, week_of_month, weekday_key,
+};
 use super::clock;
 use super::number::count;
 use super::ordinal::day_ordinal;
@@ -35,7 +37,7 @@ pub(super) fn repeat(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         .or_else(|| c.attempt(every))
         .or_else(|| c.attempt(adverb))
         .or_else(|| c.attempt(once_per))
-        .or_else(|| c.attempt(plural_days))
+        .or_else(|| c.attempt(|c| plural_days(c, context)))
         .or_else(|| c.attempt(last_day_of_every_month))
         .or_else(|| c.attempt(nth_weekday_of_every_month))
         .or_else(|| c.attempt(day_of_every_month))
@@ -101,7 +103,8 @@ fn every(c: &mut Cursor<'_>) -> Option<Item> {
             .then_some(())
             .and_then(|()| each(RepeatRef::MonthlyLastDay));
     }
-    if let Some(days) = weekday_list(c) {
+    // "har dush": after "every" one Uzbek short form is its day too.
+    if let Some(days) = weekday_list(c).or_else(|| c.attempt(|c| weekday_run(c, listed_weekday))) {
         let _ = c.eat(Key::DayNoun) || c.eat(Key::DaysPlural);
         return each(RepeatRef::Weekly(days));
     }
@@ -410,9 +413,17 @@ fn from_done(span: Span) -> Option<Item> {
 
 /// `[on|по|в] weekdays|будням|будни`, `по рабочим дням`, `ish kunlari`, "on weekends", "по
 /// выходным", "dam olish kunlari", "on mondays", "по понедельникам и средам", "seshanba va
-/// payshanba kunlari". ("в выходные", "на выходных" are one weekend: a day.)
-fn plural_days(c: &mut Cursor<'_>) -> Option<Item> {
+/// payshanba kunlari", "по сб". ("в выходные", "на выходных" are one weekend: a day.)
+fn plural_days(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let po = c.eat(Key::Po);
+    // "по сб", "по пн и ср": short weekdays after "по" are every week on them, unless a repeat
+    // is read before ("каждый день в 9 по пт" ends on Friday).
+    if po
+        && !context.has_day
+        && let Some(days) = c.attempt(|c| list(c, short_weekday))
+    {
+        return each(RepeatRef::Weekly(days));
+    }
     let _ = po || c.eat(Key::On) || c.eat(Key::At);
     let kind = if c.eat(Key::WorkingDays) || c.eat_all(&[Key::Working, Key::DayNoun]) {
         RepeatRef::Weekdays
@@ -614,7 +625,7 @@ fn except_first(c: &mut Cursor<'_>) -> Option<Item> {
     let item = c
         .attempt(every)
         .or_else(|| c.attempt(adverb))
-        .or_else(|| c.attempt(plural_days))?;
+        .or_else(|| c.attempt(|c| plural_days(c, Context::default())))?;
     without(item, left_out)
 }
 
@@ -686,7 +697,7 @@ fn weekday_run(
     let short_forms = listed_only(c);
     let mut days = WeekdaySet::single(c.eat_pick(pick)?);
     while let Some(day) = c.attempt(|c| {
-        let _ = c.eat_punct(',') || c.eat_punct('/') || c.eat(Key::And);
+        let _ = c.eat_punct(',') || c.eat_punct('/') || c.eat_punct('&') || c.eat(Key::And);
         c.eat(Key::Every);
         (listed_only(c) == short_forms).then_some(())?;
         c.eat_pick(pick)
