@@ -61,15 +61,13 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         // "mart oyining oxirida", "mart oyi oxirida".
         c.eat(Key::MonthNoun);
         (c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun])).then_some(month)?
-    } else if let Some(last) = c.attempt(|c| {
-        // "yil oxirida" (at the year's end); "yil oxiri hisoboti" is a report.
-        let last = c.eat_pick(year_end)?;
-        let locative = matches!(c.word_at(c.pos()), Some("oxirida" | "охирида"));
-        (locative && c.eat(Key::End)).then_some(last)
-    }) {
-        last
     } else {
-        return None;
+        // "yil oxirida" (at the year's end); "yil oxiri hisoboti" is a report.
+        c.attempt(|c| {
+            let last = c.eat_pick(year_end)?;
+            let locative = matches!(c.word_at(c.pos()), Some("oxirida" | "охирида"));
+            (locative && c.eat(Key::End)).then_some(last)
+        })?
     };
     c.eat(Key::Da);
     Some(Item::Day(day))
