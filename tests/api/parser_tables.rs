@@ -1478,6 +1478,17 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "кружок по шахматам по сб в 11", due("2026-03-28 11:00", "кружок по шахматам").every("FREQ=WEEKLY;BYDAY=SA")),
         (TASHKENT, Uz, "har dush 9 planerka", due("2026-03-30 09:00", "planerka").every("FREQ=WEEKLY;BYDAY=MO")),
         (TASHKENT, Uz, "ert 9 da notarius", due("2026-03-28 09:00", "notarius")),
+        // What the review of the terse forms found.
+        (MOSCOW, Ru, "каждый день в 9 таблетки, в сб и вс тоже", due("2026-03-28 09:00", "таблетки, в сб и вс тоже").every("FREQ=DAILY")),
+        (MOSCOW, Ru, "по пт не работаем, предупредить клиентов в 15", due("2026-03-27 15:00", "по пт не работаем, предупредить клиентов")),
+        (MOSCOW, Ru, "в 5 встреча с Олегом, нет, в 3 корпусе", due("2026-03-27 17:00", "встреча с Олегом, нет, в 3 корпусе")),
+        (BERLIN_FRI, En, "at 5 meet Ann, no, at 3 Elm Road", due("2026-03-27 17:00", "meet Ann, no, at 3 Elm Road")),
+        (MOSCOW, Ru, "веч. смена в пн, позвонить бригадиру в 10", due("2026-03-30 10:00", "веч. смена позвонить бригадиру")),
+        (BERLIN_FRI, En, "nxt wk tue call bank", due("2026-03-31 09:00", "call bank")),
+        (MOSCOW, Ru, "по вт и по чт в 18 танцы", due("2026-03-31 18:00", "танцы").every("FREQ=WEEKLY;BYDAY=TU,TH")),
+        (BERLIN_FRI, En, "Dinner: thaw the chicken tomorrow at 8", due("2026-03-28 08:00", "Dinner: thaw the chicken")),
+        (TASHKENT, Uz, "har ju-jitsu mashg'ulotidan keyin soat 20 da cho'zilish", due("2026-03-27 20:00", "har ju-jitsu mashg'ulotidan keyin cho'zilish")),
+        (BERLIN_FRI, En, "mondays & thursdays at 7am gym", due("2026-03-30 07:00", "gym").every("FREQ=WEEKLY;BYDAY=MO,TH")),
         // More ways to take an hour back.
         (BERLIN_FRI, En, "ring the bank at 4, no sorry make it 5", due("2026-03-27 17:00", "ring the bank")),
         (BERLIN_FRI, En, "lunch with priya at 12:30, no actually 1:15", due("2026-03-27 13:15", "lunch with priya")),

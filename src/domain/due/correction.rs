@@ -165,11 +165,16 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
         let counted_before = words[..at - 1]
             .iter()
             .any(|w| w.folded.chars().all(|c| c.is_ascii_digit()));
-        let plainly = own_mark
-            || second_ending.is_some()
-            || (!counted_before
-                && (closed(input, &words[second_end])
-                    || next.is_none_or(|w| DAY_WORDS.contains(&w.folded.as_str()))));
+        // After the task's words a marked number may be a place ("…, нет, в 3 корпусе", "…, no,
+        // at 3 Elm Road"): there the hour must end its clause or have its own ending.
+        let across_words = clause_end > first_end;
+        let ends_clause = closed(input, &words[second_end])
+            || next.is_none_or(|w| DAY_WORDS.contains(&w.folded.as_str()));
+        let plainly = if across_words {
+            second_ending.is_some() || (ends_clause && (own_mark || !counted_before))
+        } else {
+            own_mark || second_ending.is_some() || (!counted_before && ends_clause)
+        };
         if !plainly {
             continue;
         }
@@ -276,6 +281,8 @@ mod tests {
             "at 5, no",
             "at 3 pick up the kids, no wait, 3 kids and their bags",
             "в 6 встреча с Олегом, нет, с Петей",
+            "в 5 встреча с Олегом, нет, в 3 корпусе",
+            "at 5 meet Ann, no, at 3 Elm Road",
         ] {
             assert!(matches!(corrected(input), Cow::Borrowed(_)), "{input}");
         }

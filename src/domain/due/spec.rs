@@ -1,7 +1,7 @@
 //! What a time phrase says, gathered from its parts, and which parts
 //! contradict each other.
 
-use chrono::Weekday;
+use chrono::{Weekday, WeekdaySet};
 use chrono_tz::Tz;
 
 use super::grammar::{Clock, DayRef, Item, PeriodWord, RelativeGuess, Repeat, RepeatRef, Span};
@@ -373,9 +373,11 @@ impl Spec {
     }
 }
 
-/// The one repeat that "every day" and a weekly repeat on several days said together mean: the
-/// days ("every day at 7 from monday to friday", "mon-fri, every day"). Other pairs of repeats
-/// contradict, a single weekday too ("каждый день в 9 таблетки по пт" is no Fridays).
+/// The one repeat that "every day" and a weekly repeat on a span of days said together mean:
+/// the days ("every day at 7 from monday to friday", "mon-fri, every day"). Other pairs of
+/// repeats contradict: a single weekday ("каждый день в 9 таблетки по пт" is no Fridays) and
+/// days left out or added ("every day at 8 except sat and sun", "кроме пн и ср", "в сб и вс
+/// тоже") are no span.
 fn narrowed(had: Repeat, new: Repeat) -> Option<Repeat> {
     let plain = |r: Repeat| r.every == 1 && !r.from_done;
     if !plain(had) || !plain(new) {
@@ -384,12 +386,23 @@ fn narrowed(had: Repeat, new: Repeat) -> Option<Repeat> {
     match (had.kind, new.kind) {
         (RepeatRef::Daily, RepeatRef::Weekly(days))
         | (RepeatRef::Weekly(days), RepeatRef::Daily)
-            if days.len() > 1 =>
+            if is_span(days) =>
         {
             Some(Repeat::each(RepeatRef::Weekly(days)))
         }
         _ => None,
     }
+}
+
+/// Whether `days` are three or more days in a row (around the week's end too): a span said as
+/// one ("monday to friday", "tue-sat").
+fn is_span(days: WeekdaySet) -> bool {
+    let in_row = days
+        .iter(Weekday::Mon)
+        .filter(|day| !days.contains(day.pred()))
+        .count()
+        == 1;
+    days.len() >= 3 && (days.len() == 7 || in_row)
 }
 
 /// A repeat that `day` completes: "every week" + "monday", "every month" + "the 15th" or

@@ -25,6 +25,9 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     } else if c.eat_all(&[Key::Next, Key::WeekNoun]) {
         if c.eat(Key::End) {
             DayRef::NextWeekEnd
+        } else if let Some(day) = c.eat_pick(short_weekday) {
+            // "nxt wk tue": that day of next week.
+            DayRef::Weekday { day, next: true }
         } else {
             DayRef::NextWeek
         }

@@ -103,8 +103,12 @@ fn every(c: &mut Cursor<'_>) -> Option<Item> {
             .then_some(())
             .and_then(|()| each(RepeatRef::MonthlyLastDay));
     }
-    // "har dush": after "every" one Uzbek short form is its day too.
-    if let Some(days) = weekday_list(c).or_else(|| c.attempt(|c| weekday_run(c, listed_weekday))) {
+    // "har dush": after "every" one Uzbek short form is its day too, but not the start of a
+    // hyphenated word ("har ju-jitsu mashg'ulotidan keyin").
+    let single_listed = |c: &mut Cursor<'_>| {
+        weekday_run(c, listed_weekday).filter(|_| !c.has_punct_at(c.pos(), '-'))
+    };
+    if let Some(days) = weekday_list(c).or_else(|| c.attempt(single_listed)) {
         let _ = c.eat(Key::DayNoun) || c.eat(Key::DaysPlural);
         return each(RepeatRef::Weekly(days));
     }
@@ -416,11 +420,12 @@ fn from_done(span: Span) -> Option<Item> {
 /// payshanba kunlari", "по сб". ("в выходные", "на выходных" are one weekend: a day.)
 fn plural_days(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let po = c.eat(Key::Po);
-    // "по сб", "по пн и ср": short weekdays after "по" are every week on them, unless a repeat
-    // is read before ("каждый день в 9 по пт" ends on Friday).
+    // "по сб в 11", "по пн и ср в 8": short weekdays after "по" before a time are every week on
+    // them, unless a repeat is read before ("каждый день в 9 по пт" ends on Friday); "по пт не
+    // работаем" is text.
     if po
         && !context.has_day
-        && let Some(days) = c.attempt(|c| list(c, short_weekday))
+        && let Some(days) = c.attempt(|c| list(c, short_weekday).filter(|_| time_follows(c)))
     {
         return each(RepeatRef::Weekly(days));
     }
@@ -508,18 +513,12 @@ fn weekday_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || c.eat_word("inclusive");
     let repeated_after = !repeating && c.attempt(every_day).is_some();
     let scheduled = {
-        let mut ahead = c.clone();
-        let at_a_time = Context {
-            has_day: true,
-            ..Context::default()
-        };
         let mut clause = (0..start).rev().take_while(|&i| {
             ![',', '.', ';', ':', '!', '?']
                 .iter()
                 .any(|&p| c.has_punct_at(i, p))
         });
-        clock::time(&mut ahead, at_a_time).is_some()
-            && !clause.any(|i| c.word_at(i).is_some_and(names_a_stretch))
+        time_follows(c) && !clause.any(|i| c.word_at(i).is_some_and(names_a_stretch))
     };
     (repeating || repeated_after || plurals || context.has_day || scheduled)
         .then(|| each(RepeatRef::Weekly(range(first, last))))?
@@ -719,13 +718,24 @@ fn pick_named(key: Key, pick: impl Fn(Key) -> Option<Weekday>) -> Option<Weekday
 fn list(c: &mut Cursor<'_>, pick: impl Fn(Key) -> Option<Weekday> + Copy) -> Option<WeekdaySet> {
     let mut days = WeekdaySet::single(c.eat_pick(pick)?);
     while let Some(day) = c.attempt(|c| {
-        let _ = c.eat_punct(',') || c.eat(Key::And);
-        c.eat(Key::Every);
+        let _ = c.eat_punct(',') || c.eat_punct('&') || c.eat(Key::And);
+        // "по вт и по чт", "every monday and every friday".
+        let _ = c.eat(Key::Every) || c.eat(Key::Po);
         c.eat_pick(pick)
     }) {
         days.insert(day);
     }
     Some(days)
+}
+
+/// Whether a time of day comes next ("… в 11", "… at 9:45"); nothing is consumed.
+fn time_follows(c: &Cursor<'_>) -> bool {
+    let mut ahead = c.clone();
+    let at_a_time = Context {
+        has_day: true,
+        ..Context::default()
+    };
+    clock::time(&mut ahead, at_a_time).is_some()
 }
 
 /// A day of the month in words before its noun: "второе число", "пятого числа".
