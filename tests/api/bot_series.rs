@@ -94,7 +94,7 @@ async fn series_an_end_date_is_never_passed() {
     let card = app
         .say(
             ann,
-            &format!("every day at {hour}:00 stretch until {until}"),
+            &format!("every day at {hour:02}:00 stretch until {until}"),
         )
         .await;
     let shown = last_day.format("%-d %B %Y");
@@ -118,7 +118,7 @@ async fn series_after_done_counts_from_the_press_of_done() {
     app.say(ann, &format!("/tz {}", zone.name())).await;
     let local = Utc::now().with_timezone(&zone);
     let card = app
-        .say(ann, &format!("water plants every! 3 days at {hour}:00"))
+        .say(ann, &format!("water plants every! 3 days at {hour:02}:00"))
         .await;
     assert!(
         text(&card).contains("Repeats: every 3 days, counted from each Done"),
@@ -173,7 +173,7 @@ async fn series_a_paused_repeat_fires_nothing_and_resumes_once_at_its_next_time(
     let (zone, hour) = zone_and_past_hour();
     app.say(ann, &format!("/tz {}", zone.name())).await;
     let card = app
-        .say(ann, &format!("every day at {hour}:00 stretch"))
+        .say(ann, &format!("every day at {hour:02}:00 stretch"))
         .await;
     let id = task_id(&card);
     let reminder = next_reminder(&app, ann, card.message_id).await;
@@ -288,7 +288,7 @@ async fn series_undoing_a_recurring_done_puts_the_occurrence_back() {
     let (zone, hour) = zone_and_past_hour();
     app.say(ann, &format!("/tz {}", zone.name())).await;
     let card = app
-        .say(ann, &format!("every day at {hour}:00 stretch 3 times"))
+        .say(ann, &format!("every day at {hour:02}:00 stretch 3 times"))
         .await;
     let id = task_id(&card);
     let stored = || async {
