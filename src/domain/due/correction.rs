@@ -77,14 +77,14 @@ fn clause_end(input: &str, words: &[Word], first_end: usize) -> Option<usize> {
     if unmistakable {
         return Some(first_end);
     }
+    let number = |i: usize| {
+        words
+            .get(i)
+            .is_some_and(|w| w.folded.chars().any(|c| c.is_ascii_digit()))
+    };
     (first_end..words.len())
         .take(MAX_WORDS_BETWEEN + 1)
         .take_while(|&i| {
-            let number = |i: usize| {
-                words
-                    .get(i)
-                    .is_some_and(|w| w.folded.chars().any(|c| c.is_ascii_digit()))
-            };
             let marks_an_hour = HOUR_MARKS.contains(&words[i].folded.as_str()) && number(i + 1);
             i == first_end || !(number(i) || marks_an_hour)
         })
@@ -200,7 +200,7 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
             _ => String::new(),
         };
         // "в 6 встреча с Олегом, нет, в 7": the task's words stay after the hour.
-        let between = if clause_end > first_end {
+        let between = if across_words {
             let words_between = &input[words[first_end + 1].start..words[clause_end].end];
             format!(" {}", words_between.trim_end_matches([',', ';', '—', '-']))
         } else {

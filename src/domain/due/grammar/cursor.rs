@@ -179,14 +179,14 @@ impl Lexed {
     /// both. A dinner is no cue here: "call mom at 9 about dinner" is about dinner, not at it
     /// (see [`Lexed::opens_with_dinner`]), while "breakfast at 8" is not at 20:00.
     pub fn cue(&self) -> Option<Period> {
-        let morning_cue = (0..self.len()).any(|i| self.has(i, Key::MorningCue))
-            || (0..self.len()).any(|i| self.gets_up(i));
         // "веч." and "утр." stand for "вечера", "утра" after an hour; elsewhere they are
         // adjectives ("веч. смена", an evening shift) and no cue.
         let abbreviated =
             |i: usize| matches!(self.token(i).and_then(Token::word), Some("веч" | "утр"));
         let any = |key: Key| (0..self.len()).any(|i| self.has(i, key) && !abbreviated(i));
-        let morning = morning_cue || any(Key::Period(Period::Morning));
+        let morning = any(Key::MorningCue)
+            || any(Key::Period(Period::Morning))
+            || (0..self.len()).any(|i| self.gets_up(i));
         let evening = any(Key::Period(Period::Evening));
         match (morning, evening) {
             (true, false) => Some(Period::Morning),
@@ -196,8 +196,8 @@ impl Lexed {
     }
 
     /// Whether a dinner opens the message ("dinner at Nando's saturday 8", "ужин у родителей в
-    /// субботу в 7"; not as a label, "Dinner: thaw the chicken tomorrow at 8"): a cue of the evening for an hour a dinner is at (5 to 8, see
-    /// `dinner_cue` in the due module).
+    /// субботу в 7"; not as a label, "Dinner: thaw the chicken tomorrow at 8"): a cue of the
+    /// evening for an hour a dinner is at (5 to 8, see `dinner_cue` in the due module).
     pub fn opens_with_dinner(&self) -> bool {
         let labelled = self.token(1).and_then(Token::punct) == Some(':');
         !labelled
