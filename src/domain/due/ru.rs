@@ -112,6 +112,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("мне", Me),
     ("вчера", Yesterday),
     ("сегодня", Today),
+    ("сег", Today),
     ("завтра", Tomorrow),
     ("послезавтра", DayAfterTomorrow),
     ("понедельник", Weekday(Mon)),

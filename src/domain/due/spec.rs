@@ -113,6 +113,18 @@ impl Spec {
                     return true;
                 }
                 if self.repeat.is_none()
+                    && self.starting.is_none()
+                    && let Some(day) = self.day
+                    && elapsed_repeat_starts(repeat, day)
+                {
+                    self.day = None;
+                    self.starting = Some(day);
+                    self.repeat = Some(repeat);
+                    self.period = period.or(self.period);
+                    self.parts += 1;
+                    return true;
+                }
+                if self.repeat.is_none()
                     && period.is_none()
                     && let Some(day) = self.day
                     && let Some(joined) = join(repeat, day)
@@ -163,6 +175,10 @@ impl Spec {
     /// Whether `day` joined the repeat or the "next week" already there (and was taken in).
     fn joined_day(&mut self, day: DayRef) -> bool {
         if let Some(repeat) = self.repeat {
+            if self.starting.is_none() && elapsed_repeat_starts(repeat, day) {
+                self.starting = Some(day);
+                return true;
+            }
             let Some(joined) = join(repeat, day) else {
                 return false;
             };
@@ -403,6 +419,18 @@ fn is_span(days: WeekdaySet) -> bool {
         .count()
         == 1;
     days.len() >= 3 && (days.len() == 7 || in_row)
+}
+
+/// Whether a day said with a repeat of hours is the day it starts ("every 2 hours from 10am
+/// tomorrow", "завтра каждые 3 часа с 8"): tomorrow, the day after or a date; a weekday may say
+/// which days it runs on, and minutes ("every 10 minutes tomorrow") a nag for that day only,
+/// which the bot does not read.
+fn elapsed_repeat_starts(repeat: Repeat, day: DayRef) -> bool {
+    repeat.kind == RepeatRef::Hourly
+        && matches!(
+            day,
+            DayRef::Tomorrow | DayRef::DayAfterTomorrow | DayRef::Date { .. }
+        )
 }
 
 /// A repeat that `day` completes: "every week" + "monday", "every month" + "the 15th" or

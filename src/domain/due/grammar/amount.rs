@@ -144,7 +144,31 @@ fn amount(c: &mut Cursor<'_>) -> Option<Span> {
     }) {
         total = total.plus(more);
     }
+    if let Some(minutes) = c.attempt(minutes_after_hours) {
+        total = total.plus(minutes);
+    }
     Some(total)
+}
+
+/// The minutes people say after hours without their unit: "через час двадцать", "in an hour
+/// 20", "через 2 часа 15" (5 to 55, as people count minutes). Not a number that counts
+/// something ("через час 2 таблетки") or opens a time ("через час 20:15").
+fn minutes_after_hours(c: &mut Cursor<'_>) -> Option<Span> {
+    let after_hours = c.pos() > 0 && c.has_at(c.pos() - 1, Key::Unit(Unit::Hour));
+    if !after_hours {
+        return None;
+    }
+    let minutes = match c.attempt(|c| number_word(c).filter(|(_, case)| *case == Case::Plain)) {
+        Some((n, _)) => u64::from(n),
+        None => c.eat_number().filter(|(_, digits)| *digits <= 2)?.0,
+    };
+    let counts = c.is_at(c.pos(), unit_key)
+        || c.has_at(c.pos(), Key::Measure)
+        || c.has_at(c.pos(), Key::Times)
+        || c.has_punct_at(c.pos(), ':')
+        || c.has_punct_at(c.pos(), '.');
+    ((5..60).contains(&minutes) && minutes.is_multiple_of(5) && !counts).then_some(())?;
+    Span::of(minutes * 10, Unit::Minute)
 }
 
 /// "10 minutes", "an hour", "1.5 hours", "half an hour", "полчаса", "пол часа",

@@ -49,6 +49,8 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         } else if let Some(last) = marked.then(|| c.eat_pick(year_end)).flatten() {
             // "at the end of the year", "в конце года"; "end of the year party" is a party.
             last
+        } else if let Some(last) = marked.then(|| c.attempt(next_year_end)).flatten() {
+            last
         } else {
             month_named(c)?
         }
@@ -74,6 +76,18 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     };
     c.eat(Key::Da);
     Some(Item::Day(day))
+}
+
+/// "next year" after "the end of": 31 December of next year ("в конце следующего года").
+fn next_year_end(c: &mut Cursor<'_>) -> Option<DayRef> {
+    c.eat(Key::Next).then_some(())?;
+    c.eat_pick(year_end)?;
+    let year = c.today()?.year() + 1;
+    Some(DayRef::Date {
+        day: 31,
+        month: 12,
+        year: u64::try_from(year).ok(),
+    })
 }
 
 /// A quarter of the year: "quarter", "квартала", "chorak", "kvartal".
@@ -222,6 +236,11 @@ pub(super) fn day_word(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             })
         })
         .or_else(|| {
+            // "после завтра": the day after tomorrow typed as two words.
+            c.eat_all_words(&["после", "завтра"])
+                .then_some(DayRef::DayAfterTomorrow)
+        })
+        .or_else(|| {
             // "the day after tomorrow", and "after tomorrow" as English learnt from Russian or
             // Uzbek says it.
             c.eat(Key::The);
@@ -295,7 +314,7 @@ pub(super) fn weekday(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
                     day,
                     time_follows(c) || (day_at_the_end && c.at_message_end()),
                 ),
-                None => (c.eat_pick(listed_only)?, soat_follows(c)),
+                None => (c.eat_pick(listed_only)?, soat_follows(c) || kuni_follows(c)),
             };
             if !(prefixed || (timed && !after_the)) {
                 return None;
@@ -330,6 +349,12 @@ fn time_follows(c: &Cursor<'_>) -> bool {
 fn soat_follows(c: &Cursor<'_>) -> bool {
     let mut ahead = c.clone();
     (ahead.eat_word("soat") || ahead.eat_word("соат")) && ahead.peek_number()
+}
+
+/// Whether Uzbek "kuni" (the day of) comes next ("keyingi hafta sesh kuni"); nothing is
+/// consumed.
+fn kuni_follows(c: &Cursor<'_>) -> bool {
+    matches!(c.word_at(c.pos()), Some("kuni" | "куни"))
 }
 
 /// An Uzbek weekday's short form that is a weekday only in a list or before a time: `du`, `sha`.

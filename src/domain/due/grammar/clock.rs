@@ -41,10 +41,17 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // "сегодня до 18 отправить", "в пятницу после 19": by or from an hour, after a day, before a
     // verb or the phrase's end ("завтра до 5 человек", "сегодня до 20 страниц", "завтра после 5
     // подходов" count).
+    // Without a day, only Russian's hour of the afternoon or evening on the 24-hour clock ("после
+    // 19 в пятницу", "до 18 сдать отчёт"; "до 5 раз" counts, English "call after 20" is no time).
     let by_hour = |c: &mut Cursor<'_>| {
-        ((c.eat(Key::Until) || c.eat(Key::AfterPrep)) && c.peek_number()).then_some(())
+        let russian = matches!(c.word_at(c.pos()), Some("после" | "до"));
+        let by = c.eat(Key::Until) || c.eat(Key::AfterPrep);
+        let mut ahead = c.clone();
+        let hour = ahead.eat_number().filter(|(_, digits)| *digits <= 2);
+        let afternoon = hour.is_some_and(|(hour, _)| (13..=23).contains(&hour));
+        (by && hour.is_some() && (context.has_day || (russian && afternoon))).then_some(())
     };
-    let by = !at && context.has_day && c.attempt(by_hour).is_some();
+    let by = !at && c.attempt(by_hour).is_some();
     let marked = at || approx || about;
     // "на завтра на 10", "будильник завтра на 6": "на" after a day marks a time that ends the
     // phrase ("на 4 человека" stays a count).
@@ -106,9 +113,13 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             }));
         }
     }
-    // "besh yarimda", "soat 10 yarimda": half past, after words or digits.
-    let half =
-        c.attempt(|c| (c.eat(Key::HalfAt) || c.eat_all(&[Key::Half, Key::Da])).then_some(30));
+    // "besh yarimda", "soat 10 yarimda", "в 3 с половиной": half past, after words or digits.
+    let half = c.attempt(|c| {
+        let said = c.eat(Key::HalfAt)
+            || c.eat_all(&[Key::Half, Key::Da])
+            || c.eat_all_words(&["с", "половиной"]);
+        said.then_some(30)
+    });
     // "10:00", "7.30", "10-30": a clock's face, read on the 24-hour clock as everywhere the bot
     // is used.
     let face = (!in_words && half.is_none())
@@ -202,8 +213,10 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         || (on_a_day && c.ends_phrase())
         || by
         || (c.peek_pick(period_key) && (1..=12).contains(&hour));
-    // "в пятницу после 7 вечера": the hour's part of the day may follow.
-    if by && !(c.ends_phrase() || before_infinitive(c) || c.peek_pick(period_key)) {
+    // "в пятницу после 7 вечера": the hour's part of the day may follow, or a day ("после 19 в
+    // пятницу").
+    if by && !(c.ends_phrase() || before_infinitive(c) || c.peek_pick(period_key) || day_follows(c))
+    {
         return None;
     }
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
@@ -243,6 +256,18 @@ fn counts_a_noun(c: &Cursor<'_>, number: u64) -> bool {
     } else {
         word.chars().count() >= 3 && word.ends_with('s') && !ends(&["ss", "us", "is", "'s"])
     }
+}
+
+/// Whether a day comes next, perhaps after "в" or "on" ("в пятницу", "завтра"); nothing is
+/// consumed.
+fn day_follows(c: &Cursor<'_>) -> bool {
+    let mut ahead = c.clone();
+    let _ = ahead.eat(Key::At) || ahead.eat(Key::On);
+    let day = |k: Key| {
+        let named = matches!(k, Key::Today | Key::Tomorrow | Key::DayAfterTomorrow);
+        (named || super::calendar::weekday_key(k).is_some()).then_some(())
+    };
+    ahead.peek_pick(day)
 }
 
 /// Whether the word at the cursor is a Russian verb in the infinitive ("отправить", "забрать",
@@ -726,6 +751,20 @@ pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let word_pos = c.pos();
     if !prefixed && counted_noun(c, word_pos) {
         return None;
+    }
+    // Uzbek "kech" (late) before an hour is the evening: "bugun kech 9 da", "kech soat 10 da".
+    if c.attempt(|c| {
+        let late = c.eat_word("kech") || c.eat_word("кеч");
+        let mut ahead = c.clone();
+        let _ = ahead.eat_word("soat") || ahead.eat_word("соат");
+        (late && ahead.peek_number()).then_some(())
+    })
+    .is_some()
+    {
+        return Some(Item::Period {
+            period: Period::Evening,
+            word: PeriodWord::Noun,
+        });
     }
     let period = c.eat_pick(period_key)?;
     // "kechki ovqat(ga)" is dinner, a thing to do, no time ("kechki ovqatga soat 7 da borish");

@@ -486,19 +486,21 @@ fn weekday_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         Key::WeekdayPlural(day) => Some(day),
         _ => None,
     };
-    let day = |k| weekday_key(k).or(plural(k));
+    let day = |k| listed_weekday(k).or(plural(k));
     let repeating = c.attempt(every_day).is_some() || c.eat(Key::Every);
     let start = c.pos();
     let from = c.eat(Key::From) || c.eat_word("с") || c.eat_word("со");
     let first_at = c.pos();
     let first = c.eat_pick(day)?;
     let last = if c.has_at(first_at, Key::FromSuffix) {
-        let last = c.eat_pick(weekday_key)?;
+        let last = c.eat_pick(listed_weekday)?;
         c.has_at(c.pos() - 1, Key::UntilSuffix).then_some(last)?
     } else {
         let joined = c.eat_word("to")
             || c.eat_word("through")
             || c.eat_word("thru")
+            || c.eat_word("till")
+            || c.eat_word("til")
             || c.eat_punct('-')
             || (from && c.eat(Key::Po));
         joined.then(|| c.eat_pick(day)).flatten()?
