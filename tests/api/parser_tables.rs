@@ -1560,6 +1560,9 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "после 19 в пятницу позвонить", due("2026-03-27 19:00", "позвонить")),
         (MOSCOW, Ru, "до 18 сдать отчёт", due("2026-03-27 18:00", "сдать отчёт")),
         (MOSCOW, Ru, "детям до 14 лет бесплатно, купить билеты завтра", due("2026-03-28 09:00", "детям до 14 лет бесплатно, купить билеты")),
+        (MOSCOW, Ru, "созвон завтра в 5, хотя нет, лучше в полшестого", due("2026-03-28 17:30", "созвон")),
+        (BERLIN_FRI, En, "every day at 9 pills until friday", due("2026-03-28 09:00", "pills").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260403")),
+        (MOSCOW, Ru, "каждый день в 9 таблетки до пятницы", due("2026-03-28 09:00", "таблетки").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260403")),
         // ==== Repeats across DST in the southern hemisphere (Sydney) ====
         (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),
         (SYDNEY_APR, En, "every 2 days at 9 walk", due("2026-04-05 09:00", "walk").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260405").utc("2026-04-04 23:00")),

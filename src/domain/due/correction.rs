@@ -102,6 +102,59 @@ fn is_hour(word: &str) -> bool {
     digits(hour, 24) && minutes.len() == 2 && digits(minutes, 59)
 }
 
+/// Whether `word` is an hour in words, which a correction may say after its own "at" or "в" ("…,
+/// хотя нет, лучше в полшестого", "at 5, no, at six").
+fn is_hour_in_words(word: &str) -> bool {
+    const HOURS: &[&str] = &[
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "noon",
+        "midnight",
+        "час",
+        "два",
+        "три",
+        "четыре",
+        "пять",
+        "шесть",
+        "семь",
+        "восемь",
+        "девять",
+        "десять",
+        "одиннадцать",
+        "двенадцать",
+        "полдень",
+        "полночь",
+    ];
+    const ORDINALS: &[&str] = &[
+        "первого",
+        "второго",
+        "третьего",
+        "четвертого",
+        "пятого",
+        "шестого",
+        "седьмого",
+        "восьмого",
+        "девятого",
+        "десятого",
+        "одиннадцатого",
+        "двенадцатого",
+    ];
+    HOURS.contains(&word)
+        || word
+            .strip_prefix("пол")
+            .is_some_and(|ordinal| ORDINALS.contains(&ordinal))
+}
+
 /// An hour without an am/pm typed onto it.
 fn bare(word: &str) -> &str {
     word.strip_suffix("am")
@@ -154,7 +207,9 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
             .get(after)
             .is_some_and(|w| HOUR_MARKS.contains(&w.folded.as_str()));
         let hour = if own_mark { after + 1 } else { after };
-        if !words.get(hour).is_some_and(|w| is_hour(&w.folded)) {
+        let is_said_hour =
+            |w: &Word| is_hour(&w.folded) || (own_mark && is_hour_in_words(&w.folded));
+        if !words.get(hour).is_some_and(is_said_hour) {
             continue;
         }
         let second_ending = ending_after(&words, hour);
@@ -175,7 +230,10 @@ pub(super) fn corrected(input: &str) -> Cow<'_, str> {
         } else {
             own_mark || second_ending.is_some() || (!counted_before && ends_clause)
         };
-        if !plainly {
+        // An hour in words must end its clause or have its own ending ("at 5, no, at one point
+        // …" is no hour).
+        let in_words = !is_hour(&words[hour].folded);
+        if !plainly || (in_words && second_ending.is_none() && !ends_clause) {
             continue;
         }
         // "в 5, нет, в 6" keeps the second "в"; "at 5, no wait, 6" the first "at".
@@ -260,6 +318,11 @@ mod tests {
                 "soat 5 da Dilnoza bilan uchrashuv, yo'q, 6 da",
                 "soat 6 da Dilnoza bilan uchrashuv",
             ),
+            (
+                "завтра в 5, хотя нет, лучше в полшестого",
+                "завтра в полшестого",
+            ),
+            ("call mum at 5, no, at six", "call mum at six"),
         ] {
             assert_eq!(corrected(input), want, "{input}");
         }
@@ -271,6 +334,7 @@ mod tests {
             "call the vet at 5 no 6",
             "room 5, no 6",
             "at 5, no problem",
+            "at 5, no, at one point call her",
             "buy 5, no wait, 6 eggs",
             "at 5, no wait, 60 people",
             "standup at 9, actually 15 min earlier",

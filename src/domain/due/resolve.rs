@@ -300,7 +300,24 @@ fn recurrence(
     }
     if let Some(day) = spec.until {
         // "с понедельника до пятницы": the Friday after the first day.
-        let until = named_date(day, sought_from(start, now, tz), tz, notes)?;
+        let from = sought_from(start, now, tz);
+        let mut until = named_date(day, from, tz, notes)?;
+        // "every day at 9 pills until friday" said on a Friday after 9: the next Friday, since
+        // today's, a day it runs on, ends it before it starts ("every monday until friday" said
+        // on a Friday stays refused).
+        let local_date = |at: DateTime<Utc>| to_local(tz, at).date();
+        let first = rule
+            .first_occurrence(from, tz)
+            .map(|first| local_date(first.at));
+        let runs_on_until = rule
+            .first_occurrence(resolve_local(tz, until.and_time(NaiveTime::MIN)), tz)
+            .is_some_and(|on| local_date(on.at) == until);
+        if matches!(day, DayRef::Weekday { next: false, .. })
+            && runs_on_until
+            && first.is_some_and(|f| f > until)
+        {
+            until = until.checked_add_days(Days::new(7)).ok_or_else(too_far)?;
+        }
         rule = rule.ending(End::Until(until)).map_err(rule_error)?;
     }
     if let Some(count) = spec.count {
