@@ -123,6 +123,7 @@
 
 mod choice;
 mod correction;
+mod cue;
 mod edit;
 mod en;
 mod grammar;
@@ -526,7 +527,9 @@ fn read_phrase(
             (lexed, found)
         }
     };
-    let cue = lexed.cue().or_else(|| event_cue(&lexed, found.spec.clock));
+    let cue = lexed
+        .cue()
+        .or_else(|| event_cue(&lexed, &found.text, found.spec.clock));
     let mut resolved = resolve::resolve(&found.spec, cue, now, tz)?;
     // A part of the day said with the first time is its own, not a cue for the second ("в 10
     // утра и в 4": 16:00).
@@ -556,17 +559,20 @@ fn read_phrase(
     Ok((found, resolved, second))
 }
 
-/// The evening, for an hour said without am/pm that the event the message names is at: from 5
-/// to 8 in a message a dinner opens or that names a party ("dinner at Nando's saturday 8",
-/// "office party friday at 7" are 20:00, 19:00), from 8 to 11 when it names bedtime or a night
-/// shift ("bedtime pills at 10" is 22:00); not for other hours, which such events are not at
-/// ("dinner reservation call restaurant tomorrow at 10" is 10:00).
-fn event_cue(lexed: &grammar::Lexed, clock: Option<grammar::Clock>) -> Option<keys::Period> {
+/// The evening, for an hour said without am/pm that the event of the message is at: from 5 to 8
+/// in a message a dinner opens ("dinner at Nando's saturday 8" is 20:00; not "dinner
+/// reservation call restaurant tomorrow at 10"), and as the task `text` names a party, a night
+/// shift or bedtime ([`cue::event_cue`]).
+fn event_cue(
+    lexed: &grammar::Lexed,
+    text: &str,
+    clock: Option<grammar::Clock>,
+) -> Option<keys::Period> {
     let hour = clock.filter(|c| c.meridiem.is_none()).map(|c| c.hour)?;
-    let evening_event =
-        (5..=8).contains(&hour) && (lexed.opens_with_dinner() || lexed.names_a_party());
-    let late = (8..=11).contains(&hour) && lexed.names_bedtime();
-    (evening_event || late).then_some(keys::Period::Evening)
+    let dinner = (5..=8).contains(&hour) && lexed.opens_with_dinner();
+    dinner
+        .then_some(keys::Period::Evening)
+        .or_else(|| cue::event_cue(text, hour))
 }
 
 /// Parses a task message such as "pay rent tomorrow 9:00", "через 2 часа

@@ -45,7 +45,11 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let span = amount(c)?;
     // "15 daq dan keyin": the ablative typed apart from its unit.
     let _ = c.eat_word("dan") || c.eat_word("дан");
-    (c.eat(Key::Later) || c.eat_all(&[Key::From, Key::Now])).then_some(Item::Relative(span))
+    // "3 weeks from today" counts from now as "from now" does.
+    let later = c.eat(Key::Later)
+        || c.eat_all(&[Key::From, Key::Now])
+        || c.eat_all(&[Key::From, Key::Today]);
+    later.then_some(Item::Relative(span))
 }
 
 /// "same time tomorrow", "this time next week", "завтра в это же время", "ertaga shu vaqtda":
@@ -150,9 +154,10 @@ fn amount(c: &mut Cursor<'_>) -> Option<Span> {
     Some(total)
 }
 
-/// The minutes people say after hours without their unit: "через час двадцать", "in an hour
-/// 20", "через 2 часа 15" (5 to 55, as people count minutes). Not a number that counts
-/// something ("через час 2 таблетки") or opens a time ("через час 20:15").
+/// The minutes people say after hours without their unit: "через час двадцать выключить", "через
+/// 2 часа 15", "in an hour 20" (5 to 55, as people count minutes), before a Russian verb, a
+/// comma or the message's end. Not a number that counts something ("через час 5 страниц", "in 2
+/// hours 10 push ups"), a date ("через 2 часа 25 декабря") or opens a time ("через час 20:15").
 fn minutes_after_hours(c: &mut Cursor<'_>) -> Option<Span> {
     let after_hours = c.pos() > 0 && c.has_at(c.pos() - 1, Key::Unit(Unit::Hour));
     if !after_hours {
@@ -162,12 +167,10 @@ fn minutes_after_hours(c: &mut Cursor<'_>) -> Option<Span> {
         Some((n, _)) => u64::from(n),
         None => c.eat_number().filter(|(_, digits)| *digits <= 2)?.0,
     };
-    let counts = c.is_at(c.pos(), unit_key)
-        || c.has_at(c.pos(), Key::Measure)
-        || c.has_at(c.pos(), Key::Times)
-        || c.has_punct_at(c.pos(), ':')
-        || c.has_punct_at(c.pos(), '.');
-    ((5..60).contains(&minutes) && minutes.is_multiple_of(5) && !counts).then_some(())?;
+    let ends = c.at_message_end() || c.has_punct_at(c.pos(), ',');
+    let before_a_verb = super::clock::before_infinitive(c);
+    ((5..60).contains(&minutes) && minutes.is_multiple_of(5) && (ends || before_a_verb))
+        .then_some(())?;
     Span::of(minutes * 10, Unit::Minute)
 }
 

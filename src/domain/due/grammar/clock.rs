@@ -8,7 +8,7 @@ use crate::domain::script::is_cyrillic;
 
 use super::super::keys::{Key, Period, Unit};
 use super::number::{Case, count, number_word};
-use super::{Clock, Context, Cursor, DayRef, Item, PeriodWord, period_key};
+use super::{Clock, Context, Cursor, DayRef, Item, PeriodWord, period_key, unit_key};
 
 /// `[at|в|soat|@] H[:MM|.MM] [o'clock|часов [MM минут]] [am|pm|a.m.] [da]`, an hour in words
 /// ("at five", "в пять", "soat beshda", "besh yarimda"), or noon/midnight.
@@ -48,7 +48,10 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         let by = c.eat(Key::Until) || c.eat(Key::AfterPrep);
         let mut ahead = c.clone();
         let hour = ahead.eat_number().filter(|(_, digits)| *digits <= 2);
-        let afternoon = hour.is_some_and(|(hour, _)| (13..=23).contains(&hour));
+        // "до 20-го числа", "после 15-го": a day of the month.
+        let dated = ahead.has_punct_at(ahead.pos(), '-')
+            || matches!(ahead.word_at(ahead.pos()), Some("числа" | "го"));
+        let afternoon = !dated && hour.is_some_and(|(hour, _)| (13..=23).contains(&hour));
         (by && hour.is_some() && (context.has_day || (russian && afternoon))).then_some(())
     };
     let by = !at && c.attempt(by_hour).is_some();
@@ -117,8 +120,10 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let half = c.attempt(|c| {
         let said = c.eat(Key::HalfAt)
             || c.eat_all(&[Key::Half, Key::Da])
-            || c.eat_all_words(&["с", "половиной"]);
-        said.then_some(30)
+            || (marked && c.eat_all_words(&["с", "половиной"]));
+        // "в 2 с половиной раза больше", "2 с половиной часа": no half past.
+        let counted = c.has_at(c.pos(), Key::Times) || c.is_at(c.pos(), unit_key);
+        (said && !counted).then_some(30)
     });
     // "10:00", "7.30", "10-30": a clock's face, read on the 24-hour clock as everywhere the bot
     // is used.
@@ -272,7 +277,7 @@ fn day_follows(c: &Cursor<'_>) -> bool {
 
 /// Whether the word at the cursor is a Russian verb in the infinitive ("отправить", "забрать",
 /// "испечь"), which an hour may stand before.
-fn before_infinitive(c: &Cursor<'_>) -> bool {
+pub(super) fn before_infinitive(c: &Cursor<'_>) -> bool {
     c.word_at(c.pos()).is_some_and(|w| {
         w.chars().any(is_cyrillic) && ["ть", "ти", "чь"].iter().any(|e| w.ends_with(e))
     })
@@ -752,12 +757,16 @@ pub(super) fn period(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     if !prefixed && counted_noun(c, word_pos) {
         return None;
     }
-    // Uzbek "kech" (late) before an hour is the evening: "bugun kech 9 da", "kech soat 10 da".
+    // Uzbek "kech" (late) before an hour of the evening is the evening: "bugun kech 9 da", "kech
+    // soat 10 da" ("kech 2 soat ishlash" works two hours late; "kech soat 1 da" is the night).
     if c.attempt(|c| {
         let late = c.eat_word("kech") || c.eat_word("кеч");
         let mut ahead = c.clone();
         let _ = ahead.eat_word("soat") || ahead.eat_word("соат");
-        (late && ahead.peek_number()).then_some(())
+        let hour = ahead.eat_number().map(|(hour, _)| hour);
+        let evening = hour.is_some_and(|hour| (5..=11).contains(&hour));
+        let counted = ahead.is_at(ahead.pos(), unit_key);
+        (late && evening && !counted).then_some(())
     })
     .is_some()
     {

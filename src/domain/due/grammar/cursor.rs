@@ -207,55 +207,6 @@ impl Lexed {
             )
     }
 
-    /// Whether the message names a party ("office christmas party friday at 7", "корпоратив в
-    /// пятницу в 7", "ziyofat shanba 7 da"): a cue of the evening for an hour a party is at (5
-    /// to 8, see `event_cue` in the due module).
-    pub fn names_a_party(&self) -> bool {
-        (0..self.len()).any(|i| {
-            self.token(i).and_then(Token::word).is_some_and(|word| {
-                matches!(
-                    word,
-                    "party"
-                        | "вечеринка"
-                        | "вечеринку"
-                        | "вечеринке"
-                        | "корпоратив"
-                        | "корпоратива"
-                        | "корпоративе"
-                        | "ziyofat"
-                        | "ziyofatga"
-                        | "ziyofatda"
-                        | "зиёфат"
-                        | "зиёфатга"
-                )
-            })
-        })
-    }
-
-    /// Whether the message names going to bed or a night shift ("bedtime pills at 10", "go to
-    /// bed at 11", "night shift tmrw at 11", "лечь спать в 11", "перед сном в 10", "ночная смена
-    /// в 11", "uxlashdan oldin 10 da", "tungi smena 11 da"): a cue of the evening for an hour
-    /// such things are at (8 to 11, see `event_cue` in the due module).
-    pub fn names_bedtime(&self) -> bool {
-        let word = |i: usize| self.token(i).and_then(Token::word).unwrap_or_default();
-        (0..self.len()).any(|i| {
-            let before = if i > 0 { word(i - 1) } else { "" };
-            let shift = matches!(
-                word(i + 1),
-                "shift" | "смена" | "смену" | "смены" | "smena" | "smenaga" | "сменага"
-            );
-            match word(i) {
-                "bedtime" | "спать" | "отбой" => true,
-                "bed" | "sleep" => matches!(before, "to" | "before"),
-                "сном" => before == "перед",
-                "night" | "ночная" | "ночную" | "ночной" | "tungi" | "тунги" => {
-                    shift
-                }
-                other => other.starts_with("uxlash") || other.starts_with("ухлаш"),
-            }
-        })
-    }
-
     /// Whether the words at `i` say getting up at a time, a cue of the morning as "wake" is: "get
     /// up" ("getting up", "gets up"), "встать" ("вставать", "встаю") before the time, a day word
     /// or the message's end, with "early" or "for …" between ("get up at 6 tomorrow", "get up
