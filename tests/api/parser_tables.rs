@@ -1574,6 +1574,23 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "созвон завтра в 5, хотя нет, лучше в полшестого", due("2026-03-28 17:30", "созвон")),
         (BERLIN_FRI, En, "every day at 9 pills until friday", due("2026-03-28 09:00", "pills").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260403")),
         (MOSCOW, Ru, "каждый день в 9 таблетки до пятницы", due("2026-03-28 09:00", "таблетки").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260403")),
+        // Held-out set 12, life admin: an hourly repeat's start tonight or from an Uzbek hour, an
+        // end date after a start hour, weeks from today, a zero-led date inside the text, the day
+        // before, the last working day of the month.
+        (BERLIN_EVENING, En, "amoxicillin every 8 hours starting 10pm tonight", due("2026-03-27 22:00", "amoxicillin").every("FREQ=HOURLY;INTERVAL=8;DTSTART=20260327T210000Z")),
+        (MOSCOW, Ru, "капли в нос каждые 4 часа с 8 утра до 20 мая", due("2026-03-27 12:00", "капли в нос").every("FREQ=HOURLY;INTERVAL=4;UNTIL=20260520;DTSTART=20260327T050000Z")),
+        (TASHKENT, Uz, "soat 22 dan boshlab har 8 soatda antibiotik ichish", due("2026-03-27 22:00", "antibiotik ichish").every("FREQ=HOURLY;INTERVAL=8;DTSTART=20260327T170000Z")),
+        (TASHKENT, Uz, "ertaga 5 dan ortiq odam keladi", due("2026-03-28 09:00", "5 dan ortiq odam keladi")),
+        (BERLIN_EVENING, En, "NCT booking 3 weeks from today at 11", due("2026-04-17 11:00", "NCT booking")),
+        (MOSCOW, Ru, "страховка 01.09 заканчивается", due("2026-09-01 09:00", "страховка заканчивается")),
+        (TASHKENT, Uz, "mashina sug'urtasi 01.09 da tugaydi", due("2026-09-01 09:00", "mashina sug'urtasi tugaydi")),
+        (MOSCOW, Ru, "оплатить 15.09 за свет", fails(DueError::NoTime)),
+        (MOSCOW, Ru, "новогодний утренник 25.12 в 10:00, напомни накануне", due("2026-12-25 10:00", "новогодний утренник").lead(1440)),
+        (MOSCOW, Ru, "напомни накануне про утренник 25 декабря в 10", due("2026-12-25 10:00", "утренник").lead(1440)),
+        (MOSCOW, Ru, "накануне вечером позвонить маме", due("2026-03-27 19:00", "накануне позвонить маме")),
+        (BERLIN_FRI, En, "pay rent on the last working day of the month at 10am", due("2026-03-31 10:00", "pay rent")),
+        (MOSCOW, Ru, "заплатить за квартиру в последний рабочий день месяца", due("2026-03-31 09:00", "заплатить за квартиру")),
+        (TASHKENT, Uz, "oyning oxirgi ish kuni hisobot topshirish", due("2026-03-31 09:00", "hisobot topshirish")),
         // ==== Repeats across DST in the southern hemisphere (Sydney) ====
         (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),
         (SYDNEY_APR, En, "every 2 days at 9 walk", due("2026-04-05 09:00", "walk").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260405").utc("2026-04-04 23:00")),

@@ -110,6 +110,9 @@ pub(super) enum DayRef {
     NextWeek,
     /// "end of the month", "в конце месяца", "oy oxirida": the last day of this month.
     EndOfMonth,
+    /// "the last working day of the month", "в последний рабочий день месяца", "oyning oxirgi
+    /// ish kuni": this month's last day from Monday to Friday (next month's once it passed).
+    MonthLastWorkingDay,
     /// "end of next week", "в конце следующей недели", "keyingi hafta oxirida": next week's
     /// Friday, the last working day.
     NextWeekEnd,

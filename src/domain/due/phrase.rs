@@ -18,6 +18,7 @@
 
 use super::grammar::{Context, DayRef, Item, Lexed, PeriodWord, closing_quote, parse_item};
 use super::keys::Key;
+use super::lexer::TokenKind;
 use super::spec::Spec;
 use super::uz;
 use super::{Unplaced, UnplacedKind};
@@ -428,8 +429,15 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         Item::Day(DayRef::MonthDay(_)) => {
             marked || (start..end).any(|i| lexed.has(i, Key::DateNoun))
         }
+        // A numeric date without a year may be a price ("15.09") unless its day is typed with a
+        // zero ("01.09", as no price is) or Uzbek's "da" follows it ("01.09 da").
         Item::Day(DayRef::Date { year, .. }) => {
-            year.is_some() || (start..end).any(|i| lexed.pick(i, month_key).is_some())
+            let zero_day = lexed.token(start).is_some_and(
+                |t| matches!(t.kind, TokenKind::Number { value, digits: 2 } if value < 10),
+            );
+            year.is_some()
+                || zero_day
+                || (start..end).any(|i| lexed.pick(i, month_key).is_some() || lexed.has(i, Key::Da))
         }
         Item::Day(_) => true,
         Item::Time(_) => {

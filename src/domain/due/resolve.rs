@@ -593,6 +593,7 @@ fn on_day(
     // the time taken.
     let names_today = day == DayRef::Today
         || (day == DayRef::EndOfMonth && last_day_of_month(today) == today)
+        || (day == DayRef::MonthLastWorkingDay && last_working_day_of_month(today) == today)
         || (day == DayRef::QuarterEnd && last_day_of_quarter(today) == today)
         || day
             == DayRef::Holiday {
@@ -743,6 +744,16 @@ fn day_at(
             let date = plus(next_monday_in(today))?;
             notes.push(Assumption::NextWeekMonday { date });
             Ok(at(date))
+        }
+        DayRef::MonthLastWorkingDay => {
+            let this_month = last_working_day_of_month(today);
+            if at(this_month) > now {
+                return Ok(at(this_month));
+            }
+            let next_month = last_day_of_month(today)
+                .succ_opt()
+                .map(last_working_day_of_month);
+            next_month.map(at).ok_or_else(too_far)
         }
         DayRef::EndOfMonth => {
             let this_month = last_day_of_month(today);
@@ -916,6 +927,15 @@ fn last_day_of_month(date: NaiveDate) -> NaiveDate {
         .rev()
         .find_map(|d| date.with_day(d))
         .unwrap_or(date)
+}
+
+/// The last day from Monday to Friday of `date`'s month.
+fn last_working_day_of_month(date: NaiveDate) -> NaiveDate {
+    let mut day = last_day_of_month(date);
+    while matches!(day.weekday(), Weekday::Sat | Weekday::Sun) {
+        day = day.pred_opt().unwrap_or(day);
+    }
+    day
 }
 
 /// The last day of `date`'s quarter (31 March, 30 June, 30 September, 31 December).

@@ -85,7 +85,19 @@ impl Spec {
                     && self.count.is_none()
                     && self.lasting.is_none()
             }
-            Item::DayPeriod(_, period) => {
+            Item::DayPeriod(day, period) => {
+                // "every 8 hours starting 10pm tonight": the day it starts.
+                if let Some(repeat) = self.repeat
+                    && self.starting.is_none()
+                    && self.period.is_none()
+                    && elapsed_repeat_starts(repeat, day)
+                    && !clashes(self.clock, Some(period))
+                {
+                    self.starting = Some(day);
+                    self.period = Some(period);
+                    self.parts += 1;
+                    return true;
+                }
                 self.day.is_none()
                     && self.period.is_none()
                     && self.repeat.is_none()
@@ -422,14 +434,15 @@ fn is_span(days: WeekdaySet) -> bool {
 }
 
 /// Whether a day said with a repeat of hours is the day it starts ("every 2 hours from 10am
-/// tomorrow", "завтра каждые 3 часа с 8"): tomorrow, the day after or a date; a weekday may say
+/// tomorrow", "starting 10pm tonight", "завтра каждые 3 часа с 8"): today, tomorrow, the day
+/// after or a date; a weekday may say
 /// which days it runs on, and minutes ("every 10 minutes tomorrow") a nag for that day only,
 /// which the bot does not read.
 fn elapsed_repeat_starts(repeat: Repeat, day: DayRef) -> bool {
     repeat.kind == RepeatRef::Hourly
         && matches!(
             day,
-            DayRef::Tomorrow | DayRef::DayAfterTomorrow | DayRef::Date { .. }
+            DayRef::Today | DayRef::Tomorrow | DayRef::DayAfterTomorrow | DayRef::Date { .. }
         )
 }
 

@@ -102,9 +102,22 @@ fn minutes_unsaid(c: &mut Cursor<'_>) -> Option<Span> {
 }
 
 /// `[remind [me]] AMOUNT before|earlier|in advance`, `[напомни] за AMOUNT
-/// [до]`, `AMOUNT oldin [eslat]`. Months are not a lead time.
+/// [до]`, `[напомни] накануне`, `AMOUNT oldin [eslat]`. Months are not a lead time.
 pub(super) fn lead(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let asked = remind(c);
+    // "напомни накануне", "…, накануне напомни": the day before ("накануне вечером позвонить"
+    // says no day before what).
+    let after_request =
+        c.pos() > 0 && (c.has_at(c.pos() - 1, Key::Remind) || c.has_at(c.pos() - 1, Key::Me));
+    if c.attempt(|c| {
+        let before = c.eat_word("накануне");
+        let asked = asked || after_request;
+        (before && (asked || remind(c) || c.at_message_end())).then_some(())
+    })
+    .is_some()
+    {
+        return Span::of(10, Unit::Day).map(Item::Lead);
+    }
     // "remind me the day before".
     c.eat(Key::The);
     let span = if c.eat(Key::LeadFor) {

@@ -39,6 +39,8 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             uzbek_start(c);
             DayRef::NextMonth
         }
+    } else if let Some(day) = c.attempt(last_working_day) {
+        day
     } else if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
         c.eat(Key::Of);
         let _ = c.eat(Key::The) || c.eat(Key::This);
@@ -88,6 +90,20 @@ fn next_year_end(c: &mut Cursor<'_>) -> Option<DayRef> {
         month: 12,
         year: u64::try_from(year).ok(),
     })
+}
+
+/// "the last working day of the month", "в последний рабочий день месяца", "oyning oxirgi ish
+/// kuni", "last business day of the month".
+fn last_working_day(c: &mut Cursor<'_>) -> Option<DayRef> {
+    let uzbek_month_first = c.eat(Key::MonthNoun);
+    c.eat_all(&[Key::Last, Key::Working]).then_some(())?;
+    (c.eat(Key::DayNoun) || c.eat(Key::Unit(Unit::Day))).then_some(())?;
+    if !uzbek_month_first {
+        c.eat(Key::Of);
+        c.eat(Key::The);
+        c.eat(Key::MonthNoun).then_some(())?;
+    }
+    Some(DayRef::MonthLastWorkingDay)
 }
 
 /// A quarter of the year: "quarter", "квартала", "chorak", "kvartal".

@@ -50,7 +50,8 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         let hour = ahead.eat_number().filter(|(_, digits)| *digits <= 2);
         // "до 20-го числа", "после 15-го": a day of the month.
         let dated = ahead.has_punct_at(ahead.pos(), '-')
-            || matches!(ahead.word_at(ahead.pos()), Some("числа" | "го"));
+            || matches!(ahead.word_at(ahead.pos()), Some("числа" | "го"))
+            || ahead.is_at(ahead.pos(), |k| matches!(k, Key::Month(_)).then_some(()));
         let afternoon = !dated && hour.is_some_and(|(hour, _)| (13..=23).contains(&hour));
         (by && hour.is_some() && (context.has_day || (russian && afternoon))).then_some(())
     };
@@ -188,8 +189,15 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let bare = minute.is_none() && !hour_word && meridiem.is_none();
     let times = |k: Key| (k == Key::Times).then_some(());
     let measure = |k: Key| (k == Key::Measure).then_some(());
+    // "ertaga 5 dan ortiq odam": more than five, a comparison, no hour.
+    let compared = matches!(c.word_at(c.pos()), Some("dan" | "дан"))
+        && matches!(
+            c.word_at(c.pos() + 1),
+            Some("ortiq" | "ko'p" | "kam" | "ошиқ" | "ортиқ" | "кўп" | "кам")
+        );
     if bare
-        && (c.peek_pick(times)
+        && (compared
+            || c.peek_pick(times)
             || (!at && c.peek_pick(measure))
             || (!at && counts_a_noun(c, hour))
             || (c.peek_pick(period_key) && counts(c, number, c.pos())))
@@ -204,8 +212,18 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     }
     // Uzbek "soat 18 gacha", "by 18:00", is a deadline at that time. The dative "ga" alone
     // after a number is "to" a place ("kvartira 12 ga"), a time only after "soat" or a day.
+    // Uzbek "soat 22 dan boshlab": from that hour on, where a repeat starts ("soat 9 dan 18
+    // gacha" is a range, read before; "5 dan ortiq" without "soat" counts).
+    let from_hour = c
+        .attempt(|c| {
+            let from = c.eat_word("dan") || c.eat_word("дан");
+            let started = c.eat_word("boshlab") || c.eat_word("бошлаб");
+            (marked && from && (started || !c.peek_number())).then_some(())
+        })
+        .is_some();
     let dative = matches!(c.word_at(c.pos()), Some("ga" | "га"));
-    let located = (c.eat(Key::Da) && (!dative || marked || context.bare_hour))
+    let located = from_hour
+        || (c.eat(Key::Da) && (!dative || marked || context.bare_hour))
         || c.eat(Key::UntilSuffix)
         || case == Case::At;
     let cued = marked
@@ -385,14 +403,23 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         )
         || c.peek_pick(period_key);
     let start = with_half_of_day(c, start);
-    let joined = c.eat_word("to")
-        || c.eat_word("till")
-        || c.eat_word("until")
-        || c.eat_word("до")
-        || c.eat_punct('-')
-        || c.eat_punct('–')
-        || c.eat_punct('—');
-    if !joined {
+    let joined = |c: &mut Cursor<'_>| {
+        c.eat_word("to")
+            || c.eat_word("till")
+            || c.eat_word("until")
+            || c.eat_word("до")
+            || c.eat_punct('-')
+            || c.eat_punct('–')
+            || c.eat_punct('—')
+    };
+    // "каждые 4 часа с 8 утра до 20 мая": the end is a date, which ends the repeat, not the span.
+    let to_a_date = {
+        let mut ahead = c.clone();
+        joined(&mut ahead)
+            && ahead.eat_number().is_some()
+            && ahead.is_at(ahead.pos(), |k| matches!(k, Key::Month(_)).then_some(()))
+    };
+    if to_a_date || !joined(c) {
         // "2 пары с 8:30", "every 8 hrs from 8pm": from a clock's H:MM or an hour with am/pm,
         // with no end said ("с 01.09" is a date, "с 2 детьми" and "from 3 people" count).
         return face.then_some(start);
