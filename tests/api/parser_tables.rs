@@ -1591,6 +1591,9 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "pay rent on the last working day of the month at 10am", due("2026-03-31 10:00", "pay rent")),
         (MOSCOW, Ru, "заплатить за квартиру в последний рабочий день месяца", due("2026-03-31 09:00", "заплатить за квартиру")),
         (TASHKENT, Uz, "oyning oxirgi ish kuni hisobot topshirish", due("2026-03-31 09:00", "hisobot topshirish")),
+        (BERLIN_FRI, En, "end of next year renew passport", due("2027-12-31 09:00", "renew passport")),
+        (TASHKENT, Uz, "keyingi yil oxirida pasport", due("2027-12-31 09:00", "pasport")),
+        (MOSCOW, Ru, "после 7 вечера позвонить Диме", due("2026-03-27 19:00", "позвонить Диме")),
         // ==== Repeats across DST in the southern hemisphere (Sydney) ====
         (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),
         (SYDNEY_APR, En, "every 2 days at 9 walk", due("2026-04-05 09:00", "walk").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260405").utc("2026-04-04 23:00")),

@@ -51,7 +51,7 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         } else if let Some(last) = marked.then(|| c.eat_pick(year_end)).flatten() {
             // "at the end of the year", "в конце года"; "end of the year party" is a party.
             last
-        } else if let Some(last) = marked.then(|| c.attempt(next_year_end)).flatten() {
+        } else if let Some(last) = c.attempt(next_year_end) {
             last
         } else {
             month_named(c)?
@@ -69,9 +69,10 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         c.eat(Key::MonthNoun);
         (c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun])).then_some(month)?
     } else {
-        // "yil oxirida" (at the year's end); "yil oxiri hisoboti" is a report.
+        // "yil oxirida" (at the year's end), "keyingi yil oxirida"; "yil oxiri hisoboti" is a
+        // report.
         c.attempt(|c| {
-            let last = c.eat_pick(year_end)?;
+            let last = c.attempt(next_year_end).or_else(|| c.eat_pick(year_end))?;
             let locative = matches!(c.word_at(c.pos()), Some("oxirida" | "охирида"));
             (locative && c.eat(Key::End)).then_some(last)
         })?

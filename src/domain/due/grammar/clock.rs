@@ -52,7 +52,10 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         let dated = ahead.has_punct_at(ahead.pos(), '-')
             || matches!(ahead.word_at(ahead.pos()), Some("числа" | "го"))
             || ahead.is_at(ahead.pos(), |k| matches!(k, Key::Month(_)).then_some(()));
-        let afternoon = !dated && hour.is_some_and(|(hour, _)| (13..=23).contains(&hour));
+        // "после 7 вечера позвонить": an hour with its part of the day.
+        let with_period = ahead.peek_pick(period_key);
+        let afternoon =
+            !dated && (with_period || hour.is_some_and(|(hour, _)| (13..=23).contains(&hour)));
         (by && hour.is_some() && (context.has_day || (russian && afternoon))).then_some(())
     };
     let by = !at && c.attempt(by_hour).is_some();
