@@ -621,13 +621,15 @@ fn clock_faces(line: &str) -> Vec<(String, NaiveTime)> {
 }
 
 /// The advice in a note line, if it gives one: a line about an hour names the other reading
-/// twice ("If you meant 03:00, … send 03:00"), a line about a repeat ends with an example after
-/// a colon.
+/// twice, last ("If you meant 03:00, … send 03:00"; a line that names two different times, "no
+/// 02:00 that day, I set 03:00", advises nothing), a line about a repeat ends with an example
+/// after a colon.
 fn advice(line: &str) -> Option<Advice> {
     let faces = clock_faces(line);
-    if faces.len() >= 2 {
-        let (face, time) = faces.last()?.clone();
-        return Some(Advice::Time(face, time));
+    if let [.., (_, before), (face, time)] = faces.as_slice()
+        && before == time
+    {
+        return Some(Advice::Time(face.clone(), *time));
     }
     let (_, example) = line.rsplit_once(": ")?;
     let time = example

@@ -1594,6 +1594,12 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "end of next year renew passport", due("2027-12-31 09:00", "renew passport")),
         (TASHKENT, Uz, "keyingi yil oxirida pasport", due("2027-12-31 09:00", "pasport")),
         (MOSCOW, Ru, "после 7 вечера позвонить Диме", due("2026-03-27 19:00", "позвонить Диме")),
+        // What the review of set 12's reading found.
+        (MOSCOW, Ru, "завтра каждые 3 часа с 8 капли", due("2026-03-28 08:00", "капли").every("FREQ=HOURLY;INTERVAL=3;DTSTART=20260328T050000Z")),
+        (MOSCOW, Ru, "каждые 3 часа с 8 капли", due("2026-03-27 11:00", "капли").every("FREQ=HOURLY;INTERVAL=3;DTSTART=20260327T050000Z")),
+        (BERLIN_FRI, En, "every hour from 10 tomorrow drink water", due("2026-03-28 10:00", "drink water").every("FREQ=HOURLY;DTSTART=20260328T090000Z")),
+        (MOSCOW_TUE, Ru, "в пятницу сдать раздел 02.03 отчёта", due("2026-03-27 09:00", "сдать раздел 02.03 отчёта")),
+        (MOSCOW, Ru, "завтра в 10 перезвонить маме, она звонила накануне", due("2026-03-28 10:00", "перезвонить маме, она звонила накануне")),
         // ==== Repeats across DST in the southern hemisphere (Sydney) ====
         (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),
         (SYDNEY_APR, En, "every 2 days at 9 walk", due("2026-04-05 09:00", "walk").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260405").utc("2026-04-04 23:00")),

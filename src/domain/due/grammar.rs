@@ -359,6 +359,9 @@ pub(super) struct Context {
     /// That day is a weekday alone, which a date may follow: "пн 6.04 в 15" is 6 April when
     /// that is a Monday (and "пт 9.05" 09:05 on Friday).
     pub weekday: Option<Weekday>,
+    /// A repeat of hours or minutes is already read, so a bare hour after "from" or "с" is
+    /// where it starts ("каждые 3 часа с 8", "every hour from 10 tomorrow").
+    pub after_elapsed_repeat: bool,
 }
 
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
@@ -456,7 +459,7 @@ mod tests {
         let after_day = Context {
             bare_hour: true,
             has_day: true,
-            weekday: None,
+            ..Context::default()
         };
         assert_eq!(item("31.12", fresh), date(31, 12));
         assert_eq!(item("21.00", fresh), face(21, 0));
@@ -471,7 +474,7 @@ mod tests {
         let after_day = Context {
             bare_hour: true,
             has_day: true,
-            weekday: None,
+            ..Context::default()
         };
         assert_eq!(item("9", Context::default()), None);
         assert_eq!(item("9", after_day), time(9, 0));

@@ -356,6 +356,26 @@ fn named_date(
     Ok(to_local(tz, end).date())
 }
 
+/// This morning's reading of an hour said without am/pm from which a repeat of hours or minutes
+/// runs, when it passed less than 12 hours ago ("каждые 3 часа с 8" said at 10:00 runs from
+/// 08:00, next at 11:00, not from 20:00), noted as the hour's reading.
+fn morning_passed_lately(
+    said: Said,
+    now: DateTime<Utc>,
+    tz: Tz,
+    notes: &mut Vec<Assumption>,
+) -> Option<DateTime<Utc>> {
+    let Said::Either { typed, am, .. } = said else {
+        return None;
+    };
+    let this_morning = resolve_local(tz, to_local(tz, now).date().and_time(am));
+    let lately = this_morning <= now && now - this_morning < TimeDelta::hours(12);
+    lately.then(|| {
+        notes.push(Assumption::HourWithoutAmPm { typed, chosen: am });
+        this_morning
+    })
+}
+
 /// The start of an interval of `step` at the time of day `at` was said (the next such time):
 /// today's, when that passed less than 12 hours ago and the step is 12 hours at most, so that
 /// every 2 hours from 08:00 said at 14:30 runs on today's lattice (16:00 next) and every 8 hours
@@ -405,7 +425,9 @@ fn schedule(
                     .checked_mul(unit)
                     .and_then(TimeDelta::try_seconds)
                     .ok_or_else(too_far)?;
-                interval_start(without_day(said, period, now, tz, notes), step, now, tz)
+                let at = morning_passed_lately(said, now, tz, notes)
+                    .unwrap_or_else(|| without_day(said, period, now, tz, notes));
+                interval_start(at, step, now, tz)
             }
         })
     };

@@ -105,14 +105,15 @@ fn minutes_unsaid(c: &mut Cursor<'_>) -> Option<Span> {
 /// [до]`, `[напомни] накануне`, `AMOUNT oldin [eslat]`. Months are not a lead time.
 pub(super) fn lead(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let asked = remind(c);
-    // "напомни накануне", "…, накануне напомни": the day before ("накануне вечером позвонить"
-    // says no day before what).
-    let after_request =
-        c.pos() > 0 && (c.has_at(c.pos() - 1, Key::Remind) || c.has_at(c.pos() - 1, Key::Me));
+    // "напомни накануне", "…, накануне напомни", "…, накануне": the day before ("накануне
+    // вечером позвонить", "…, она звонила накануне" say no day before what).
+    let after = |key: Key| c.pos() > 0 && c.has_at(c.pos() - 1, key);
+    let after_request = after(Key::Remind) || after(Key::Me);
+    let after_comma = c.pos() > 0 && c.has_punct_at(c.pos() - 1, ',');
     if c.attempt(|c| {
         let before = c.eat_word("накануне");
         let asked = asked || after_request;
-        (before && (asked || remind(c) || c.at_message_end())).then_some(())
+        (before && (asked || remind(c) || (after_comma && c.at_message_end()))).then_some(())
     })
     .is_some()
     {

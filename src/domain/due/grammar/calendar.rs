@@ -39,7 +39,11 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             uzbek_start(c);
             DayRef::NextMonth
         }
-    } else if let Some(day) = c.attempt(last_working_day) {
+    } else if let Some(day) = (!after_every)
+        .then(|| c.attempt(last_working_day))
+        .flatten()
+    {
+        // "every last working day of the month" is a repeat the bot does not make of it.
         day
     } else if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
         c.eat(Key::Of);

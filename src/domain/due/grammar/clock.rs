@@ -424,8 +424,9 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     };
     if to_a_date || !joined(c) {
         // "2 пары с 8:30", "every 8 hrs from 8pm": from a clock's H:MM or an hour with am/pm,
-        // with no end said ("с 01.09" is a date, "с 2 детьми" and "from 3 people" count).
-        return face.then_some(start);
+        // or any hour after a repeat of hours ("каждые 3 часа с 8"), with no end said ("с 01.09"
+        // is a date, "с 2 детьми" and "from 3 people" count).
+        return (face || context.after_elapsed_repeat).then_some(start);
     }
     let end = time(c, cued)?;
     // The end's part of the day belongs to the range too ("до 6 вечера").

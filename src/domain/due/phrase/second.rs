@@ -70,7 +70,7 @@ pub(super) fn closing_parts(
         let context = Context {
             bare_hour: false,
             has_day: spec.day.is_some() || spec.repeat.is_some(),
-            weekday: None,
+            ..Context::default()
         };
         let Some((item, item_end)) = (at < end).then(|| parse_item(lexed, at, context)).flatten()
         else {
@@ -123,7 +123,7 @@ fn time_instead(lexed: &Lexed, at: usize, spec: &Spec) -> Option<(Spec, usize)> 
     let context = Context {
         bare_hour: true,
         has_day: true,
-        weekday: None,
+        ..Context::default()
     };
     // "and again at 5", "и вечером в 9", "va kechqurun 20:00 da": the part of the day said with
     // the second time is its own.
