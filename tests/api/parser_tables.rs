@@ -1600,6 +1600,17 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "every hour from 10 tomorrow drink water", due("2026-03-28 10:00", "drink water").every("FREQ=HOURLY;DTSTART=20260328T090000Z")),
         (MOSCOW_TUE, Ru, "в пятницу сдать раздел 02.03 отчёта", due("2026-03-27 09:00", "сдать раздел 02.03 отчёта")),
         (MOSCOW, Ru, "завтра в 10 перезвонить маме, она звонила накануне", due("2026-03-28 10:00", "перезвонить маме, она звонила накануне")),
+        // What the broad sweep after the reviews found: a day named elsewhere wins over weeks
+        // from today, the end of next year and a date inside the text; opening hours and "half
+        // of" are no time; a start of 12 is noon.
+        (BERLIN_FRI, En, "notice period is 4 weeks from today, tell HR monday", due("2026-03-30 09:00", "notice period is 4 weeks from today, tell HR")),
+        (BERLIN_FRI, En, "lease ends end of next year, call landlord monday", due("2026-03-30 09:00", "lease ends end of next year, call landlord")),
+        (TASHKENT, Uz, "sug'urta 01.09 da tugaydi, ertaga soat 11 da agentga qo'ng'iroq", due("2026-03-28 11:00", "sug'urta 01.09 da tugaydi agentga qo'ng'iroq")),
+        (MOSCOW, Ru, "банк работает до 18, сходить завтра", due("2026-03-28 09:00", "банк работает до 18, сходить")),
+        (MOSCOW, Ru, "аптека до 21, купить лекарства вечером", due("2026-03-27 19:00", "аптека до 21, купить лекарства")),
+        (MOSCOW, Ru, "в 9 с половиной группы созвон", due("2026-03-27 21:00", "с половиной группы созвон")),
+        (BERLIN_TUE_NOON, En, "every 2 hours from 12 open the windows", due("2026-03-24 14:00", "open the windows").every("FREQ=HOURLY;INTERVAL=2;DTSTART=20260324T110000Z")),
+        (TASHKENT, Uz, "ertaga soat 10 yarimda bankka", due("2026-03-28 10:30", "bankka")),
         // ==== Repeats across DST in the southern hemisphere (Sydney) ====
         (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),
         (SYDNEY_APR, En, "every 2 days at 9 walk", due("2026-04-05 09:00", "walk").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260405").utc("2026-04-04 23:00")),

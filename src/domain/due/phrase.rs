@@ -435,15 +435,16 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
             marked || (start..end).any(|i| lexed.has(i, Key::DateNoun))
         }
         // A numeric date without a year may be a price ("15.09") unless its day is typed with a
-        // zero ("01.09", as no price is) and no day is named elsewhere ("в пятницу сдать раздел
-        // 02.03 отчёта" numbers a section), or Uzbek's "da" follows it ("01.09 da").
+        // zero ("01.09", as no price is) or Uzbek's "da" follows it ("01.09 da"), and no day is
+        // named elsewhere ("в пятницу сдать раздел 02.03 отчёта" numbers a section).
         Item::Day(DayRef::Date { year, .. }) => {
             let zero_day = lexed.token(start).is_some_and(
                 |t| matches!(t.kind, TokenKind::Number { value, digits: 2 } if value < 10),
-            ) && !names_a_day(lexed);
+            );
+            let located = (start..end).any(|i| lexed.has(i, Key::Da));
             year.is_some()
-                || zero_day
-                || (start..end).any(|i| lexed.pick(i, month_key).is_some() || lexed.has(i, Key::Da))
+                || ((zero_day || located) && !lexed.names_a_day())
+                || (start..end).any(|i| lexed.pick(i, month_key).is_some())
         }
         Item::Day(_) => true,
         Item::Time(_) => {
@@ -458,16 +459,6 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         Item::Period { word, .. } => word == PeriodWord::Alone,
         Item::Zone(_) => true,
     }
-}
-
-/// Whether any word of the message names a day: a weekday or a day word ("tomorrow").
-fn names_a_day(lexed: &Lexed) -> bool {
-    (0..lexed.len()).any(|i| {
-        lexed.has(i, Key::Today)
-            || lexed.has(i, Key::Tomorrow)
-            || lexed.has(i, Key::DayAfterTomorrow)
-            || lexed.pick(i, weekday_word).is_some()
-    })
 }
 
 /// A weekday's name, full or short, in any form.

@@ -357,21 +357,26 @@ fn named_date(
 }
 
 /// This morning's reading of an hour said without am/pm from which a repeat of hours or minutes
-/// runs, when it passed less than 12 hours ago ("каждые 3 часа с 8" said at 10:00 runs from
-/// 08:00, next at 11:00, not from 20:00), noted as the hour's reading.
+/// runs (noon for 12), when it passed less than 12 hours ago ("каждые 3 часа с 8" said at 10:00
+/// runs from 08:00, next at 11:00, not from 20:00; "с 12" at 16:45 from noon), noted as the
+/// hour's reading.
 fn morning_passed_lately(
     said: Said,
     now: DateTime<Utc>,
     tz: Tz,
     notes: &mut Vec<Assumption>,
 ) -> Option<DateTime<Utc>> {
-    let Said::Either { typed, am, .. } = said else {
+    let Said::Either { typed, am, pm } = said else {
         return None;
     };
-    let this_morning = resolve_local(tz, to_local(tz, now).date().and_time(am));
+    let daytime = if typed.hour() == 12 { pm } else { am };
+    let this_morning = resolve_local(tz, to_local(tz, now).date().and_time(daytime));
     let lately = this_morning <= now && now - this_morning < TimeDelta::hours(12);
     lately.then(|| {
-        notes.push(Assumption::HourWithoutAmPm { typed, chosen: am });
+        notes.push(Assumption::HourWithoutAmPm {
+            typed,
+            chosen: daytime,
+        });
         this_morning
     })
 }

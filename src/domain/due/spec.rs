@@ -86,8 +86,10 @@ impl Spec {
                     && self.lasting.is_none()
             }
             Item::DayPeriod(day, period) => {
-                // "every 8 hours starting 10pm tonight": the day it starts.
+                // "every 8 hours starting 10pm tonight": the day it starts, after its hour
+                // ("every 2 hours until tonight" is no start).
                 if let Some(repeat) = self.repeat
+                    && self.clock.is_some()
                     && self.starting.is_none()
                     && self.period.is_none()
                     && elapsed_repeat_starts(repeat, day)

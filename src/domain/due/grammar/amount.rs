@@ -45,10 +45,11 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     let span = amount(c)?;
     // "15 daq dan keyin": the ablative typed apart from its unit.
     let _ = c.eat_word("dan") || c.eat_word("дан");
-    // "3 weeks from today" counts from now as "from now" does.
+    // "3 weeks from today" counts from now as "from now" does, unless a day is named elsewhere
+    // ("notice period is 4 weeks from today, tell HR friday").
     let later = c.eat(Key::Later)
         || c.eat_all(&[Key::From, Key::Now])
-        || c.eat_all(&[Key::From, Key::Today]);
+        || (!c.message_names_a_day() && c.eat_all(&[Key::From, Key::Today]));
     later.then_some(Item::Relative(span))
 }
 

@@ -39,11 +39,12 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
             uzbek_start(c);
             DayRef::NextMonth
         }
-    } else if let Some(day) = (!after_every)
+    } else if let Some(day) = (!after_every && !c.message_names_a_day())
         .then(|| c.attempt(last_working_day))
         .flatten()
     {
-        // "every last working day of the month" is a repeat the bot does not make of it.
+        // "every last working day of the month" is a repeat the bot does not make of it, and a
+        // day named elsewhere wins ("проверить в понедельник, зарплата в последний рабочий день").
         day
     } else if c.eat(Key::End) || c.eat_all(&[Key::Last, Key::DayNoun]) {
         c.eat(Key::Of);
@@ -85,8 +86,10 @@ pub(super) fn span_day(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     Some(Item::Day(day))
 }
 
-/// "next year" after "the end of": 31 December of next year ("в конце следующего года").
+/// "next year" after "the end of": 31 December of next year ("в конце следующего года"), unless a
+/// day is named elsewhere ("lease ends end of next year, call landlord friday").
 fn next_year_end(c: &mut Cursor<'_>) -> Option<DayRef> {
+    (!c.message_names_a_day()).then_some(())?;
     c.eat(Key::Next).then_some(())?;
     c.eat_pick(year_end)?;
     let year = c.today()?.year() + 1;

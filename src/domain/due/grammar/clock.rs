@@ -44,7 +44,16 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // Without a day, only Russian's hour of the afternoon or evening on the 24-hour clock ("после
     // 19 в пятницу", "до 18 сдать отчёт"; "до 5 раз" counts, English "call after 20" is no time).
     let by_hour = |c: &mut Cursor<'_>| {
-        let russian = matches!(c.word_at(c.pos()), Some("после" | "до"));
+        // Only where a deadline is said: opening the message, after a request or a verb ("до 18
+        // сдать отчёт", "позвонить после 19"); "аптека до 21", "банк работает до 18" are opening
+        // hours.
+        let before = c.pos().checked_sub(1);
+        let said_as_deadline = before.is_none_or(|at| {
+            c.has_at(at, Key::Remind)
+                || c.has_at(at, Key::Me)
+                || c.word_at(at).is_some_and(is_infinitive)
+        });
+        let russian = said_as_deadline && matches!(c.word_at(c.pos()), Some("после" | "до"));
         let by = c.eat(Key::Until) || c.eat(Key::AfterPrep);
         let mut ahead = c.clone();
         let hour = ahead.eat_number().filter(|(_, digits)| *digits <= 2);
@@ -122,12 +131,16 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     }
     // "besh yarimda", "soat 10 yarimda", "в 3 с половиной": half past, after words or digits.
     let half = c.attempt(|c| {
-        let said = c.eat(Key::HalfAt)
-            || c.eat_all(&[Key::Half, Key::Da])
-            || (marked && c.eat_all_words(&["с", "половиной"]));
-        // "в 2 с половиной раза больше", "2 с половиной часа": no half past.
+        if c.eat(Key::HalfAt) || c.eat_all(&[Key::Half, Key::Da]) {
+            return Some(30);
+        }
+        // "в 2 с половиной раза больше", "2 с половиной часа", "в 9 с половиной группы" (with
+        // half the group): no half past; it ends the phrase, or a verb or a time word follows.
+        let said = marked && c.eat_all_words(&["с", "половиной"]);
         let counted = c.has_at(c.pos(), Key::Times) || c.is_at(c.pos(), unit_key);
-        (said && !counted).then_some(30)
+        let ends =
+            c.ends_phrase() || c.at_message_end() || before_infinitive(c) || c.is_at(c.pos(), Some);
+        (said && !counted && ends).then_some(30)
     });
     // "10:00", "7.30", "10-30": a clock's face, read on the 24-hour clock as everywhere the bot
     // is used.
@@ -299,9 +312,12 @@ fn day_follows(c: &Cursor<'_>) -> bool {
 /// Whether the word at the cursor is a Russian verb in the infinitive ("отправить", "забрать",
 /// "испечь"), which an hour may stand before.
 pub(super) fn before_infinitive(c: &Cursor<'_>) -> bool {
-    c.word_at(c.pos()).is_some_and(|w| {
-        w.chars().any(is_cyrillic) && ["ть", "ти", "чь"].iter().any(|e| w.ends_with(e))
-    })
+    c.word_at(c.pos()).is_some_and(is_infinitive)
+}
+
+/// Whether a word is a Russian verb in the infinitive ("отправить", "забрать", "испечь").
+fn is_infinitive(word: &str) -> bool {
+    word.chars().any(is_cyrillic) && ["ть", "ти", "чь"].iter().any(|e| word.ends_with(e))
 }
 
 /// A time as four digits, `HHMM`, after a marker or with a leading zero: "at 1530", "0930",

@@ -195,6 +195,22 @@ impl Lexed {
         }
     }
 
+    /// Whether any word of the message names a day: a weekday's full name or a day word
+    /// ("tomorrow", "ertaga"; not "today" of "from today", nor short forms that are words too,
+    /// "sun", Uzbek "pay"). A reading that a day elsewhere would contradict (a date inside the
+    /// text, "2 weeks from today", "the end of next year") gives way to it.
+    pub fn names_a_day(&self) -> bool {
+        (0..self.len()).any(|i| {
+            let from_today = self.has(i, Key::Today) && i > 0 && self.has(i - 1, Key::From);
+            (self.has(i, Key::Today) && !from_today)
+                || self.has(i, Key::Tomorrow)
+                || self.has(i, Key::DayAfterTomorrow)
+                || self
+                    .pick(i, |k| matches!(k, Key::Weekday(_)).then_some(()))
+                    .is_some()
+        })
+    }
+
     /// Whether a dinner opens the message ("dinner at Nando's saturday 8", "ужин у родителей в
     /// субботу в 7"; not as a label, "Dinner: thaw the chicken tomorrow at 8"): a cue of the
     /// evening for an hour a dinner is at (5 to 8, see `event_cue` in the due module).
@@ -446,6 +462,11 @@ impl<'a> Cursor<'a> {
     /// Whether the word at token `pos` can mean `key`.
     pub fn has_at(&self, pos: usize, key: Key) -> bool {
         self.lexed.has(pos, key)
+    }
+
+    /// Whether any word of the message names a day ([`Lexed::names_a_day`]).
+    pub fn message_names_a_day(&self) -> bool {
+        self.lexed.names_a_day()
     }
 
     /// Whether the next token is a number.
