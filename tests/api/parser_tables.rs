@@ -1611,6 +1611,18 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "в 9 с половиной группы созвон", due("2026-03-27 21:00", "с половиной группы созвон")),
         (BERLIN_TUE_NOON, En, "every 2 hours from 12 open the windows", due("2026-03-24 14:00", "open the windows").every("FREQ=HOURLY;INTERVAL=2;DTSTART=20260324T110000Z")),
         (TASHKENT, Uz, "ertaga soat 10 yarimda bankka", due("2026-03-28 10:30", "bankka")),
+        // What the fifth review found, and held-out set 13: courtesies around the request, a
+        // request between a day and its hour, a deadline alone beside a day.
+        (BERLIN_FRI, En, "every day at 9 pills until 3 weeks from today", due("2026-03-28 09:00", "pills").every("FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0;UNTIL=20260417")),
+        (MOSCOW, Ru, "каждые 3 часа с 2 таблетками угля", due("2026-03-27 13:00", "с 2 таблетками угля").every("FREQ=HOURLY;INTERVAL=3;DTSTART=20260327T100000Z")),
+        (MOSCOW, Ru, "каждые 3 часа с 8 детьми проверка", due("2026-03-27 13:00", "с 8 детьми проверка").every("FREQ=HOURLY;INTERVAL=3;DTSTART=20260327T100000Z")),
+        (BERLIN_TUE_NOON, En, "every 2 hours from 3 to 9 water the lawn", due("2026-03-24 15:00", "water the lawn").every("FREQ=HOURLY;INTERVAL=2;DTSTART=20260324T140000Z")),
+        (MOSCOW, Ru, "можешь напомнить в понедельник оплатить интернет?", due("2026-03-30 09:00", "оплатить интернет")),
+        (BERLIN_FRI, En, "hey can you remind me to order the 2 new tires for the subaru on wednesday at 9? thanks", due("2026-04-01 09:00", "order the 2 new tires for the subaru")),
+        (BERLIN_FRI, En, "remnd me tomorow 2pm hairdresser", due("2026-03-28 14:00", "hairdresser")),
+        (MOSCOW, Ru, "короче завтра напомни часиков в 11 скинуть Андрею презентацию", due("2026-03-28 11:00", "короче скинуть Андрею презентацию")),
+        (BERLIN_FRI, En, "tomorrow remind me at 11 to send the deck", due("2026-03-28 11:00", "send the deck")),
+        (MOSCOW_TUE, Ru, "в пятницу продлить ОСАГО, оно до 20 апреля", due("2026-03-27 09:00", "продлить ОСАГО, оно до 20 апреля")),
         // ==== Repeats across DST in the southern hemisphere (Sydney) ====
         (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),
         (SYDNEY_APR, En, "every 2 days at 9 walk", due("2026-04-05 09:00", "walk").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260405").utc("2026-04-04 23:00")),

@@ -76,6 +76,7 @@ pub(super) const WORDS: &[(&str, Key)] = &[
     ("ahead", Before),
     ("advance", Advance),
     ("remind", Remind),
+    ("remnd", Remind),
     ("me", Me),
     ("yesterday", Yesterday),
     ("today", Today),

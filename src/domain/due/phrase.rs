@@ -12,7 +12,8 @@
 //! "напомни") are skipped first, so that
 //! "remind me at 5 to call mom" finds "at 5". When both edges hold phrases that
 //! contradict each other ("monday report tomorrow 9"), the one with more
-//! parts wins, the closing one on a tie, and the other stays text. Whatever the grammar can
+//! parts wins, the closing one on a tie (unless it is a deadline alone and the other a day), and
+//! the other stays text. Whatever the grammar can
 //! still read in the text left over is reported as unplaced, with words a one-letter typo was
 //! read as (see [`Found`]).
 
@@ -146,7 +147,12 @@ pub(super) fn find(input: &str, lexed: &Lexed) -> Option<Found> {
         .into_iter()
         .flatten()
         .filter(|r| r.spec.is_anchored())
-        .max_by_key(|r| r.spec.parts);
+        // On a tie a deadline alone gives way to a day to do it ("в пятницу продлить ОСАГО, оно
+        // до 20 апреля" is Friday).
+        .max_by_key(|r| {
+            let deadline_only = r.spec.until.is_some() && r.spec.parts == 1;
+            (r.spec.parts, !deadline_only)
+        });
     // Neither edge holds a phrase, and a day and a time stand apart inside the text ("okay so
     // tomorrow i need to call the bank at like half ten"): they go together.
     if edge.is_none()
@@ -349,6 +355,7 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
     let mut bare_hour = false;
     let mut unmistakable = false;
     let mut last = None;
+    let mut asked_inside = false;
     loop {
         let at = if spec.parts == 0 {
             start
@@ -373,6 +380,15 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
                 .repeat
                 .is_some_and(|r| matches!(r.kind, RepeatRef::Hourly | RepeatRef::Minutely)),
         };
+        // "завтра напомни в 11 скинуть …": a request between two parts of the time joins them.
+        let after_request = (spec.parts > 0 && lexed.has(at, Key::Remind))
+            .then(|| {
+                let past = at + 1 + usize::from(lexed.has(at + 1, Key::Me));
+                skip_glue(lexed, past)
+            })
+            .filter(|&past| parse_item(lexed, past, context).is_some());
+        asked_inside |= after_request.is_some();
+        let at = after_request.unwrap_or(at);
         let Some((item, item_end)) = parse_item(lexed, at, context) else {
             break;
         };
@@ -386,6 +402,10 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
             Item::Day(_) | Item::Period { .. } | Item::DayPeriod(..) | Item::Repeat(..)
         );
         end = item_end;
+    }
+    // "tomorrow remind me at 11 to send the deck": the request's "to" goes with it.
+    if asked_inside && lexed.token(end).and_then(|t| t.word()) == Some("to") {
+        end += 1;
     }
     (spec.parts > 0).then_some(Run {
         start,

@@ -356,10 +356,11 @@ fn named_date(
     Ok(to_local(tz, end).date())
 }
 
-/// This morning's reading of an hour said without am/pm from which a repeat of hours or minutes
-/// runs (noon for 12), when it passed less than 12 hours ago ("каждые 3 часа с 8" said at 10:00
-/// runs from 08:00, next at 11:00, not from 20:00; "с 12" at 16:45 from noon), noted as the
-/// hour's reading.
+/// This morning's reading of an hour from 6 to 11 said without am/pm from which a repeat of
+/// hours or minutes runs (noon for 12), when it passed less than 12 hours ago ("каждые 3 часа с
+/// 8" said at 10:00 runs from 08:00, next at 11:00, not from 20:00; "с 12" at 16:45 from noon),
+/// noted as the hour's reading. An hour from 1 to 5 is the afternoon's as usual ("every 2 hours
+/// from 3 to 9").
 fn morning_passed_lately(
     said: Said,
     now: DateTime<Utc>,
@@ -369,7 +370,11 @@ fn morning_passed_lately(
     let Said::Either { typed, am, pm } = said else {
         return None;
     };
-    let daytime = if typed.hour() == 12 { pm } else { am };
+    let daytime = match typed.hour() {
+        12 => pm,
+        1..=5 => return None,
+        _ => am,
+    };
     let this_morning = resolve_local(tz, to_local(tz, now).date().and_time(daytime));
     let lately = this_morning <= now && now - this_morning < TimeDelta::hours(12);
     lately.then(|| {

@@ -42,14 +42,16 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     if after_count(1) || (after_count(2) && c.has_punct_at(c.pos() - 1, '-')) {
         return None;
     }
+    let after_until = c.pos() > 0 && c.has_at(c.pos() - 1, Key::Until);
     let span = amount(c)?;
     // "15 daq dan keyin": the ablative typed apart from its unit.
     let _ = c.eat_word("dan") || c.eat_word("дан");
     // "3 weeks from today" counts from now as "from now" does, unless a day is named elsewhere
-    // ("notice period is 4 weeks from today, tell HR friday").
+    // ("notice period is 4 weeks from today, tell HR friday") or it ends a repeat ("every day
+    // at 9 pills until 3 weeks from today").
     let later = c.eat(Key::Later)
         || c.eat_all(&[Key::From, Key::Now])
-        || (!c.message_names_a_day() && c.eat_all(&[Key::From, Key::Today]));
+        || (!after_until && !c.message_names_a_day() && c.eat_all(&[Key::From, Key::Today]));
     later.then_some(Item::Relative(span))
 }
 

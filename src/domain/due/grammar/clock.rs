@@ -442,12 +442,29 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         // "2 пары с 8:30", "every 8 hrs from 8pm": from a clock's H:MM or an hour with am/pm,
         // or any hour after a repeat of hours ("каждые 3 часа с 8"), with no end said ("с 01.09"
         // is a date, "с 2 детьми" and "from 3 people" count).
-        return (face || context.after_elapsed_repeat).then_some(start);
+        // A bare 1 to 5 there is as often a count ("каждые 2 часа с 2 сторон").
+        let morning_or_noon = matches!(start, Item::Time(clock) if clock.hour >= 6);
+        let repeat_starts = context.after_elapsed_repeat && morning_or_noon && starts_a_repeat(c);
+        return (face || repeat_starts).then_some(start);
     }
     let end = time(c, cued)?;
     // The end's part of the day belongs to the range too ("до 6 вечера").
     with_half_of_day(c, end);
     Some(start)
+}
+
+/// Whether the bare hour just read after "с" or "from" is where a repeat of hours starts: no
+/// Russian noun that "с" (with) joins to it follows ("каждые 3 часа с 8 капли", "every 2 hours
+/// from 12 open the windows"; not "каждые 3 часа с 8 детьми проверка", "с 6 по 8 таблеток").
+fn starts_a_repeat(c: &Cursor<'_>) -> bool {
+    const WITH_ENDINGS: &[&str] = &["ами", "ями", "ми", "ой", "ей", "ом", "ем", "ью", "ым", "им"];
+    let Some(word) = c.word_at(c.pos()) else {
+        return true;
+    };
+    let joined_with = word.chars().any(is_cyrillic)
+        && !c.is_at(c.pos(), Some)
+        && WITH_ENDINGS.iter().any(|end| word.ends_with(end));
+    word != "по" && !joined_with
 }
 
 /// `H[:MM]-H[:MM]pm`: "yoga 6-7pm", "6:30-7:30pm", a span of hours with am/pm said once, at

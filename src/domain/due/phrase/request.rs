@@ -59,8 +59,8 @@ fn is_request(lexed: &Lexed, at: usize, end: usize) -> bool {
             || skip_courtesy(lexed, at, end) > at)
 }
 
-/// Past `please` and `can you` / `could you` around a request to the bot ("please remind me",
-/// "напомни пожалуйста", "can you remind me").
+/// Past `please` and `can you` / `could you` / `можешь` around a request to the bot ("please
+/// remind me", "напомни пожалуйста", "can you remind me", "можешь напомнить").
 fn skip_courtesy(lexed: &Lexed, mut start: usize, end: usize) -> usize {
     loop {
         let word = lexed.token(start).and_then(|t| t.word());
@@ -72,6 +72,12 @@ fn skip_courtesy(lexed: &Lexed, mut start: usize, end: usize) -> usize {
             && next == Some("you")
         {
             start + 2
+        } else if start + 1 < end
+            && matches!(word, Some("можешь" | "можете" | "сможешь"))
+            && lexed.has(start + 1, Key::Remind)
+        {
+            // "можешь напомнить в понедельник оплатить интернет?".
+            start + 1
         } else {
             return start;
         };
@@ -228,6 +234,18 @@ pub(super) fn drop_trailing_request(lexed: &Lexed, start: usize, mut end: usize)
     if end > start + 1
         && matches!(word(end - 1), Some("kerak" | "керак"))
         && word(end - 2).is_some_and(|w| w.ends_with("sh") || w.ends_with('ш'))
+    {
+        end -= 1;
+    }
+    // "… on wednesday at 9? thanks", "… at 10 pls": thanks, a courtesy and the question mark
+    // closing the message are no part of the task.
+    while end > start
+        && (lexed.has(end - 1, Key::Please)
+            || matches!(
+                word(end - 1),
+                Some("thanks" | "thx" | "спасибо" | "спс" | "rahmat" | "рахмат")
+            )
+            || lexed.token(end - 1).and_then(|t| t.punct()) == Some('?'))
     {
         end -= 1;
     }
