@@ -1623,6 +1623,14 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (MOSCOW, Ru, "короче завтра напомни часиков в 11 скинуть Андрею презентацию", due("2026-03-28 11:00", "короче скинуть Андрею презентацию")),
         (BERLIN_FRI, En, "tomorrow remind me at 11 to send the deck", due("2026-03-28 11:00", "send the deck")),
         (MOSCOW_TUE, Ru, "в пятницу продлить ОСАГО, оно до 20 апреля", due("2026-03-27 09:00", "продлить ОСАГО, оно до 20 апреля")),
+        // What the sixth review found: a number after a request is no hour, thanks that is the
+        // thing to say stays.
+        (MOSCOW, Ru, "завтра напомни 3 вещи купить", due("2026-03-28 09:00", "3 вещи купить")),
+        (MOSCOW, Ru, "завтра напомни в 2 магазина зайти", due("2026-03-28 09:00", "в 2 магазина зайти")),
+        (BERLIN_FRI, En, "tomorrow remind me 10 minutes of stretching", due("2026-03-28 09:00", "10 minutes of stretching")),
+        (BERLIN_FRI, En, "tomorrow at 5 say thanks", due("2026-03-28 17:00", "say thanks")),
+        (MOSCOW, Ru, "завтра в 9 сказать учителю спасибо", due("2026-03-28 09:00", "сказать учителю спасибо")),
+        (BERLIN_FRI, En, "monday reply to anna: thanks", due("2026-03-30 09:00", "reply to anna: thanks")),
         // ==== Repeats across DST in the southern hemisphere (Sydney) ====
         (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),
         (SYDNEY_APR, En, "every 2 days at 9 walk", due("2026-04-05 09:00", "walk").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260405").utc("2026-04-04 23:00")),

@@ -19,6 +19,7 @@ use crate::domain::recurrence::WeekOfMonth;
 
 use super::keys::{Key, Period, Unit};
 
+pub(super) use clock::is_infinitive;
 pub(super) use cursor::{Cursor, Lexed, closing_quote};
 
 /// A duration as typed: elapsed seconds plus calendar days and months, kept

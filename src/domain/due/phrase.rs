@@ -18,7 +18,7 @@
 //! read as (see [`Found`]).
 
 use super::grammar::{
-    Context, DayRef, Item, Lexed, PeriodWord, RepeatRef, closing_quote, parse_item,
+    Context, DayRef, Item, Lexed, PeriodWord, RepeatRef, closing_quote, is_infinitive, parse_item,
 };
 use super::keys::Key;
 use super::lexer::TokenKind;
@@ -380,13 +380,15 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
                 .repeat
                 .is_some_and(|r| matches!(r.kind, RepeatRef::Hourly | RepeatRef::Minutely)),
         };
-        // "завтра напомни в 11 скинуть …": a request between two parts of the time joins them.
+        // "завтра напомни в 11 скинуть …": a request between two parts of the time joins them,
+        // when a marked hour follows it and ends there ("завтра напомни в 2 магазина зайти",
+        // "tomorrow remind me 10 minutes of stretching" stay text).
         let after_request = (spec.parts > 0 && lexed.has(at, Key::Remind))
             .then(|| {
                 let past = at + 1 + usize::from(lexed.has(at + 1, Key::Me));
                 skip_glue(lexed, past)
             })
-            .filter(|&past| parse_item(lexed, past, context).is_some());
+            .filter(|&past| marked_hour_at(lexed, past, context));
         asked_inside |= after_request.is_some();
         let at = after_request.unwrap_or(at);
         let Some((item, item_end)) = parse_item(lexed, at, context) else {
@@ -413,6 +415,21 @@ fn chain(lexed: &Lexed, start: usize) -> Option<Run> {
         spec,
         unmistakable,
     })
+}
+
+/// Whether a marked hour starts at token `at` ("в 11", "at 11", "часиков в 11") and ends where
+/// the task's words begin: the message's or a clause's end, a word of the time, "to" or a Russian
+/// verb ("в 11 скинуть"), not a counted noun ("в 3 банка").
+fn marked_hour_at(lexed: &Lexed, at: usize, context: Context) -> bool {
+    let marked = lexed.has(at, Key::At) || lexed.has(at, Key::HourWord);
+    let Some((Item::Time(_), end)) = parse_item(lexed, at, context) else {
+        return false;
+    };
+    let word = lexed.token(end).and_then(|t| t.word());
+    let ends = lexed.token(end).is_none_or(|t| t.punct().is_some())
+        || !lexed.has_no_meaning(end)
+        || word.is_some_and(|w| w == "to" || is_infinitive(w));
+    marked && ends
 }
 
 /// Whether `item`, read right after the part `last`, is a noun of the task rather than of its

@@ -316,7 +316,7 @@ pub(super) fn before_infinitive(c: &Cursor<'_>) -> bool {
 }
 
 /// Whether a word is a Russian verb in the infinitive ("отправить", "забрать", "испечь").
-fn is_infinitive(word: &str) -> bool {
+pub(in crate::domain::due) fn is_infinitive(word: &str) -> bool {
     word.chars().any(is_cyrillic) && ["ть", "ти", "чь"].iter().any(|e| word.ends_with(e))
 }
 

@@ -237,17 +237,34 @@ pub(super) fn drop_trailing_request(lexed: &Lexed, start: usize, mut end: usize)
     {
         end -= 1;
     }
-    // "… on wednesday at 9? thanks", "… at 10 pls": thanks, a courtesy and the question mark
-    // closing the message are no part of the task.
-    while end > start
-        && (lexed.has(end - 1, Key::Please)
-            || matches!(
-                word(end - 1),
-                Some("thanks" | "thx" | "спасибо" | "спс" | "rahmat" | "рахмат")
-            )
-            || lexed.token(end - 1).and_then(|t| t.punct()) == Some('?'))
-    {
-        end -= 1;
+    // "… on wednesday at 9? thanks", "…, спасибо", "… at 10 pls": thanks or a courtesy after
+    // punctuation, "pls" and the question mark closing the message are no part of the task
+    // ("tomorrow at 5 say thanks", "сказать учителю спасибо" keep theirs).
+    // Not after a colon: "reply to anna: thanks" is what to say.
+    let punct = |i: usize| {
+        lexed
+            .token(i)
+            .and_then(|t| t.punct())
+            .is_some_and(|p| matches!(p, ',' | '?' | '!' | '.'))
+    };
+    loop {
+        let courtesy = end > start + 1
+            && (lexed.has(end - 1, Key::Please)
+                || matches!(
+                    word(end - 1),
+                    Some("thanks" | "thx" | "спасибо" | "спс" | "rahmat" | "рахмат")
+                ))
+            && punct(end - 2);
+        if courtesy {
+            end -= 2;
+        } else if end > start
+            && (word(end - 1) == Some("pls")
+                || lexed.token(end - 1).and_then(|t| t.punct()) == Some('?'))
+        {
+            end -= 1;
+        } else {
+            break;
+        }
     }
     let before = end;
     if end > start
