@@ -300,24 +300,7 @@ fn recurrence(
     }
     if let Some(day) = spec.until {
         // "с понедельника до пятницы": the Friday after the first day.
-        let from = sought_from(start, now, tz);
-        let mut until = named_date(day, from, tz, notes)?;
-        // "every day at 9 pills until friday" said on a Friday after 9: the next Friday, since
-        // today's, a day it runs on, ends it before it starts ("every monday until friday" said
-        // on a Friday stays refused).
-        let local_date = |at: DateTime<Utc>| to_local(tz, at).date();
-        let first = rule
-            .first_occurrence(from, tz)
-            .map(|first| local_date(first.at));
-        let runs_on_until = rule
-            .first_occurrence(resolve_local(tz, until.and_time(NaiveTime::MIN)), tz)
-            .is_some_and(|on| local_date(on.at) == until);
-        if matches!(day, DayRef::Weekday { next: false, .. })
-            && runs_on_until
-            && first.is_some_and(|f| f > until)
-        {
-            until = until.checked_add_days(Days::new(7)).ok_or_else(too_far)?;
-        }
+        let until = last_day(day, &rule, sought_from(start, now, tz), tz, notes)?;
         rule = rule.ending(End::Until(until)).map_err(rule_error)?;
     }
     if let Some(count) = spec.count {
@@ -354,6 +337,32 @@ fn named_date(
     let last_second = NaiveTime::from_hms_opt(23, 59, 59).unwrap_or(NaiveTime::MIN);
     let end = day_at(day, Moment::same_day(last_second), now, tz, notes)?;
     Ok(to_local(tz, end).date())
+}
+
+/// The local date a repeat `rule` runs until, said as `day` and sought from `from`: the day
+/// itself ([`named_date`]), or next week's weekday when today's, a day the repeat runs on, would
+/// end it before it starts ("every day at 9 pills until friday" said on a Friday after 9 ends
+/// next Friday; "every monday until friday" said on a Friday stays refused).
+fn last_day(
+    day: DayRef,
+    rule: &Recurrence,
+    from: DateTime<Utc>,
+    tz: Tz,
+    notes: &mut Vec<Assumption>,
+) -> Result<NaiveDate, DueError> {
+    let until = named_date(day, from, tz, notes)?;
+    let local_date = |at: DateTime<Utc>| to_local(tz, at).date();
+    let first = rule
+        .first_occurrence(from, tz)
+        .map(|first| local_date(first.at));
+    let runs_on_until = rule
+        .first_occurrence(resolve_local(tz, until.and_time(NaiveTime::MIN)), tz)
+        .is_some_and(|on| local_date(on.at) == until);
+    let this_weekday = matches!(day, DayRef::Weekday { next: false, .. });
+    if this_weekday && runs_on_until && first.is_some_and(|f| f > until) {
+        return until.checked_add_days(Days::new(7)).ok_or_else(too_far);
+    }
+    Ok(until)
 }
 
 /// This morning's reading of an hour from 6 to 11 said without am/pm from which a repeat of
@@ -745,6 +754,15 @@ fn day_at(
     let today = to_local(tz, now).date();
     let at = |date: NaiveDate| resolve_local(tz, moment.local(date));
     let plus = |days: u64| today.checked_add_days(Days::new(days)).ok_or_else(too_far);
+    // The day `in_month` picks in this month, or in next month once its time has passed.
+    let this_month_or_next = |in_month: fn(NaiveDate) -> NaiveDate| {
+        let this_month = in_month(today);
+        if at(this_month) > now {
+            return Ok(at(this_month));
+        }
+        let next_month = last_day_of_month(today).succ_opt().map(in_month);
+        next_month.map(at).ok_or_else(too_far)
+    };
     let not_past = |date: NaiveDate| {
         let due = at(date);
         if due > now {
@@ -777,24 +795,8 @@ fn day_at(
             notes.push(Assumption::NextWeekMonday { date });
             Ok(at(date))
         }
-        DayRef::MonthLastWorkingDay => {
-            let this_month = last_working_day_of_month(today);
-            if at(this_month) > now {
-                return Ok(at(this_month));
-            }
-            let next_month = last_day_of_month(today)
-                .succ_opt()
-                .map(last_working_day_of_month);
-            next_month.map(at).ok_or_else(too_far)
-        }
-        DayRef::EndOfMonth => {
-            let this_month = last_day_of_month(today);
-            if at(this_month) > now {
-                return Ok(at(this_month));
-            }
-            let next_month = this_month.succ_opt().map(last_day_of_month);
-            next_month.map(at).ok_or_else(too_far)
-        }
+        DayRef::MonthLastWorkingDay => this_month_or_next(last_working_day_of_month),
+        DayRef::EndOfMonth => this_month_or_next(last_day_of_month),
         DayRef::NextWeekEnd => {
             let date = plus(next_monday_in(today) + 4)?;
             notes.push(Assumption::WeekEndFriday { date });

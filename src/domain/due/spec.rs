@@ -133,9 +133,7 @@ impl Spec {
                 {
                     self.day = None;
                     self.starting = Some(day);
-                    self.repeat = Some(repeat);
-                    self.period = period.or(self.period);
-                    self.parts += 1;
+                    self.set(item);
                     return true;
                 }
                 if self.repeat.is_none()
@@ -437,9 +435,8 @@ fn is_span(days: WeekdaySet) -> bool {
 
 /// Whether a day said with a repeat of hours is the day it starts ("every 2 hours from 10am
 /// tomorrow", "starting 10pm tonight", "завтра каждые 3 часа с 8"): today, tomorrow, the day
-/// after or a date; a weekday may say
-/// which days it runs on, and minutes ("every 10 minutes tomorrow") a nag for that day only,
-/// which the bot does not read.
+/// after or a date; a weekday may say which days it runs on, and minutes ("every 10 minutes
+/// tomorrow") a nag for that day only, which the bot does not read.
 fn elapsed_repeat_starts(repeat: Repeat, day: DayRef) -> bool {
     repeat.kind == RepeatRef::Hourly
         && matches!(

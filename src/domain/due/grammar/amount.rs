@@ -111,12 +111,12 @@ pub(super) fn lead(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     // "напомни накануне", "…, накануне напомни", "…, накануне": the day before ("накануне
     // вечером позвонить", "…, она звонила накануне" say no day before what).
     let after = |key: Key| c.pos() > 0 && c.has_at(c.pos() - 1, key);
-    let after_request = after(Key::Remind) || after(Key::Me);
+    let asked_before = asked || after(Key::Remind) || after(Key::Me);
     let after_comma = c.pos() > 0 && c.has_punct_at(c.pos() - 1, ',');
     if c.attempt(|c| {
         let before = c.eat_word("накануне");
-        let asked = asked || after_request;
-        (before && (asked || remind(c) || (after_comma && c.at_message_end()))).then_some(())
+        let closes = after_comma && c.at_message_end();
+        (before && (asked_before || remind(c) || closes)).then_some(())
     })
     .is_some()
     {

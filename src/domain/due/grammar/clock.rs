@@ -40,13 +40,12 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     }
     // "сегодня до 18 отправить", "в пятницу после 19": by or from an hour, after a day, before a
     // verb or the phrase's end ("завтра до 5 человек", "сегодня до 20 страниц", "завтра после 5
-    // подходов" count).
-    // Without a day, only Russian's hour of the afternoon or evening on the 24-hour clock ("после
-    // 19 в пятницу", "до 18 сдать отчёт"; "до 5 раз" counts, English "call after 20" is no time).
+    // подходов" count). Without a day, only Russian's hour of the afternoon or evening ("после 19
+    // в пятницу", "после 7 вечера"; "до 5 раз" counts, English "call after 20" is no time), and
+    // only where a deadline is said: opening the message, after a request or a verb ("до 18
+    // сдать отчёт", "позвонить после 19"; "аптека до 21", "банк работает до 18" are opening
+    // hours).
     let by_hour = |c: &mut Cursor<'_>| {
-        // Only where a deadline is said: opening the message, after a request or a verb ("до 18
-        // сдать отчёт", "позвонить после 19"); "аптека до 21", "банк работает до 18" are opening
-        // hours.
         let before = c.pos().checked_sub(1);
         let said_as_deadline = before.is_none_or(|at| {
             c.has_at(at, Key::Remind)
@@ -61,7 +60,6 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
         let dated = ahead.has_punct_at(ahead.pos(), '-')
             || matches!(ahead.word_at(ahead.pos()), Some("числа" | "го"))
             || ahead.is_at(ahead.pos(), |k| matches!(k, Key::Month(_)).then_some(()));
-        // "после 7 вечера позвонить": an hour with its part of the day.
         let with_period = ahead.peek_pick(period_key);
         let afternoon =
             !dated && (with_period || hour.is_some_and(|(hour, _)| (13..=23).contains(&hour)));
@@ -226,8 +224,6 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if !marked && minute.is_none() && (hour > 24 || c.attempt(dashed_word).is_some()) {
         return None;
     }
-    // Uzbek "soat 18 gacha", "by 18:00", is a deadline at that time. The dative "ga" alone
-    // after a number is "to" a place ("kvartira 12 ga"), a time only after "soat" or a day.
     // Uzbek "soat 22 dan boshlab": from that hour on, where a repeat starts ("soat 9 dan 18
     // gacha" is a range, read before; "5 dan ortiq" without "soat" counts).
     let from_hour = c
@@ -237,6 +233,8 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
             (marked && from && (started || !c.peek_number())).then_some(())
         })
         .is_some();
+    // Uzbek "soat 18 gacha", "by 18:00", is a deadline at that time. The dative "ga" alone
+    // after a number is "to" a place ("kvartira 12 ga"), a time only after "soat" or a day.
     let dative = matches!(c.word_at(c.pos()), Some("ga" | "га"));
     let located = from_hour
         || (c.eat(Key::Da) && (!dative || marked || context.bare_hour))
@@ -440,9 +438,9 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     };
     if to_a_date || !joined(c) {
         // "2 пары с 8:30", "every 8 hrs from 8pm": from a clock's H:MM or an hour with am/pm,
-        // or any hour after a repeat of hours ("каждые 3 часа с 8"), with no end said ("с 01.09"
-        // is a date, "с 2 детьми" and "from 3 people" count).
-        // A bare 1 to 5 there is as often a count ("каждые 2 часа с 2 сторон").
+        // or an hour from 6 after a repeat of hours ("каждые 3 часа с 8"; a bare 1 to 5 there is
+        // as often a count, "с 2 сторон"), with no end said ("с 01.09" is a date, "с 2 детьми"
+        // and "from 3 people" count).
         let morning_or_noon = matches!(start, Item::Time(clock) if clock.hour >= 6);
         let repeat_starts = context.after_elapsed_repeat && morning_or_noon && starts_a_repeat(c);
         return (face || repeat_starts).then_some(start);

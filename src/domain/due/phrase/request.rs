@@ -239,8 +239,8 @@ pub(super) fn drop_trailing_request(lexed: &Lexed, start: usize, mut end: usize)
     }
     // "… on wednesday at 9? thanks", "…, спасибо", "… at 10 pls": thanks or a courtesy after
     // punctuation, "pls" and the question mark closing the message are no part of the task
-    // ("tomorrow at 5 say thanks", "сказать учителю спасибо" keep theirs).
-    // Not after a colon: "reply to anna: thanks" is what to say.
+    // ("tomorrow at 5 say thanks", "сказать учителю спасибо" and, after a colon, "reply to anna:
+    // thanks" keep theirs).
     let punct = |i: usize| {
         lexed
             .token(i)
