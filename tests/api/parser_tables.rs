@@ -1631,6 +1631,7 @@ fn rows() -> Vec<(Scene, Lang, &'static str, Want)> {
         (BERLIN_FRI, En, "tomorrow at 5 say thanks", due("2026-03-28 17:00", "say thanks")),
         (MOSCOW, Ru, "завтра в 9 сказать учителю спасибо", due("2026-03-28 09:00", "сказать учителю спасибо")),
         (BERLIN_FRI, En, "monday reply to anna: thanks", due("2026-03-30 09:00", "reply to anna: thanks")),
+        (MOSCOW, Ru, "с 01.06 по 10.06 отпуск", fails(DueError::NoTime)),
         // ==== Repeats across DST in the southern hemisphere (Sydney) ====
         (SYDNEY_APR, En, "every day at 02:30 pills", due("2026-04-05 02:30", "pills").every("FREQ=DAILY").utc("2026-04-04 15:30")),
         (SYDNEY_APR, En, "every 2 days at 9 walk", due("2026-04-05 09:00", "walk").every("FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0;DTSTART=20260405").utc("2026-04-04 23:00")),

@@ -473,11 +473,18 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         }
         // A numeric date without a year may be a price ("15.09") unless its day is typed with a
         // zero ("01.09", as no price is) or Uzbek's "da" follows it ("01.09 da"), and no day is
-        // named elsewhere ("в пятницу сдать раздел 02.03 отчёта" numbers a section).
+        // named elsewhere ("в пятницу сдать раздел 02.03 отчёта" numbers a section) and it opens
+        // no span of days ("с 01.06 по 10.06 отпуск").
         Item::Day(DayRef::Date { year, .. }) => {
-            let zero_day = lexed.token(start).is_some_and(
-                |t| matches!(t.kind, TokenKind::Number { value, digits: 2 } if value < 10),
-            );
+            let opens_a_span = start > 0
+                && matches!(
+                    lexed.token(start - 1).and_then(|t| t.word()),
+                    Some("с" | "со" | "from")
+                );
+            let zero_day = !opens_a_span
+                && lexed.token(start).is_some_and(
+                    |t| matches!(t.kind, TokenKind::Number { value, digits: 2 } if value < 10),
+                );
             let located = (start..end).any(|i| lexed.has(i, Key::Da));
             year.is_some()
                 || ((zero_day || located) && !lexed.names_a_day())
