@@ -5,6 +5,10 @@
 use std::borrow::Cow;
 
 use crate::domain::fold::{FoldedWord as Word, folded_words};
+use crate::domain::lang::Lang;
+
+use super::keys::Key;
+use super::vocab::meanings_in;
 
 /// Words that take back the hour before them, folded, each a sequence of words.
 /// The longer ones first ("no sorry make it" before "no").
@@ -103,56 +107,25 @@ fn is_hour(word: &str) -> bool {
 }
 
 /// Whether `word` is an hour in words, which a correction may say after its own "at" or "в" ("…,
-/// хотя нет, лучше в полшестого", "at 5, no, at six").
+/// хотя нет, лучше в полшестого", "at 5, no, at six"): a count from one to twelve, noon or
+/// midnight in English or Russian, "час", or "пол" before an hour's ordinal, as the grammar's word
+/// lists have them.
 fn is_hour_in_words(word: &str) -> bool {
-    const HOURS: &[&str] = &[
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "noon",
-        "midnight",
-        "час",
-        "два",
-        "три",
-        "четыре",
-        "пять",
-        "шесть",
-        "семь",
-        "восемь",
-        "девять",
-        "десять",
-        "одиннадцать",
-        "двенадцать",
-        "полдень",
-        "полночь",
-    ];
-    const ORDINALS: &[&str] = &[
-        "первого",
-        "второго",
-        "третьего",
-        "четвертого",
-        "пятого",
-        "шестого",
-        "седьмого",
-        "восьмого",
-        "девятого",
-        "десятого",
-        "одиннадцатого",
-        "двенадцатого",
-    ];
-    HOURS.contains(&word)
+    let means = |word: &str, fits: fn(Key) -> bool| {
+        [Lang::En, Lang::Ru]
+            .into_iter()
+            .any(|lang| meanings_in(word, lang).into_iter().any(fits))
+    };
+    let hour = |key: Key| {
+        matches!(key, Key::Noon | Key::Midnight)
+            || matches!(key, Key::Count(n) if (1..=12).contains(&n))
+    };
+    let half_before = |key: Key| matches!(key, Key::HourOrdinal(_));
+    word == "час"
+        || means(word, hour)
         || word
             .strip_prefix("пол")
-            .is_some_and(|ordinal| ORDINALS.contains(&ordinal))
+            .is_some_and(|ordinal| means(ordinal, half_before))
 }
 
 /// An hour without an am/pm typed onto it.

@@ -28,6 +28,8 @@ pub(in crate::domain::due) struct Lexed {
     /// Whether `06/04` puts the month first, as the United States write it: English, unless
     /// the user's zone is where dates put the day first.
     month_first: bool,
+    /// Whether any word of the message names a day ([`Lexed::names_a_day`]), found once.
+    names_a_day: bool,
 }
 
 /// The zone areas where dates put the day first, in English too.
@@ -80,6 +82,14 @@ impl Lexed {
                 keys[i].clear();
             }
         }
+        let names_a_day = (0..tokens.len()).any(|i| {
+            let has = |i: usize, key: Key| keys[i].contains(&key);
+            let from_today = has(i, Key::Today) && i > 0 && has(i - 1, Key::From);
+            (has(i, Key::Today) && !from_today)
+                || has(i, Key::Tomorrow)
+                || has(i, Key::DayAfterTomorrow)
+                || keys[i].iter().any(|k| matches!(k, Key::Weekday(_)))
+        });
         Lexed {
             tokens,
             quoted,
@@ -89,6 +99,7 @@ impl Lexed {
             today: None,
             guesses_minutes: false,
             month_first: hint == Lang::En,
+            names_a_day,
         }
     }
 
@@ -200,15 +211,7 @@ impl Lexed {
     /// "sun", Uzbek "pay"). A reading that a day elsewhere would contradict (a date inside the
     /// text, "2 weeks from today", "the end of next year") gives way to it.
     pub fn names_a_day(&self) -> bool {
-        (0..self.len()).any(|i| {
-            let from_today = self.has(i, Key::Today) && i > 0 && self.has(i - 1, Key::From);
-            (self.has(i, Key::Today) && !from_today)
-                || self.has(i, Key::Tomorrow)
-                || self.has(i, Key::DayAfterTomorrow)
-                || self
-                    .pick(i, |k| matches!(k, Key::Weekday(_)).then_some(()))
-                    .is_some()
-        })
+        self.names_a_day
     }
 
     /// Whether a dinner opens the message ("dinner at Nando's saturday 8", "ужин у родителей в
