@@ -7,9 +7,11 @@ mod clock;
 mod cursor;
 mod end;
 mod holiday;
+mod label;
 mod number;
 mod ordinal;
 mod repeat;
+mod span;
 mod zone;
 
 use chrono::{Weekday, WeekdaySet};
@@ -368,8 +370,9 @@ pub(super) struct Context {
 type Rule = fn(&mut Cursor<'_>, Context) -> Option<Item>;
 
 /// Rules in priority order: the first that matches wins.
-const RULES: [Rule; 19] = [
+const RULES: [Rule; 20] = [
     repeat::repeat,
+    span::stretch_of_days,
     end::until,
     calendar::night_between,
     end::starting,
@@ -384,7 +387,7 @@ const RULES: [Rule; 19] = [
     calendar::day_word,
     calendar::weekday,
     clock::spoken_time,
-    clock::range,
+    span::range,
     clock::time,
     clock::period,
     zone::zone,

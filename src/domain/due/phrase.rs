@@ -466,7 +466,16 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         | Item::Until(_)
         | Item::Start(_) => true,
         Item::Count(_) | Item::Lasting(_) => false,
-        Item::Day(DayRef::Weekday { .. }) => marked,
+        // Uzbek's "juma kuni" (on Friday) says the day as "on friday" does.
+        Item::Day(DayRef::Weekday { .. }) => {
+            marked
+                || (start..end).any(|i| {
+                    matches!(
+                        lexed.token(i).and_then(|t| t.word()),
+                        Some("kuni" | "kunida" | "куни" | "кунида")
+                    )
+                })
+        }
         // "15 числа", "3-sanada": a day of the month with its noun is no ordinary text.
         Item::Day(DayRef::MonthDay(_)) => {
             marked || (start..end).any(|i| lexed.has(i, Key::DateNoun))

@@ -52,10 +52,16 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
                 || c.has_at(at, Key::Me)
                 || c.word_at(at).is_some_and(is_infinitive)
         });
-        let russian = said_as_deadline && matches!(c.word_at(c.pos()), Some("после" | "до"));
+        let russian_word = matches!(c.word_at(c.pos()), Some("после" | "до"));
         let by = c.eat(Key::Until) || c.eat(Key::AfterPrep);
         let mut ahead = c.clone();
         let hour = ahead.eat_number().filter(|(_, digits)| *digits <= 2);
+        // "отправить 3 посылки до 18": a message that opens with what to do and ends with the
+        // hour says a deadline too.
+        let closes_a_task = c.word_at(0).is_some_and(is_infinitive)
+            && ahead.word_at(ahead.pos()).is_none()
+            && !ahead.is_number_at(ahead.pos());
+        let russian = russian_word && (said_as_deadline || closes_a_task);
         // "до 20-го числа", "после 15-го": a day of the month.
         let dated = ahead.has_punct_at(ahead.pos(), '-')
             || matches!(ahead.word_at(ahead.pos()), Some("числа" | "го"))
@@ -341,7 +347,7 @@ fn about_number(c: &mut Cursor<'_>) -> Option<()> {
 
 /// The minutes of a clock's face: `:MM` or `.MM` ("10:30", "7.05"), or `-MM` when it cannot be
 /// the end of a range of hours ("10-30", "9-00"; "10-12" is no time).
-fn face_minutes(c: &mut Cursor<'_>) -> Option<u64> {
+pub(super) fn face_minutes(c: &mut Cursor<'_>) -> Option<u64> {
     let dash = if c.eat_adjacent_punct(':') || c.eat_adjacent_punct('.') {
         false
     } else if c.eat_adjacent_punct('-') {
@@ -378,172 +384,6 @@ fn spaced_minutes(c: &mut Cursor<'_>) -> Option<u64> {
         .then_some(())
     });
     (digits == 2 && minute <= 59 && !counted && c.at_word_end()).then_some(minute)
-}
-
-/// `from|с|со TIME to|till|до|- TIME`: a span of time ("tomorrow from 10 to 12", "завтра с 10
-/// до 12", "с 10:00-12:00"), whose reminder is at its start.
-pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
-    let cued = Context {
-        bare_hour: true,
-        ..context
-    };
-    if let Some(start) = c.attempt(|c| uzbek_range(c, cued)) {
-        return Some(start);
-    }
-    if let Some(start) = c.attempt(dashed_hours) {
-        return Some(start);
-    }
-    // "between 3 and 4", "между 3 и 4".
-    if c.eat_word("between") || c.eat_word("между") {
-        let start = time(c, cued)?;
-        let joined = c.eat(Key::And) && time(c, cued).is_some();
-        // "между 3 и 5 мая", "between 5 and 10 minutes": a span of days or of a duration.
-        let of_unit = c.is_at(c.pos(), |k| {
-            matches!(k, Key::Month(_) | Key::Unit(_) | Key::UnitFrom(_)).then_some(())
-        });
-        return (joined && !of_unit).then_some(start);
-    }
-    // "starting 8pm", "starting from 8pm", "начиная с 8 вечера": where a repeat or a span begins.
-    let starting = c.eat_word("starting") || c.eat_word("начиная");
-    if !(c.eat_word("from") || c.eat_word("с") || c.eat_word("со") || starting) {
-        return None;
-    }
-    let opened = c.pos();
-    let start = time(c, cued)?;
-    let face = (opened..c.pos()).any(|i| c.has_punct_at(i, ':'))
-        || matches!(
-            start,
-            Item::Time(Clock {
-                meridiem: Some(_),
-                ..
-            })
-        )
-        || c.peek_pick(period_key);
-    let start = with_half_of_day(c, start);
-    let joined = |c: &mut Cursor<'_>| {
-        c.eat_word("to")
-            || c.eat_word("till")
-            || c.eat_word("until")
-            || c.eat_word("до")
-            || c.eat_punct('-')
-            || c.eat_punct('–')
-            || c.eat_punct('—')
-    };
-    // "каждые 4 часа с 8 утра до 20 мая": the end is a date, which ends the repeat, not the span.
-    let to_a_date = {
-        let mut ahead = c.clone();
-        joined(&mut ahead)
-            && ahead.eat_number().is_some()
-            && ahead.is_at(ahead.pos(), |k| matches!(k, Key::Month(_)).then_some(()))
-    };
-    if to_a_date || !joined(c) {
-        // "2 пары с 8:30", "every 8 hrs from 8pm": from a clock's H:MM or an hour with am/pm,
-        // or an hour from 6 after a repeat of hours ("каждые 3 часа с 8"; a bare 1 to 5 there is
-        // as often a count, "с 2 сторон"), with no end said ("с 01.09" is a date, "с 2 детьми"
-        // and "from 3 people" count).
-        let morning_or_noon = matches!(start, Item::Time(clock) if clock.hour >= 6);
-        let repeat_starts = context.after_elapsed_repeat && morning_or_noon && starts_a_repeat(c);
-        return (face || repeat_starts).then_some(start);
-    }
-    let end = time(c, cued)?;
-    // The end's part of the day belongs to the range too ("до 6 вечера").
-    with_half_of_day(c, end);
-    Some(start)
-}
-
-/// Whether the bare hour just read after "с" or "from" is where a repeat of hours starts: no
-/// Russian noun that "с" (with) joins to it follows ("каждые 3 часа с 8 капли", "every 2 hours
-/// from 12 open the windows"; not "каждые 3 часа с 8 детьми проверка", "с 6 по 8 таблеток").
-fn starts_a_repeat(c: &Cursor<'_>) -> bool {
-    const WITH_ENDINGS: &[&str] = &["ами", "ями", "ми", "ой", "ей", "ом", "ем", "ью", "ым", "им"];
-    let Some(word) = c.word_at(c.pos()) else {
-        return true;
-    };
-    let joined_with = word.chars().any(is_cyrillic)
-        && !c.is_at(c.pos(), Some)
-        && WITH_ENDINGS.iter().any(|end| word.ends_with(end));
-    word != "по" && !joined_with
-}
-
-/// `H[:MM]-H[:MM]pm`: "yoga 6-7pm", "6:30-7:30pm", a span of hours with am/pm said once, at
-/// its end, for both.
-fn dashed_hours(c: &mut Cursor<'_>) -> Option<Item> {
-    let (hour, _) = c
-        .eat_number()
-        .filter(|(hour, digits)| *digits <= 2 && (1..=12).contains(hour))?;
-    let minute = dashed_minutes(c)?;
-    if !c.eat_adjacent_punct('-') {
-        return None;
-    }
-    let (end, _) = c
-        .eat_adjacent_number()
-        .filter(|(end, digits)| *digits <= 2 && (1..=12).contains(end))?;
-    dashed_minutes(c)?;
-    let meridiem = meridiem(c)?;
-    let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    // "6-7pm" starts at 18:00, "11-1pm" and "11-12pm" at 11:00, "12-1pm" at noon; "11:30-7am"
-    // and "10-2am" start the evening before (23:30, 22:00).
-    let start_pm = if meridiem {
-        hour == 12 || (hour < end && end != 12)
-    } else {
-        hour > end && hour != 12
-    };
-    let start = Clock {
-        meridiem: Some(start_pm),
-        ..Clock::at(small(hour), minute)
-    };
-    Some(Item::Time(start))
-}
-
-/// The `:MM` of a dashed span's hour, if typed (0 when not); `None` when minutes are typed but
-/// are no minutes.
-fn dashed_minutes(c: &mut Cursor<'_>) -> Option<u32> {
-    if !c.eat_adjacent_punct(':') {
-        return Some(0);
-    }
-    let (minute, _) = c
-        .eat_adjacent_number()
-        .filter(|(minute, digits)| *digits == 2 && *minute < 60)?;
-    u32::try_from(minute).ok()
-}
-
-/// A time of a range with the part of the day said after its hour ("с 9 утра до 6 вечера"):
-/// the morning and the night make it am, the afternoon and the evening pm.
-fn with_half_of_day(c: &mut Cursor<'_>, item: Item) -> Item {
-    let Item::Time(clock) = item else {
-        return item;
-    };
-    if clock.meridiem.is_some() || clock.exact || clock.hour > 12 {
-        return item;
-    }
-    let Some(period) = c.eat_pick(period_key) else {
-        return item;
-    };
-    let pm = matches!(
-        period,
-        Period::Afternoon | Period::Lunch | Period::Evening | Period::Tonight
-    );
-    Item::Time(Clock {
-        meridiem: Some(pm),
-        ..clock
-    })
-}
-
-/// Uzbek `[soat] N dan M gacha` ("soat 9dan 18gacha navbatchilik"): a span from N to M, at N.
-fn uzbek_range(c: &mut Cursor<'_>, cued: Context) -> Option<Item> {
-    c.eat(Key::At);
-    let (hour, digits) = c.eat_number().filter(|(_, digits)| *digits <= 2)?;
-    let minute = c.attempt(face_minutes);
-    c.eat_word("dan").then_some(())?;
-    time(c, cued)?;
-    let until = c.pos() > 0 && c.has_at(c.pos() - 1, Key::UntilSuffix);
-    let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    until.then(|| {
-        Item::Time(Clock {
-            exact: (digits == 2 && hour < 10) || minute.is_some(),
-            ..Clock::at(small(hour), small(minute.unwrap_or(0)))
-        })
-    })
 }
 
 /// Whether the number at `number` counts the word at `noun` rather than being an hour: after
@@ -769,7 +609,7 @@ fn before(hour: u32, minutes: u32) -> Option<(u32, u32)> {
 }
 
 /// `am`/`pm`, or `a.m.`/`p.m.` written with dots.
-fn meridiem(c: &mut Cursor<'_>) -> Option<bool> {
+pub(super) fn meridiem(c: &mut Cursor<'_>) -> Option<bool> {
     if let Some(pm) = c.eat_pick(|k| match k {
         Key::Meridiem(pm) => Some(pm),
         _ => None,

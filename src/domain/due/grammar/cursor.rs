@@ -10,6 +10,7 @@ use crate::domain::script::{is_cyrillic, uz_cyrillic_to_latin};
 use super::super::keys::{Key, Period};
 use super::super::lexer::{Token, TokenKind, tokenize};
 use super::super::vocab::{keyboard_uz_meanings, meanings, meanings_in, typo_of};
+use super::label::labels;
 
 /// A tokenized message, each word annotated with its meanings.
 pub(in crate::domain::due) struct Lexed {
@@ -30,6 +31,9 @@ pub(in crate::domain::due) struct Lexed {
     month_first: bool,
     /// Whether any word of the message names a day ([`Lexed::names_a_day`]), found once.
     names_a_day: bool,
+    /// Which tokens are numbers that label or measure something, never a time nor a date
+    /// ("room 3.14", "2,5 кг", "20%"; see [`labels`]).
+    labels: Vec<bool>,
 }
 
 /// The zone areas where dates put the day first, in English too.
@@ -55,7 +59,7 @@ impl Lexed {
     /// [`typo_of`]). Words in quotation marks are a title and mean nothing ("прочитать «Утро»
     /// в 10", "soat 8 da \"Juma\" filmi"), unless the quotes hold the whole message.
     pub fn new(input: &str, hint: Lang) -> Lexed {
-        let tokens = tokenize(input);
+        let mut tokens = tokenize(input);
         let quoted = quoted(input, &tokens);
         let (mut keys, typos): (Vec<Vec<Key>>, _) = tokens
             .iter()
@@ -90,6 +94,20 @@ impl Lexed {
                 || has(i, Key::DayAfterTomorrow)
                 || keys[i].iter().any(|k| matches!(k, Key::Weekday(_)))
         });
+        // "tomorrow9am", "завтра9:00": a day word typed into its hour, as fast thumbs do, is
+        // apart from it.
+        for i in 1..tokens.len() {
+            let day = keys[i - 1].iter().any(|k| {
+                matches!(
+                    k,
+                    Key::Today | Key::Tomorrow | Key::DayAfterTomorrow | Key::Weekday(_)
+                )
+            });
+            if day && matches!(tokens[i].kind, TokenKind::Number { .. }) {
+                tokens[i].spaced = true;
+            }
+        }
+        let labels = labels(input, &tokens, &keys, names_a_day);
         Lexed {
             tokens,
             quoted,
@@ -100,6 +118,7 @@ impl Lexed {
             guesses_minutes: false,
             month_first: hint == Lang::En,
             names_a_day,
+            labels,
         }
     }
 
@@ -546,8 +565,12 @@ impl<'a> Cursor<'a> {
             .is_some()
     }
 
-    /// Consumes a number, giving its value and digit count.
+    /// Consumes a number, giving its value and digit count; never one that labels or measures
+    /// something ("room 3.14", see [`labels`]).
     pub fn eat_number(&mut self) -> Option<(u64, usize)> {
+        if self.lexed.labels.get(self.pos).copied().unwrap_or(false) {
+            return None;
+        }
         let found = match self.lexed.token(self.pos)?.kind {
             TokenKind::Number { value, digits } => Some((value, digits)),
             _ => None,
