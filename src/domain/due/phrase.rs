@@ -466,15 +466,17 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         | Item::Until(_)
         | Item::Start(_) => true,
         Item::Count(_) | Item::Lasting(_) => false,
-        // Uzbek's "juma kuni" (on Friday) says the day as "on friday" does.
+        // Uzbek's "juma kuni" before what to do ("do'konga yakshanba kuni borish", "якшанба куни
+        // бозорга бориш" at the end) says the day as "on friday" does; not in a story ("Ali juma
+        // kuni keldi", "dushanba kuni qarz so'ragan edi").
         Item::Day(DayRef::Weekday { .. }) => {
-            marked
-                || (start..end).any(|i| {
-                    matches!(
-                        lexed.token(i).and_then(|t| t.word()),
-                        Some("kuni" | "kunida" | "куни" | "кунида")
-                    )
-                })
+            let word = |i: usize| lexed.token(i).and_then(|t| t.word());
+            let said_with_kuni = (start..end)
+                .any(|i| matches!(word(i), Some("kuni" | "kunida" | "куни" | "кунида")));
+            let verbal_noun =
+                |i: usize| word(i).is_some_and(|w| w.ends_with("sh") || w.ends_with('ш'));
+            let to_do = verbal_noun(end) || (verbal_noun(end + 1) && end + 2 == lexed.len());
+            marked || (said_with_kuni && to_do)
         }
         // "15 числа", "3-sanada": a day of the month with its noun is no ordinary text.
         Item::Day(DayRef::MonthDay(_)) => {

@@ -52,16 +52,10 @@ pub(super) fn time(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
                 || c.has_at(at, Key::Me)
                 || c.word_at(at).is_some_and(is_infinitive)
         });
-        let russian_word = matches!(c.word_at(c.pos()), Some("после" | "до"));
+        let russian = said_as_deadline && matches!(c.word_at(c.pos()), Some("после" | "до"));
         let by = c.eat(Key::Until) || c.eat(Key::AfterPrep);
         let mut ahead = c.clone();
         let hour = ahead.eat_number().filter(|(_, digits)| *digits <= 2);
-        // "отправить 3 посылки до 18": a message that opens with what to do and ends with the
-        // hour says a deadline too.
-        let closes_a_task = c.word_at(0).is_some_and(is_infinitive)
-            && ahead.word_at(ahead.pos()).is_none()
-            && !ahead.is_number_at(ahead.pos());
-        let russian = russian_word && (said_as_deadline || closes_a_task);
         // "до 20-го числа", "после 15-го": a day of the month.
         let dated = ahead.has_punct_at(ahead.pos(), '-')
             || matches!(ahead.word_at(ahead.pos()), Some("числа" | "го"))

@@ -16,7 +16,6 @@ const LABEL_WORDS: &[&str] = &[
     "room",
     "rm",
     "flat",
-    "apt",
     "apartment",
     "suite",
     "floor",
@@ -27,8 +26,6 @@ const LABEL_WORDS: &[&str] = &[
     "pg",
     "chapter",
     "section",
-    "exercise",
-    "exercises",
     "problem",
     "problems",
     "slide",
@@ -83,29 +80,8 @@ const LABEL_WORDS: &[&str] = &[
     "цена",
     "стоимость",
     "стоит",
-    // Uzbek, in both scripts.
-    "xona",
-    "xonada",
-    "xonaga",
-    "kabinet",
-    "kabinetda",
-    "kvartira",
-    "qavat",
-    "qavatda",
-    "sahifa",
-    "mashq",
-    "masala",
+    // Uzbek: the price ("narxi 12.50"); rooms and pages take their number before them.
     "narxi",
-    "хона",
-    "хонада",
-    "хонага",
-    "қават",
-    "қаватда",
-    "саҳифа",
-    "бет",
-    "боб",
-    "машқ",
-    "масала",
     "нархи",
 ];
 
@@ -142,9 +118,10 @@ const LABELLED_AFTER: &[&str] = &[
 ];
 
 /// Which tokens are numbers that label or measure something (see the module's doc); `keys` are
-/// the tokens' meanings, so that a marked "в 9,30" stays a time. When the message names a day
-/// (`names_a_day`), a stretch of days in it is the task's too ("the kids camp runs july 6-17,
-/// pack on sunday", "каникулы с 1 по 31 июля, купить путёвку в среду").
+/// the tokens' meanings, so that a number said as an hour or a day stays one ("room 5pm", "в
+/// 9,30", "mashq 7 da", "квартиру 25 числа"). When the message names a day (`names_a_day`) or
+/// says an hour apart from it, a stretch of days in it is the task's too ("the kids camp runs
+/// july 6-17, pack on sunday", "vacation june 1-10 book flights at 5pm").
 pub(super) fn labels(
     input: &str,
     tokens: &[Token],
@@ -152,33 +129,36 @@ pub(super) fn labels(
     names_a_day: bool,
 ) -> Vec<bool> {
     let mut labelled = vec![false; tokens.len()];
-    if names_a_day {
-        for (first, last) in stretches(tokens, keys) {
+    for (first, last) in stretches(tokens, keys) {
+        if names_a_day || hour_said_apart(tokens, keys, first, last) {
             labelled[first] = true;
             labelled[last] = true;
         }
     }
-    for i in 0..tokens.len() {
-        if !is_number(tokens, i) {
-            continue;
-        }
+    for (i, fraction) in lists(tokens, keys) {
+        labelled[i] = true;
+        labelled[fraction] = true;
+    }
+    for i in (0..tokens.len()).filter(|&i| is_number(tokens, i)) {
         let fraction = fraction_at(tokens, i);
         let end = fraction.map_or(i + 1, |f| f + 1);
-        // "оплатить квартиру 25 числа": a date noun, a month or an hour word after the number
-        // says it is a day or an hour.
-        let dated = keys.get(end).is_some_and(|keys| {
-            keys.iter().any(|k| {
-                matches!(
-                    k,
-                    Key::DateNoun | Key::Month(_) | Key::OrdinalSuffix | Key::HourWord
+        let said_as_time = said_as_time(tokens, keys, end);
+        let marked = i > 0 && keys[i - 1].contains(&Key::At);
+        // "сдать лабу 18.09": a month typed with its zero makes a date of it ("лабу 3.2",
+        // "room 3.14" number).
+        let zero_month = fraction.is_some_and(|f| {
+            tokens[f - 1].punct() == Some('.')
+                && matches!(
+                    tokens[f].kind,
+                    TokenKind::Number {
+                        value: 1..=9,
+                        digits: 2
+                    }
                 )
-            })
         });
-        // "room 204", not a clock's face after the word ("gate 7:45").
-        let face = joined(tokens, i + 1) && tokens[i + 1].punct() == Some(':');
         let after_label = i > 0
-            && !face
-            && !dated
+            && !said_as_time
+            && !zero_month
             && (tokens[i - 1]
                 .word()
                 .is_some_and(|w| LABEL_WORDS.contains(&w))
@@ -193,9 +173,9 @@ pub(super) fn labels(
         let share = tokens
             .get(end)
             .is_some_and(|t| !t.spaced && t.punct() == Some('%'));
+        // "2,5 кг", "0.20 a day"; not "в 9,30", "at 0.30", "0.15 da".
         let decimal = fraction.is_some_and(|f| {
-            let marked = i > 0 && keys[i - 1].contains(&Key::At);
-            let comma = tokens[f - 1].punct() == Some(',') && !marked;
+            let comma = tokens[f - 1].punct() == Some(',');
             let zero = matches!(
                 tokens[i].kind,
                 TokenKind::Number {
@@ -203,7 +183,7 @@ pub(super) fn labels(
                     digits: 1
                 }
             );
-            comma || zero || in_a_list(tokens, i, f)
+            (comma || zero) && !marked && !said_as_time
         });
         if after_label || before_noun || share || decimal {
             labelled[i] = true;
@@ -224,6 +204,128 @@ pub(super) fn labels(
     labelled
 }
 
+/// Whether what follows a number (from token `end`) says it is an hour, a day or an amount of
+/// time: am/pm, a unit ("через 1,5 часа"), an hour word, Uzbek "da", a date noun, a month or an ordinal ending, right after it or after a dash
+/// and a second number ("room 5pm", "5-6pm", "mashq 7 da", "квартиру 25 числа", "xona
+/// 12-martda").
+fn said_as_time(tokens: &[Token], keys: &[Vec<Key>], end: usize) -> bool {
+    let timely = |at: usize| {
+        let key = keys.get(at).is_some_and(|keys| {
+            keys.iter().any(|k| {
+                matches!(
+                    k,
+                    Key::Meridiem(_)
+                        | Key::Unit(_)
+                        | Key::UnitFrom(_)
+                        | Key::HourWord
+                        | Key::Da
+                        | Key::DateNoun
+                        | Key::Month(_)
+                        | Key::OrdinalSuffix
+                )
+            })
+        });
+        // "5 p.m.", "5p.m.".
+        let dotted_pm = tokens.get(at).and_then(Token::word) == Some("p")
+            && tokens.get(at + 1).and_then(Token::punct) == Some('.');
+        key || dotted_pm
+    };
+    let dashed = tokens.get(end).and_then(Token::punct) == Some('-');
+    // "check the room 17:30".
+    let face = joined(tokens, end) && tokens.get(end).and_then(Token::punct) == Some(':');
+    face || timely(end)
+        || (dashed && timely(end + 1))
+        || (dashed && is_number(tokens, end + 1) && timely(end + 2))
+}
+
+/// Whether an hour is said in the message away from the stretch of days over `first..=last`
+/// (and the month right after it): a clock's face, an hour with am/pm, or a marker before a
+/// number, not right after the stretch ("conference may 12-14 at 9am" is at the stretch).
+fn hour_said_apart(tokens: &[Token], keys: &[Vec<Key>], first: usize, last: usize) -> bool {
+    let month_after = keys
+        .get(last + 1)
+        .is_some_and(|keys| keys.iter().any(|k| matches!(k, Key::Month(_))));
+    let after = last + 1 + usize::from(month_after);
+    let hour_at = |i: usize| {
+        is_number(tokens, i)
+            && (keys
+                .get(i + 1)
+                .is_some_and(|keys| keys.iter().any(|k| matches!(k, Key::Meridiem(_))))
+                || (joined(tokens, i + 1)
+                    && tokens[i + 1].punct() == Some(':')
+                    && is_number(tokens, i + 2))
+                || (i > 0 && keys[i - 1].contains(&Key::At)))
+    };
+    let adjacent = |i: usize| i == after || (i == after + 1 && keys[after].contains(&Key::At));
+    (0..tokens.len()).any(|i| (i < first || i > last) && !adjacent(i) && hour_at(i))
+}
+
+/// The dotted numbers of lists that number things ("задачи 4.12 и 4.13", "5.3 va 5.4
+/// машқларни", "4.12 va 4.13 masalalarni"): each number and its fraction. A list is numbering
+/// when a part after the dot has one digit (no minutes do), when a word of the module's lists
+/// stands before it, or an exercise or a problem after it; not when it is said as times or days
+/// ("soat 9.30 va 14.30 da", "8.00 va 20.00 da", "25.07 va 26.07 kunlari").
+fn lists(tokens: &[Token], keys: &[Vec<Key>]) -> Vec<(usize, usize)> {
+    let joins = |at: usize| {
+        tokens.get(at).is_some_and(|t| {
+            t.punct().is_some_and(|p| matches!(p, ',' | '&'))
+                || t.word()
+                    .is_some_and(|w| matches!(w, "and" | "и" | "va" | "ва"))
+        })
+    };
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let mut members = Vec::new();
+        let mut at = i;
+        while let Some(f) = is_number(tokens, at)
+            .then(|| fraction_at(tokens, at))
+            .flatten()
+        {
+            members.push((at, f));
+            if !(joins(f + 1) && is_number(tokens, f + 2)) {
+                break;
+            }
+            at = f + 2;
+        }
+        let Some(&(_, last)) = members.last().filter(|_| members.len() >= 2) else {
+            i += 1;
+            continue;
+        };
+        let one_digit = members
+            .iter()
+            .any(|&(_, f)| matches!(tokens[f].kind, TokenKind::Number { digits: 1, .. }));
+        let named_before = i > 0
+            && tokens[i - 1]
+                .word()
+                .is_some_and(|w| LABEL_WORDS.contains(&w));
+        let named_after = tokens.get(last + 1).and_then(Token::word).is_some_and(|w| {
+            [
+                "masala",
+                "mashq",
+                "масала",
+                "машқ",
+                "exercise",
+                "problem",
+                "задач",
+                "упражн",
+            ]
+            .iter()
+            .any(|stem| w.starts_with(stem))
+        });
+        let marked = (i > 0 && keys[i - 1].contains(&Key::At))
+            || said_as_time(tokens, keys, last + 1)
+            || keys
+                .get(last + 1)
+                .is_some_and(|keys| keys.contains(&Key::DayNoun));
+        if (one_digit || named_before || named_after) && !marked {
+            found.extend(members);
+        }
+        i = last + 1;
+    }
+    found
+}
+
 /// The first and last day numbers of each stretch of days in a month: `D -|to|till|through|по D
 /// MONTH` and `MONTH D-D`.
 fn stretches(tokens: &[Token], keys: &[Vec<Key>]) -> Vec<(usize, usize)> {
@@ -238,8 +340,17 @@ fn stretches(tokens: &[Token], keys: &[Vec<Key>]) -> Vec<(usize, usize)> {
                     .is_some_and(|w| matches!(w, "to" | "till" | "through" | "thru" | "по" | "до"))
         })
     };
+    let value = |i: usize| match tokens.get(i).map(|t| &t.kind) {
+        Some(TokenKind::Number { value, .. }) => Some(*value),
+        _ => None,
+    };
+    // "в 10 до 11 июня" is an hour and a repeat's end, and "в 19:00 до 1 апреля" a clock's.
+    let marked = |i: usize| i > 0 && keys[i - 1].contains(&Key::At);
     (0..tokens.len())
-        .filter(|&i| is_number(tokens, i) && joint(i + 1) && is_number(tokens, i + 2))
+        .filter(|&i| tokens[i].spaced && joint(i + 1) && !marked(i))
+        .filter(|&i| {
+            matches!((value(i), value(i + 2)), (Some(first), Some(last)) if 0 < first && first < last)
+        })
         .filter(|&i| month(i + 3) || (i > 0 && month(i - 1)))
         .map(|i| (i, i + 2))
         .collect()
@@ -250,26 +361,6 @@ fn fraction_at(tokens: &[Token], i: usize) -> Option<usize> {
     let separated = joined(tokens, i + 1)
         && matches!(tokens.get(i + 1).and_then(Token::punct), Some('.' | ','));
     (separated && joined(tokens, i + 2) && is_number(tokens, i + 2)).then_some(i + 2)
-}
-
-/// Whether the dotted number over `i..=fraction` stands in a list of dotted numbers ("4.12 и
-/// 4.13", "5.3 va 5.4", "4.12, 4.13"): numbering, as exercises are.
-fn in_a_list(tokens: &[Token], i: usize, fraction: usize) -> bool {
-    let joins = |at: usize| {
-        tokens.get(at).is_some_and(|t| {
-            t.punct().is_some_and(|p| matches!(p, ',' | '&'))
-                || t.word()
-                    .is_some_and(|w| matches!(w, "and" | "и" | "va" | "ва"))
-        })
-    };
-    let next = fraction + 1;
-    let follows =
-        joins(next) && is_number(tokens, next + 1) && fraction_at(tokens, next + 1).is_some();
-    let precedes = i >= 4
-        && joins(i - 1)
-        && is_number(tokens, i - 4)
-        && fraction_at(tokens, i - 4) == Some(i - 2);
-    follows || precedes
 }
 
 /// Whether the token at `i` is a number.
@@ -288,4 +379,48 @@ fn joined(tokens: &[Token], i: usize) -> bool {
 fn is_sign(input: &str, token: &Token, signs: &[char]) -> bool {
     let mut chars = input.get(token.start..token.end).unwrap_or("").chars();
     matches!((chars.next(), chars.next()), (Some(c), None) if signs.contains(&c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::lexer::tokenize;
+    use super::*;
+
+    /// The labelled numbers of `input`, read with no word meanings.
+    fn labelled(input: &str) -> Vec<&str> {
+        let tokens = tokenize(input);
+        let keys = vec![Vec::new(); tokens.len()];
+        labels(input, &tokens, &keys, false)
+            .into_iter()
+            .zip(&tokens)
+            .filter(|(label, _)| *label)
+            .map(|(_, t)| &input[t.start..t.end])
+            .collect()
+    }
+
+    #[test]
+    fn rooms_exercises_slides_prices_decimals_and_shares_are_labels() {
+        assert_eq!(labelled("standup at 9:30 in room 3.14"), ["3", "14"]);
+        assert_eq!(
+            labelled("задачи 4.12 и 4.13 решить"),
+            ["4", "12", "4", "13"]
+        );
+        assert_eq!(
+            labelled("4.12, 4.13 va 5.1"),
+            ["4", "12", "4", "13", "5", "1"]
+        );
+        assert_eq!(labelled("слайды 1-25"), ["1", "25"]);
+        assert_eq!(labelled("12-bobni o'qish"), ["12"]);
+        assert_eq!(labelled("цена 12.50 за кг"), ["12", "50"]);
+        assert_eq!(
+            labelled("2,5 кг, 0.20 a day, 20%"),
+            ["2", "5", "0", "20", "20"]
+        );
+    }
+
+    #[test]
+    fn times_stay_times() {
+        assert!(labelled("gate 7:45, at 9.30 in 4.12").is_empty());
+        assert!(labelled("tomorrow 10-12, 6.04 at 15").is_empty());
+    }
 }

@@ -85,7 +85,7 @@ fn span_joint(c: &mut Cursor<'_>) -> bool {
         || c.eat_punct('—')
 }
 
-/// `TIME to|till|- TIME` without "from": "shift tomorrow 7am to 3pm", "night shift friday 10pm
+/// `TIME to|- TIME` without "from": "shift tomorrow 7am to 3pm", "night shift friday 10pm
 /// to 6am", "at 5 - 6pm", and after a day, bare hours ("monday 8 to 5", "tomorrow 10-12"). The
 /// start must be plainly a time (a clock's face, am/pm, a marker or a day before it), and a
 /// bare end must close the phrase ("at 7pm - 10 guests" counts); am/pm said at the end only is
@@ -103,7 +103,10 @@ fn open_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let Item::Time(start) = with_half_of_day(c, Item::Time(start)) else {
         return None;
     };
-    if !span_joint(c) {
+    // "until" and "до" after an hour say when a repeat ends ("каждый день в 9 до 20.04",
+    // "every monday at 10 until june 1"): only "to" and a dash join a span here.
+    let joined = c.eat_word("to") || c.eat_punct('-') || c.eat_punct('–') || c.eat_punct('—');
+    if !joined {
         return None;
     }
     let cued = Context {
