@@ -471,12 +471,30 @@ fn english(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     }) {
         return Some((hour, 30));
     }
+    if let Some(time) = c.attempt(minutes_to_in_digits) {
+        return Some(time);
+    }
     let minutes = spoken_minutes(c)?;
     if c.eat(Key::Past) {
         return Some((hour_number(c)?, minutes));
     }
     c.eat(Key::To).then_some(())?;
     before(hour_number(c)?, minutes)
+}
+
+/// "at 10 to 5", "at 20 to 6": minutes to an hour in digits after "at", when the minutes are as
+/// people say them (5, 10, 20, 25) and more than the hour, so that no span of hours is meant
+/// ("at 5 to 6", "at 10 to 12" are left to the span).
+fn minutes_to_in_digits(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
+    let marked = c.pos() > 0 && c.has_at(c.pos() - 1, Key::At);
+    let (minutes, _) = c
+        .eat_number()
+        .filter(|(minutes, digits)| *digits <= 2 && matches!(minutes, 5 | 10 | 20 | 25))?;
+    c.eat(Key::To).then_some(())?;
+    let hour = hour_number(c)?;
+    let minutes = u32::try_from(minutes).ok()?;
+    (marked && minutes > hour).then_some(())?;
+    before(hour, minutes)
 }
 
 /// "полшестого", "в половине шестого", "в четверть шестого" (the hour is the one it is in).

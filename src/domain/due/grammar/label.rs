@@ -139,6 +139,25 @@ pub(super) fn labels(
         labelled[i] = true;
         labelled[fraction] = true;
     }
+    for number in phone_numbers(tokens) {
+        labelled[number] = true;
+    }
+    // "in 20-25 minutes", "через 2-3 дня": an amount said as a range, which the bot cannot pick
+    // from (and no 20:25).
+    for i in (0..tokens.len()).filter(|&i| is_number(tokens, i)) {
+        let ranged = tokens.get(i + 1).and_then(Token::punct) == Some('-')
+            && joined(tokens, i + 1)
+            && joined(tokens, i + 2)
+            && is_number(tokens, i + 2)
+            && keys.get(i + 3).is_some_and(|keys| {
+                keys.iter()
+                    .any(|k| matches!(k, Key::Unit(_) | Key::UnitFrom(_)))
+            });
+        if ranged {
+            labelled[i] = true;
+            labelled[i + 2] = true;
+        }
+    }
     for i in (0..tokens.len()).filter(|&i| is_number(tokens, i)) {
         let fraction = fraction_at(tokens, i);
         let end = fraction.map_or(i + 1, |f| f + 1);
@@ -185,7 +204,8 @@ pub(super) fn labels(
             );
             (comma || zero) && !marked && !said_as_time
         });
-        if after_label || before_noun || share || decimal {
+        let price = fraction.is_some() && is_price(input, tokens, keys, i, end);
+        if after_label || before_noun || share || decimal || price {
             labelled[i] = true;
             if let Some(f) = fraction {
                 labelled[f] = true;
@@ -202,6 +222,71 @@ pub(super) fn labels(
         }
     }
     labelled
+}
+
+/// Currency words and signs after an amount ("12.50 usd", "3.50 руб", "12.50$").
+const CURRENCIES: &[&str] = &[
+    "usd",
+    "eur",
+    "gbp",
+    "rub",
+    "dollars",
+    "dollar",
+    "euros",
+    "euro",
+    "bucks",
+    "руб",
+    "рублей",
+    "рубля",
+    "р",
+    "долларов",
+    "доллара",
+    "евро",
+    "тенге",
+    "тг",
+    "сум",
+    "сўм",
+    "so'm",
+    "som",
+];
+
+/// Whether the amount at `i` (with its fraction, up to `end`) is a price: after a currency sign
+/// or Russian "за" (for), or before a currency ("$12.50", "за 3.50", "12.50 руб").
+fn is_price(input: &str, tokens: &[Token], keys: &[Vec<Key>], i: usize, end: usize) -> bool {
+    const SIGNS: &[char] = &['$', '€', '£', '₽'];
+    let before =
+        i > 0 && (is_sign(input, &tokens[i - 1], SIGNS) || tokens[i - 1].word() == Some("за"));
+    let after = tokens.get(end).is_some_and(|t| {
+        is_sign(input, t, SIGNS) || t.word().is_some_and(|w| CURRENCIES.contains(&w))
+    });
+    let marked = i > 0 && keys[i - 1].contains(&Key::At);
+    (before || after) && !marked
+}
+
+/// Numbers of a phone number, three or more joined by dashes ("8-800-555-35-35", "123-45-67").
+fn phone_numbers(tokens: &[Token]) -> Vec<usize> {
+    let dashed_to_next = |n: usize| {
+        joined(tokens, n + 1)
+            && tokens.get(n + 1).and_then(Token::punct) == Some('-')
+            && joined(tokens, n + 2)
+            && is_number(tokens, n + 2)
+    };
+    let mut found = Vec::new();
+    let mut start = 0;
+    while start < tokens.len() {
+        let mut last = start;
+        while is_number(tokens, start) && dashed_to_next(last) {
+            last += 2;
+        }
+        // Three parts are a phone number when the first has three digits ("123-45-67"), not a
+        // date ("2026-12-31", "31-12-2026").
+        let first_of_three = matches!(tokens[start].kind, TokenKind::Number { digits: 3, .. });
+        if last - start >= 6 || (last - start == 4 && first_of_three) {
+            found.extend((start..=last).step_by(2));
+        }
+        start = last + 1;
+    }
+    found
 }
 
 /// Whether what follows a number (from token `end`) says it is an hour, a day or an amount of

@@ -86,20 +86,22 @@ fn span_joint(c: &mut Cursor<'_>) -> bool {
 }
 
 /// `TIME to|- TIME` without "from": "shift tomorrow 7am to 3pm", "night shift friday 10pm
-/// to 6am", "at 5 - 6pm", and after a day, bare hours ("monday 8 to 5", "tomorrow 10-12"). The
-/// start must be plainly a time (a clock's face, am/pm, a marker or a day before it), and a
-/// bare end must close the phrase ("at 7pm - 10 guests" counts); am/pm said at the end only is
+/// to 6am", "at 5 - 6pm", "meeting 3 - 4 pm", and after a day, bare hours ("monday 8 to 5",
+/// "tomorrow 10-12"). The start must be plainly a time (a clock's face, am/pm, a marker or a day
+/// before it) or the end have am/pm, and a bare end must close the phrase ("at 7pm - 10 guests" counts); am/pm said at the end only is
 /// the start's too ("at 5 - 6pm" is 17:00).
 fn open_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let opened = c.pos();
     let marked = c.has_at(opened, Key::At);
-    let Item::Time(start) = time(c, context)? else {
+    let cued = Context {
+        bare_hour: true,
+        ..context
+    };
+    let Item::Time(start) = time(c, cued)? else {
         return None;
     };
     let face = (opened..c.pos()).any(|i| c.has_punct_at(i, ':'));
-    if !(face || marked || start.meridiem.is_some() || context.bare_hour) {
-        return None;
-    }
+    let plain = face || marked || start.meridiem.is_some() || context.bare_hour;
     let Item::Time(start) = with_half_of_day(c, Item::Time(start)) else {
         return None;
     };
@@ -109,10 +111,6 @@ fn open_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if !joined {
         return None;
     }
-    let cued = Context {
-        bare_hour: true,
-        ..context
-    };
     let ended = c.pos();
     let end = time(c, cued)?;
     let Item::Time(end) = with_half_of_day(c, end) else {
@@ -128,7 +126,8 @@ fn open_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if dated {
         return None;
     }
-    if !(end_face || end.meridiem.is_some() || closes) {
+    // "meeting 3 - 4 pm thursday": am/pm at the end makes a span of bare hours plain.
+    if !(plain || end.meridiem.is_some()) || !(end_face || end.meridiem.is_some() || closes) {
         return None;
     }
     let meridiem = match (start.meridiem, end.meridiem) {
@@ -242,12 +241,26 @@ fn uzbek_range(c: &mut Cursor<'_>, cued: Context) -> Option<Item> {
 
 /// A stretch of days, whose reminder is on its first day: `[from|с|со] D MONTH to|-|по|до D
 /// MONTH` (or `DD.MM`), `[from|с|со] D to|-|по D MONTH` ("vacation from 19 to 26 december",
-/// "отпуск с 1 по 10 июня", "с 01.06 по 10.06"), `MONTH D-D` ("vacation june 1-10") and Uzbek
+/// "отпуск с 1 по 10 июня", "с 01.06 по 10.06", "festival 3rd to 5th of july"), `between D
+/// MONTH and D MONTH`, `MONTH D-D` ("vacation june 1-10") and Uzbek
 /// `D-MONTHdan D-MONTHgacha` ("1-iyuldan 10-iyulgacha ta'til"). Not after a day or a repeat,
 /// which a date after "по" or "до" ends ("каждый день в 9 по 10 июня").
 pub(super) fn stretch_of_days(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if context.has_day {
         return None;
+    }
+    if c.eat_word("between") {
+        let (day, month) = c.attempt(|c| {
+            let first = date_without_year(c)?;
+            c.eat(Key::And).then_some(())?;
+            let last = date_without_year(c)?;
+            (first != last).then_some(first)
+        })?;
+        return Some(Item::Day(DayRef::Date {
+            day,
+            month,
+            year: None,
+        }));
     }
     let _ = c.eat(Key::From) || c.eat_word("с") || c.eat_word("со");
     let (day, month) = c
@@ -278,9 +291,11 @@ fn dates_apart(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     (from_suffix == until_suffix && first != last).then_some(first)
 }
 
-/// `D to|-|по D MONTH`: the first day, in the last day's month.
+/// `D to|-|по D MONTH`: the first day, in the last day's month ("3rd to 5th of july").
 fn days_of_a_month(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
+    c.eat(Key::The);
     let first = day_number(c)?;
+    c.eat(Key::OrdinalSuffix);
     if !stretch_joint(c) {
         return None;
     }
