@@ -466,16 +466,19 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
         | Item::Until(_)
         | Item::Start(_) => true,
         Item::Count(_) | Item::Lasting(_) => false,
-        // Uzbek's "juma kuni" before what to do ("do'konga yakshanba kuni borish", "якшанба куни
-        // бозорга бориш" at the end) says the day as "on friday" does; not in a story ("Ali juma
-        // kuni keldi", "dushanba kuni qarz so'ragan edi").
+        // Uzbek's "juma kuni" before what to do, closing the message ("do'konga yakshanba kuni
+        // borish", "якшанба куни бозорга бориш") says the day as "on friday" does; not in a story
+        // ("Ali juma kuni keldi") nor in a clause ("juma kuni uchrashish uchun bugun …").
         Item::Day(DayRef::Weekday { .. }) => {
             let word = |i: usize| lexed.token(i).and_then(|t| t.word());
             let said_with_kuni = (start..end)
                 .any(|i| matches!(word(i), Some("kuni" | "kunida" | "куни" | "кунида")));
             let verbal_noun =
                 |i: usize| word(i).is_some_and(|w| w.ends_with("sh") || w.ends_with('ш'));
-            let to_do = verbal_noun(end) || (verbal_noun(end + 1) && end + 2 == lexed.len());
+            let whither = word(end).is_some_and(|w| w.ends_with("ga") || w.ends_with("га"));
+            let n = lexed.len();
+            let to_do = (verbal_noun(end) && end + 1 == n)
+                || (whither && verbal_noun(end + 1) && end + 2 == n);
             marked || (said_with_kuni && to_do)
         }
         // "15 числа", "3-sanada": a day of the month with its noun is no ordinary text.

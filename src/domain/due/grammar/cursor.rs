@@ -490,6 +490,11 @@ impl<'a> Cursor<'a> {
         self.lexed.has(pos, key)
     }
 
+    /// Whether a marked hour ("в 20", "soat 20 da", "at 5") comes anywhere from `pos` on.
+    pub fn marked_hour_from(&self, pos: usize) -> bool {
+        (pos..self.lexed.len()).any(|p| self.has_at(p, Key::At) && self.is_number_at(p + 1))
+    }
+
     /// Whether any word of the message names a day ([`Lexed::names_a_day`]).
     pub fn message_names_a_day(&self) -> bool {
         self.lexed.names_a_day()

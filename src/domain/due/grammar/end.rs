@@ -15,13 +15,15 @@ use super::calendar::{self, date_without_year, month_named, weekday_key, year_en
 use super::number::count as whole;
 use super::{Context, Cursor, DayRef, Item};
 
-/// `until|до DAY`, or `DAY-gacha` / `DAY gacha`: the last day; after a repeat also `по DAY`
-/// ("каждый день в 9 таблетки по пятницу": through Friday; "с понедельника по пятницу" alone
-/// is a stretch of days).
+/// `until|до DAY`, or `DAY-gacha` / `DAY gacha`: the last day; after a repeat also `по|to|through
+/// DAY` ("каждый день в 9 таблетки по пятницу": through Friday, "daily at 8am from june 1 to june
+/// 10"; "с понедельника по пятницу" alone is a stretch of days).
 pub(super) fn until(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if context.has_day
         && let Some(day) = c.attempt(|c| {
-            c.eat(Key::Po).then_some(())?;
+            let joined =
+                c.eat(Key::Po) || c.eat_word("to") || c.eat_word("through") || c.eat_word("thru");
+            joined.then_some(())?;
             let day = last_day(c)?;
             matches!(day, DayRef::Weekday { .. } | DayRef::Date { .. }).then_some(day)
         })

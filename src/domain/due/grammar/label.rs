@@ -202,9 +202,14 @@ pub(super) fn labels(
                     digits: 1
                 }
             );
-            (comma || zero) && !marked && !said_as_time
+            // "0.20 a day", "0,5 за штуку"; "tomorrow 0.30" is a time.
+            let measured = tokens
+                .get(end)
+                .and_then(Token::word)
+                .is_some_and(|w| matches!(w, "per" | "a" | "an" | "each" | "за" | "в"));
+            (comma || (zero && measured)) && !marked && !said_as_time
         });
-        let price = fraction.is_some() && is_price(input, tokens, keys, i, end);
+        let price = fraction.is_some() && !said_as_time && is_price(input, tokens, keys, i, end);
         if after_label || before_noun || share || decimal || price {
             labelled[i] = true;
             if let Some(f) = fraction {
@@ -327,10 +332,13 @@ fn said_as_time(tokens: &[Token], keys: &[Vec<Key>], end: usize) -> bool {
 /// (and the month right after it): a clock's face, an hour with am/pm, or a marker before a
 /// number, not right after the stretch ("conference may 12-14 at 9am" is at the stretch).
 fn hour_said_apart(tokens: &[Token], keys: &[Vec<Key>], first: usize, last: usize) -> bool {
-    let month_after = keys
-        .get(last + 1)
-        .is_some_and(|keys| keys.iter().any(|k| matches!(k, Key::Month(_))));
-    let after = last + 1 + usize::from(month_after);
+    let is_month = |i: usize| {
+        keys.get(i)
+            .is_some_and(|keys| keys.iter().any(|k| matches!(k, Key::Month(_))))
+    };
+    let after = last + 1 + usize::from(is_month(last + 1));
+    // "daily at 8am from june 1 to 10": an hour just before the stretch is at it too.
+    let opens = first - usize::from(first > 0 && is_month(first - 1));
     let hour_at = |i: usize| {
         is_number(tokens, i)
             && (keys
@@ -341,7 +349,11 @@ fn hour_said_apart(tokens: &[Token], keys: &[Vec<Key>], first: usize, last: usiz
                     && is_number(tokens, i + 2))
                 || (i > 0 && keys[i - 1].contains(&Key::At)))
     };
-    let adjacent = |i: usize| i == after || (i == after + 1 && keys[after].contains(&Key::At));
+    let adjacent = |i: usize| {
+        i == after
+            || (i == after + 1 && keys[after].contains(&Key::At))
+            || (i < opens && i + 4 >= opens)
+    };
     (0..tokens.len()).any(|i| (i < first || i > last) && !adjacent(i) && hour_at(i))
 }
 

@@ -10,7 +10,9 @@ use super::clock::{face_minutes, meridiem, time};
 use super::{Clock, Context, Cursor, DayRef, Item, period_key};
 
 /// `from|с|со TIME to|till|до|- TIME`: a span of time ("tomorrow from 10 to 12", "завтра с 10
-/// до 12", "с 10:00-12:00"), whose reminder is at its start.
+/// до 12", "с 10:00-12:00"), whose reminder is at its start. A span with a marked hour after it
+/// is the task's (opening or working hours: "банк с 9 до 17, сходить в 10", "do'kon 10 dan 22
+/// gacha ishlaydi, soat 20 da borish").
 pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let cued = Context {
         bare_hour: true,
@@ -71,7 +73,7 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let end = time(c, cued)?;
     // The end's part of the day belongs to the range too ("до 6 вечера").
     with_half_of_day(c, end);
-    Some(start)
+    (!c.marked_hour_from(c.pos())).then_some(start)
 }
 
 /// The word or dash between a span's start and its end: "to", "till", "until", "до", "-".
@@ -231,7 +233,7 @@ fn uzbek_range(c: &mut Cursor<'_>, cued: Context) -> Option<Item> {
     time(c, cued)?;
     let until = c.pos() > 0 && c.has_at(c.pos() - 1, Key::UntilSuffix);
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    until.then(|| {
+    (until && !c.marked_hour_from(c.pos())).then(|| {
         Item::Time(Clock {
             exact: (digits == 2 && hour < 10) || minute.is_some(),
             ..Clock::at(small(hour), small(minute.unwrap_or(0)))
