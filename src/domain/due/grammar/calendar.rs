@@ -421,11 +421,18 @@ pub(super) fn short_weekday(key: Key) -> Option<Weekday> {
 /// `[on] [the] DATE` in numeric or month-name form.
 pub(super) fn date(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // "к 1 сентября", "by 5 april": the day by which, when its month is named ("к 1" alone is
-    // an hour).
+    // an hour); Russian "к 15.04" too, a deadline's date (no one is due by 15:04; "к 15.30" and
+    // "завтра к 10.11" are hours).
     let by_date = |c: &mut Cursor<'_>| {
+        let russian_by = matches!(c.word_at(c.pos()), Some("к" | "ко"));
         (c.eat(Key::At) || c.eat(Key::By)).then_some(())?;
         c.attempt(day_month_name)
             .or_else(|| c.attempt(month_name_day))
+            .or_else(|| {
+                (russian_by && !context.has_day)
+                    .then(|| c.attempt(|c| numeric_date(c, context)))
+                    .flatten()
+            })
     };
     if let Some(day) = c.attempt(by_date) {
         uzbek_day_word(c);
