@@ -128,103 +128,25 @@ pub(super) fn labels(
     keys: &[Vec<Key>],
     names_a_day: bool,
 ) -> Vec<bool> {
+    let message = Message {
+        input,
+        tokens,
+        keys,
+    };
     let mut labelled = vec![false; tokens.len()];
-    for (first, last) in stretches(tokens, keys) {
-        if names_a_day || hour_said_apart(tokens, keys, first, last) {
-            labelled[first] = true;
-            labelled[last] = true;
+    let mut label = |numbers: &[usize]| numbers.iter().for_each(|&i| labelled[i] = true);
+    for (first, last) in message.stretches() {
+        if names_a_day || message.hour_said_apart(first, last) {
+            label(&[first, last]);
         }
     }
-    for (i, fraction) in lists(tokens, keys) {
-        labelled[i] = true;
-        labelled[fraction] = true;
+    for (number, fraction) in message.lists() {
+        label(&[number, fraction]);
     }
-    for number in phone_numbers(tokens) {
-        labelled[number] = true;
-    }
-    // "in 20-25 minutes", "через 2-3 дня": an amount said as a range, which the bot cannot pick
-    // from (and no 20:25).
-    for i in (0..tokens.len()).filter(|&i| is_number(tokens, i)) {
-        let ranged = tokens.get(i + 1).and_then(Token::punct) == Some('-')
-            && joined(tokens, i + 1)
-            && joined(tokens, i + 2)
-            && is_number(tokens, i + 2)
-            && keys.get(i + 3).is_some_and(|keys| {
-                keys.iter()
-                    .any(|k| matches!(k, Key::Unit(_) | Key::UnitFrom(_)))
-            });
-        if ranged {
-            labelled[i] = true;
-            labelled[i + 2] = true;
-        }
-    }
-    for i in (0..tokens.len()).filter(|&i| is_number(tokens, i)) {
-        let fraction = fraction_at(tokens, i);
-        let end = fraction.map_or(i + 1, |f| f + 1);
-        let said_as_time = said_as_time(tokens, keys, end);
-        let marked = i > 0 && keys[i - 1].contains(&Key::At);
-        // "сдать лабу 18.09": a month typed with its zero makes a date of it ("лабу 3.2",
-        // "room 3.14" number).
-        let zero_month = fraction.is_some_and(|f| {
-            tokens[f - 1].punct() == Some('.')
-                && matches!(
-                    tokens[f].kind,
-                    TokenKind::Number {
-                        value: 1..=9,
-                        digits: 2
-                    }
-                )
-        });
-        let after_label = i > 0
-            && !said_as_time
-            && !zero_month
-            && (tokens[i - 1]
-                .word()
-                .is_some_and(|w| LABEL_WORDS.contains(&w))
-                || is_sign(input, &tokens[i - 1], &['#', '№']));
-        let before_noun = joined(tokens, i + 1)
-            && tokens[i + 1].punct() == Some('-')
-            && joined(tokens, i + 2)
-            && tokens
-                .get(i + 2)
-                .and_then(Token::word)
-                .is_some_and(|w| LABELLED_AFTER.contains(&w));
-        let share = tokens
-            .get(end)
-            .is_some_and(|t| !t.spaced && t.punct() == Some('%'));
-        // "2,5 кг", "0.20 a day"; not "в 9,30", "at 0.30", "0.15 da".
-        let decimal = fraction.is_some_and(|f| {
-            let comma = tokens[f - 1].punct() == Some(',');
-            let zero = matches!(
-                tokens[i].kind,
-                TokenKind::Number {
-                    value: 0,
-                    digits: 1
-                }
-            );
-            // "0.20 a day", "0,5 за штуку"; "tomorrow 0.30" is a time.
-            let measured = tokens
-                .get(end)
-                .and_then(Token::word)
-                .is_some_and(|w| matches!(w, "per" | "a" | "an" | "each" | "за" | "в"));
-            (comma || (zero && measured)) && !marked && !said_as_time
-        });
-        let price = fraction.is_some() && !said_as_time && is_price(input, tokens, keys, i, end);
-        if after_label || before_noun || share || decimal || price {
-            labelled[i] = true;
-            if let Some(f) = fraction {
-                labelled[f] = true;
-            }
-            // "слайды 1-25": the span's end is labelled too.
-            if after_label
-                && tokens.get(end).and_then(Token::punct) == Some('-')
-                && joined(tokens, end)
-                && joined(tokens, end + 1)
-                && is_number(tokens, end + 1)
-            {
-                labelled[end + 1] = true;
-            }
-        }
+    label(&message.phone_numbers());
+    for i in (0..tokens.len()).filter(|&i| message.is_number(i)) {
+        label(&message.ranged_amount(i));
+        label(&message.labelled_number(i));
     }
     labelled
 }
@@ -255,53 +177,172 @@ const CURRENCIES: &[&str] = &[
     "som",
 ];
 
-/// Whether the amount at `i` (with its fraction, up to `end`) is a price: after a currency sign
-/// or Russian "за" (for), or before a currency ("$12.50", "за 3.50", "12.50 руб").
-fn is_price(input: &str, tokens: &[Token], keys: &[Vec<Key>], i: usize, end: usize) -> bool {
-    const SIGNS: &[char] = &['$', '€', '£', '₽'];
-    let before =
-        i > 0 && (is_sign(input, &tokens[i - 1], SIGNS) || tokens[i - 1].word() == Some("за"));
-    let after = tokens.get(end).is_some_and(|t| {
-        is_sign(input, t, SIGNS) || t.word().is_some_and(|w| CURRENCIES.contains(&w))
-    });
-    let marked = i > 0 && keys[i - 1].contains(&Key::At);
-    (before || after) && !marked
+/// The tokens of a message with their meanings, read for numbers that label something.
+struct Message<'a> {
+    input: &'a str,
+    tokens: &'a [Token],
+    keys: &'a [Vec<Key>],
 }
 
-/// Numbers of a phone number, three or more joined by dashes ("8-800-555-35-35", "123-45-67").
-fn phone_numbers(tokens: &[Token]) -> Vec<usize> {
-    let dashed_to_next = |n: usize| {
-        joined(tokens, n + 1)
-            && tokens.get(n + 1).and_then(Token::punct) == Some('-')
-            && joined(tokens, n + 2)
-            && is_number(tokens, n + 2)
-    };
-    let mut found = Vec::new();
-    let mut start = 0;
-    while start < tokens.len() {
-        let mut last = start;
-        while is_number(tokens, start) && dashed_to_next(last) {
-            last += 2;
-        }
-        // Three parts are a phone number when the first has three digits ("123-45-67"), not a
-        // date ("2026-12-31", "31-12-2026").
-        let first_of_three = matches!(tokens[start].kind, TokenKind::Number { digits: 3, .. });
-        if last - start >= 6 || (last - start == 4 && first_of_three) {
-            found.extend((start..=last).step_by(2));
-        }
-        start = last + 1;
+impl Message<'_> {
+    /// Whether the token at `i` is a number.
+    fn is_number(&self, i: usize) -> bool {
+        self.tokens
+            .get(i)
+            .is_some_and(|t| matches!(t.kind, TokenKind::Number { .. }))
     }
-    found
-}
 
-/// Whether what follows a number (from token `end`) says it is an hour, a day or an amount of
-/// time: am/pm, a unit ("через 1,5 часа"), an hour word, Uzbek "da", a date noun, a month or an ordinal ending, right after it or after a dash
-/// and a second number ("room 5pm", "5-6pm", "mashq 7 da", "квартиру 25 числа", "xona
-/// 12-martda").
-fn said_as_time(tokens: &[Token], keys: &[Vec<Key>], end: usize) -> bool {
-    let timely = |at: usize| {
-        let key = keys.get(at).is_some_and(|keys| {
-            keys.iter().any(|k| {
+    /// The number at `i`'s value and digit count.
+    fn number(&self, i: usize) -> Option<(u64, usize)> {
+        match self.tokens.get(i)?.kind {
+            TokenKind::Number { value, digits } => Some((value, digits)),
+            _ => None,
+        }
+    }
+
+    /// Whether the token at `i` is typed right after the one before it, with no space.
+    fn joined(&self, i: usize) -> bool {
+        self.tokens.get(i).is_some_and(|t| !t.spaced)
+    }
+
+    /// The punctuation at `i`, if any.
+    fn punct(&self, i: usize) -> Option<char> {
+        self.tokens.get(i).and_then(Token::punct)
+    }
+
+    /// The word at `i`, if any.
+    fn word(&self, i: usize) -> Option<&str> {
+        self.tokens.get(i).and_then(Token::word)
+    }
+
+    /// Whether the word at `i` means something `pick` accepts.
+    fn means(&self, i: usize, pick: impl Fn(&Key) -> bool) -> bool {
+        self.keys.get(i).is_some_and(|keys| keys.iter().any(pick))
+    }
+
+    /// Whether a marker of an hour ("at", "в", "soat", "к") stands right before `i`.
+    fn marked(&self, i: usize) -> bool {
+        i > 0 && self.keys[i - 1].contains(&Key::At)
+    }
+
+    /// Whether the token at `i` is one of the signs `signs`.
+    fn is_sign(&self, i: usize, signs: &[char]) -> bool {
+        let Some(token) = self.tokens.get(i) else {
+            return false;
+        };
+        let mut chars = self.input.get(token.start..token.end).unwrap_or("").chars();
+        matches!((chars.next(), chars.next()), (Some(c), None) if signs.contains(&c))
+    }
+
+    /// The number after a dot or a comma typed right after the number at `i` ("3.14", "2,5").
+    fn fraction_at(&self, i: usize) -> Option<usize> {
+        let separated = self.joined(i + 1) && matches!(self.punct(i + 1), Some('.' | ','));
+        (separated && self.joined(i + 2) && self.is_number(i + 2)).then_some(i + 2)
+    }
+
+    /// Whether a dash and a number are typed right after token `i`'s end ("1-25").
+    fn dashed_number_after(&self, i: usize) -> bool {
+        self.joined(i + 1)
+            && self.punct(i + 1) == Some('-')
+            && self.joined(i + 2)
+            && self.is_number(i + 2)
+    }
+
+    /// The number at `i` with its fraction and the end of a span after it, when it labels or
+    /// measures something: after a word of [`LABEL_WORDS`] or `#`, before a noun of
+    /// [`LABELLED_AFTER`], a share, a decimal with a comma ("2,5 кг") or below one before what it
+    /// measures ("0.20 a day"), or a price; empty otherwise.
+    fn labelled_number(&self, i: usize) -> Vec<usize> {
+        let fraction = self.fraction_at(i);
+        let end = fraction.map_or(i + 1, |f| f + 1);
+        let said_as_time = self.said_as_time(end);
+        // "сдать лабу 18.09": a month typed with its zero makes a date of it ("лабу 3.2",
+        // "room 3.14" number).
+        let zero_month = fraction.is_some_and(|f| {
+            self.punct(f - 1) == Some('.') && matches!(self.number(f), Some((1..=9, 2)))
+        });
+        let after_label = i > 0
+            && !said_as_time
+            && !zero_month
+            && (self.word(i - 1).is_some_and(|w| LABEL_WORDS.contains(&w))
+                || self.is_sign(i - 1, &['#', '№']));
+        let before_noun = self.joined(i + 1)
+            && self.punct(i + 1) == Some('-')
+            && self.joined(i + 2)
+            && self
+                .word(i + 2)
+                .is_some_and(|w| LABELLED_AFTER.contains(&w));
+        let share = self.joined(end) && self.punct(end) == Some('%');
+        // "2,5 кг", "0.20 a day", "0,5 за штуку"; not "в 9,30", "at 0.30", "tomorrow 0.30",
+        // "0.15 da".
+        let decimal = fraction.is_some_and(|f| {
+            let comma = self.punct(f - 1) == Some(',');
+            let measured = self
+                .word(end)
+                .is_some_and(|w| matches!(w, "per" | "a" | "an" | "each" | "за" | "в"));
+            let below_one = matches!(self.number(i), Some((0, 1))) && measured;
+            (comma || below_one) && !self.marked(i) && !said_as_time
+        });
+        let price = fraction.is_some() && !said_as_time && self.is_price(i, end);
+        if !(after_label || before_noun || share || decimal || price) {
+            return Vec::new();
+        }
+        let mut numbers = vec![i];
+        numbers.extend(fraction);
+        // "слайды 1-25": the span's end is labelled too.
+        if after_label && self.punct(end) == Some('-') && self.dashed_number_after(end - 1) {
+            numbers.push(end + 1);
+        }
+        numbers
+    }
+
+    /// "in 20-25 minutes", "через 2-3 дня": the two numbers of an amount said as a range at `i`,
+    /// which the bot cannot pick from (and no 20:25); empty otherwise.
+    fn ranged_amount(&self, i: usize) -> Vec<usize> {
+        let ranged = self.dashed_number_after(i)
+            && self.means(i + 3, |k| matches!(k, Key::Unit(_) | Key::UnitFrom(_)));
+        if ranged { vec![i, i + 2] } else { Vec::new() }
+    }
+
+    /// Whether the amount at `i` (with its fraction, up to `end`) is a price: after a currency
+    /// sign or Russian "за" (for), or before a currency ("$12.50", "за 3.50", "12.50 руб").
+    fn is_price(&self, i: usize, end: usize) -> bool {
+        const SIGNS: &[char] = &['$', '€', '£', '₽'];
+        let before = i > 0 && (self.is_sign(i - 1, SIGNS) || self.word(i - 1) == Some("за"));
+        let after =
+            self.is_sign(end, SIGNS) || self.word(end).is_some_and(|w| CURRENCIES.contains(&w));
+        (before || after) && !self.marked(i)
+    }
+
+    /// Numbers of a phone number, three or more joined by dashes ("8-800-555-35-35",
+    /// "123-45-67").
+    fn phone_numbers(&self) -> Vec<usize> {
+        let mut found = Vec::new();
+        let mut start = 0;
+        while start < self.tokens.len() {
+            let mut last = start;
+            while self.is_number(start) && self.dashed_number_after(last) {
+                last += 2;
+            }
+            // Three parts are a phone number when the first has three digits ("123-45-67"),
+            // not a date ("2026-12-31", "31-12-2026").
+            let first_of_three = matches!(self.number(start), Some((_, 3)));
+            if last - start >= 6 || (last - start == 4 && first_of_three) {
+                found.extend((start..=last).step_by(2));
+            }
+            start = last + 1;
+        }
+        found
+    }
+
+    /// Whether what follows a number (from token `end`) says it is an hour, a day or an amount
+    /// of time: a clock's face, am/pm, a unit ("через 1,5 часа"), an hour word, Uzbek "da", a
+    /// date noun, a month or an ordinal ending, right after it or after a dash and a second
+    /// number ("room 17:30", "room 5pm", "5-6pm", "mashq 7 da", "квартиру 25 числа", "xona
+    /// 12-martda").
+    fn said_as_time(&self, end: usize) -> bool {
+        let timely = |at: usize| {
+            let key = self.means(at, |k| {
                 matches!(
                     k,
                     Key::Meridiem(_)
@@ -313,169 +354,120 @@ fn said_as_time(tokens: &[Token], keys: &[Vec<Key>], end: usize) -> bool {
                         | Key::Month(_)
                         | Key::OrdinalSuffix
                 )
-            })
-        });
-        // "5 p.m.", "5p.m.".
-        let dotted_pm = tokens.get(at).and_then(Token::word) == Some("p")
-            && tokens.get(at + 1).and_then(Token::punct) == Some('.');
-        key || dotted_pm
-    };
-    let dashed = tokens.get(end).and_then(Token::punct) == Some('-');
-    // "check the room 17:30".
-    let face = joined(tokens, end) && tokens.get(end).and_then(Token::punct) == Some(':');
-    face || timely(end)
-        || (dashed && timely(end + 1))
-        || (dashed && is_number(tokens, end + 1) && timely(end + 2))
-}
-
-/// Whether an hour is said in the message away from the stretch of days over `first..=last`
-/// (and the month right after it): a clock's face, an hour with am/pm, or a marker before a
-/// number, not right after the stretch ("conference may 12-14 at 9am" is at the stretch).
-fn hour_said_apart(tokens: &[Token], keys: &[Vec<Key>], first: usize, last: usize) -> bool {
-    let is_month = |i: usize| {
-        keys.get(i)
-            .is_some_and(|keys| keys.iter().any(|k| matches!(k, Key::Month(_))))
-    };
-    let after = last + 1 + usize::from(is_month(last + 1));
-    // "daily at 8am from june 1 to 10": an hour just before the stretch is at it too.
-    let opens = first - usize::from(first > 0 && is_month(first - 1));
-    let hour_at = |i: usize| {
-        is_number(tokens, i)
-            && (keys
-                .get(i + 1)
-                .is_some_and(|keys| keys.iter().any(|k| matches!(k, Key::Meridiem(_))))
-                || (joined(tokens, i + 1)
-                    && tokens[i + 1].punct() == Some(':')
-                    && is_number(tokens, i + 2))
-                || (i > 0 && keys[i - 1].contains(&Key::At)))
-    };
-    let adjacent = |i: usize| {
-        i == after
-            || (i == after + 1 && keys[after].contains(&Key::At))
-            || (i < opens && i + 4 >= opens)
-    };
-    (0..tokens.len()).any(|i| (i < first || i > last) && !adjacent(i) && hour_at(i))
-}
-
-/// The dotted numbers of lists that number things ("задачи 4.12 и 4.13", "5.3 va 5.4
-/// машқларни", "4.12 va 4.13 masalalarni"): each number and its fraction. A list is numbering
-/// when a part after the dot has one digit (no minutes do), when a word of the module's lists
-/// stands before it, or an exercise or a problem after it; not when it is said as times or days
-/// ("soat 9.30 va 14.30 da", "8.00 va 20.00 da", "25.07 va 26.07 kunlari").
-fn lists(tokens: &[Token], keys: &[Vec<Key>]) -> Vec<(usize, usize)> {
-    let joins = |at: usize| {
-        tokens.get(at).is_some_and(|t| {
-            t.punct().is_some_and(|p| matches!(p, ',' | '&'))
-                || t.word()
-                    .is_some_and(|w| matches!(w, "and" | "и" | "va" | "ва"))
-        })
-    };
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < tokens.len() {
-        let mut members = Vec::new();
-        let mut at = i;
-        while let Some(f) = is_number(tokens, at)
-            .then(|| fraction_at(tokens, at))
-            .flatten()
-        {
-            members.push((at, f));
-            if !(joins(f + 1) && is_number(tokens, f + 2)) {
-                break;
-            }
-            at = f + 2;
-        }
-        let Some(&(_, last)) = members.last().filter(|_| members.len() >= 2) else {
-            i += 1;
-            continue;
+            });
+            // "5 p.m.", "5p.m.".
+            let dotted_pm = self.word(at) == Some("p") && self.punct(at + 1) == Some('.');
+            key || dotted_pm
         };
-        let one_digit = members
-            .iter()
-            .any(|&(_, f)| matches!(tokens[f].kind, TokenKind::Number { digits: 1, .. }));
-        let named_before = i > 0
-            && tokens[i - 1]
-                .word()
-                .is_some_and(|w| LABEL_WORDS.contains(&w));
-        let named_after = tokens.get(last + 1).and_then(Token::word).is_some_and(|w| {
-            [
-                "masala",
-                "mashq",
-                "масала",
-                "машқ",
-                "exercise",
-                "problem",
-                "задач",
-                "упражн",
-            ]
-            .iter()
-            .any(|stem| w.starts_with(stem))
-        });
-        let marked = (i > 0 && keys[i - 1].contains(&Key::At))
-            || said_as_time(tokens, keys, last + 1)
-            || keys
-                .get(last + 1)
-                .is_some_and(|keys| keys.contains(&Key::DayNoun));
-        if (one_digit || named_before || named_after) && !marked {
-            found.extend(members);
-        }
-        i = last + 1;
+        let dashed = self.punct(end) == Some('-');
+        let face = self.joined(end) && self.punct(end) == Some(':');
+        face || timely(end)
+            || (dashed && timely(end + 1))
+            || (dashed && self.is_number(end + 1) && timely(end + 2))
     }
-    found
-}
 
-/// The first and last day numbers of each stretch of days in a month: `D -|to|till|through|по D
-/// MONTH` and `MONTH D-D`.
-fn stretches(tokens: &[Token], keys: &[Vec<Key>]) -> Vec<(usize, usize)> {
-    let month = |i: usize| {
-        keys.get(i)
-            .is_some_and(|keys| keys.iter().any(|k| matches!(k, Key::Month(_))))
-    };
-    let joint = |i: usize| {
-        tokens.get(i).is_some_and(|t| {
-            t.punct() == Some('-')
-                || t.word()
+    /// The first and last day numbers of each stretch of days in a month: `D -|to|till|through|по
+    /// D MONTH` and `MONTH D-D`; not an hour and a repeat's end ("в 10 до 11 июня", "в 19:00 до
+    /// 1 апреля").
+    fn stretches(&self) -> Vec<(usize, usize)> {
+        let month = |i: usize| self.means(i, |k| matches!(k, Key::Month(_)));
+        let joint = |i: usize| {
+            self.punct(i) == Some('-')
+                || self
+                    .word(i)
                     .is_some_and(|w| matches!(w, "to" | "till" | "through" | "thru" | "по" | "до"))
-        })
-    };
-    let value = |i: usize| match tokens.get(i).map(|t| &t.kind) {
-        Some(TokenKind::Number { value, .. }) => Some(*value),
-        _ => None,
-    };
-    // "в 10 до 11 июня" is an hour and a repeat's end, and "в 19:00 до 1 апреля" a clock's.
-    let marked = |i: usize| i > 0 && keys[i - 1].contains(&Key::At);
-    (0..tokens.len())
-        .filter(|&i| tokens[i].spaced && joint(i + 1) && !marked(i))
-        .filter(|&i| {
-            matches!((value(i), value(i + 2)), (Some(first), Some(last)) if 0 < first && first < last)
-        })
-        .filter(|&i| month(i + 3) || (i > 0 && month(i - 1)))
-        .map(|i| (i, i + 2))
-        .collect()
-}
+        };
+        let value = |i: usize| self.number(i).map(|(value, _)| value);
+        (0..self.tokens.len())
+            .filter(|&i| self.tokens[i].spaced && joint(i + 1) && !self.marked(i))
+            .filter(|&i| {
+                matches!((value(i), value(i + 2)), (Some(first), Some(last)) if 0 < first && first < last)
+            })
+            .filter(|&i| month(i + 3) || (i > 0 && month(i - 1)))
+            .map(|i| (i, i + 2))
+            .collect()
+    }
 
-/// The number after a dot or a comma typed right after the number at `i` ("3.14", "2,5"), if any.
-fn fraction_at(tokens: &[Token], i: usize) -> Option<usize> {
-    let separated = joined(tokens, i + 1)
-        && matches!(tokens.get(i + 1).and_then(Token::punct), Some('.' | ','));
-    (separated && joined(tokens, i + 2) && is_number(tokens, i + 2)).then_some(i + 2)
-}
+    /// Whether an hour is said in the message away from the stretch of days over
+    /// `first..=last` (and its month): a clock's face, an hour with am/pm, or a marker before a
+    /// number, neither right after the stretch ("conference may 12-14 at 9am" is at the
+    /// stretch) nor just before it ("daily at 8am from june 1 to 10").
+    fn hour_said_apart(&self, first: usize, last: usize) -> bool {
+        let is_month = |i: usize| self.means(i, |k| matches!(k, Key::Month(_)));
+        let after = last + 1 + usize::from(is_month(last + 1));
+        let opens = first - usize::from(first > 0 && is_month(first - 1));
+        let hour_at = |i: usize| {
+            self.is_number(i)
+                && (self.means(i + 1, |k| matches!(k, Key::Meridiem(_)))
+                    || (self.joined(i + 1)
+                        && self.punct(i + 1) == Some(':')
+                        && self.is_number(i + 2))
+                    || self.marked(i))
+        };
+        let adjacent = |i: usize| {
+            i == after
+                || (i == after + 1 && self.keys[after].contains(&Key::At))
+                || (i < opens && i + 4 >= opens)
+        };
+        (0..self.tokens.len()).any(|i| (i < first || i > last) && !adjacent(i) && hour_at(i))
+    }
 
-/// Whether the token at `i` is a number.
-fn is_number(tokens: &[Token], i: usize) -> bool {
-    tokens
-        .get(i)
-        .is_some_and(|t| matches!(t.kind, TokenKind::Number { .. }))
-}
-
-/// Whether the token at `i` is typed right after the one before it, with no space.
-fn joined(tokens: &[Token], i: usize) -> bool {
-    tokens.get(i).is_some_and(|t| !t.spaced)
-}
-
-/// Whether `token` is one of the signs `signs` (punctuation or any other symbol).
-fn is_sign(input: &str, token: &Token, signs: &[char]) -> bool {
-    let mut chars = input.get(token.start..token.end).unwrap_or("").chars();
-    matches!((chars.next(), chars.next()), (Some(c), None) if signs.contains(&c))
+    /// The dotted numbers of lists that number things ("задачи 4.12 и 4.13", "5.3 va 5.4
+    /// машқларни", "4.12 va 4.13 masalalarni"): each number and its fraction. A list is
+    /// numbering when a part after the dot has one digit (no minutes do), when a word of
+    /// [`LABEL_WORDS`] stands before it, or an exercise or a problem after it; not when it is
+    /// said as times or days ("soat 9.30 va 14.30 da", "8.00 va 20.00 da", "25.07 va 26.07
+    /// kunlari").
+    fn lists(&self) -> Vec<(usize, usize)> {
+        const NUMBERED: &[&str] = &[
+            "masala",
+            "mashq",
+            "масала",
+            "машқ",
+            "exercise",
+            "problem",
+            "задач",
+            "упражн",
+        ];
+        let joins = |at: usize| {
+            matches!(self.punct(at), Some(',' | '&'))
+                || self
+                    .word(at)
+                    .is_some_and(|w| matches!(w, "and" | "и" | "va" | "ва"))
+        };
+        let mut found = Vec::new();
+        let mut i = 0;
+        while i < self.tokens.len() {
+            let mut members = Vec::new();
+            let mut at = i;
+            while let Some(f) = self.is_number(at).then(|| self.fraction_at(at)).flatten() {
+                members.push((at, f));
+                if !(joins(f + 1) && self.is_number(f + 2)) {
+                    break;
+                }
+                at = f + 2;
+            }
+            let Some(&(_, last)) = members.last().filter(|_| members.len() >= 2) else {
+                i += 1;
+                continue;
+            };
+            let one_digit = members
+                .iter()
+                .any(|&(_, f)| matches!(self.number(f), Some((_, 1))));
+            let named_before = i > 0 && self.word(i - 1).is_some_and(|w| LABEL_WORDS.contains(&w));
+            let named_after = self
+                .word(last + 1)
+                .is_some_and(|w| NUMBERED.iter().any(|stem| w.starts_with(stem)));
+            let said_as_time = self.marked(i)
+                || self.said_as_time(last + 1)
+                || self.means(last + 1, |k| *k == Key::DayNoun);
+            if (one_digit || named_before || named_after) && !said_as_time {
+                found.extend(members);
+            }
+            i = last + 1;
+        }
+        found
+    }
 }
 
 #[cfg(test)]
