@@ -18,6 +18,9 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
     // "dad turns 50 in 15": after a number, "in 15" counts years, or anything but minutes.
     let after_a_number = c.pos() > 0 && c.is_number_at(c.pos() - 1);
     if c.eat(Key::In) || c.eat(Key::After) {
+        if let Some(span) = c.attempt(minutes_from_a_range) {
+            return Some(Item::Relative(span));
+        }
         if let Some(span) = c.attempt(amount) {
             // "через неделю в это же время".
             if span.is_calendar_only() {
@@ -53,6 +56,18 @@ pub(super) fn relative(c: &mut Cursor<'_>, _: Context) -> Option<Item> {
         || c.eat_all(&[Key::From, Key::Now])
         || (!after_until && !c.message_names_a_day() && c.eat_all(&[Key::From, Key::Today]));
     later.then_some(Item::Relative(span))
+}
+
+/// "in 5-10 min", "через 10-15 минут": minutes said as a range, from its start (a range of
+/// hours or days asks when, see the `label` module).
+fn minutes_from_a_range(c: &mut Cursor<'_>) -> Option<Span> {
+    let (start, _) = c
+        .eat_number()
+        .filter(|(start, digits)| *digits <= 2 && *start > 0)?;
+    c.eat_adjacent_punct('-').then_some(())?;
+    c.eat_adjacent_number().filter(|(end, _)| *end > start)?;
+    (c.eat_pick(unit_key)? == Unit::Minute).then_some(())?;
+    Span::of(start * 10, Unit::Minute)
 }
 
 /// "same time tomorrow", "this time next week", "завтра в это же время", "ertaga shu vaqtda":

@@ -5,7 +5,7 @@
 //! They are found once, when the message is lexed, so that no rule reads one as an hour or a day
 //! ("standup every weekday at 9:30 in room 3.14" is at 9:30, not at 3:14).
 
-use super::super::keys::Key;
+use super::super::keys::{Key, Unit};
 use super::super::lexer::{Token, TokenKind};
 
 /// Words a number right after them labels: rooms, flats, floors, pages, chapters, exercises,
@@ -296,11 +296,17 @@ impl Message<'_> {
         numbers
     }
 
-    /// "in 20-25 minutes", "через 2-3 дня": the two numbers of an amount said as a range at `i`,
-    /// which the bot cannot pick from (and no 20:25); empty otherwise.
+    /// "через 2-3 дня", "in 1-2 hours", "20-25 daqiqadan keyin": the two numbers of an amount
+    /// said as a range at `i`, which the bot cannot pick from (and no 01:02, no 20:25); empty
+    /// otherwise. Minutes after "in" or "через" are read from the range's start ("in 5-10
+    /// min", see the `amount` module).
     fn ranged_amount(&self, i: usize) -> Vec<usize> {
+        let after_in = i > 0
+            && (self.keys[i - 1].contains(&Key::In) || self.keys[i - 1].contains(&Key::After));
         let ranged = self.dashed_number_after(i)
-            && self.means(i + 3, |k| matches!(k, Key::Unit(_) | Key::UnitFrom(_)));
+            && self.means(i + 3, |k| {
+                matches!(k, Key::Unit(unit) | Key::UnitFrom(unit) if *unit != Unit::Minute || !after_in)
+            });
         if ranged { vec![i, i + 2] } else { Vec::new() }
     }
 
@@ -315,7 +321,7 @@ impl Message<'_> {
     }
 
     /// Numbers of a phone number, three or more joined by dashes ("8-800-555-35-35",
-    /// "123-45-67").
+    /// "123-45-67"), or a local one ("555-0142").
     fn phone_numbers(&self) -> Vec<usize> {
         let mut found = Vec::new();
         let mut start = 0;
@@ -325,9 +331,14 @@ impl Message<'_> {
                 last += 2;
             }
             // Three parts are a phone number when the first has three digits ("123-45-67"),
-            // not a date ("2026-12-31", "31-12-2026").
-            let first_of_three = matches!(self.number(start), Some((_, 3)));
-            if last - start >= 6 || (last - start == 4 && first_of_three) {
+            // not a date ("2026-12-31", "31-12-2026"); two when they have three and four
+            // ("555-0142").
+            let three_digits = matches!(self.number(start), Some((_, 3)));
+            let local = three_digits && matches!(self.number(last), Some((_, 4)));
+            if last - start >= 6
+                || (last - start == 4 && three_digits)
+                || (last - start == 2 && local)
+            {
                 found.extend((start..=last).step_by(2));
             }
             start = last + 1;

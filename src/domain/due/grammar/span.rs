@@ -298,7 +298,8 @@ fn days_of_a_month(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     c.eat(Key::The);
     let first = day_number(c)?;
     c.eat(Key::OrdinalSuffix);
-    if !stretch_joint(c) {
+    // "1-aprelda 3 ta daftar" is a date and a count.
+    if !stretch_joint(c) || !c.peek_number() {
         return None;
     }
     let (last, month) = date_without_year(c)?;
