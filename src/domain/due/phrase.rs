@@ -475,10 +475,13 @@ fn is_unmistakable(lexed: &Lexed, start: usize, end: usize, item: Item) -> bool 
                 .any(|i| matches!(word(i), Some("kuni" | "kunida" | "куни" | "кунида")));
             let verbal_noun =
                 |i: usize| word(i).is_some_and(|w| w.ends_with("sh") || w.ends_with('ш'));
-            let whither = word(end).is_some_and(|w| w.ends_with("ga") || w.ends_with("га"));
+            // A few words of what to do close the message ("qo'ng'iroq qilish", "parkka olib
+            // borish"), none of them a clause's verbal noun or object ("borishni aytish").
             let n = lexed.len();
-            let to_do = (verbal_noun(end) && end + 1 == n)
-                || (whither && verbal_noun(end + 1) && end + 2 == n);
+            let clause = |i: usize| {
+                word(i).is_some_and(|w| w.ends_with("ni") || w.ends_with("ни")) || verbal_noun(i)
+            };
+            let to_do = n > end && n - end <= 3 && verbal_noun(n - 1) && !(end..n - 1).any(clause);
             marked || (said_with_kuni && to_do)
         }
         // "15 числа", "3-sanada": a day of the month with its noun is no ordinary text.

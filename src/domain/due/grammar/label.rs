@@ -32,9 +32,6 @@ const LABEL_WORDS: &[&str] = &[
     "slides",
     "version",
     "ver",
-    "price",
-    "costs",
-    "cost",
     // Russian.
     "комната",
     "комнату",
@@ -77,10 +74,17 @@ const LABEL_WORDS: &[&str] = &[
     "версия",
     "версию",
     "версии",
+];
+
+/// Words a price follows ("цена 12.50", "price 4.99", "narxi 12.50"): the amount after them is
+/// no time, as after a currency sign.
+const PRICE_WORDS: &[&str] = &[
+    "price",
+    "costs",
+    "cost",
     "цена",
     "стоимость",
     "стоит",
-    // Uzbek: the price ("narxi 12.50"); rooms and pages take their number before them.
     "narxi",
     "нархи",
 ];
@@ -144,6 +148,7 @@ pub(super) fn labels(
         label(&[number, fraction]);
     }
     label(&message.phone_numbers());
+    label(&message.no_clock_nor_date());
     for i in (0..tokens.len()).filter(|&i| message.is_number(i)) {
         label(&message.ranged_amount(i));
         label(&message.labelled_number(i));
@@ -256,14 +261,16 @@ impl Message<'_> {
         let fraction = self.fraction_at(i);
         let end = fraction.map_or(i + 1, |f| f + 1);
         let said_as_time = self.said_as_time(end);
-        // "сдать лабу 18.09": a month typed with its zero makes a date of it ("лабу 3.2",
-        // "room 3.14" number).
-        let zero_month = fraction.is_some_and(|f| {
-            self.punct(f - 1) == Some('.') && matches!(self.number(f), Some((1..=9, 2)))
+        // "сдать лабу 15.10", "finish chapter 17.30": two digits after the dot that can be a month
+        // or round minutes make a date or a time ("лабу 3.2", "room 3.14" number), and so does a
+        // year after them ("15.10.2026").
+        let date_or_time = fraction.is_some_and(|f| {
+            let month_or_round = matches!(self.number(f), Some((m, 2)) if m <= 12 || m % 5 == 0);
+            self.punct(f - 1) == Some('.') && (month_or_round || self.fraction_at(f).is_some())
         });
         let after_label = i > 0
             && !said_as_time
-            && !zero_month
+            && !date_or_time
             && (self.word(i - 1).is_some_and(|w| LABEL_WORDS.contains(&w))
                 || self.is_sign(i - 1, &['#', '№']));
         let before_noun = self.joined(i + 1)
@@ -310,11 +317,28 @@ impl Message<'_> {
         if ranged { vec![i, i + 2] } else { Vec::new() }
     }
 
+    /// Numbers joined by a dash that can be neither a clock's face nor a day and month ("при
+    /// 30-40 градусах", "размер 42-44"; not "10-30", "25-12"), which no one should be told
+    /// are no valid time.
+    fn no_clock_nor_date(&self) -> Vec<usize> {
+        (0..self.tokens.len())
+            .filter(|&i| self.dashed_number_after(i))
+            .filter(|&i| {
+                matches!((self.number(i), self.number(i + 2)), (Some((first, _)), Some((second, _))) if first > 24 && second > 12)
+            })
+            .flat_map(|i| [i, i + 2])
+            .collect()
+    }
+
     /// Whether the amount at `i` (with its fraction, up to `end`) is a price: after a currency
     /// sign or Russian "за" (for), or before a currency ("$12.50", "за 3.50", "12.50 руб").
     fn is_price(&self, i: usize, end: usize) -> bool {
         const SIGNS: &[char] = &['$', '€', '£', '₽'];
-        let before = i > 0 && (self.is_sign(i - 1, SIGNS) || self.word(i - 1) == Some("за"));
+        let before = i > 0
+            && (self.is_sign(i - 1, SIGNS)
+                || self
+                    .word(i - 1)
+                    .is_some_and(|w| w == "за" || PRICE_WORDS.contains(&w)));
         let after =
             self.is_sign(end, SIGNS) || self.word(end).is_some_and(|w| CURRENCIES.contains(&w));
         (before || after) && !self.marked(i)
@@ -347,10 +371,10 @@ impl Message<'_> {
     }
 
     /// Whether what follows a number (from token `end`) says it is an hour, a day or an amount
-    /// of time: a clock's face, am/pm, a unit ("через 1,5 часа"), an hour word, Uzbek "da", a
-    /// date noun, a month or an ordinal ending, right after it or after a dash and a second
-    /// number ("room 17:30", "room 5pm", "5-6pm", "mashq 7 da", "квартиру 25 числа", "xona
-    /// 12-martda").
+    /// of time: a clock's face, am/pm, a unit ("через 1,5 часа"), an hour word, Uzbek "da",
+    /// "gacha" or "dan", a date noun, a month or an ordinal ending, right after it or after a
+    /// dash and a second number ("room 17:30", "room 5pm", "5-6pm", "mashq 7 da", "квартиру 25
+    /// числа", "xona 12-martda").
     fn said_as_time(&self, end: usize) -> bool {
         let timely = |at: usize| {
             let key = self.means(at, |k| {
@@ -361,6 +385,8 @@ impl Message<'_> {
                         | Key::UnitFrom(_)
                         | Key::HourWord
                         | Key::Da
+                        | Key::UntilSuffix
+                        | Key::FromSuffix
                         | Key::DateNoun
                         | Key::Month(_)
                         | Key::OrdinalSuffix
@@ -370,7 +396,8 @@ impl Message<'_> {
             let dotted_pm = self.word(at) == Some("p") && self.punct(at + 1) == Some('.');
             key || dotted_pm
         };
-        let dashed = self.punct(end) == Some('-');
+        // "room 5-6pm" is a span of hours; "room 5 - 5pm" a room and an hour.
+        let dashed = self.punct(end) == Some('-') && self.joined(end) && self.joined(end + 1);
         let face = self.joined(end) && self.punct(end) == Some(':');
         face || timely(end)
             || (dashed && timely(end + 1))

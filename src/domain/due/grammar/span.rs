@@ -128,8 +128,11 @@ fn open_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     if dated {
         return None;
     }
-    // "meeting 3 - 4 pm thursday": am/pm at the end makes a span of bare hours plain.
-    if !(plain || end.meridiem.is_some()) || !(end_face || end.meridiem.is_some() || closes) {
+    // "meeting 3 - 4 pm thursday": am/pm at the end makes a span of an hour or two plain ("table
+    // 4 - 8pm" is a table and an hour).
+    let short = end.hour > start.hour && end.hour - start.hour <= 2;
+    let cued_by_end = end.meridiem.is_some() && short;
+    if !(plain || cued_by_end) || !(end_face || end.meridiem.is_some() || closes) {
         return None;
     }
     let meridiem = match (start.meridiem, end.meridiem) {
