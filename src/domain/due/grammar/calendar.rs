@@ -421,10 +421,14 @@ pub(super) fn short_weekday(key: Key) -> Option<Weekday> {
 /// `[on] [the] DATE` in numeric or month-name form.
 pub(super) fn date(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     // "к 1 сентября", "by 5 april": the day by which, when its month is named ("к 1" alone is
-    // an hour); Russian "к 15.04" too, a deadline's date (no one is due by 15:04; "к 15.30" and
-    // "завтра к 10.11" are hours).
+    // an hour); Russian "к 01.04", "к 25.04" too, a deadline's date when its day is typed with
+    // a zero or cannot be an hour ("к 9.10", "к 15.04", "к 8.05 на электричку" are hours, as
+    // is "завтра к 10.11").
     let by_date = |c: &mut Cursor<'_>| {
-        let russian_by = matches!(c.word_at(c.pos()), Some("к" | "ко"));
+        let dated_day = c
+            .number_at(c.pos() + 1)
+            .is_some_and(|(day, digits)| (digits == 2 && day < 10) || (24..=31).contains(&day));
+        let russian_by = matches!(c.word_at(c.pos()), Some("к" | "ко")) && dated_day;
         (c.eat(Key::At) || c.eat(Key::By)).then_some(())?;
         c.attempt(day_month_name)
             .or_else(|| c.attempt(month_name_day))

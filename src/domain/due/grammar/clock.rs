@@ -482,6 +482,25 @@ fn english(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     before(hour_number(c)?, minutes)
 }
 
+/// Whether a time just read ends where the cursor is: at the message's or a clause's end, or
+/// before a day or a part of the day ("at 10 to 5 tomorrow"), not before a noun it counts ("at
+/// 10 to 5 clients", "at 10 to 4 year 6 classes").
+pub(super) fn closes_a_time(c: &Cursor<'_>) -> bool {
+    (c.word_at(c.pos()).is_none() && !c.is_number_at(c.pos()))
+        || c.is_at(c.pos(), |k| {
+            matches!(
+                k,
+                Key::Today
+                    | Key::Tomorrow
+                    | Key::DayAfterTomorrow
+                    | Key::Weekday(_)
+                    | Key::Period(_)
+                    | Key::Meridiem(_)
+            )
+            .then_some(())
+        })
+}
+
 /// "at 10 to 5", "at 20 to 6": minutes to an hour in digits after "at", when the minutes are as
 /// people say them (5, 10, 20, 25) and more than the hour, so that no span of hours is meant
 /// ("at 5 to 6", "at 10 to 12" are left to the span).
@@ -493,7 +512,8 @@ fn minutes_to_in_digits(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
     c.eat(Key::To).then_some(())?;
     let hour = hour_number(c)?;
     let minutes = u32::try_from(minutes).ok()?;
-    (marked && minutes > hour).then_some(())?;
+    // "send the survey at 10 to 5 clients": whom it goes to, not minutes to five.
+    (marked && minutes > hour && closes_a_time(c)).then_some(())?;
     before(hour, minutes)
 }
 

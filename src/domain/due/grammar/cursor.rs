@@ -490,9 +490,9 @@ impl<'a> Cursor<'a> {
         self.lexed.has(pos, key)
     }
 
-    /// Whether a marked hour ("в 20", "soat 20 da", "at 5") comes anywhere from `pos` on.
-    pub fn marked_hour_from(&self, pos: usize) -> bool {
-        (pos..self.lexed.len()).any(|p| self.has_at(p, Key::At) && self.is_number_at(p + 1))
+    /// Number of tokens in the message.
+    pub fn len(&self) -> usize {
+        self.lexed.len()
     }
 
     /// Whether any word of the message names a day ([`Lexed::names_a_day`]).
@@ -503,6 +503,14 @@ impl<'a> Cursor<'a> {
     /// Whether the next token is a number.
     pub fn peek_number(&self) -> bool {
         self.is_number_at(self.pos)
+    }
+
+    /// The value and digit count of the number at `pos`, if it is one.
+    pub fn number_at(&self, pos: usize) -> Option<(u64, usize)> {
+        match self.lexed.token(pos)?.kind {
+            TokenKind::Number { value, digits } => Some((value, digits)),
+            _ => None,
+        }
     }
 
     /// Whether the token at `pos` is a number.

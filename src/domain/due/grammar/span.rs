@@ -6,13 +6,14 @@ use crate::domain::script::is_cyrillic;
 
 use super::super::keys::{Key, Period};
 use super::calendar::date_without_year;
-use super::clock::{face_minutes, meridiem, time};
+use super::clock::{closes_a_time, face_minutes, is_infinitive, meridiem, time};
 use super::{Clock, Context, Cursor, DayRef, Item, period_key};
 
 /// `from|с|со TIME to|till|до|- TIME`: a span of time ("tomorrow from 10 to 12", "завтра с 10
 /// до 12", "с 10:00-12:00"), whose reminder is at its start. A span with a marked hour after it
 /// is the task's (opening or working hours: "банк с 9 до 17, сходить в 10", "do'kon 10 dan 22
-/// gacha ishlaydi, soat 20 da borish").
+/// gacha ishlaydi, soat 20 da borish"), unless a day opens the span ("завтра с 10 до 12 экзамен
+/// в 3").
 pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let cued = Context {
         bare_hour: true,
@@ -73,7 +74,22 @@ pub(super) fn range(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let end = time(c, cued)?;
     // The end's part of the day belongs to the range too ("до 6 вечера").
     with_half_of_day(c, end);
-    (!c.marked_hour_from(c.pos())).then_some(start)
+    (context.has_day || !marked_hour_after(c)).then_some(start)
+}
+
+/// Whether a marked hour comes later in the message, said as one: "в 20" or "soat 20 da" before
+/// the end, punctuation, a word of the time or a verb ("сегодня в 20 сходить"), or as a clock's
+/// face; not a room or a school ("в 3 кабинете", "в 3-й школе", "at 3 school").
+fn marked_hour_after(c: &Cursor<'_>) -> bool {
+    (c.pos()..c.len()).any(|p| {
+        let hour = p + 1;
+        let after = p + 2;
+        let said_as_hour = after >= c.len()
+            || (c.word_at(after).is_none() && !c.has_punct_at(after, '-'))
+            || c.is_at(after, Some)
+            || c.word_at(after).is_some_and(is_infinitive);
+        c.has_at(p, Key::At) && c.is_number_at(hour) && said_as_hour
+    })
 }
 
 /// The word or dash between a span's start and its end: "to", "till", "until", "до", "-".
@@ -120,7 +136,11 @@ fn open_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     };
     let end_face = (ended..c.pos()).any(|i| c.has_punct_at(i, ':'));
     let after = c.pos();
-    let closes = (c.word_at(after).is_none() && !c.is_number_at(after)) || c.is_at(after, Some);
+    // "at 10 to 4 year 6 classes": an end that counts what follows is no hour.
+    let counts = c.is_at(after, |k| {
+        matches!(k, Key::Unit(_) | Key::UnitFrom(_) | Key::Measure).then_some(())
+    });
+    let closes = closes_a_time(c) || (c.is_at(after, Some) && !counts);
     // "каждый день в 9 до 20 апреля", "8:10 until 18 december": the end is a day, not an hour.
     let dated = c.is_at(after, |k| {
         matches!(k, Key::Month(_) | Key::DateNoun | Key::OrdinalSuffix).then_some(())
@@ -236,7 +256,7 @@ fn uzbek_range(c: &mut Cursor<'_>, cued: Context) -> Option<Item> {
     time(c, cued)?;
     let until = c.pos() > 0 && c.has_at(c.pos() - 1, Key::UntilSuffix);
     let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    (until && !c.marked_hour_from(c.pos())).then(|| {
+    (until && (cued.has_day || !marked_hour_after(c))).then(|| {
         Item::Time(Clock {
             exact: (digits == 2 && hour < 10) || minute.is_some(),
             ..Clock::at(small(hour), small(minute.unwrap_or(0)))
