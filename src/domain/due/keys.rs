@@ -274,3 +274,13 @@ pub(super) enum Key {
     /// `uyg'otib`, `breakfast`, `завтрак`, `nonushta`.
     MorningCue,
 }
+
+impl Key {
+    /// Whether the word names a day: today, tomorrow, the day after or a weekday's full name.
+    pub fn names_a_day(self) -> bool {
+        matches!(
+            self,
+            Key::Today | Key::Tomorrow | Key::DayAfterTomorrow | Key::Weekday(_)
+        )
+    }
+}

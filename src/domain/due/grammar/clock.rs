@@ -488,16 +488,7 @@ fn english(c: &mut Cursor<'_>) -> Option<(u32, u32)> {
 pub(super) fn closes_a_time(c: &Cursor<'_>) -> bool {
     (c.word_at(c.pos()).is_none() && !c.is_number_at(c.pos()))
         || c.is_at(c.pos(), |k| {
-            matches!(
-                k,
-                Key::Today
-                    | Key::Tomorrow
-                    | Key::DayAfterTomorrow
-                    | Key::Weekday(_)
-                    | Key::Period(_)
-                    | Key::Meridiem(_)
-            )
-            .then_some(())
+            (k.names_a_day() || matches!(k, Key::Period(_) | Key::Meridiem(_))).then_some(())
         })
 }
 

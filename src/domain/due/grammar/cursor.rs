@@ -94,19 +94,12 @@ impl Lexed {
                 || has(i, Key::DayAfterTomorrow)
                 || keys[i].iter().any(|k| matches!(k, Key::Weekday(_)))
         });
-        // "tomorrow9am", "завтра9:00", "sat10am": a day word typed into its hour, as fast thumbs do, is
-        // apart from it.
+        // "tomorrow9am", "завтра9:00", "sat10am": a day word typed into its hour, as fast thumbs
+        // do, is apart from it.
         for i in 1..tokens.len() {
-            let day = keys[i - 1].iter().any(|k| {
-                matches!(
-                    k,
-                    Key::Today
-                        | Key::Tomorrow
-                        | Key::DayAfterTomorrow
-                        | Key::Weekday(_)
-                        | Key::WeekdayShort(_)
-                )
-            });
+            let day = keys[i - 1]
+                .iter()
+                .any(|k| k.names_a_day() || matches!(k, Key::WeekdayShort(_)));
             if day && matches!(tokens[i].kind, TokenKind::Number { .. }) {
                 tokens[i].spaced = true;
             }
