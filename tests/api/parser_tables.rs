@@ -1839,6 +1839,8 @@ fn issue_24_rows() -> Vec<(Script, Scene, Lang, &'static str, Want)> {
         (E, B, En, "check email every 30 minutes", due("2026-03-27 12:46", "check email").every("FREQ=MINUTELY;INTERVAL=30;DTSTART=20260327T114600Z")),
         (E, B, En, "every 45 minutes stretch", due("2026-03-27 13:01", "stretch").every("FREQ=MINUTELY;INTERVAL=45;DTSTART=20260327T120100Z")),
         (E, B, En, "every 90 minutes water", due("2026-03-27 13:46", "water").every("FREQ=MINUTELY;INTERVAL=90;DTSTART=20260327T124600Z")),
+        (E, B, En, "every 1.5 hours water", due("2026-03-27 13:46", "water").every("FREQ=MINUTELY;INTERVAL=90;DTSTART=20260327T124600Z")),
+        (E, B, Ru, "каждые 1,5 часа пить воду", due("2026-03-27 13:46", "пить воду").every("FREQ=MINUTELY;INTERVAL=90;DTSTART=20260327T124600Z")),
         (E, B, En, "every 120 minutes water", due("2026-03-27 14:16", "water").every("FREQ=HOURLY;INTERVAL=2;DTSTART=20260327T131600Z")),
         (E, B, En, "every 2 minutes stretch", fails(DueError::RepeatTooOften { every_secs: 120 })),
         (E, B, En, "every 30 seconds blink", fails(DueError::RepeatTooOften { every_secs: 30 })),

@@ -64,6 +64,7 @@ fn every(c: &mut Cursor<'_>) -> Option<Item> {
     }
     if let Some(item) = c
         .attempt(nth_unit)
+        .or_else(|| c.attempt(periodic_with_decimal))
         .or_else(|| c.attempt(periodic_with_count))
     {
         return Some(c.attempt(|c| done_after(c, item)).unwrap_or(item));
@@ -224,6 +225,18 @@ fn periodic_with_count(c: &mut Cursor<'_>) -> Option<Item> {
     };
     let unit = c.eat_pick(unit_key)?;
     periodic(c, unit, every)
+}
+
+/// "every 1.5 hours", "каждые 1,5 часа", "har 1.5 soatda": hours with one decimal, every so many
+/// minutes (90), not a yearly repeat on 1 May.
+fn periodic_with_decimal(c: &mut Cursor<'_>) -> Option<Item> {
+    let (whole, _) = c.eat_number().filter(|(_, digits)| *digits <= 2)?;
+    (c.eat_adjacent_punct('.') || c.eat_adjacent_punct(',')).then_some(())?;
+    let (tenth, _) = c.eat_adjacent_number().filter(|(_, digits)| *digits == 1)?;
+    (c.eat_pick(unit_key)? == Unit::Hour).then_some(())?;
+    let minutes = u32::try_from((whole * 10 + tenth) * 6).ok()?;
+    (minutes > 0 && minutes <= MAX_INTERVAL)
+        .then(|| Item::Repeat(Repeat::every(RepeatRef::Minutely, minutes), None))
 }
 
 /// A repeat every `every` `unit`s, with the days that may follow its unit.
