@@ -9,8 +9,8 @@ use super::super::keys::{Key, Unit};
 use super::super::lexer::{Token, TokenKind};
 
 /// Words a number right after them labels: rooms, flats, floors, pages, chapters, exercises,
-/// slides, versions, and prices ("room 204", "кв. 15", "стр 12", "12-bob" is said the other way
-/// round, see [`labels`]).
+/// slides and versions ("room 204", "кв. 15", "стр 12"; Uzbek says it the other way round,
+/// "12-bob", see [`LABELLED_AFTER`]).
 const LABEL_WORDS: &[&str] = &[
     // English.
     "room",

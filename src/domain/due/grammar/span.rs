@@ -106,8 +106,9 @@ fn span_joint(c: &mut Cursor<'_>) -> bool {
 /// `TIME to|- TIME` without "from": "shift tomorrow 7am to 3pm", "night shift friday 10pm
 /// to 6am", "at 5 - 6pm", "meeting 3 - 4 pm", and after a day, bare hours ("monday 8 to 5",
 /// "tomorrow 10-12"). The start must be plainly a time (a clock's face, am/pm, a marker or a day
-/// before it) or the end have am/pm, and a bare end must close the phrase ("at 7pm - 10 guests" counts); am/pm said at the end only is
-/// the start's too ("at 5 - 6pm" is 17:00).
+/// before it) or the end have am/pm an hour or two later, and a bare end must close the phrase
+/// ("at 7pm - 10 guests" counts); am/pm said at the end only is the start's too ("at 5 - 6pm" is
+/// 17:00).
 fn open_span(c: &mut Cursor<'_>, context: Context) -> Option<Item> {
     let opened = c.pos();
     let marked = c.has_at(opened, Key::At);
